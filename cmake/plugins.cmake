@@ -1,0 +1,55 @@
+# Plugin system (src/plugin) and the bundled plugins (DESIGN.md §7).
+# Include from the top-level CMakeLists.txt after the `dace` and `dace_internal` targets:
+#   include(${CMAKE_SOURCE_DIR}/cmake/plugins.cmake)
+
+# --- src/plugin goes into libdace.so ------------------------------------------------------
+file(GLOB_RECURSE LIBDACE_PLUGIN_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/plugin/*.cpp)
+target_sources(dace PRIVATE ${LIBDACE_PLUGIN_SOURCES})
+target_link_libraries(dace PRIVATE ${CMAKE_DL_LIBS})
+
+# --- build id -------------------------------------------------------------------------------
+# Plugins link against the unstable internal C++ API, so a plugin must come from the same
+# build as libdace. The id hashes what shapes that ABI: version, compiler, build type,
+# sanitizers and the content of every internal and public header (at configure time).
+# It is deterministic: reconfiguring an unchanged tree gives the same id.
+file(GLOB_RECURSE _libdace_abi_headers
+  ${CMAKE_SOURCE_DIR}/src/*.h ${CMAKE_SOURCE_DIR}/include/*.h)
+list(SORT _libdace_abi_headers)
+set(_libdace_abi_text "${PROJECT_VERSION}|${CMAKE_CXX_COMPILER_ID}|${CMAKE_CXX_COMPILER_VERSION}|${CMAKE_BUILD_TYPE}|${LIBDACE_SANITIZE}")
+foreach(_h IN LISTS _libdace_abi_headers)
+  file(SHA256 ${_h} _h_hash)
+  file(RELATIVE_PATH _h_rel ${CMAKE_SOURCE_DIR} ${_h})
+  string(APPEND _libdace_abi_text "|${_h_rel}:${_h_hash}")
+endforeach()
+string(SHA256 _libdace_abi_hash "${_libdace_abi_text}")
+string(SUBSTRING "${_libdace_abi_hash}" 0 16 _libdace_abi_hash)
+set(LIBDACE_BUILD_ID "${PROJECT_VERSION}-${_libdace_abi_hash}")
+message(STATUS "libdace build id: ${LIBDACE_BUILD_ID}")
+# Only build_id.cpp sees the id, so a new id recompiles one file of libdace.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/src/plugin/build_id.cpp PROPERTIES
+  COMPILE_DEFINITIONS "LIBDACE_BUILD_ID=\"${LIBDACE_BUILD_ID}\"")
+
+# --- plugin targets ---------------------------------------------------------------------
+# Plugins land in <libdir>/libdace/plugins next to libdace.so, where discovery looks.
+set(LIBDACE_PLUGIN_OUTPUT_DIR ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libdace/plugins)
+
+# libdace_add_plugin(<name> <sources>...): the shared object libdace_plugin_<name>.so
+# (target dace_plugin_<name>), linked against libdace's internal API, exporting only what
+# carries an explicit visibility attribute (dace_plugin_query, runtime functions).
+function(libdace_add_plugin name)
+  set(target dace_plugin_${name})
+  add_library(${target} MODULE ${ARGN})
+  set_target_properties(${target} PROPERTIES
+    PREFIX "lib" OUTPUT_NAME dace_plugin_${name}
+    LIBRARY_OUTPUT_DIRECTORY ${LIBDACE_PLUGIN_OUTPUT_DIR}
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  target_compile_definitions(${target} PRIVATE
+    LIBDACE_BUILD_ID="${LIBDACE_BUILD_ID}" LIBDACE_VERSION_STRING="${PROJECT_VERSION}")
+  target_compile_options(${target} PRIVATE ${LIBDACE_WARNINGS})
+  target_link_libraries(${target} PRIVATE dace_internal)
+  target_link_options(${target} PRIVATE "LINKER:--no-undefined")
+  include(GNUInstallDirs)
+  install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/libdace/plugins)
+endfunction()
+
+add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/cpu ${CMAKE_BINARY_DIR}/plugins/cpu)

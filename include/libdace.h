@@ -1,0 +1,725 @@
+/*
+ * libdace.h — the stable C ABI of libdace (DESIGN.md §3).
+ *
+ * ===================================== CONTRACT =====================================
+ *
+ * Naming.  Functions are dace_<object>_<verb>, types dace_<x>_t, macros DACE_. C99; every
+ *   declaration is `extern "C"` when included from C++. Out-parameters come first (libgit2
+ *   style), then the object the call works on, then the inputs.
+ *
+ * Errors.  Every fallible call returns dace_status_t: DACE_OK (0) on success, a distinct
+ *   nonzero code otherwise. On failure the calling thread's last-error record is set:
+ *   dace_last_error_message() names the failing element by path, e.g.
+ *     sdfg "heat" / state "s3" / node 7 (Tasklet "add") / connector "b": no such connector
+ *   and parse errors give the 1-based column (and line, for multi-line tasklet code) both in
+ *   the text and through dace_last_error_line()/dace_last_error_column(). A successful call
+ *   leaves the record unchanged. A failed call changes nothing: the element is fully built
+ *   and every input checked before anything is inserted, and out-parameters are written only
+ *   on success. No C++ exception and no abort ever crosses this boundary (internal failures
+ *   are DACE_ERROR_INTERNAL, allocation failures DACE_ERROR_OUT_OF_MEMORY). A NULL handle or
+ *   NULL required pointer is DACE_ERROR_INVALID_ARGUMENT; an unknown id or name is
+ *   DACE_ERROR_NOT_FOUND; a duplicate name DACE_ERROR_ALREADY_EXISTS; an enum value outside
+ *   its range DACE_ERROR_INVALID_ARGUMENT; a malformed expression DACE_ERROR_PARSE.
+ *
+ * Ownership.  Whoever creates releases: a handle returned through `T** out` by a *_create,
+ *   *_clone or *_load call is owned by the caller and released with the matching *_release.
+ *   Handles documented as "borrowed" (nested SDFGs) belong to their parent and stay valid
+ *   until the element holding them is removed or the parent is released; *_release on a
+ *   borrowed handle does nothing. Release functions accept NULL.
+ *
+ * Strings.  Input strings are UTF-8, NUL-terminated, and copied: the caller may free them
+ *   as soon as the call returns. Output strings come in two kinds, never mixed:
+ *   - `const char** out` (names, labels, expressions, properties): BORROWED from a
+ *     thread-local store of libdace. Valid until the next libdace call on the same thread;
+ *     copy them to keep them (ctypes' c_char_p, Julia's unsafe_string and Fortran's
+ *     c_f_pointer + copy all do). Never free them. Several strings returned by one call are
+ *     all valid together. Mutating the SDFG does not invalidate them (they are copies).
+ *   - `char** out` / `void** out` (whole documents: JSON text, gzip buffers): OWNED by the
+ *     caller, released with dace_string_free / dace_buffer_free.
+ *   Fixed-size results are written into caller buffers (dace_sdfg_hash: char[65]).
+ *   Optional string inputs documented "NULL = ..." also accept "" with the same meaning.
+ *
+ * Ids.  Elements inside an SDFG are addressed by 32-bit integer ids (dace_id_t), which
+ *   suits Fortran, Julia and Python:
+ *   - blocks (states, regions, loops, conditionals, branch regions, break/continue/return)
+ *     by an SDFG-wide block id, never reused within one SDFG. The SDFG's own top-level
+ *     region is DACE_ROOT_REGION (-1). A LoopRegion's id is also the id of its body region;
+ *     a conditional's branches are regions with their own ids.
+ *   - dataflow nodes and edges by their slot within their state, interstate edges by their
+ *     slot within their region: ids never shift when other elements are removed.
+ *   - data containers and symbols by name.
+ *   Lists of ids are returned with the two-call idiom: (ids, capacity, &count) writes at most
+ *   `capacity` ids in ascending order and always sets `count` to the total; pass NULL/0 to
+ *   ask for the count only.
+ *
+ * Expressions.  DaCe syntax: shapes "N, M+1", subsets "i, 0:N" (exclusive end, as in
+ *   Python slices), memlets "A[i, 0:N]", "A[0:N] -> [1:N+1]", "A" (whole container) or ""
+ *   (empty memlet), conditions "k < N", assignments "k = k + 1; j = 0", tasklet code
+ *   "b = a * 2 + 1", WCR "lambda a, b: a + b" or a reduction name ("sum", "max", ...).
+ *
+ * Option structs.  Extensible structs start with `uint32_t version`; initialize them with
+ *   the matching _INIT macro (or dace_*_options_init from languages without macros), then
+ *   set the fields you need. Passing NULL means "all defaults". An unknown version is
+ *   DACE_ERROR_INVALID_ARGUMENT.
+ *
+ * Threading.  Unless a function says otherwise: distinct SDFG handles may be used from
+ *   distinct threads at the same time; one SDFG (with its nested SDFGs) may be read from
+ *   several threads at once, but a mutating call on it must not run concurrently with any
+ *   other call on it. Functions with no handle argument are thread-safe. A context may be
+ *   used from many threads at once. The last-error record and borrowed strings are
+ *   per thread.
+ *
+ * Versioning and ABI.  DACE_VERSION_MAJOR/MINOR/PATCH describe this header;
+ *   dace_version()/dace_version_number() the loaded library. Within one major version,
+ *   functions, enum values and option-struct fields are only ever added (new struct fields
+ *   go at the end and bump the struct's version); nothing is removed or reordered. The
+ *   shared object carries SONAME libdace.so.<major> and exports only dace_* C symbols for
+ *   hosts (plus the unstable dace:: C++ API for bundled plugins).
+ * ====================================================================================
+ */
+#ifndef LIBDACE_H
+#define LIBDACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#if defined(LIBDACE_BUILDING)
+#define DACE_API __declspec(dllexport)
+#else
+#define DACE_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define DACE_API __attribute__((visibility("default")))
+#else
+#define DACE_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/* Version                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+#define DACE_VERSION_MAJOR 0
+#define DACE_VERSION_MINOR 1
+#define DACE_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH */
+#define DACE_VERSION_NUMBER (DACE_VERSION_MAJOR * 10000 + DACE_VERSION_MINOR * 100 + DACE_VERSION_PATCH)
+
+/* "0.1.0" for the loaded library; static storage. Thread-safe. */
+DACE_API const char* dace_version(void);
+/* DACE_VERSION_NUMBER of the loaded library. Thread-safe. */
+DACE_API uint32_t dace_version_number(void);
+
+/* ------------------------------------------------------------------------------------ */
+/* Status codes and errors                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum dace_status_t {
+  DACE_OK = 0,
+  DACE_ERROR_INVALID_ARGUMENT = 1,  /* NULL pointer, bad enum value, wrong kind of element */
+  DACE_ERROR_INVALID_SDFG = 2,      /* validation failed */
+  DACE_ERROR_NOT_FOUND = 3,         /* unknown id, name, connector, file */
+  DACE_ERROR_UNSUPPORTED = 4,
+  DACE_ERROR_PARSE = 5,             /* malformed expression, code or JSON (column given) */
+  DACE_ERROR_COMPILE = 6,
+  DACE_ERROR_RUNTIME = 7,
+  DACE_ERROR_OUT_OF_MEMORY = 8,
+  DACE_ERROR_PLUGIN_UNAVAILABLE = 9,
+  DACE_ERROR_IO = 10,
+  DACE_ERROR_ALREADY_EXISTS = 11,   /* duplicate name */
+  DACE_ERROR_INTERNAL = 12,
+  DACE_STATUS_MAX_ENUM = 0x7FFFFFFF
+} dace_status_t;
+
+/* Short description ("invalid argument"); static storage; "unknown status" for values
+ * outside the enum. Thread-safe. */
+DACE_API const char* dace_status_string(dace_status_t status);
+
+/* The calling thread's last error: message ("" if none yet), status (DACE_OK if none),
+ * 1-based line and column in the parsed text (0 if not a parse error). The message stays
+ * valid until the next failing call on this thread. Thread-safe (per-thread record). */
+DACE_API const char* dace_last_error_message(void);
+DACE_API dace_status_t dace_last_error_status(void);
+DACE_API int32_t dace_last_error_line(void);
+DACE_API int32_t dace_last_error_column(void);
+DACE_API void dace_clear_last_error(void);
+
+/* Release memory returned through `char**` / `void**` out-parameters. NULL is fine. */
+DACE_API void dace_string_free(char* str);
+DACE_API void dace_buffer_free(void* buffer);
+
+/* ------------------------------------------------------------------------------------ */
+/* Enumerations (DaCe's names, same order as DaCe / the IR)                              */
+/* ------------------------------------------------------------------------------------ */
+
+/* Every enum ends with a *_MAX_ENUM = 0x7FFFFFFF sentinel (not a valid value): it fixes the
+ * enum's size at 32 bits for all compilers and bindings, as Vulkan's headers do. */
+
+typedef int32_t dace_id_t;
+/* The SDFG's own top-level control-flow region, as a parent/region id. */
+#define DACE_ROOT_REGION (-1)
+/* "No element", e.g. the scope parent of a top-level node. */
+#define DACE_NO_ID (-1)
+
+typedef enum dace_dtype_t {
+  DACE_BOOL = 0,
+  DACE_INT8,
+  DACE_INT16,
+  DACE_INT32,
+  DACE_INT64,
+  DACE_UINT8,
+  DACE_UINT16,
+  DACE_UINT32,
+  DACE_UINT64,
+  DACE_FLOAT16,
+  DACE_FLOAT32,
+  DACE_FLOAT64,
+  DACE_COMPLEX64,
+  DACE_COMPLEX128,
+  DACE_DTYPE_UNKNOWN, /* to be inferred, or a type given as text only (pointer, opaque) */
+  DACE_DTYPE_MAX_ENUM = 0x7FFFFFFF
+} dace_dtype_t;
+
+typedef enum dace_storage_t {
+  DACE_STORAGE_DEFAULT = 0,
+  DACE_STORAGE_REGISTER,
+  DACE_STORAGE_CPU_PINNED,
+  DACE_STORAGE_CPU_HEAP,
+  DACE_STORAGE_CPU_THREADLOCAL,
+  DACE_STORAGE_GPU_GLOBAL,
+  DACE_STORAGE_GPU_SHARED,
+  DACE_STORAGE_FPGA_GLOBAL,
+  DACE_STORAGE_FPGA_LOCAL,
+  DACE_STORAGE_FPGA_REGISTERS,
+  DACE_STORAGE_FPGA_SHIFTREGISTER,
+  DACE_STORAGE_SVE_REGISTER,
+  DACE_STORAGE_SNITCH_TCDM,
+  DACE_STORAGE_SNITCH_L2,
+  DACE_STORAGE_SNITCH_SSR,
+  DACE_STORAGE_MAX_ENUM = 0x7FFFFFFF
+} dace_storage_t;
+
+typedef enum dace_schedule_t {
+  DACE_SCHEDULE_DEFAULT = 0,
+  DACE_SCHEDULE_SEQUENTIAL,
+  DACE_SCHEDULE_MPI,
+  DACE_SCHEDULE_CPU_MULTICORE,
+  DACE_SCHEDULE_CPU_PERSISTENT,
+  DACE_SCHEDULE_UNROLLED,
+  DACE_SCHEDULE_SVE_MAP,
+  DACE_SCHEDULE_GPU_DEFAULT,
+  DACE_SCHEDULE_GPU_DEVICE,
+  DACE_SCHEDULE_GPU_THREADBLOCK,
+  DACE_SCHEDULE_GPU_THREADBLOCK_DYNAMIC,
+  DACE_SCHEDULE_GPU_PERSISTENT,
+  DACE_SCHEDULE_FPGA_DEVICE,
+  DACE_SCHEDULE_FPGA_MULTI_PUMPED,
+  DACE_SCHEDULE_SNITCH,
+  DACE_SCHEDULE_SNITCH_MULTICORE,
+  DACE_SCHEDULE_MAX_ENUM = 0x7FFFFFFF
+} dace_schedule_t;
+
+typedef enum dace_lifetime_t {
+  DACE_LIFETIME_SCOPE = 0,
+  DACE_LIFETIME_STATE,
+  DACE_LIFETIME_SDFG,
+  DACE_LIFETIME_GLOBAL,
+  DACE_LIFETIME_PERSISTENT,
+  DACE_LIFETIME_EXTERNAL,
+  DACE_LIFETIME_MAX_ENUM = 0x7FFFFFFF
+} dace_lifetime_t;
+
+typedef enum dace_omp_schedule_t {
+  DACE_OMP_SCHEDULE_DEFAULT = 0,
+  DACE_OMP_SCHEDULE_STATIC,
+  DACE_OMP_SCHEDULE_DYNAMIC,
+  DACE_OMP_SCHEDULE_GUIDED,
+  DACE_OMP_SCHEDULE_MAX_ENUM = 0x7FFFFFFF
+} dace_omp_schedule_t;
+
+typedef enum dace_language_t {
+  DACE_LANGUAGE_PYTHON = 0, /* DaCe's Python tasklet subset: parsed and checked */
+  DACE_LANGUAGE_CPP,        /* stored as-is */
+  DACE_LANGUAGE_OPENCL,
+  DACE_LANGUAGE_SYSTEMVERILOG,
+  DACE_LANGUAGE_MLIR,
+  DACE_LANGUAGE_MAX_ENUM = 0x7FFFFFFF
+} dace_language_t;
+
+typedef enum dace_data_kind_t {
+  DACE_DATA_SCALAR = 0,
+  DACE_DATA_ARRAY,
+  DACE_DATA_STREAM,
+  DACE_DATA_VIEW,
+  DACE_DATA_REFERENCE,
+  DACE_DATA_KIND_MAX_ENUM = 0x7FFFFFFF
+} dace_data_kind_t;
+
+typedef enum dace_block_kind_t {
+  DACE_BLOCK_STATE = 0,
+  DACE_BLOCK_REGION,      /* plain ControlFlowRegion, e.g. a conditional's branch */
+  DACE_BLOCK_LOOP,
+  DACE_BLOCK_CONDITIONAL,
+  DACE_BLOCK_BREAK,
+  DACE_BLOCK_CONTINUE,
+  DACE_BLOCK_RETURN,
+  DACE_BLOCK_SDFG,        /* DACE_ROOT_REGION */
+  DACE_BLOCK_KIND_MAX_ENUM = 0x7FFFFFFF
+} dace_block_kind_t;
+
+typedef enum dace_node_kind_t {
+  DACE_NODE_ACCESS = 0,
+  DACE_NODE_TASKLET,
+  DACE_NODE_MAP_ENTRY,
+  DACE_NODE_MAP_EXIT,
+  DACE_NODE_CONSUME_ENTRY,
+  DACE_NODE_CONSUME_EXIT,
+  DACE_NODE_NESTED_SDFG,
+  DACE_NODE_LIBRARY,
+  DACE_NODE_KIND_MAX_ENUM = 0x7FFFFFFF
+} dace_node_kind_t;
+
+/* ------------------------------------------------------------------------------------ */
+/* Option structs                                                                        */
+/* ------------------------------------------------------------------------------------ */
+
+/* Properties of data descriptors (dace_sdfg_add_scalar/array/stream/view/reference).
+ * Fields a kind does not have must keep their default (else DACE_ERROR_INVALID_ARGUMENT). */
+#define DACE_ARRAY_OPTIONS_VERSION 1
+typedef struct dace_array_options_t {
+  uint32_t version;
+  int32_t transient;        /* 0/1 */
+  dace_storage_t storage;
+  dace_lifetime_t lifetime;
+  const char* strides;      /* Array/View/Reference: "M, 1" in elements; NULL = C order */
+  const char* offset;       /* Array/View/Reference: "0, 0"; NULL = zeros */
+  const char* total_size;   /* Array/View/Reference: NULL = derived from shape and strides */
+  int64_t alignment;        /* Array/View/Reference: bytes, 0 = default */
+  int32_t may_alias;        /* Array/View/Reference: 0/1 */
+  int32_t optional;         /* Array/View/Reference: may be NULL at call time (0/1) */
+  const char* buffer_size;  /* Stream: NULL = 1 */
+} dace_array_options_t;
+#define DACE_ARRAY_OPTIONS_INIT \
+  { DACE_ARRAY_OPTIONS_VERSION, 0, DACE_STORAGE_DEFAULT, DACE_LIFETIME_SCOPE, NULL, NULL, NULL, 0, 0, 0, NULL }
+DACE_API dace_status_t dace_array_options_init(dace_array_options_t* options);
+
+/* Map scope properties (DaCe's Map). */
+#define DACE_MAP_OPTIONS_VERSION 1
+typedef struct dace_map_options_t {
+  uint32_t version;
+  dace_schedule_t schedule;
+  int64_t collapse;             /* >= 1 */
+  int64_t omp_num_threads;      /* 0 = runtime default */
+  dace_omp_schedule_t omp_schedule;
+  int64_t omp_chunk_size;       /* 0 = default */
+  int32_t unroll;               /* 0/1 */
+  const char* gpu_block_size;   /* "32, 8, 1"; NULL = default */
+} dace_map_options_t;
+#define DACE_MAP_OPTIONS_INIT \
+  { DACE_MAP_OPTIONS_VERSION, DACE_SCHEDULE_DEFAULT, 1, 0, DACE_OMP_SCHEDULE_DEFAULT, 0, 0, NULL }
+DACE_API dace_status_t dace_map_options_init(dace_map_options_t* options);
+
+/* Memlet properties besides the memlet text. */
+#define DACE_MEMLET_OPTIONS_VERSION 1
+typedef struct dace_memlet_options_t {
+  uint32_t version;
+  const char* wcr;        /* "lambda a, b: a + b" or "sum", "product", "min", "max", ...; NULL = none */
+  const char* volume;     /* number of accesses; NULL = derived from the subset */
+  int32_t dynamic;        /* volume is an upper bound (0/1) */
+  int32_t wcr_nonatomic;  /* 0/1 */
+  int32_t allow_oob;      /* 0/1 */
+} dace_memlet_options_t;
+#define DACE_MEMLET_OPTIONS_INIT { DACE_MEMLET_OPTIONS_VERSION, NULL, NULL, 0, 0, 0 }
+DACE_API dace_status_t dace_memlet_options_init(dace_memlet_options_t* options);
+
+/* How SDFGs are written. */
+#define DACE_SAVE_OPTIONS_VERSION 1
+typedef struct dace_save_options_t {
+  uint32_t version;
+  int32_t compact;        /* 0 = indented like DaCe, 1 = one line */
+  int32_t gzip;           /* buffers only: gzip (.sdfgz) content. Files: by extension ".sdfgz" */
+  int32_t omit_guids;     /* 1 = leave element guids out */
+} dace_save_options_t;
+#define DACE_SAVE_OPTIONS_INIT { DACE_SAVE_OPTIONS_VERSION, 0, 0, 0 }
+DACE_API dace_status_t dace_save_options_init(dace_save_options_t* options);
+
+/* dace_state_add_mapped_tasklet. */
+#define DACE_MAPPED_TASKLET_OPTIONS_VERSION 1
+typedef struct dace_mapped_tasklet_options_t {
+  uint32_t version;
+  dace_schedule_t schedule;
+  int32_t external_edges;   /* 1 = also add access nodes outside the map and connect them */
+  const char* output_wcr;   /* WCR on every output memlet (e.g. "sum"); NULL = none */
+  dace_language_t language;
+} dace_mapped_tasklet_options_t;
+#define DACE_MAPPED_TASKLET_OPTIONS_INIT \
+  { DACE_MAPPED_TASKLET_OPTIONS_VERSION, DACE_SCHEDULE_DEFAULT, 0, NULL, DACE_LANGUAGE_PYTHON }
+DACE_API dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options);
+
+/* ------------------------------------------------------------------------------------ */
+/* Context                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+/* Holds settings (and later plugins, JIT session and caches) shared by compilations.
+ * A context may be used from many threads at once. */
+typedef struct dace_context dace_context_t;
+
+DACE_API dace_status_t dace_context_create(dace_context_t** out_context);
+DACE_API void dace_context_release(dace_context_t* context);
+/* String-valued settings by key (e.g. "cache_dir", "opt_level"); value NULL removes. */
+DACE_API dace_status_t dace_context_set_option(dace_context_t* context, const char* key, const char* value);
+/* Borrowed; DACE_ERROR_NOT_FOUND when not set. */
+DACE_API dace_status_t dace_context_get_option(const char** out_value, const dace_context_t* context, const char* key);
+
+/* ------------------------------------------------------------------------------------ */
+/* SDFG: lifecycle, I/O, comparison, validation                                          */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct dace_sdfg dace_sdfg_t;
+
+/* An empty SDFG named `name` (a valid identifier). */
+DACE_API dace_status_t dace_sdfg_create(dace_sdfg_t** out_sdfg, const char* name);
+/* Owned handles are freed with their nested SDFGs; borrowed handles and NULL are ignored. */
+DACE_API void dace_sdfg_release(dace_sdfg_t* sdfg);
+/* Deep copy (also of a borrowed nested SDFG; the copy is a top-level SDFG). */
+DACE_API dace_status_t dace_sdfg_clone(dace_sdfg_t** out_sdfg, const dace_sdfg_t* sdfg);
+
+/* `.sdfg` JSON of any DaCe dialect, or gzip (.sdfgz) content, recognized by its bytes. */
+DACE_API dace_status_t dace_sdfg_load_file(dace_sdfg_t** out_sdfg, const char* path);
+DACE_API dace_status_t dace_sdfg_load_string(dace_sdfg_t** out_sdfg, const char* json);
+DACE_API dace_status_t dace_sdfg_load_buffer(dace_sdfg_t** out_sdfg, const void* data, size_t size);
+/* Atomic write; gzip when the path ends in ".sdfgz". `options` may be NULL. */
+DACE_API dace_status_t dace_sdfg_save_file(const dace_sdfg_t* sdfg, const char* path, const dace_save_options_t* options);
+/* JSON text, owned: release with dace_string_free. `options->gzip` must be 0. */
+DACE_API dace_status_t dace_sdfg_to_json(char** out_json, const dace_sdfg_t* sdfg, const dace_save_options_t* options);
+/* JSON or gzip bytes (per options->gzip), owned: release with dace_buffer_free. */
+DACE_API dace_status_t dace_sdfg_save_buffer(void** out_data, size_t* out_size, const dace_sdfg_t* sdfg,
+                                             const dace_save_options_t* options);
+
+/* Structural equality (guids and removed slots ignored). `out_difference` (may be NULL)
+ * receives a borrowed description of the first difference, "" when equal. */
+DACE_API dace_status_t dace_sdfg_equal(int32_t* out_equal, const char** out_difference, const dace_sdfg_t* a,
+                                       const dace_sdfg_t* b);
+/* Lower-case hex SHA-256 of the canonical JSON, NUL-terminated, into out_hash[65]. */
+DACE_API dace_status_t dace_sdfg_hash(char out_hash[65], const dace_sdfg_t* sdfg);
+/* DACE_OK or DACE_ERROR_INVALID_SDFG with the first violation in the last-error message. */
+DACE_API dace_status_t dace_sdfg_validate(const dace_sdfg_t* sdfg);
+
+DACE_API dace_status_t dace_sdfg_get_name(const char** out_name, const dace_sdfg_t* sdfg);
+DACE_API dace_status_t dace_sdfg_set_name(dace_sdfg_t* sdfg, const char* name);
+/* Free symbols, sorted, comma-separated ("M, N"); borrowed. */
+DACE_API dace_status_t dace_sdfg_get_free_symbols(const char** out_symbols, const dace_sdfg_t* sdfg);
+/* DaCe's argument order (arrays by name, then scalars and symbols by name), comma-separated. */
+DACE_API dace_status_t dace_sdfg_get_arguments(const char** out_arguments, const dace_sdfg_t* sdfg);
+
+/* ------------------------------------------------------------------------------------ */
+/* Symbols                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+/* Declares symbol `name` of scalar type `dtype` (integers usually: DACE_INT64, DACE_INT32). */
+DACE_API dace_status_t dace_sdfg_add_symbol(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype);
+DACE_API dace_status_t dace_sdfg_remove_symbol(dace_sdfg_t* sdfg, const char* name);
+DACE_API dace_status_t dace_sdfg_symbol_count(size_t* out_count, const dace_sdfg_t* sdfg);
+/* Symbols sorted by name; `index` < count. */
+DACE_API dace_status_t dace_sdfg_get_symbol(const char** out_name, dace_dtype_t* out_dtype, const dace_sdfg_t* sdfg,
+                                            size_t index);
+DACE_API dace_status_t dace_sdfg_get_symbol_dtype(dace_dtype_t* out_dtype, const dace_sdfg_t* sdfg, const char* name);
+
+/* ------------------------------------------------------------------------------------ */
+/* Data descriptors                                                                      */
+/* ------------------------------------------------------------------------------------ */
+
+/* `options` may be NULL (non-transient, default storage/lifetime, C order). Names are
+ * identifiers distinct from every other data container and symbol. */
+DACE_API dace_status_t dace_sdfg_add_scalar(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype,
+                                            const dace_array_options_t* options);
+/* `shape`: "N, M+1" (at least one dimension). */
+DACE_API dace_status_t dace_sdfg_add_array(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype, const char* shape,
+                                           const dace_array_options_t* options);
+/* A transient array (options->transient is forced to 1). */
+DACE_API dace_status_t dace_sdfg_add_transient(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype,
+                                               const char* shape, const dace_array_options_t* options);
+/* `shape` NULL = "1". */
+DACE_API dace_status_t dace_sdfg_add_stream(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype, const char* shape,
+                                            const dace_array_options_t* options);
+DACE_API dace_status_t dace_sdfg_add_view(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype, const char* shape,
+                                          const dace_array_options_t* options);
+DACE_API dace_status_t dace_sdfg_add_reference(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype,
+                                               const char* shape, const dace_array_options_t* options);
+/* Fails with DACE_ERROR_INVALID_ARGUMENT while an access node or memlet still uses it. */
+DACE_API dace_status_t dace_sdfg_remove_data(dace_sdfg_t* sdfg, const char* name);
+DACE_API dace_status_t dace_sdfg_data_count(size_t* out_count, const dace_sdfg_t* sdfg);
+/* Containers sorted by name; `index` < count. */
+DACE_API dace_status_t dace_sdfg_get_data_name(const char** out_name, const dace_sdfg_t* sdfg, size_t index);
+
+DACE_API dace_status_t dace_data_get_kind(dace_data_kind_t* out_kind, const dace_sdfg_t* sdfg, const char* name);
+/* DACE_DTYPE_UNKNOWN for types without an enum value (see the "dtype" property). */
+DACE_API dace_status_t dace_data_get_dtype(dace_dtype_t* out_dtype, const dace_sdfg_t* sdfg, const char* name);
+DACE_API dace_status_t dace_data_get_transient(int32_t* out_transient, const dace_sdfg_t* sdfg, const char* name);
+DACE_API dace_status_t dace_data_get_storage(dace_storage_t* out_storage, const dace_sdfg_t* sdfg, const char* name);
+DACE_API dace_status_t dace_data_get_lifetime(dace_lifetime_t* out_lifetime, const dace_sdfg_t* sdfg, const char* name);
+/* Any property as borrowed text: "kind" ("Array"), "dtype" ("float64"), "shape" ("N, M"),
+ * "strides", "offset", "total_size", "start_offset", "alignment", "may_alias", "optional",
+ * "transient" ("0"/"1"), "storage" ("CPU_Heap"), "lifetime", "buffer_size".
+ * A property the kind lacks is DACE_ERROR_NOT_FOUND. */
+DACE_API dace_status_t dace_data_get_property(const char** out_value, const dace_sdfg_t* sdfg, const char* name,
+                                              const char* property);
+DACE_API dace_status_t dace_data_set_transient(dace_sdfg_t* sdfg, const char* name, int32_t transient);
+DACE_API dace_status_t dace_data_set_storage(dace_sdfg_t* sdfg, const char* name, dace_storage_t storage);
+DACE_API dace_status_t dace_data_set_lifetime(dace_sdfg_t* sdfg, const char* name, dace_lifetime_t lifetime);
+/* Replaces the shape; strides, offset and total size are reset to C-order defaults. */
+DACE_API dace_status_t dace_data_set_shape(dace_sdfg_t* sdfg, const char* name, const char* shape);
+
+/* ------------------------------------------------------------------------------------ */
+/* Control flow: blocks and regions                                                      */
+/* ------------------------------------------------------------------------------------ */
+
+/* Every add_* call puts the new block into region `parent` (DACE_ROOT_REGION, a loop, a
+ * plain region or a conditional's branch). `label` NULL = generated ("state_3"); labels are
+ * unique within the SDFG (DACE_ERROR_ALREADY_EXISTS). The first block of a region is its
+ * start block until dace_region_set_start_block says otherwise. */
+DACE_API dace_status_t dace_sdfg_add_state(dace_id_t* out_state, dace_sdfg_t* sdfg, dace_id_t parent,
+                                           const char* label);
+DACE_API dace_status_t dace_sdfg_add_region(dace_id_t* out_region, dace_sdfg_t* sdfg, dace_id_t parent,
+                                            const char* label);
+/* for (init; condition; update) { body }: `init` "i = 0" and `update` "i = i + 1" may be
+ * NULL (none); `condition` "i < N" is required. inverted = do-while. The returned id is the
+ * loop and its body region. */
+DACE_API dace_status_t dace_sdfg_add_loop(dace_id_t* out_loop, dace_sdfg_t* sdfg, dace_id_t parent, const char* label,
+                                          const char* loop_variable, const char* init, const char* condition,
+                                          const char* update, int32_t inverted);
+/* if / elif / else: add branches with dace_conditional_add_branch. */
+DACE_API dace_status_t dace_sdfg_add_conditional(dace_id_t* out_conditional, dace_sdfg_t* sdfg, dace_id_t parent,
+                                                 const char* label);
+/* A branch region; `condition` NULL = else (must be the last branch). */
+DACE_API dace_status_t dace_conditional_add_branch(dace_id_t* out_region, dace_sdfg_t* sdfg, dace_id_t conditional,
+                                                   const char* condition);
+/* break / continue must be inside a loop; return anywhere. */
+DACE_API dace_status_t dace_sdfg_add_break(dace_id_t* out_block, dace_sdfg_t* sdfg, dace_id_t parent, const char* label);
+DACE_API dace_status_t dace_sdfg_add_continue(dace_id_t* out_block, dace_sdfg_t* sdfg, dace_id_t parent,
+                                              const char* label);
+DACE_API dace_status_t dace_sdfg_add_return(dace_id_t* out_block, dace_sdfg_t* sdfg, dace_id_t parent,
+                                            const char* label);
+/* Removes the block, everything inside it and its interstate edges. */
+DACE_API dace_status_t dace_sdfg_remove_block(dace_sdfg_t* sdfg, dace_id_t block);
+
+/* Blocks directly inside `region`, ascending ids (two-call idiom). */
+DACE_API dace_status_t dace_region_list_blocks(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                               const dace_sdfg_t* sdfg, dace_id_t region);
+/* Every state of the SDFG (all regions, not nested SDFGs), in pre-order. */
+DACE_API dace_status_t dace_sdfg_list_states(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                             const dace_sdfg_t* sdfg);
+/* DACE_NO_ID when no start block is set and none can be inferred. */
+DACE_API dace_status_t dace_region_get_start_block(dace_id_t* out_block, const dace_sdfg_t* sdfg, dace_id_t region);
+DACE_API dace_status_t dace_region_set_start_block(dace_sdfg_t* sdfg, dace_id_t region, dace_id_t block);
+
+DACE_API dace_status_t dace_block_get_kind(dace_block_kind_t* out_kind, const dace_sdfg_t* sdfg, dace_id_t block);
+DACE_API dace_status_t dace_block_get_label(const char** out_label, const dace_sdfg_t* sdfg, dace_id_t block);
+DACE_API dace_status_t dace_block_set_label(dace_sdfg_t* sdfg, dace_id_t block, const char* label);
+/* The region holding `block`: DACE_ROOT_REGION, a region id, or the conditional's id for a
+ * branch region. */
+DACE_API dace_status_t dace_block_get_parent(dace_id_t* out_region, const dace_sdfg_t* sdfg, dace_id_t block);
+/* Find a block by label anywhere in the SDFG. */
+DACE_API dace_status_t dace_sdfg_find_block(dace_id_t* out_block, const dace_sdfg_t* sdfg, const char* label);
+/* Loop properties as borrowed text: "loop_variable", "init", "condition", "update",
+ * "inverted" ("0"/"1"). Branch regions: "condition" ("" for else). */
+DACE_API dace_status_t dace_block_get_property(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t block,
+                                               const char* property);
+/* Replaces a loop's header; same arguments as dace_sdfg_add_loop. */
+DACE_API dace_status_t dace_loop_set_header(dace_sdfg_t* sdfg, dace_id_t loop, const char* loop_variable,
+                                            const char* init, const char* condition, const char* update,
+                                            int32_t inverted);
+/* Branch regions of a conditional in order (two-call idiom). */
+DACE_API dace_status_t dace_conditional_list_branches(dace_id_t* out_regions, size_t capacity, size_t* out_count,
+                                                      const dace_sdfg_t* sdfg, dace_id_t conditional);
+
+/* ------------------------------------------------------------------------------------ */
+/* Interstate edges (addressed by region id + edge slot)                                 */
+/* ------------------------------------------------------------------------------------ */
+
+/* src and dst must share a region; *out_region receives it (may be NULL). `condition`
+ * NULL = always ("1"). `assignments`: "k = k + 1; j = 0", ordered; NULL = none. */
+DACE_API dace_status_t dace_sdfg_add_interstate_edge(dace_id_t* out_edge, dace_id_t* out_region, dace_sdfg_t* sdfg,
+                                                     dace_id_t src, dace_id_t dst, const char* condition,
+                                                     const char* assignments);
+DACE_API dace_status_t dace_interstate_edge_remove(dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge);
+DACE_API dace_status_t dace_region_list_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                              const dace_sdfg_t* sdfg, dace_id_t region);
+DACE_API dace_status_t dace_interstate_edge_get_endpoints(dace_id_t* out_src, dace_id_t* out_dst,
+                                                          const dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge);
+DACE_API dace_status_t dace_interstate_edge_get_condition(const char** out_condition, const dace_sdfg_t* sdfg,
+                                                          dace_id_t region, dace_id_t edge);
+/* "k = k + 1; j = 0" ("" when none). */
+DACE_API dace_status_t dace_interstate_edge_get_assignments(const char** out_assignments, const dace_sdfg_t* sdfg,
+                                                            dace_id_t region, dace_id_t edge);
+DACE_API dace_status_t dace_interstate_edge_assignment_count(size_t* out_count, const dace_sdfg_t* sdfg,
+                                                             dace_id_t region, dace_id_t edge);
+DACE_API dace_status_t dace_interstate_edge_get_assignment(const char** out_name, const char** out_value,
+                                                           const dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge,
+                                                           size_t index);
+DACE_API dace_status_t dace_interstate_edge_set_condition(dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge,
+                                                          const char* condition);
+/* Replaces all assignments. */
+DACE_API dace_status_t dace_interstate_edge_set_assignments(dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge,
+                                                            const char* assignments);
+/* Appends one assignment (the array form). */
+DACE_API dace_status_t dace_interstate_edge_add_assignment(dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge,
+                                                           const char* name, const char* value);
+
+/* ------------------------------------------------------------------------------------ */
+/* Dataflow nodes (addressed by state id + node slot)                                    */
+/* ------------------------------------------------------------------------------------ */
+
+/* Connector lists are comma-separated names with optional types: "a, b: float64, p: int32*"
+ * (untyped = inferred). NULL or "" = none. */
+
+DACE_API dace_status_t dace_state_add_access(dace_id_t* out_node, dace_sdfg_t* sdfg, dace_id_t state,
+                                             const char* data);
+/* `code` in `language`; Python code is parsed (DACE_ERROR_PARSE with line/column). */
+DACE_API dace_status_t dace_state_add_tasklet(dace_id_t* out_node, dace_sdfg_t* sdfg, dace_id_t state,
+                                              const char* label, const char* inputs, const char* outputs,
+                                              const char* code, dace_language_t language);
+/* `ranges`: "i=0:N, j=1:M-1" (exclusive ends, optional step "0:N:2"). */
+DACE_API dace_status_t dace_state_add_map(dace_id_t* out_entry, dace_id_t* out_exit, dace_sdfg_t* sdfg,
+                                          dace_id_t state, const char* label, const char* ranges,
+                                          const dace_map_options_t* options);
+/* DaCe's add_map dict form: params[i] ranges over ranges[i] ("0:N"). */
+DACE_API dace_status_t dace_state_add_map_dict(dace_id_t* out_entry, dace_id_t* out_exit, dace_sdfg_t* sdfg,
+                                               dace_id_t state, const char* label, const char* const* params,
+                                               const char* const* ranges, size_t count,
+                                               const dace_map_options_t* options);
+/* A consume scope over a stream: `pe_index` names the processing element, `num_pes` is an
+ * expression, `condition` NULL = until the stream is empty, `chunksize` NULL = 1. */
+DACE_API dace_status_t dace_state_add_consume(dace_id_t* out_entry, dace_id_t* out_exit, dace_sdfg_t* sdfg,
+                                              dace_id_t state, const char* label, const char* pe_index,
+                                              const char* num_pes, const char* condition, const char* chunksize,
+                                              dace_schedule_t schedule);
+/* The nested SDFG is COPIED from `inner` (the caller keeps and releases `inner`). Connector
+ * names must name containers of `inner`. `symbol_mapping` "N: N, M: M - 1" maps inner
+ * symbols to outer expressions; NULL = each symbol of `inner` to itself. */
+DACE_API dace_status_t dace_state_add_nested_sdfg(dace_id_t* out_node, dace_sdfg_t* sdfg, dace_id_t state,
+                                                  const dace_sdfg_t* inner, const char* label, const char* inputs,
+                                                  const char* outputs, const char* symbol_mapping);
+/* Any DaCe library node: `classpath` e.g. "dace.libraries.blas.nodes.matmul.MatMul",
+ * `implementation` NULL = default, `properties_json` a JSON object of class-specific
+ * properties (NULL = {}), kept verbatim. */
+DACE_API dace_status_t dace_state_add_library_node(dace_id_t* out_node, dace_sdfg_t* sdfg, dace_id_t state,
+                                                   const char* name, const char* classpath,
+                                                   const char* implementation, const char* properties_json,
+                                                   const char* inputs, const char* outputs);
+/* Like DaCe's add_mapped_tasklet: a map over `map_ranges` ("i=0:N"), a tasklet inside it
+ * with `inputs`/`outputs` given as "connector: memlet" entries separated by ';'
+ * ("a: A[i, j]; b: B[i]"), and the edges between them; with options->external_edges, access
+ * nodes outside the map joined by memlets covering the whole iteration space. Any of the
+ * out ids may be NULL. */
+DACE_API dace_status_t dace_state_add_mapped_tasklet(dace_id_t* out_tasklet, dace_id_t* out_entry, dace_id_t* out_exit,
+                                                     dace_sdfg_t* sdfg, dace_id_t state, const char* name,
+                                                     const char* map_ranges, const char* inputs, const char* code,
+                                                     const char* outputs,
+                                                     const dace_mapped_tasklet_options_t* options);
+/* Removes the node and every edge touching it (a scope entry/exit alone, not its scope). */
+DACE_API dace_status_t dace_state_remove_node(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node);
+
+DACE_API dace_status_t dace_state_list_nodes(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                             const dace_sdfg_t* sdfg, dace_id_t state);
+DACE_API dace_status_t dace_node_get_kind(dace_node_kind_t* out_kind, const dace_sdfg_t* sdfg, dace_id_t state,
+                                          dace_id_t node);
+DACE_API dace_status_t dace_node_get_label(const char** out_label, const dace_sdfg_t* sdfg, dace_id_t state,
+                                           dace_id_t node);
+DACE_API dace_status_t dace_node_set_label(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* label);
+/* Node properties as borrowed text, by kind:
+ *   all: "label", "kind" ("Tasklet"), "in_connectors", "out_connectors" ("a, b: float64")
+ *   AccessNode: "data", "setzero";  Tasklet: "code", "language" ("Python", "CPP")
+ *   MapEntry/MapExit: "params" ("i, j"), "range" ("i=0:N, j=1:M - 1"), "schedule",
+ *     "collapse", "omp_num_threads", "omp_schedule", "omp_chunk_size", "unroll", "gpu_block_size"
+ *   ConsumeEntry/ConsumeExit: "pe_index", "num_pes", "condition", "schedule", "chunksize"
+ *   NestedSDFG: "symbol_mapping" ("M: M - 1, N: N"), "schedule", "sdfg_name"
+ *   LibraryNode: "name", "classpath", "implementation", "schedule", "properties" (JSON object)
+ * A property the kind lacks is DACE_ERROR_NOT_FOUND. */
+DACE_API dace_status_t dace_node_get_property(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state,
+                                              dace_id_t node, const char* property);
+/* Adds a connector ("name" or typed via `dtype` text such as "float64*"; NULL = inferred). */
+DACE_API dace_status_t dace_node_add_in_connector(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* name,
+                                                  const char* dtype);
+DACE_API dace_status_t dace_node_add_out_connector(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                                   const char* name, const char* dtype);
+/* Fails with DACE_ERROR_INVALID_ARGUMENT while an edge uses the connector. */
+DACE_API dace_status_t dace_node_remove_connector(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, int32_t is_output,
+                                                  const char* name);
+/* Borrowed type text of a connector ("" = inferred). */
+DACE_API dace_status_t dace_node_get_connector_type(const char** out_dtype, const dace_sdfg_t* sdfg, dace_id_t state,
+                                                    dace_id_t node, int32_t is_output, const char* name);
+/* AccessNode: the container it accesses (must exist). */
+DACE_API dace_status_t dace_node_set_data(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* data);
+/* Tasklet: replaces code and language (Python is parsed first). */
+DACE_API dace_status_t dace_node_set_code(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* code,
+                                          dace_language_t language);
+/* Map, consume, nested SDFG or library node (entry or exit of a scope). */
+DACE_API dace_status_t dace_node_set_schedule(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                              dace_schedule_t schedule);
+/* Map entry or exit: replaces parameters and ranges ("i=0:N, j=0:M"). */
+DACE_API dace_status_t dace_node_set_map_ranges(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                                const char* ranges);
+/* Map entry or exit: replaces every map option (schedule included). */
+DACE_API dace_status_t dace_node_set_map_options(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                                 const dace_map_options_t* options);
+/* Map entry or exit: reads every map option; gpu_block_size is a borrowed string. */
+DACE_API dace_status_t dace_node_get_map_options(dace_map_options_t* out_options, const dace_sdfg_t* sdfg,
+                                                 dace_id_t state, dace_id_t node);
+/* NestedSDFG: replaces the symbol mapping ("N: N, M: M - 1"). */
+DACE_API dace_status_t dace_node_set_symbol_mapping(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                                    const char* symbol_mapping);
+/* NestedSDFG: the inner SDFG, BORROWED (see Ownership); mutable through the handle. */
+DACE_API dace_status_t dace_node_get_nested_sdfg(dace_sdfg_t** out_sdfg, dace_sdfg_t* sdfg, dace_id_t state,
+                                                 dace_id_t node);
+/* LibraryNode: replaces implementation (NULL = default) and/or properties (NULL = keep). */
+DACE_API dace_status_t dace_node_set_library_properties(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                                        const char* implementation, const char* properties_json);
+/* Scope structure: the exit of an entry / the entry of an exit (DACE_NO_ID if missing). */
+DACE_API dace_status_t dace_node_get_scope_partner(dace_id_t* out_node, const dace_sdfg_t* sdfg, dace_id_t state,
+                                                   dace_id_t node);
+/* The scope entry directly enclosing `node`, or DACE_NO_ID at top level. */
+DACE_API dace_status_t dace_node_get_scope_parent(dace_id_t* out_entry, const dace_sdfg_t* sdfg, dace_id_t state,
+                                                  dace_id_t node);
+
+/* ------------------------------------------------------------------------------------ */
+/* Dataflow edges and memlets (addressed by state id + edge slot)                        */
+/* ------------------------------------------------------------------------------------ */
+
+/* `src_conn`/`dst_conn` NULL = none; they must exist on the nodes, except that IN_x/OUT_x
+ * connectors of map and consume entries/exits are added on demand. `memlet` as described
+ * under Expressions; "A" takes the container's whole shape. `options` may be NULL. */
+DACE_API dace_status_t dace_state_add_edge(dace_id_t* out_edge, dace_sdfg_t* sdfg, dace_id_t state, dace_id_t src,
+                                           const char* src_conn, dace_id_t dst, const char* dst_conn,
+                                           const char* memlet, const dace_memlet_options_t* options);
+DACE_API dace_status_t dace_state_remove_edge(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t edge);
+DACE_API dace_status_t dace_state_list_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                             const dace_sdfg_t* sdfg, dace_id_t state);
+DACE_API dace_status_t dace_node_list_in_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                               const dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node);
+DACE_API dace_status_t dace_node_list_out_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count,
+                                                const dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node);
+/* Connectors are borrowed ("" = none). Any out pointer may be NULL. */
+DACE_API dace_status_t dace_edge_get_endpoints(dace_id_t* out_src, const char** out_src_conn, dace_id_t* out_dst,
+                                               const char** out_dst_conn, const dace_sdfg_t* sdfg, dace_id_t state,
+                                               dace_id_t edge);
+/* "A[i, 0:N]" or "A[0:N] -> [1:N + 1]" ("" for an empty memlet); borrowed. */
+DACE_API dace_status_t dace_edge_get_memlet(const char** out_memlet, const dace_sdfg_t* sdfg, dace_id_t state,
+                                            dace_id_t edge);
+/* Memlet properties as borrowed text: "data", "subset", "other_subset" ("" if none),
+ * "volume", "dynamic" ("0"/"1"), "wcr" ("" if none), "wcr_nonatomic", "allow_oob". */
+DACE_API dace_status_t dace_edge_get_memlet_property(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state,
+                                                     dace_id_t edge, const char* property);
+/* Replaces the memlet (same rules as dace_state_add_edge). */
+DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t edge, const char* memlet,
+                                            const dace_memlet_options_t* options);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* LIBDACE_H */

@@ -1,0 +1,24 @@
+// Team size and thread ids. The default is a process-wide setting (OpenMP's
+// omp_set_num_threads only affects the calling thread), read at each parallel_for.
+#include <omp.h>
+
+#include <atomic>
+
+#include "dace_cpu_runtime.h"
+
+namespace {
+std::atomic<int32_t> g_num_threads{0};  // 0: OpenMP's default
+}  // namespace
+
+extern "C" int32_t dace_cpu_num_threads(void) {
+  int32_t n = g_num_threads.load(std::memory_order_relaxed);
+  if (n > 0) return n;
+  int max = omp_get_max_threads();
+  return max > 0 ? static_cast<int32_t>(max) : 1;
+}
+
+extern "C" void dace_cpu_set_num_threads(int32_t n) {
+  g_num_threads.store(n > 0 ? n : 0, std::memory_order_relaxed);
+}
+
+extern "C" int32_t dace_cpu_thread_num(void) { return static_cast<int32_t>(omp_get_thread_num()); }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs every dependency of libdace from Debian's registry. Idempotent: packages already
+# present are skipped, so a second run costs one dpkg query.
+set -euo pipefail
+PACKAGES=(
+  cmake ninja-build ccache pkg-config g++ gfortran
+  llvm-19-dev libomp-19-dev clang-19 libclang-rt-19-dev
+  libopenblas-dev liblapacke-dev
+  libopenmpi-dev openmpi-bin libscalapack-openmpi-dev
+  libffi-dev libisl-dev nlohmann-json3-dev zlib1g-dev libgtest-dev
+  python3-numpy python3-pytest python3-venv
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Optional: DaCe 1.0.2 in a virtual environment, used by interop tests and benchmarks.
+# Failing to get it only makes those tests skip with a reason.
+if [[ "${LIBDACE_WITH_DACE:-1}" == "1" && ! -x .venv-dace/bin/python ]]; then
+  ( /usr/bin/python3 -m venv .venv-dace && .venv-dace/bin/pip install -q "dace==1.0.2" ) \
+    || { echo "setup: DaCe 1.0.2 not installed; interop tests will skip" >&2; rm -rf .venv-dace; }
+fi

@@ -1,0 +1,210 @@
+#include "codegen/allocation.h"
+
+#include "ir/path.h"
+
+namespace dace::codegen {
+
+namespace {
+
+// Stack slots beyond this many bytes go to the heap: threads have small stacks.
+constexpr int64_t kMaxStackBytes = 4096;
+
+std::set<std::string> shape_symbols(const ir::DataDescriptor& d) {
+  std::set<std::string> out;
+  auto add = [&](sym::Expr e) {
+    if (!e) return;
+    for (const std::string& s : sym::free_symbols(e)) out.insert(s);
+  };
+  for (sym::Expr e : d.shape) add(e);
+  for (sym::Expr e : d.strides) add(e);
+  for (sym::Expr e : d.offset) add(e);
+  add(d.total_size);
+  return out;
+}
+
+sym::Expr element_count(const ir::DataDescriptor& d) {
+  if (d.total_size) return d.total_size;
+  sym::Expr n = sym::integer(1);
+  for (sym::Expr e : d.shape) n = sym::mul(n, e);
+  return n;
+}
+
+std::optional<int64_t> constant_bytes(const ir::DataDescriptor& d) {
+  std::optional<int64_t> n = sym::as_integer(sym::simplify(element_count(d)));
+  if (!n) return std::nullopt;
+  return *n * ir::scalar_type_size(d.dtype.scalar);
+}
+
+struct Usage {
+  std::set<int> states;
+  bool top_level_access = false;
+  bool any_access = false;
+};
+
+}  // namespace
+
+Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
+                                        bool top_level) {
+  std::map<std::string, Usage> usage;
+  AllocationPlan plan;
+  for (const ir::State* st : sdfg.all_states()) {
+    std::vector<int> parents = st->scope_parents();
+    for (int id : st->node_ids()) {
+      const ir::Node* n = st->node(id);
+      if (n->kind != ir::NodeKind::Access) continue;
+      const auto* a = static_cast<const ir::AccessNode*>(n);
+      Usage& u = usage[a->data];
+      u.any_access = true;
+      u.states.insert(st->id);
+      if (parents[id] < 0) u.top_level_access = true;
+      if (a->setzero) plan.setzero.insert(a->data);
+    }
+  }
+  for (const auto& [name, d] : sdfg.arrays) {
+    AllocKind k;
+    if (!d.transient) {
+      k = AllocKind::External;
+    } else if (d.kind == ir::DataKind::View) {
+      k = AllocKind::View;
+    } else if (d.kind == ir::DataKind::Reference) {
+      k = AllocKind::Reference;
+    } else {
+      if (d.kind == ir::DataKind::Stream)
+        return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": streams cannot be compiled yet");
+      if (d.storage != ir::StorageType::Default && d.storage != ir::StorageType::Register &&
+          d.storage != ir::StorageType::CPU_Heap && d.storage != ir::StorageType::CPU_Pinned &&
+          d.storage != ir::StorageType::CPU_ThreadLocal)
+        return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
+                                                 " needs a plugin that is not part of the CPU lowering");
+      if (!d.dtype.raw_json.empty() || !d.dtype.opaque.empty() || d.dtype.pointer_depth > 0)
+        return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": element type " + ir::to_string(d.dtype) +
+                                                 " cannot be compiled yet");
+      const Usage& u = usage[name];
+      std::optional<int64_t> bytes = constant_bytes(d);
+      bool small = bytes && *bytes <= kMaxStackBytes;
+      bool depends_on_assigned = false;
+      for (const std::string& s : shape_symbols(d))
+        if (assigned_symbols.count(s)) depends_on_assigned = true;
+      if (!u.any_access) k = AllocKind::Unused;
+      else if (top_level && d.lifetime == ir::Lifetime::Persistent && !depends_on_assigned) k = AllocKind::Persistent;
+      else if (u.any_access && !u.top_level_access) k = AllocKind::ScopeLocal;
+      else if (d.kind == ir::DataKind::Scalar || (small && d.lifetime == ir::Lifetime::Scope)) k = AllocKind::StackSlot;
+      else if (!depends_on_assigned) k = AllocKind::FunctionHeap;
+      else if (u.states.size() == 1) {
+        k = AllocKind::StateHeap;
+        plan.state_block[name] = *u.states.begin();
+      } else {
+        k = AllocKind::LazyHeap;
+      }
+    }
+    plan.kind[name] = k;
+  }
+  return plan;
+}
+
+Result<llvm::Value*> allocation_bytes(Frame& f, const ir::DataDescriptor& desc) {
+  Result<llvm::Value*> n = f.sym(element_count(desc));
+  if (!n) return n;
+  llvm::Value* elems = *n;
+  if (desc.start_offset) {
+    Result<llvm::Value*> so = f.sym(desc.start_offset);
+    if (!so) return so;
+    elems = f.b.CreateAdd(elems, *so);
+  }
+  return f.b.CreateMul(elems, f.b.getInt64(ir::scalar_type_size(desc.dtype.scalar)));
+}
+
+llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero) {
+  llvm::IRBuilder<>& b = f.b;
+  // aligned_alloc wants a multiple of the alignment; at least one block so the pointer is unique.
+  llvm::Value* rounded = b.CreateAnd(b.CreateAdd(bytes, b.getInt64(63)), b.getInt64(~int64_t{63}));
+  rounded = b.CreateSelect(b.CreateICmpSGT(rounded, b.getInt64(0)), rounded, b.getInt64(64));
+  llvm::Value* p = b.CreateCall(f.mc.malloc_fn(), {b.getInt64(64), rounded});
+  if (zero) b.CreateMemSet(p, b.getInt8(0), rounded, llvm::MaybeAlign(64));
+  return p;
+}
+
+void heap_free(llvm::IRBuilder<>& b, ModuleContext& mc, llvm::Value* ptr) { b.CreateCall(mc.free_fn(), {ptr}); }
+
+Status bind_lazy_container(Frame& f, const std::string& name) {
+  auto slot = f.lazy_slots.find(name);
+  auto it = f.sc.sdfg.arrays.find(name);
+  if (slot == f.lazy_slots.end() || it == f.sc.sdfg.arrays.end())
+    return make_error(Code::Internal, f.sc.path + ": no storage slot for \"" + name + "\"");
+  llvm::IRBuilder<>& b = f.b;
+  llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
+  llvm::AllocaInst* ptr_slot = slot->second.first;
+  llvm::AllocaInst* cap_slot = slot->second.second;
+  // The size may depend on symbols set inside the SDFG: grow the block when a state needs
+  // more than the states before it (contents do not survive a shape change).
+  Result<llvm::Value*> size = allocation_bytes(f, it->second);
+  if (!size) return size.take_error();
+  llvm::Value* cur = b.CreateLoad(ptr_ty, ptr_slot, name);
+  llvm::Value* cap = b.CreateLoad(b.getInt64Ty(), cap_slot);
+  llvm::BasicBlock* alloc_bb = llvm::BasicBlock::Create(f.mc.ctx, "lazy.alloc", f.fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "lazy.done", f.fn);
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  b.CreateCondBr(b.CreateOr(b.CreateIsNull(cur), b.CreateICmpSGT(*size, cap)), alloc_bb, done);
+  b.SetInsertPoint(alloc_bb);
+  heap_free(b, f.mc, cur);
+  llvm::Value* p = heap_allocate(f, *size, f.sc.plan.setzero.count(name) > 0);
+  b.CreateStore(p, ptr_slot);
+  b.CreateStore(*size, cap_slot);
+  llvm::BasicBlock* alloc_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode* phi = b.CreatePHI(ptr_ty, 2, name);
+  phi->addIncoming(cur, from);
+  phi->addIncoming(p, alloc_end);
+  f.bind_data(name, DataBinding{phi, &it->second, false});
+  return Status::success();
+}
+
+Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
+                                                     bool thread_local_storage) {
+  auto it = f.sc.sdfg.arrays.find(name);
+  if (it == f.sc.sdfg.arrays.end()) return make_error(Code::InvalidSdfg, f.sc.path + ": no data container \"" + name + "\"");
+  const ir::DataDescriptor& d = it->second;
+  bool zero = f.sc.plan.setzero.count(name) > 0;
+  llvm::Type* et = storage_type(f.mc.ctx, d.dtype.scalar);
+  std::vector<llvm::Value*> to_free;
+  std::optional<int64_t> bytes = constant_bytes(d);
+  bool stack = kind == AllocKind::StackSlot ||
+               (kind == AllocKind::ScopeLocal && bytes && *bytes <= kMaxStackBytes);
+  if (stack) {
+    int64_t n = bytes ? std::max<int64_t>(1, *bytes / std::max(1, ir::scalar_type_size(d.dtype.scalar))) : 1;
+    llvm::AllocaInst* slot = f.entry_alloca(n == 1 ? et : llvm::ArrayType::get(et, static_cast<uint64_t>(n)), name);
+    slot->setAlignment(llvm::Align(std::min<int64_t>(64, std::max<int64_t>(8, ir::scalar_type_size(d.dtype.scalar)))));
+    if (zero) f.b.CreateMemSet(slot, f.b.getInt8(0), f.b.getInt64(n * ir::scalar_type_size(d.dtype.scalar)), slot->getAlign());
+    f.bind_data(name, DataBinding{slot, &d, thread_local_storage});
+    return to_free;
+  }
+  if (kind == AllocKind::LazyHeap) {
+    llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
+    llvm::AllocaInst* slot = f.entry_alloca(ptr_ty, name + ".ptr");
+    llvm::AllocaInst* cap = f.entry_alloca(f.b.getInt64Ty(), name + ".bytes");
+    {
+      llvm::IRBuilder<> eb(f.entry_block()->getTerminator());
+      eb.CreateStore(llvm::ConstantPointerNull::get(ptr_ty), slot);
+      eb.CreateStore(eb.getInt64(0), cap);
+    }
+    ModuleContext& mc = f.mc;
+    f.exit_actions.push_back([slot, ptr_ty, &mc](llvm::IRBuilder<>& b) { heap_free(b, mc, b.CreateLoad(ptr_ty, slot)); });
+    // Allocation happens in the states using it (bind_lazy_container).
+    f.lazy_slots[name] = {slot, cap};
+    return to_free;
+  }
+  Result<llvm::Value*> size = allocation_bytes(f, d);
+  if (!size) return size.take_error();
+  llvm::Value* p = heap_allocate(f, *size, zero);
+  f.bind_data(name, DataBinding{p, &d, thread_local_storage});
+  if (kind == AllocKind::FunctionHeap) {
+    ModuleContext& mc = f.mc;
+    f.exit_actions.push_back([p, &mc](llvm::IRBuilder<>& b) { heap_free(b, mc, p); });
+  } else {
+    to_free.push_back(p);
+  }
+  return to_free;
+}
+
+}  // namespace dace::codegen

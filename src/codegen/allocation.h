@@ -1,0 +1,38 @@
+// Where each transient data container of an SDFG lives and when it is allocated.
+//
+// Decided once per SDFG from where its access nodes are and what its shape depends on:
+// scalars and small constant-size arrays are stack slots; arrays whose size the arguments
+// fix are allocated once when the function starts (a transient inside a time loop is not
+// re-allocated every iteration: page faults dominate otherwise); arrays whose size depends
+// on symbols assigned inside the SDFG are allocated in their state; containers used only
+// inside map scopes are allocated per scope instance (so per thread in parallel maps);
+// Persistent ones live in the program's state object.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+
+#include "codegen/frame.h"
+
+namespace dace::codegen {
+
+Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
+                                        bool top_level);
+
+// Size in bytes of a container's allocation (total_size elements, or the product of shape).
+Result<llvm::Value*> allocation_bytes(Frame& f, const ir::DataDescriptor& desc);
+// Heap block of `bytes`, 64-byte aligned (zeroed when `zero`).
+llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero);
+void heap_free(llvm::IRBuilder<>& b, ModuleContext& mc, llvm::Value* ptr);
+
+// Allocates `name` in the current frame at the current point according to `kind` (stack
+// slots go to the entry block) and binds it in the current scope. Heap storage is freed by
+// `free_at` actions the caller runs (returned), except FunctionHeap/LazyHeap, whose frees
+// are registered as the frame's exit actions.
+Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
+                                                     bool thread_local_storage);
+
+// Binds a LazyHeap container in the current scope, allocating it if no state did before.
+Status bind_lazy_container(Frame& f, const std::string& name);
+
+}  // namespace dace::codegen

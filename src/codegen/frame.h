@@ -1,0 +1,132 @@
+// Lowering state shared by the codegen files: the module being built (ModuleContext), the
+// SDFG being lowered (SdfgContext) and the function being emitted (Frame).
+//
+// A Frame holds scoped bindings of names to values: symbols (SSA values or storage) and data
+// containers (base pointers). Frames of outlined parallel bodies have a parent: a name they
+// do not bind is looked up in the parent, at the parent's insertion point (just before the
+// runtime call), and passed in through the closure. Frames of nested-SDFG functions have no
+// parent; they see only their parameters.
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen/alloc_plan.h"
+#include "codegen/options.h"
+#include "codegen/sym_emit.h"
+#include "codegen/types.h"
+#include "ir/result.h"
+#include "ir/sdfg.h"
+
+namespace dace::codegen {
+
+struct ModuleContext {
+  llvm::Module& module;
+  llvm::LLVMContext& ctx;
+  const LowerOptions& options;
+  int next_id = 0;
+
+  // "base.N" with a module-wide counter: deterministic, unique.
+  std::string unique_name(const std::string& base) { return base + "." + std::to_string(next_id++); }
+  llvm::FunctionCallee malloc_fn();  // void* aligned_alloc(size_t alignment, size_t size)
+  llvm::FunctionCallee free_fn();
+  llvm::FunctionCallee parallel_for_fn();
+};
+
+// What the lowering knows about one SDFG (top level or nested).
+struct SdfgContext {
+  const ir::SDFG& sdfg;
+  std::string path;  // for messages (ir::path_of)
+  // Types of all symbols: declared ones, then those assigned on interstate edges (inferred).
+  std::map<std::string, ScalarType> symbol_types;
+  std::set<std::string> assigned_symbols;  // written by interstate edges or loop regions
+  AllocationPlan plan;
+  SdfgContext* parent = nullptr;
+  std::string function_prefix;  // names of functions emitted for this SDFG
+};
+
+struct SymbolBinding {
+  llvm::Value* value = nullptr;  // SSA value, or pointer to storage when `addressable`
+  ScalarType type = ScalarType::Int64;
+  bool addressable = false;
+};
+
+struct DataBinding {
+  llvm::Value* base = nullptr;  // element (0, ..., 0) of the container, before `offset`
+  const ir::DataDescriptor* desc = nullptr;
+  // Storage private to the current thread (allocated inside the parallel body that uses
+  // it): WCR needs no atomics there.
+  bool thread_local_storage = false;
+};
+
+class Frame {
+ public:
+  Frame(ModuleContext& mc, SdfgContext& sc, llvm::Function* fn, Frame* parent, bool parallel_context);
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+
+  ModuleContext& mc;
+  SdfgContext& sc;
+  llvm::Function* fn;
+  llvm::IRBuilder<> b;
+  Frame* parent;
+  // Inside a parallel region (this frame or a caller runs on several threads at once).
+  bool parallel_context;
+
+  // ---- scopes and bindings ----
+  void push_scope();
+  void pop_scope();
+  void bind_symbol(const std::string& name, SymbolBinding binding);
+  void bind_data(const std::string& name, DataBinding binding);
+  // Innermost binding in this frame only (no capture).
+  const SymbolBinding* find_symbol(const std::string& name) const;
+  const DataBinding* find_data(const std::string& name) const;
+
+  Result<TypedValue> symbol(const std::string& name);
+  Result<llvm::Value*> symbol_i64(const std::string& name);
+  Result<DataBinding> data(const std::string& name);
+  // Symbolic expression in this frame's bindings, as i64.
+  Result<llvm::Value*> sym(sym::Expr e);
+  SymbolLookup lookup();
+
+  // ---- storage ----
+  // An alloca in the entry block (hoisted so mem2reg promotes it).
+  llvm::AllocaInst* entry_alloca(llvm::Type* type, const std::string& name);
+
+  // ---- closures of outlined bodies ----
+  // The closure pointer (parameter 0) of an outlined body; null otherwise.
+  llvm::Value* closure = nullptr;
+  struct Capture {
+    llvm::Value* outer;               // value in the parent frame, stored into the closure
+    llvm::Instruction* load = nullptr;  // its load from the closure in this frame
+    std::string data;                 // the data container it is the base of; "" for symbols
+  };
+  std::vector<Capture> captures;
+
+  // Code to run on every exit of the function (frees of SDFG-lifetime storage), in order.
+  std::vector<std::function<void(llvm::IRBuilder<>&)>> exit_actions;
+
+  // Storage of LazyHeap containers: pointer (null until a state allocates) and capacity.
+  std::map<std::string, std::pair<llvm::AllocaInst*, llvm::AllocaInst*>> lazy_slots;  // pointer, bytes
+
+  // Storage of Reference containers: the pointer their last `set` edge stored.
+  std::map<std::string, llvm::AllocaInst*> reference_slots;
+
+  llvm::BasicBlock* entry_block() const { return entry_; }
+  std::string error_prefix() const { return sc.path; }
+
+ private:
+  llvm::Value* capture(llvm::Value* outer, const std::string& name, bool is_data);
+
+  llvm::BasicBlock* entry_;
+  std::vector<std::map<std::string, SymbolBinding>> symbol_scopes_;
+  std::vector<std::map<std::string, DataBinding>> data_scopes_;
+  std::map<llvm::Value*, llvm::Value*> captured_;  // outer value -> value in this frame (lookup only)
+};
+
+}  // namespace dace::codegen

@@ -1,0 +1,34 @@
+// Library nodes lowered as plain loop nests (the CPU plugin may later route them to BLAS):
+// MatMul (GEMM / batched / GEMV / dot by operand ranks), Reduce, Transpose.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "codegen/state_emit.h"
+
+namespace dace::codegen {
+
+// One operand of a library node: the memlet's subset of a container, with its unit
+// dimensions squeezed out (as DaCe's expansions see it).
+struct Operand {
+  DataBinding data;
+  ScalarType type = ScalarType::Unknown;
+  std::vector<sym::Expr> sizes;        // squeezed
+  std::vector<llvm::Value*> size_values;
+  std::vector<llvm::Value*> strides;   // squeezed, in elements (memlet step included)
+  llvm::Value* base = nullptr;         // first element of the subset
+  std::string wcr;                     // output memlets only
+  bool nonatomic = false;
+};
+
+Result<Operand> library_operand(StateEmitter& se, int node, const std::string& conn, bool input);
+// Pointer to element `idx` (one index per squeezed dimension).
+llvm::Value* operand_element(Frame& f, const Operand& op, const std::vector<llvm::Value*>& idx);
+// A class-specific property (JSON text), or "" when absent.
+std::string library_property(const ir::LibraryNode& n, const std::string& key);
+
+Status emit_matmul(StateEmitter& se, int node);
+Status emit_reduce(StateEmitter& se, int node);
+Status emit_transpose(StateEmitter& se, int node);
+
+}  // namespace dace::codegen

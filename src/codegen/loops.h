@@ -1,0 +1,25 @@
+// Counted loops with a PHI induction variable (the form LLVM's loop passes and vectorizer
+// expect).
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+
+namespace dace::codegen {
+
+struct CountedLoop {
+  llvm::BasicBlock* header = nullptr;
+  llvm::BasicBlock* exit = nullptr;
+  llvm::PHINode* iv = nullptr;
+  llvm::Value* step = nullptr;
+};
+
+// for (iv = begin; iv < end; iv += step): leaves the builder in the body. `step` > 0.
+CountedLoop begin_loop(llvm::IRBuilder<>& b, llvm::Value* begin, llvm::Value* end, const std::string& name,
+                       llvm::Value* step = nullptr);
+// Closes the loop opened by begin_loop; leaves the builder after the loop.
+void end_loop(llvm::IRBuilder<>& b, CountedLoop& loop);
+
+// Number of iterations of `start, start+step, ...` up to `end` inclusive (DaCe's ranges),
+// for either sign of step: max(0, floor((end - start + step) / step)).
+llvm::Value* trip_count(llvm::IRBuilder<>& b, llvm::Value* start, llvm::Value* end, llvm::Value* step);
+
+}  // namespace dace::codegen

@@ -1,0 +1,114 @@
+#include "codegen/map_emit.h"
+
+#include "codegen/addressing.h"
+#include "codegen/loops.h"
+#include "codegen/node_emit.h"
+#include "ir/path.h"
+
+namespace dace::codegen {
+
+namespace {
+
+enum class Lowering { Sequential, Parallel };
+
+Result<Lowering> choose(const StateEmitter& se, int entry, const ir::MapScope& map) {
+  bool can_parallel = !se.f->parallel_context;
+  switch (map.schedule) {
+    case ir::ScheduleType::Default:
+      return se.f->mc.options.parallelize_default_maps && can_parallel ? Lowering::Parallel : Lowering::Sequential;
+    case ir::ScheduleType::CPU_Multicore:
+    case ir::ScheduleType::CPU_Persistent: return can_parallel ? Lowering::Parallel : Lowering::Sequential;
+    case ir::ScheduleType::Sequential:
+    case ir::ScheduleType::Unrolled:
+    case ir::ScheduleType::SVE_Map:
+    case ir::ScheduleType::Snitch: return Lowering::Sequential;
+    default: break;
+  }
+  return make_error(Code::Unsupported, se.where(entry) + ": schedule " + ir::to_string(map.schedule) +
+                                           " needs a plugin that is not part of the CPU lowering");
+}
+
+}  // namespace
+
+bool can_parallelize(const StateEmitter& se) {
+  return se.f->mc.options.parallelize_default_maps && !se.f->parallel_context;
+}
+
+Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, const std::function<Status()>& inner) {
+  if (first >= map.params.size()) return inner();
+  Frame& f = *se.f;
+  if (first >= map.range.dims.size())
+    return make_error(Code::InvalidSdfg, f.sc.path + ": map has fewer ranges than parameters");
+  const sym::Range& r = map.range.dims[first];
+  Result<llvm::Value*> start = f.sym(r.start);
+  if (!start) return start.take_error();
+  Result<llvm::Value*> end = f.sym(r.end);
+  if (!end) return end.take_error();
+  Result<llvm::Value*> step = f.sym(r.step);
+  if (!step) return step.take_error();
+  const std::string& p = map.params[first];
+  auto* cstep = llvm::dyn_cast<llvm::ConstantInt>(*step);
+  CountedLoop loop;
+  llvm::Value* param;
+  if (cstep && cstep->getSExtValue() > 0) {
+    // Ascending constant step: the parameter itself is the induction variable.
+    loop = begin_loop(f.b, *start, f.b.CreateAdd(*end, f.b.getInt64(1)), p, *step);
+    param = loop.iv;
+  } else {
+    llvm::Value* n = trip_count(f.b, *start, *end, *step);
+    loop = begin_loop(f.b, f.b.getInt64(0), n, p + ".k");
+    param = f.b.CreateAdd(*start, f.b.CreateMul(loop.iv, *step), p);
+  }
+  f.push_scope();
+  f.bind_symbol(p, SymbolBinding{param, ScalarType::Int64, false});
+  auto saved = se.scope_symbols;
+  se.scope_symbols[p] = ScalarType::Int64;
+  Status s = emit_map_loops(se, map, first + 1, inner);
+  se.scope_symbols = saved;
+  f.pop_scope();
+  if (!s.ok()) return s;
+  end_loop(f.b, loop);
+  return Status::success();
+}
+
+Status emit_map_body(StateEmitter& se, int entry) {
+  Result<std::vector<llvm::Value*>> locals = se.allocate_scope_locals(entry);
+  if (!locals) return locals.take_error();
+  DACE_TRY(se.emit_scope(entry));
+  se.free_all(*locals);
+  return Status::success();
+}
+
+Status emit_map(StateEmitter& se, int entry) {
+  const auto& node = static_cast<const ir::MapEntry&>(*se.state.node(entry));
+  const ir::MapScope& map = node.map;
+  Frame& f = *se.f;
+  f.push_scope();
+  auto saved = se.scope_symbols;
+  // Dynamic map ranges: connectors that are not IN_* carry scalars the ranges use.
+  for (int e : se.state.in_edges(entry)) {
+    const ir::DataflowEdge* edge = se.state.edge(e);
+    if (edge->dst_conn.empty() || edge->dst_conn.rfind("IN_", 0) == 0 || edge->memlet.is_empty()) continue;
+    Result<DataBinding> d = f.data(edge->memlet.data);
+    if (!d) return d.take_error();
+    Result<llvm::Value*> p = subset_pointer(f, *d, edge->memlet.subset);
+    if (!p) return p.take_error();
+    TypedValue v = load_scalar(f.b, *p, d->desc->dtype.scalar, edge->dst_conn.c_str());
+    f.bind_symbol(edge->dst_conn, SymbolBinding{v.value, v.type, false});
+    se.scope_symbols[edge->dst_conn] = v.type;
+  }
+  Result<Lowering> how = choose(se, entry, map);
+  Status s = Status::success();
+  if (!how) {
+    s = how.take_error();
+  } else if (*how == Lowering::Parallel && !map.params.empty()) {
+    s = emit_parallel_map(se, entry, map);
+  } else {
+    s = emit_map_loops(se, map, 0, [&]() { return emit_map_body(se, entry); });
+  }
+  se.scope_symbols = saved;
+  f.pop_scope();
+  return s;
+}
+
+}  // namespace dace::codegen

@@ -1,0 +1,31 @@
+// Options of the SDFG -> LLVM IR lowering. Plain struct, no LLVM types.
+#pragma once
+#include <string>
+
+namespace dace::codegen {
+
+struct LowerOptions {
+  // DaCe's default schedule on the CPU: a map with the Default schedule outside any parallel
+  // scope becomes CPU_Multicore, everything nested in it Sequential. false: all Sequential.
+  bool parallelize_default_maps = true;
+  // Runtime entry point the CPU plugin provides for CPU_Multicore maps:
+  //   void fn(void (*body)(void* closure, int64_t begin, int64_t end), void* closure,
+  //           int64_t begin, int64_t end, int64_t chunk, int32_t schedule, int32_t num_threads)
+  // schedule: 0 static (also DaCe's Default), 1 dynamic, 2 guided, as the CPU runtime
+  // (plugins/cpu/runtime/dace_cpu_runtime.h) defines them; chunk <= 0 = runtime's choice,
+  // num_threads 0 = runtime's default.
+  std::string parallel_for_symbol = "dace_cpu_parallel_for";
+  // Arrays the SDFG passes as arguments get `noalias` unless their descriptor says
+  // may_alias (DaCe emits `__restrict__` the same way).
+  bool noalias_arguments = true;
+  // Instruction-level fast-math flags (reassociation, contraction, ...). Off: exact IEEE
+  // arithmetic as DaCe's default compiler flags give.
+  bool fast_math = false;
+  // Run analysis::validate first, so that malformed SDFGs get a status, not undefined
+  // lowering. Callers that validated already may skip it.
+  bool validate = true;
+  // Module identifier and source file name; empty = the SDFG's name.
+  std::string module_name;
+};
+
+}  // namespace dace::codegen

@@ -1,0 +1,227 @@
+// CPU_Multicore maps (DESIGN.md §6): the body is outlined into
+//   void body(void* closure, int64_t begin, int64_t end)
+// iterating a chunk of the flattened collapsed dimensions, and the map becomes one call of
+// the CPU runtime's parallel_for. Values the body needs from the enclosing function are
+// captured lazily into an array of 8-byte slots (the closure).
+#include "codegen/loops.h"
+#include "codegen/map_emit.h"
+
+namespace dace::codegen {
+
+namespace {
+
+struct DimValues {
+  llvm::Value* start;
+  llvm::Value* step;
+  llvm::Value* count;
+};
+
+Result<std::vector<DimValues>> collapsed_dims(Frame& f, const ir::MapScope& map, size_t n) {
+  std::vector<DimValues> out;
+  for (size_t d = 0; d < n; ++d) {
+    const sym::Range& r = map.range.dims[d];
+    Result<llvm::Value*> start = f.sym(r.start);
+    if (!start) return start.take_error();
+    Result<llvm::Value*> end = f.sym(r.end);
+    if (!end) return end.take_error();
+    Result<llvm::Value*> step = f.sym(r.step);
+    if (!step) return step.take_error();
+    out.push_back(DimValues{*start, *step, trip_count(f.b, *start, *end, *step)});
+  }
+  return out;
+}
+
+// The CPU runtime's codes (plugins/cpu/runtime/dace_cpu_runtime.h): 0 static, 1 dynamic,
+// 2 guided. DaCe's Default schedule is OpenMP's default, static.
+int32_t schedule_code(ir::OmpSchedule s) {
+  switch (s) {
+    case ir::OmpSchedule::Default:
+    case ir::OmpSchedule::Static: return 0;
+    case ir::OmpSchedule::Dynamic: return 1;
+    case ir::OmpSchedule::Guided: return 2;
+  }
+  return 0;
+}
+
+llvm::Function* body_function(ModuleContext& mc, const std::string& base) {
+  llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
+  auto* fty = llvm::FunctionType::get(llvm::Type::getVoidTy(mc.ctx), {ptr, i64, i64}, false);
+  llvm::Function* fn = llvm::Function::Create(fty, llvm::Function::InternalLinkage, mc.unique_name(base), mc.module);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->getArg(0)->setName("closure");
+  fn->getArg(1)->setName("begin");
+  fn->getArg(2)->setName("end");
+  return fn;
+}
+
+// Fills the closure with the body's captures, right before the call, and calls the runtime.
+void call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total, int64_t chunk, int32_t schedule,
+                  int64_t threads) {
+  ModuleContext& mc = outer.mc;
+  llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
+  size_t n = std::max<size_t>(1, body.captures.size());
+  llvm::AllocaInst* closure = outer.entry_alloca(llvm::ArrayType::get(i64, n), "closure");
+  closure->setAlignment(llvm::Align(16));
+  for (size_t i = 0; i < body.captures.size(); ++i) {
+    llvm::Value* slot = outer.b.CreateConstInBoundsGEP1_64(i64, closure, i);
+    outer.b.CreateStore(body.captures[i].outer, slot);
+  }
+  outer.b.CreateCall(mc.parallel_for_fn(),
+                     {fn, closure, outer.b.getInt64(0), total, outer.b.getInt64(std::max<int64_t>(0, chunk)),
+                      outer.b.getInt32(schedule), outer.b.getInt32(static_cast<int32_t>(std::clamp<int64_t>(threads, 0, 1 << 20)))});
+}
+
+// Whether the memory a captured container pointer reaches is reached by no other captured
+// pointer: distinct allocations and distinct non-aliasing arguments are, views and
+// references (and a nested SDFG's connectors, which may share a container) are not.
+bool private_memory(const Frame& body, const Frame::Capture& c) {
+  if (c.data.empty()) return false;
+  auto d = body.sc.sdfg.arrays.find(c.data);
+  if (d == body.sc.sdfg.arrays.end()) return false;
+  if (d->second.kind == ir::DataKind::View || d->second.kind == ir::DataKind::Reference) return false;
+  if (!d->second.transient) return body.sc.parent == nullptr && !d->second.may_alias && body.mc.options.noalias_arguments;
+  return true;
+}
+
+// Moves the outlined body into `kernel(captures..., begin, end)` whose private pointers are
+// `noalias`, and makes `fn` a wrapper that loads the closure and calls it. LLVM inlines the
+// kernel back and keeps the no-alias facts as scoped metadata, so loops vectorize without
+// runtime alias checks.
+void split_kernel(Frame& body, llvm::Function* fn) {
+  ModuleContext& mc = body.mc;
+  // A view or reference in the body may point into any other container: then nothing is
+  // private.
+  bool any_alias = false;
+  for (const Frame::Capture& c : body.captures) {
+    auto d = body.sc.sdfg.arrays.find(c.data);
+    if (d != body.sc.sdfg.arrays.end() &&
+        (d->second.kind == ir::DataKind::View || d->second.kind == ir::DataKind::Reference))
+      any_alias = true;
+  }
+  std::vector<llvm::Type*> params;
+  for (const Frame::Capture& c : body.captures) params.push_back(c.load->getType());
+  params.push_back(llvm::Type::getInt64Ty(mc.ctx));
+  params.push_back(llvm::Type::getInt64Ty(mc.ctx));
+  auto* kty = llvm::FunctionType::get(llvm::Type::getVoidTy(mc.ctx), params, false);
+  llvm::Function* kernel =
+      llvm::Function::Create(kty, llvm::Function::InternalLinkage, fn->getName() + ".kernel", mc.module);
+  kernel->addFnAttr(llvm::Attribute::NoUnwind);
+  kernel->addFnAttr(llvm::Attribute::AlwaysInline);
+  kernel->splice(kernel->end(), fn);
+  size_t n = body.captures.size();
+  for (size_t i = 0; i < n; ++i) {
+    const Frame::Capture& c = body.captures[i];
+    llvm::Argument* a = kernel->getArg(static_cast<unsigned>(i));
+    a->setName(c.load->getName());
+    if (!any_alias && params[i]->isPointerTy() && private_memory(body, c)) a->addAttr(llvm::Attribute::NoAlias);
+    llvm::Instruction* gep = llvm::dyn_cast<llvm::Instruction>(llvm::cast<llvm::LoadInst>(c.load)->getPointerOperand());
+    c.load->replaceAllUsesWith(a);
+    c.load->eraseFromParent();
+    if (gep && gep->use_empty()) gep->eraseFromParent();
+  }
+  fn->getArg(1)->replaceAllUsesWith(kernel->getArg(static_cast<unsigned>(n)));
+  fn->getArg(2)->replaceAllUsesWith(kernel->getArg(static_cast<unsigned>(n + 1)));
+  kernel->getArg(static_cast<unsigned>(n))->setName("begin");
+  kernel->getArg(static_cast<unsigned>(n + 1))->setName("end");
+
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(mc.ctx, "entry", fn);
+  llvm::IRBuilder<> b(entry);
+  std::vector<llvm::Value*> args;
+  for (size_t i = 0; i < n; ++i) {
+    llvm::Value* addr = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(0), i);
+    args.push_back(b.CreateLoad(params[i], addr, body.captures[i].data.empty() ? "sym" : body.captures[i].data));
+  }
+  args.push_back(fn->getArg(1));
+  args.push_back(fn->getArg(2));
+  b.CreateCall(kernel, args);
+  b.CreateRetVoid();
+}
+
+}  // namespace
+
+Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::string& name,
+                          const std::function<Status(llvm::Value*)>& body_fn) {
+  Frame& outer = *se.f;
+  llvm::Function* fn = body_function(outer.mc, outer.sc.function_prefix + "_" + name);
+  Frame body(outer.mc, outer.sc, fn, &outer, true);
+  body.closure = fn->getArg(0);
+  se.f = &body;
+  Status s = [&]() -> Status {
+    CountedLoop loop = begin_loop(body.b, fn->getArg(1), fn->getArg(2), name);
+    body.push_scope();
+    Status inner = body_fn(loop.iv);
+    body.pop_scope();
+    if (!inner.ok()) return inner;
+    end_loop(body.b, loop);
+    body.b.CreateRetVoid();
+    return Status::success();
+  }();
+  se.f = &outer;
+  if (!s.ok()) return s;
+  split_kernel(body, fn);
+  call_runtime(outer, body, fn, total, 0, 0, 0);
+  return Status::success();
+}
+
+Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
+  Frame& outer = *se.f;
+  ModuleContext& mc = outer.mc;
+  if (map.range.dims.size() < map.params.size())
+    return make_error(Code::InvalidSdfg, se.where(entry) + ": map has fewer ranges than parameters");
+  size_t ncollapse = static_cast<size_t>(std::clamp<int64_t>(map.collapse, 1, static_cast<int64_t>(map.params.size())));
+
+  // Iteration count of the collapsed dimensions, in the enclosing function.
+  Result<std::vector<DimValues>> outer_dims = collapsed_dims(outer, map, ncollapse);
+  if (!outer_dims) return outer_dims.take_error();
+  llvm::Value* total = outer.b.getInt64(1);
+  for (const DimValues& d : *outer_dims) total = outer.b.CreateMul(total, d.count);
+
+  const auto& label = se.state.node(entry)->label;
+  std::string base = outer.sc.function_prefix + "_map";
+  if (!label.empty()) base += "_" + label.substr(0, std::min<size_t>(label.size(), 32));
+  llvm::Function* fn = body_function(mc, base);
+
+  Frame body(mc, outer.sc, fn, &outer, true);
+  body.closure = fn->getArg(0);
+  se.f = &body;
+  auto saved_params = se.parallel_params;
+  auto saved_symbols = se.scope_symbols;
+  se.parallel_params.assign(map.params.begin(), map.params.begin() + static_cast<long>(ncollapse));
+  Status s = [&]() -> Status {
+    // Recompute the ranges inside (symbols are captured), then de-linearize the flat index.
+    Result<std::vector<DimValues>> dims = collapsed_dims(body, map, ncollapse);
+    if (!dims) return dims.take_error();
+    CountedLoop loop = begin_loop(body.b, fn->getArg(1), fn->getArg(2), "par");
+    llvm::Value* rest = loop.iv;
+    std::vector<llvm::Value*> params(ncollapse);
+    for (size_t d = ncollapse; d-- > 0;) {
+      llvm::Value* idx = rest;
+      if (d > 0) {
+        idx = body.b.CreateSRem(rest, (*dims)[d].count);
+        rest = body.b.CreateSDiv(rest, (*dims)[d].count);
+      }
+      params[d] = body.b.CreateAdd((*dims)[d].start, body.b.CreateMul(idx, (*dims)[d].step), map.params[d]);
+    }
+    body.push_scope();
+    for (size_t d = 0; d < ncollapse; ++d) {
+      body.bind_symbol(map.params[d], SymbolBinding{params[d], ScalarType::Int64, false});
+      se.scope_symbols[map.params[d]] = ScalarType::Int64;
+    }
+    Status inner = emit_map_loops(se, map, ncollapse, [&]() { return emit_map_body(se, entry); });
+    body.pop_scope();
+    if (!inner.ok()) return inner;
+    end_loop(body.b, loop);
+    body.b.CreateRetVoid();
+    return Status::success();
+  }();
+  se.f = &outer;
+  se.parallel_params = saved_params;
+  se.scope_symbols = saved_symbols;
+  if (!s.ok()) return s;
+  split_kernel(body, fn);
+  call_runtime(outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule), map.omp_num_threads);
+  return Status::success();
+}
+
+}  // namespace dace::codegen

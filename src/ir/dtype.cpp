@@ -1,0 +1,67 @@
+#include "ir/dtype.h"
+
+#include <array>
+#include <utility>
+
+namespace dace::ir {
+namespace {
+
+struct TypeName {
+  ScalarType type;
+  const char* name;
+  int size;
+};
+
+constexpr std::array<TypeName, 14> kTypes{{
+    {ScalarType::Bool, "bool", 1},        {ScalarType::Int8, "int8", 1},
+    {ScalarType::Int16, "int16", 2},      {ScalarType::Int32, "int32", 4},
+    {ScalarType::Int64, "int64", 8},      {ScalarType::UInt8, "uint8", 1},
+    {ScalarType::UInt16, "uint16", 2},    {ScalarType::UInt32, "uint32", 4},
+    {ScalarType::UInt64, "uint64", 8},    {ScalarType::Float16, "float16", 2},
+    {ScalarType::Float32, "float32", 4},  {ScalarType::Float64, "float64", 8},
+    {ScalarType::Complex64, "complex64", 8}, {ScalarType::Complex128, "complex128", 16},
+}};
+
+}  // namespace
+
+std::optional<ScalarType> parse_scalar_type(std::string_view name) {
+  if (name.starts_with("dace.")) name.remove_prefix(5);
+  if (name == "bool_") return ScalarType::Bool;
+  for (const auto& t : kTypes)
+    if (name == t.name) return t.type;
+  return std::nullopt;
+}
+
+const char* scalar_type_name(ScalarType t) {
+  for (const auto& e : kTypes)
+    if (e.type == t) return e.name;
+  return "unknown";
+}
+
+int scalar_type_size(ScalarType t) {
+  for (const auto& e : kTypes)
+    if (e.type == t) return e.size;
+  return 0;
+}
+
+std::string to_string(const DType& t) {
+  if (!t.raw_json.empty()) return t.raw_json;
+  if (!t.opaque.empty()) return "opaque(" + t.opaque + ")";
+  std::string s = scalar_type_name(t.scalar);
+  for (int i = 0; i < t.pointer_depth; ++i) s += '*';
+  return s;
+}
+
+std::optional<DType> parse_dtype(std::string_view text) {
+  DType d;
+  while (!text.empty() && text.back() == '*') {
+    ++d.pointer_depth;
+    text.remove_suffix(1);
+  }
+  auto s = parse_scalar_type(text);
+  if (!s) return std::nullopt;
+  d.scalar = *s;
+  return d;
+}
+
+}  // namespace dace::ir

@@ -1,0 +1,134 @@
+// `.sdfg` / `.sdfgz` files: gzip through zlib, atomic writes (temporary file + rename).
+#include <zlib.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "ir/json/sdfg_json.h"
+#include "ir/path.h"
+
+namespace dace::ir::json {
+namespace {
+
+constexpr int kGzipWindow = 15 + 16;  // zlib: max window, gzip wrapper
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+bool is_gzip(std::string_view data) {
+  return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f && static_cast<unsigned char>(data[1]) == 0x8b;
+}
+
+Result<std::string> gzip_compress(std::string_view data) {
+  z_stream zs{};
+  // No gzip header fields are set, so the output does not depend on time or file names.
+  if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, kGzipWindow, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return make_error(Code::Internal, "gzip: deflateInit2 failed");
+  std::string out;
+  out.resize(deflateBound(&zs, static_cast<uLong>(data.size())) + 32);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  int rc = deflate(&zs, Z_FINISH);
+  size_t produced = zs.total_out;
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) return make_error(Code::Internal, "gzip: deflate failed");
+  out.resize(produced);
+  return out;
+}
+
+Result<std::string> gzip_decompress(std::string_view data) {
+  z_stream zs{};
+  if (inflateInit2(&zs, kGzipWindow) != Z_OK) return make_error(Code::Internal, "gzip: inflateInit2 failed");
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buffer[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    zs.next_out = reinterpret_cast<Bytef*>(buffer);
+    zs.avail_out = sizeof buffer;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      if (rc == Z_MEM_ERROR) return make_error(Code::OutOfMemory, "gzip: out of memory");
+      return make_error(Code::ParseError, "gzip: corrupt or truncated data");
+    }
+    out.append(buffer, sizeof buffer - zs.avail_out);
+    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
+      inflateEnd(&zs);
+      return make_error(Code::ParseError, "gzip: truncated data");
+    }
+  }
+  inflateEnd(&zs);
+  return out;
+}
+
+Result<std::unique_ptr<SDFG>> read_sdfg_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(Code::IoError, "cannot open " + ir::quoted(path) + ": " + errno_text());
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return make_error(Code::IoError, "cannot read " + ir::quoted(path));
+  std::string data = std::move(buffer).str();
+  if (is_gzip(data)) {
+    auto inflated = gzip_decompress(data);
+    if (!inflated) {
+      Error e = inflated.take_error();
+      e.message = ir::quoted(path) + ": " + e.message;
+      return e;
+    }
+    data = std::move(*inflated);
+  }
+  auto sdfg = read_sdfg(data);
+  if (!sdfg) {
+    Error e = sdfg.take_error();
+    e.message = ir::quoted(path) + ": " + e.message;
+    return e;
+  }
+  return sdfg;
+}
+
+Status write_sdfg_file(const SDFG& sdfg, const std::string& path, const WriteOptions& options) {
+  std::string data = write_sdfg(sdfg, options);
+  if (ends_with(path, ".sdfgz")) {
+    auto packed = gzip_compress(data);
+    if (!packed) return packed.take_error();
+    data = std::move(*packed);
+  }
+  // A unique temporary name next to the target, so that rename() is atomic and concurrent
+  // writers (threads or processes) never see each other's partial files.
+  static std::atomic<unsigned> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(static_cast<long>(getpid())) + "." +
+                    std::to_string(counter.fetch_add(1));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return make_error(Code::IoError, "cannot create " + ir::quoted(tmp) + ": " + errno_text());
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return make_error(Code::IoError, "cannot write " + ir::quoted(tmp));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string why = errno_text();
+    std::remove(tmp.c_str());
+    return make_error(Code::IoError, "cannot rename " + ir::quoted(tmp) + " to " + ir::quoted(path) + ": " + why);
+  }
+  return {};
+}
+
+}  // namespace dace::ir::json

@@ -1,0 +1,119 @@
+// Internals shared by the `.sdfg` reader and writer (not part of any public API). This is the
+// only header that may include nlohmann/json; it is included by src/ir/json/*.cpp only.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/json/sdfg_json.h"
+#include "ir/result.h"
+#include "ir/sdfg.h"
+
+namespace dace::ir::json::detail {
+
+// Ordered: DaCe's dict order carries meaning (interstate assignments) and output must be
+// deterministic.
+using Json = nlohmann::ordered_json;
+
+// Canonical dialect written by libdace: the DaCe release whose loader it targets.
+inline constexpr const char* kWrittenDaceVersion = "1.0.2";
+
+// The DaCe version that wrote a file. A missing `dace_version` reads as the oldest (0.0.0).
+struct Dialect {
+  int major = 0, minor = 0, patch = 0;
+  static Dialect parse(std::string_view version);
+  bool at_least(int ma, int mi) const { return major > ma || (major == ma && minor >= mi); }
+};
+
+struct ReadContext {
+  Dialect dialect;
+  std::vector<std::string> source_files;  // DaCe >= 2.0: DebugInfo refers to these by index
+  int depth = 0;                          // nesting of SDFGs and regions, bounded
+};
+
+// Nesting bound against stack exhaustion on hostile input (DaCe's own files nest < 20).
+inline constexpr int kMaxDepth = 128;
+
+Error parse_error(const std::string& path, std::string_view property, const std::string& what);
+
+// Typed access to the `attributes` object of one element. Every key read is remembered, so
+// that the keys libdace does not model can be kept verbatim afterwards (collect_extras).
+class Attrs {
+ public:
+  // `obj` may be null or not an object (then every property reads as missing).
+  Attrs(const Json* obj, std::string path);
+
+  const std::string& path() const { return path_; }
+  bool has(std::string_view key) const;
+  // Marks a key consumed and returns it (null if missing).
+  const Json* raw(std::string_view key);
+  void skip(std::string_view key) { raw(key); }
+
+  // Each reader leaves `out` unchanged when the key is missing (DaCe's default applies) and
+  // fails with ParseError naming the element and property when the value has a wrong type.
+  Status str(std::string_view key, std::string& out);            // null -> ""
+  Status boolean(std::string_view key, bool& out);                // null -> unchanged
+  Status integer(std::string_view key, int64_t& out);
+  Status expr(std::string_view key, sym::Expr& out);              // string or integer
+  Status expr_list(std::string_view key, std::vector<sym::Expr>& out);
+  Status code(std::string_view key, CodeBlock& out, bool* present = nullptr);
+  Status debuginfo(std::string_view key, DebugInfo& out, const ReadContext& ctx);
+  Status dtype(std::string_view key, DType& out);
+  Status connectors(std::string_view key, Connectors& out);
+  Status subset(std::string_view key, sym::Subset& out, bool* present = nullptr);
+  Status string_list(std::string_view key, std::vector<std::string>& out);
+  Status storage(std::string_view key, StorageType& out);
+  Status schedule(std::string_view key, ScheduleType& out);
+  Status lifetime(std::string_view key, Lifetime& out);
+  Status omp_schedule(std::string_view key, OmpSchedule& out);
+
+  // Unconsumed keys -> compact JSON text, minus values equal to DaCe 1.0.2's defaults of
+  // properties libdace does not model (see defaults.cpp).
+  void collect_extras(ExtraProperties& out) const;
+  Error error(std::string_view key, const std::string& what) const { return parse_error(path_, key, what); }
+
+ private:
+  const Json* obj_;
+  std::string path_;
+  std::set<std::string, std::less<>> consumed_;
+};
+
+// ---- value conversions shared by reader and writer ----
+Result<sym::Expr> parse_expr_value(const Json& v, const std::string& path, std::string_view key);
+Result<sym::Subset> parse_range_json(const Json& v, const std::string& path, std::string_view key);
+Result<DType> parse_dtype_json(const Json& v, const std::string& path, std::string_view key);
+Result<CodeBlock> parse_code_json(const Json& v, const std::string& path, std::string_view key);
+Result<DebugInfo> parse_debuginfo_json(const Json& v, const ReadContext& ctx, const std::string& path,
+                                       std::string_view key);
+
+Json expr_json(sym::Expr e);            // "N - 1" ("0" for null)
+Json expr_int_json(sym::Expr e);        // integer when constant, else string (int properties)
+Json range_json(const sym::Subset& s);  // {"type": "Range", "ranges": [...]}
+Json dtype_json(const DType& t);
+Json code_json(const CodeBlock& c);
+Json debuginfo_json(const DebugInfo& d);
+// Omits the key when `d` is DaCe's default DebugInfo(0, 0, 0, 0), as DaCe does.
+void put_debuginfo(Json& attrs, const DebugInfo& d);
+Json connectors_json(const Connectors& c);
+// Extra property text back to JSON; text that is not JSON is written as a JSON string.
+Json extra_value(const std::string& text);
+std::string compact(const Json& j);
+
+// Whether an unmodeled property holds DaCe 1.0.2's default (then it is not kept).
+bool is_unmodeled_default(std::string_view key, const Json& value);
+
+// ---- reader and writer entry points between the translation units ----
+Status read_sdfg_json(const Json& j, ReadContext& ctx, const std::string& parent_path, SDFG& out);
+Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path, State& out);
+
+struct WriteContext {
+  WriteOptions options;
+  int next_cfg_id = 0;  // DaCe's cfg_list_id: pre-order index of regions and SDFGs
+};
+Json write_sdfg_json(const SDFG& sdfg, WriteContext& ctx, bool root);
+Json write_state_json(const State& state, const SDFG& sdfg, WriteContext& ctx, int json_id);
+
+}  // namespace dace::ir::json::detail

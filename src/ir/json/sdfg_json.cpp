@@ -1,0 +1,68 @@
+// Entry points of the `.sdfg` reader and writer: JSON syntax errors with line and column,
+// exception containment, pretty/compact output.
+#include "ir/json/sdfg_json.h"
+
+#include <exception>
+#include <new>
+
+#include "ir/json/json_internal.h"
+
+namespace dace::ir::json {
+namespace {
+
+// nlohmann reports the byte offset after the offending character; turn it into a 1-based
+// line and column of that character.
+void line_column(std::string_view text, size_t byte, int& line, int& column) {
+  size_t pos = byte == 0 ? 0 : byte - 1;
+  if (pos > text.size()) pos = text.size();
+  line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < pos; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  column = static_cast<int>(pos - line_start) + 1;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
+  using detail::Json;
+  try {
+    Json j;
+    try {
+      j = Json::parse(text.begin(), text.end());
+    } catch (const Json::parse_error& e) {
+      int line = 0, column = 0;
+      line_column(text, e.byte, line, column);
+      std::string what = e.what();
+      // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
+      auto colon = what.find(": ");
+      if (colon != std::string::npos) what = what.substr(colon + 2);
+      return make_error(Code::ParseError,
+                        "JSON syntax error at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                            ": " + what,
+                        line, column);
+    }
+    auto sdfg = std::make_unique<SDFG>();
+    detail::ReadContext ctx;
+    DACE_TRY(detail::read_sdfg_json(j, ctx, "", *sdfg));
+    return sdfg;
+  } catch (const std::bad_alloc&) {
+    return make_error(Code::OutOfMemory, "out of memory while reading an SDFG");
+  } catch (const std::exception& e) {
+    // Type errors of unexpected shapes the readers did not check explicitly.
+    return make_error(Code::ParseError, std::string("malformed SDFG: ") + e.what());
+  }
+}
+
+std::string write_sdfg(const SDFG& sdfg, const WriteOptions& options) {
+  detail::WriteContext ctx;
+  ctx.options = options;
+  detail::Json j = detail::write_sdfg_json(sdfg, ctx, /*root=*/true);
+  return j.dump(options.pretty ? 2 : -1, ' ', false, detail::Json::error_handler_t::replace);
+}
+
+}  // namespace dace::ir::json

@@ -1,0 +1,40 @@
+// Memlets: the data movement on a dataflow edge (DaCe's `dace.Memlet`).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "ir/common.h"
+#include "ir/symbolic/expr.h"
+
+namespace dace::ir {
+
+struct Memlet {
+  std::string data;                        // empty = empty memlet (ordering-only edge)
+  sym::Subset subset;                      // subset of `data`
+  std::optional<sym::Subset> other_subset; // subset of the container at the other end
+  sym::Expr volume = nullptr;              // number of accesses; null = derived from subset
+  bool dynamic = false;                    // volume is an upper bound
+  std::string wcr;                         // write-conflict resolution lambda; empty = none
+  bool wcr_nonatomic = false;
+  bool allow_oob = false;
+  // Whether `data` names the source of the edge (DaCe's is_data_src); unknown = decided by
+  // the edge's endpoints when needed.
+  std::optional<bool> is_data_src;
+  DebugInfo debuginfo;
+  std::string guid;
+  ExtraProperties extra;
+
+  bool is_empty() const { return data.empty(); }
+};
+
+// Parses DaCe memlet text: "A[i, 0:N]", "A[0:N] -> [1:N+1]" (other_subset), "A" (whole
+// array; needs the shape, so the subset is left empty for the caller to fill), "" (empty).
+// WCR and volume are separate arguments of the builder, not part of this text.
+Result<Memlet> parse_memlet(std::string_view text);
+// "A[i, 0:N]" or "A[0:N] -> [1:N + 1]".
+std::string to_string(const Memlet& m);
+// Reduction lambdas DaCe writes for the common operators, e.g. "sum" -> "lambda a, b: a + b".
+// Returns the text unchanged when it is already a lambda; nullopt for an unknown name.
+std::optional<std::string> canonical_wcr(std::string_view wcr);
+
+}  // namespace dace::ir

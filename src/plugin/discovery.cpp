@@ -1,0 +1,91 @@
+// Where plugins are found: DACE_PLUGIN_PATH, then the plugin folder next to libdace.so.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "plugin/build_id.h"
+#include "plugin/loader.h"
+
+namespace dace::plugin {
+
+namespace {
+
+constexpr const char kPrefix[] = "libdace_plugin_";
+constexpr const char kSuffix[] = ".so";
+
+bool is_plugin_file_name(const std::string& name) {
+  const size_t prefix = sizeof(kPrefix) - 1;
+  const size_t suffix = sizeof(kSuffix) - 1;
+  return name.size() > prefix + suffix && name.compare(0, prefix, kPrefix) == 0 &&
+         name.compare(name.size() - suffix, suffix, kSuffix) == 0;
+}
+
+}  // namespace
+
+std::string default_plugin_dir() {
+  Dl_info info{};
+  // Any function defined in libdace locates the shared object that holds it.
+  if (dladdr(reinterpret_cast<void*>(&build_id), &info) == 0 || info.dli_fname == nullptr ||
+      *info.dli_fname == '\0')
+    return "";
+  std::error_code ec;
+  std::filesystem::path lib = std::filesystem::absolute(info.dli_fname, ec);
+  if (ec) return "";
+  return (lib.parent_path() / "libdace" / "plugins").lexically_normal().string();
+}
+
+std::vector<std::string> plugin_search_dirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("DACE_PLUGIN_PATH")) {
+    std::string value(env);
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t end = value.find(':', start);
+      if (end == std::string::npos) end = value.size();
+      if (end > start) dirs.push_back(value.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  std::string fallback = default_plugin_dir();
+  std::error_code ec;
+  if (!fallback.empty() && std::filesystem::is_directory(fallback, ec)) dirs.push_back(fallback);
+  return dirs;
+}
+
+std::vector<std::string> plugin_files_in(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (!is_plugin_file_name(name)) continue;
+    std::error_code type_ec;
+    if (!it->is_regular_file(type_ec)) continue;  // follows symlinks
+    files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+DiscoveryReport discover_plugins(Registry& registry, const std::vector<std::string>& dirs) {
+  DiscoveryReport report;
+  for (const std::string& dir : dirs) {
+    for (const std::string& file : plugin_files_in(dir)) {
+      Result<PluginInfo> info = load_plugin(registry, file);
+      if (info.ok())
+        report.loaded.push_back(std::move(*info));
+      else
+        report.failed.push_back(info.take_error());
+    }
+  }
+  return report;
+}
+
+DiscoveryReport discover_plugins(Registry& registry) {
+  return discover_plugins(registry, plugin_search_dirs());
+}
+
+}  // namespace dace::plugin

@@ -1,0 +1,49 @@
+// Loading plugins (shared objects exporting dace_plugin_query) into a Registry.
+//
+// Thread safety: load_plugin and discover_plugins may be called from several threads; loads
+// are serialized process-wide (a plugin's query and register functions never run
+// concurrently), while lookups on the registry proceed in parallel. A register function
+// must therefore not load plugins itself.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/result.h"
+#include "plugin/registry.h"
+
+namespace dace::plugin {
+
+// Loads the plugin at `path` and merges its registrations into `registry`, all or nothing.
+// The library is opened with RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE and never closed (it may
+// own OpenMP or driver threads). The plugin's vendor libraries are loaded permanently too.
+// Loading a plugin whose name `registry` already holds is a no-op returning the existing
+// info. Every failure is Code::PluginUnavailable with a message naming the path and the
+// reason: missing file, not a shared object or unresolved dependency (the loader's text),
+// missing dace_plugin_query, ABI version or build id mismatch, a failing register function
+// or registration, a conflict with another plugin, a missing required vendor library.
+Result<PluginInfo> load_plugin(Registry& registry, const std::string& path);
+
+// Directories searched for plugins, in order: the entries of DACE_PLUGIN_PATH
+// (colon-separated, empty entries skipped), then `default_plugin_dir()` when it exists.
+std::vector<std::string> plugin_search_dirs();
+
+// "<directory of the loaded libdace.so>/libdace/plugins" (found with dladdr); "" if unknown.
+std::string default_plugin_dir();
+
+// The files named libdace_plugin_*.so directly in `dir`, sorted by name; none if `dir`
+// cannot be read.
+std::vector<std::string> plugin_files_in(const std::string& dir);
+
+struct DiscoveryReport {
+  std::vector<PluginInfo> loaded;  // in load order (no-ops included)
+  std::vector<Error> failed;       // one PluginUnavailable per plugin that could not load
+};
+
+// Loads every plugin file of `dirs` (in order, files sorted within a directory). A failing
+// plugin does not stop the others: a missing CUDA driver must not hide the CPU backend.
+DiscoveryReport discover_plugins(Registry& registry, const std::vector<std::string>& dirs);
+
+// discover_plugins(registry, plugin_search_dirs()).
+DiscoveryReport discover_plugins(Registry& registry);
+
+}  // namespace dace::plugin

@@ -1,0 +1,65 @@
+// Test helpers for the codegen tests: JIT-compile a lowered SDFG and call it through libffi
+// with DaCe's ABI (init(symbols) -> state, program(state, args...), exit(state)).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/lower.h"
+#include "ir/result.h"
+#include "ir/sdfg.h"
+#include "jit/session.h"
+
+namespace dace::codegen::testing {
+
+// One argument value: `ptr` for arrays, raw little-endian bytes for scalars and symbols.
+struct ArgValue {
+  void* ptr = nullptr;
+  uint8_t bytes[16] = {};
+  bool is_pointer = false;
+
+  static ArgValue pointer(void* p) {
+    ArgValue v;
+    v.ptr = p;
+    v.is_pointer = true;
+    return v;
+  }
+  template <class T>
+  static ArgValue scalar(T x) {
+    static_assert(sizeof(T) <= 16);
+    ArgValue v;
+    std::memcpy(v.bytes, &x, sizeof(T));
+    return v;
+  }
+};
+
+struct CompiledProgram {
+  std::unique_ptr<jit::JitModule> module;
+  std::vector<analysis::Argument> arguments, init_arguments;
+  void* init = nullptr;
+  void* program = nullptr;
+  void* exit = nullptr;
+  std::string ir;  // unoptimized IR text
+};
+
+// A process-wide session with a stand-in `dace_cpu_parallel_for` (static split over up to 3
+// std::threads) registered as runtime symbol.
+jit::JitSession& session();
+// How many times the stand-in parallel_for ran a body on a worker thread (tests check that
+// parallel maps really went through it).
+int64_t parallel_calls();
+
+Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& options = {});
+
+// Calls init with the symbols named in `values`, the program with every argument, then exit.
+Status run(const CompiledProgram& p, const std::map<std::string, ArgValue>& values);
+// The same with `calls` program calls between one init and one exit.
+Status run_calls(const CompiledProgram& p, const std::map<std::string, ArgValue>& values, int calls);
+
+// Converts `x` to the bytes of a scalar of type t (ints, floats, bool; complex: real part).
+ArgValue scalar_of(tasklet::ScalarType t, double x);
+
+}  // namespace dace::codegen::testing

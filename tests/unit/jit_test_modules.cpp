@@ -1,0 +1,131 @@
+#include "jit_test_modules.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+namespace dace::jit::test {
+
+TestModule::TestModule() = default;
+TestModule::TestModule(TestModule&&) noexcept = default;
+TestModule::~TestModule() {
+  module.reset();  // before its context
+  context.reset();
+}
+
+namespace {
+
+TestModule fresh(const std::string& name) {
+  TestModule m;
+  m.context = std::make_unique<llvm::LLVMContext>();
+  m.module = std::make_unique<llvm::Module>(name, *m.context);
+  return m;
+}
+
+// for (i = 0; i < n; ++i) body(i), with the loop in `f` after its entry block.
+template <class Body>
+void emit_loop(llvm::IRBuilder<>& b, llvm::Function* f, llvm::Value* n, Body body) {
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::BasicBlock* entry = b.GetInsertBlock();
+  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx, "header", f);
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx, "loop", f);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode* i = b.CreatePHI(b.getInt64Ty(), 2, "i");
+  i->addIncoming(b.getInt64(0), entry);
+  b.CreateCondBr(b.CreateICmpSLT(i, n), loop, exit);
+  b.SetInsertPoint(loop);
+  body(i);
+  llvm::Value* next = b.CreateAdd(i, b.getInt64(1), "next", /*HasNUW=*/true, /*HasNSW=*/true);
+  i->addIncoming(next, b.GetInsertBlock());
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+}
+
+}  // namespace
+
+TestModule make_axpy(const std::string& module_name) {
+  TestModule m = fresh(module_name);
+  llvm::IRBuilder<> b(*m.context);
+  auto* ptr = b.getPtrTy();
+  auto* fty = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt64Ty(), b.getDoubleTy()}, false);
+  auto* f = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, "axpy", *m.module);
+  f->addParamAttr(0, llvm::Attribute::NoAlias);
+  f->addParamAttr(1, llvm::Attribute::NoAlias);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  llvm::Value *y = f->getArg(0), *x = f->getArg(1), *n = f->getArg(2), *a = f->getArg(3);
+  emit_loop(b, f, n, [&](llvm::Value* i) {
+    llvm::Value* py = b.CreateGEP(b.getDoubleTy(), y, i);
+    llvm::Value* px = b.CreateGEP(b.getDoubleTy(), x, i);
+    llvm::Value* v = b.CreateFAdd(b.CreateLoad(b.getDoubleTy(), py),
+                                  b.CreateFMul(a, b.CreateLoad(b.getDoubleTy(), px)));
+    b.CreateStore(v, py);
+  });
+  b.CreateRetVoid();
+  return m;
+}
+
+TestModule make_sin_loop() {
+  TestModule m = fresh("vsin");
+  llvm::IRBuilder<> b(*m.context);
+  auto* ptr = b.getPtrTy();
+  llvm::FunctionCallee sin = m.module->getOrInsertFunction(
+      "sin", llvm::FunctionType::get(b.getDoubleTy(), {b.getDoubleTy()}, false));
+  auto* fty = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt64Ty()}, false);
+  auto* f = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, "vsin", *m.module);
+  f->addParamAttr(0, llvm::Attribute::NoAlias);
+  f->addParamAttr(1, llvm::Attribute::NoAlias);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  emit_loop(b, f, f->getArg(2), [&](llvm::Value* i) {
+    llvm::Value* px = b.CreateGEP(b.getDoubleTy(), f->getArg(1), i);
+    llvm::Value* v = b.CreateCall(sin, {b.CreateLoad(b.getDoubleTy(), px)});
+    b.CreateStore(v, b.CreateGEP(b.getDoubleTy(), f->getArg(0), i));
+  });
+  b.CreateRetVoid();
+  return m;
+}
+
+TestModule make_call(const std::string& callee, const std::string& module_name) {
+  TestModule m = fresh(module_name);
+  llvm::IRBuilder<> b(*m.context);
+  auto* unary = llvm::FunctionType::get(b.getDoubleTy(), {b.getDoubleTy()}, false);
+  llvm::FunctionCallee target = m.module->getOrInsertFunction(callee, unary);
+  auto* f = llvm::Function::Create(unary, llvm::Function::ExternalLinkage, "call_runtime", *m.module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  b.CreateRet(b.CreateCall(target, {f->getArg(0)}));
+  return m;
+}
+
+TestModule make_labs_call() {
+  TestModule m = fresh("labs_call");
+  llvm::IRBuilder<> b(*m.context);
+  auto* fty = llvm::FunctionType::get(b.getInt64Ty(), {b.getInt64Ty()}, false);
+  llvm::FunctionCallee labs = m.module->getOrInsertFunction("labs", fty);
+  auto* f = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, "call_labs", *m.module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  b.CreateRet(b.CreateCall(labs, {f->getArg(0)}));
+  return m;
+}
+
+TestModule make_invalid() {
+  TestModule m = fresh("invalid");
+  llvm::IRBuilder<> b(*m.context);
+  auto* f = llvm::Function::Create(llvm::FunctionType::get(b.getInt64Ty(), false),
+                                   llvm::Function::ExternalLinkage, "broken", *m.module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  b.CreateAdd(b.getInt64(1), b.getInt64(2));  // folded to a constant, block stays empty
+  return m;
+}
+
+TestModule make_constant(const std::string& name, long value) {
+  TestModule m = fresh(name);
+  llvm::IRBuilder<> b(*m.context);
+  auto* f = llvm::Function::Create(llvm::FunctionType::get(b.getInt64Ty(), false),
+                                   llvm::Function::ExternalLinkage, name, *m.module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  b.CreateRet(b.getInt64(value));
+  return m;
+}
+
+}  // namespace dace::jit::test

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plugin/loader.h"
+#include "plugin_test_support.h"
+
+namespace dace::plugin {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::test_plugin;
+
+// Sets DACE_PLUGIN_PATH for one test and restores the previous value.
+class ScopedPluginPath {
+ public:
+  explicit ScopedPluginPath(const std::string& value) {
+    if (const char* old = std::getenv("DACE_PLUGIN_PATH")) old_ = old;
+    setenv("DACE_PLUGIN_PATH", value.c_str(), 1);
+  }
+  ~ScopedPluginPath() {
+    if (old_)
+      setenv("DACE_PLUGIN_PATH", old_->c_str(), 1);
+    else
+      unsetenv("DACE_PLUGIN_PATH");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+std::string scratch_dir(const std::string& tag) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("libdace_discovery_test_" + tag + "_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+void touch(const std::string& path) { std::ofstream(path) << "x"; }
+
+TEST(PluginDiscovery, PluginFilesAreMatchedAndSorted) {
+  std::string dir = scratch_dir("files");
+  touch(dir + "/libdace_plugin_b.so");
+  touch(dir + "/libdace_plugin_a.so");
+  touch(dir + "/libdace_plugin_.so");      // no name between prefix and suffix
+  touch(dir + "/libdace_plugin_c.so.1");   // versioned names are not plugins
+  touch(dir + "/libdace_other.so");
+  touch(dir + "/plugin_d.so");
+  fs::create_directories(dir + "/libdace_plugin_dir.so");
+  EXPECT_EQ(plugin_files_in(dir), (std::vector<std::string>{dir + "/libdace_plugin_a.so",
+                                                            dir + "/libdace_plugin_b.so"}));
+  EXPECT_TRUE(plugin_files_in(dir + "/does-not-exist").empty());
+  fs::remove_all(dir);
+}
+
+TEST(PluginDiscovery, SearchDirsFollowDacePluginPath) {
+  ScopedPluginPath env("/first/dir::/second/dir:");
+  std::vector<std::string> dirs = plugin_search_dirs();
+  ASSERT_GE(dirs.size(), 2u);
+  EXPECT_EQ(dirs[0], "/first/dir");
+  EXPECT_EQ(dirs[1], "/second/dir");
+  // Anything after them is the default folder next to libdace.
+  for (size_t i = 2; i < dirs.size(); ++i) EXPECT_EQ(dirs[i], default_plugin_dir());
+}
+
+TEST(PluginDiscovery, DefaultDirIsNextToLibdace) {
+  std::string dir = default_plugin_dir();
+  ASSERT_FALSE(dir.empty());
+  fs::path p(dir);
+  EXPECT_TRUE(p.is_absolute());
+  EXPECT_EQ(p.filename(), "plugins");
+  EXPECT_EQ(p.parent_path().filename(), "libdace");
+}
+
+TEST(PluginDiscovery, LoadsFromDacePluginPathAndReportsFailures) {
+  DACE_REQUIRE_TEST_PLUGINS();
+  std::string one = scratch_dir("one");
+  std::string two = scratch_dir("two");
+  fs::create_symlink(test_plugin("good"), one + "/libdace_plugin_a_good.so");
+  fs::create_symlink(test_plugin("wrong_abi"), one + "/libdace_plugin_b_abi.so");
+  touch(one + "/not_a_plugin.txt");
+  fs::create_symlink(test_plugin("good"), two + "/libdace_plugin_good_again.so");
+
+  ScopedPluginPath env(one + ":" + two);
+  Registry r;
+  DiscoveryReport report = discover_plugins(r);
+
+  // In order: the good plugin, then its second copy as a no-op (any later entries come
+  // from the default folder).
+  ASSERT_GE(report.loaded.size(), 2u);
+  EXPECT_EQ(report.loaded[0].name, "test_good");
+  EXPECT_EQ(report.loaded[0].path, one + "/libdace_plugin_a_good.so");
+  EXPECT_EQ(report.loaded[1].name, "test_good");
+  EXPECT_TRUE(r.has_plugin("test_good"));
+  EXPECT_NE(r.find_schedule("TestPar"), nullptr);
+
+  ASSERT_GE(report.failed.size(), 1u);
+  EXPECT_EQ(report.failed[0].code, Code::PluginUnavailable);
+  EXPECT_NE(report.failed[0].message.find(one + "/libdace_plugin_b_abi.so"), std::string::npos)
+      << report.failed[0].message;
+  EXPECT_FALSE(r.has_plugin("test_wrong_abi"));
+
+  fs::remove_all(one);
+  fs::remove_all(two);
+}
+
+TEST(PluginDiscovery, ExplicitDirectoriesOnly) {
+  DACE_REQUIRE_TEST_PLUGINS();
+  std::string dir = scratch_dir("explicit");
+  fs::create_symlink(test_plugin("failing"), dir + "/libdace_plugin_failing.so");
+  fs::create_symlink(test_plugin("good"), dir + "/libdace_plugin_good.so");
+  Registry r;
+  DiscoveryReport report = discover_plugins(r, {dir});
+  ASSERT_EQ(report.loaded.size(), 1u);
+  EXPECT_EQ(report.loaded[0].name, "test_good");
+  ASSERT_EQ(report.failed.size(), 1u);
+  EXPECT_NE(report.failed[0].message.find("libdace_plugin_failing.so"), std::string::npos);
+  EXPECT_EQ(r.plugins().size(), 1u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dace::plugin

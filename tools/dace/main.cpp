@@ -1,0 +1,46 @@
+// `dace`: command-line front end of libdace. Exit codes are a contract (README):
+//   0 success, 1 the SDFG is invalid (validate) or a comparison failed, 2 usage error or
+//   unreadable input.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace {
+
+void print_usage(FILE* out) {
+  std::fputs(
+      "usage: dace <command> [options]\n"
+      "commands:\n"
+      "  validate FILE            check an SDFG; exit 0 if valid, 1 if invalid, 2 if unreadable\n"
+      "  info FILE [--json]       symbols, data, states, node counts, argument list\n"
+      "  convert IN OUT [--compact]  rewrite in libdace's canonical dialect; .sdfgz = gzip\n"
+      "  hash FILE                content hash (SHA-256 of the canonical SDFG)\n"
+      "  version                  print the libdace version\n",
+      out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return 2;
+  }
+  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (cmd == "validate") return dace::cli::cmd_validate(args);
+  if (cmd == "info") return dace::cli::cmd_info(args);
+  if (cmd == "convert") return dace::cli::cmd_convert(args);
+  if (cmd == "hash") return dace::cli::cmd_hash(args);
+  if (cmd == "version" || cmd == "--version") return dace::cli::cmd_version(args);
+  std::fprintf(stderr, "dace: unknown command '%s'\n", cmd.c_str());
+  print_usage(stderr);
+  return 2;
+}
