@@ -168,6 +168,12 @@ class TaskletEmitter : public NameEnv {
       if (ty == ScalarType::Unknown) ty = ScalarType::Float64;
       out.type = ty;
       out.local = f_.entry_alloca(storage_type(f_.mc.ctx, ty), name);
+      // An in/out connector (same name on both sides) starts with the input's value.
+      if (auto in = inputs_.find(name); in != inputs_.end() && in->second.scalar) {
+        TypedValue iv = in->second.lazy ? load_scalar(f_.b, in->second.lazy, in->second.value.type) : in->second.value;
+        store_scalar(f_.b, convert_typed(f_.b, iv, ty), out.local);
+        continue;
+      }
       // A conditionally written output keeps the destination's value on paths that skip it.
       if (has_if && !out.dynamic && !out.targets.empty() && out.targets[0].tasklet_edge < 0 && !out.targets[0].wcr)
         store_scalar(f_.b, convert_typed(f_.b, load_scalar(f_.b, out.targets[0].ptr, out.targets[0].elem), ty), out.local);

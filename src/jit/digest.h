@@ -1,27 +1,26 @@
-// SHA-256 for the JIT layer: cache keys and the integrity check of cached objects.
-// Kept private to src/jit so this layer depends on nothing of ours but ir/result.h; it can be
-// replaced by the IR's own SHA-256 once that exists, since both follow FIPS 180-4.
+// Digests for the JIT layer: cache keys and the integrity check of cached objects. A thin
+// layer over the IR's SHA-256 (ir/sha256.h), so one implementation serves content hashes and
+// cache keys alike.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "ir/sha256.h"
+
 namespace dace::jit {
 
 class Sha256 {
  public:
-  Sha256();
-  void update(std::string_view bytes);
-  void update(const void* data, size_t size);
-  std::array<uint8_t, 32> finish();  // the object is spent afterwards
+  void update(std::string_view bytes) { impl_.update(bytes); }
+  void update(const void* data, size_t size) {
+    impl_.update(std::string_view(static_cast<const char*>(data), size));
+  }
+  std::array<uint8_t, 32> finish() { return impl_.digest(); }  // the object is spent afterwards
 
  private:
-  void block(const uint8_t* p);
-  std::array<uint32_t, 8> h_;
-  std::array<uint8_t, 64> buf_{};
-  size_t buf_len_ = 0;
-  uint64_t total_ = 0;
+  ir::Sha256 impl_;
 };
 
 std::array<uint8_t, 32> sha256(std::string_view bytes);
