@@ -38,6 +38,18 @@ const char* block_word(BlockKind k) {
   return "block";
 }
 
+const ControlFlowBlock* owning_conditional(const ControlFlowBlock* b) {
+  const ControlFlowRegion* parent = b->parent;
+  if (!parent || parent->slot_of(b) != -1) return nullptr;
+  for (int slot : parent->block_slots()) {
+    const ControlFlowBlock* candidate = parent->block(slot);
+    if (candidate->kind != BlockKind::Conditional) continue;
+    for (const auto& branch : static_cast<const ConditionalBlock*>(candidate)->branches)
+      if (branch.second.get() == b) return candidate;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string path_of(const SDFG& sdfg) {
@@ -50,7 +62,11 @@ std::string path_of(const SDFG& sdfg) {
 
 std::string path_of(const SDFG& sdfg, const ControlFlowBlock& block) {
   std::vector<const ControlFlowBlock*> chain;
-  for (const ControlFlowBlock* b = &block; b && b != &sdfg; b = b->parent) chain.push_back(b);
+  for (const ControlFlowBlock* b = &block; b && b != &sdfg; b = b->parent) {
+    chain.push_back(b);
+    // A branch region's parent is the region around its conditional; name the conditional.
+    if (const ControlFlowBlock* cond = owning_conditional(b)) chain.push_back(cond);
+  }
   std::string out = path_of(sdfg);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
     out += std::string(" / ") + block_word((*it)->kind) + " " + quoted((*it)->label);
