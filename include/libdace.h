@@ -718,6 +718,85 @@ DACE_API dace_status_t dace_edge_get_memlet_property(const char** out_value, con
 DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t edge, const char* memlet,
                                             const dace_memlet_options_t* options);
 
+/* ------------------------------------------------------------------------------------ */
+/* Compiled programs (CPU backend, LLVM ORC JIT)                                         */
+/* ------------------------------------------------------------------------------------ */
+
+/* A compiled SDFG. Calls on one program are serialized; programs are independent. */
+typedef struct dace_program dace_program_t;
+
+#define DACE_COMPILE_OPTIONS_VERSION 1
+typedef struct dace_compile_options_t {
+  uint32_t version;
+  int32_t opt_level;     /* 0-3 (clamped) */
+  int32_t fast_math;     /* 0/1: full fast-math (no NaNs/infinities, reassociation) */
+  int32_t num_threads;   /* parallel maps; 0 = the runtime's default */
+  const char* cache_dir; /* object cache; NULL = none. Fixed by the context's first compile. */
+  const char* dump_dir;  /* NULL = none; else <dump_dir>/<name>.ll and .s are written */
+} dace_compile_options_t;
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL }
+DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options);
+
+/* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context
+ * loads the CPU plugin on its first compile (DACE_PLUGIN_PATH, then the plugin folder next
+ * to libdace); without it DACE_ERROR_PLUGIN_UNAVAILABLE. `options` may be NULL. */
+DACE_API dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context,
+                                            const dace_sdfg_t* sdfg, const dace_compile_options_t* options);
+/* Runs the program's exit code and unloads it. NULL is ignored. */
+DACE_API void dace_program_release(dace_program_t* program);
+
+/* Arguments in DaCe's order (arrays by name, then scalars and symbols by name). */
+typedef enum dace_argument_kind_t {
+  DACE_ARGUMENT_ARRAY = 0,
+  DACE_ARGUMENT_SCALAR,
+  DACE_ARGUMENT_SYMBOL,
+  DACE_ARGUMENT_KIND_MAX_ENUM = 0x7FFFFFFF
+} dace_argument_kind_t;
+DACE_API dace_status_t dace_program_argument_count(int32_t* out_count, const dace_program_t* program);
+/* `out_name` is borrowed from the program. `out_kind` is a dace_argument_kind_t. Any out
+ * pointer may be NULL. Symbols of no declared type report DACE_INT64. */
+DACE_API dace_status_t dace_program_argument_info(const char** out_name, int32_t* out_kind, dace_dtype_t* out_dtype,
+                                                  const dace_program_t* program, int32_t index);
+
+/* An array argument (DLPack-like). `shape` has `ndim` entries; `strides` (in elements) NULL
+ * means C order. The data must hold the whole array; the caller keeps ownership. */
+typedef struct dace_array_desc_t {
+  void* data;
+  dace_dtype_t dtype;
+  int32_t ndim;
+  const int64_t* shape;
+  const int64_t* strides;
+} dace_array_desc_t;
+
+typedef enum dace_arg_kind_t {
+  DACE_ARG_ARRAY = 0,   /* value.array */
+  DACE_ARG_FLOAT,       /* value.f: a scalar argument of a floating-point (or bool/int) type */
+  DACE_ARG_INT,         /* value.i: a scalar argument of an integer or bool type */
+  DACE_ARG_COMPLEX,     /* value.c[0] real, value.c[1] imaginary: a complex scalar */
+  DACE_ARG_SYMBOL,      /* value.i: a symbol */
+  DACE_ARG_KIND_MAX_ENUM = 0x7FFFFFFF
+} dace_arg_kind_t;
+
+typedef struct dace_arg_t {
+  dace_arg_kind_t kind;
+  union {
+    dace_array_desc_t array;
+    double f;
+    int64_t i;
+    double c[2];
+  } value;
+} dace_arg_t;
+
+/* Calls the program. With `names` (count entries), arguments are matched by name in any
+ * order; with names NULL, `args` are all arguments in DaCe's order (count must equal the
+ * argument count). Symbols that equal a shape dimension of an array argument may be left
+ * out (inferred); given ones must agree. Everything is checked before anything runs: a
+ * missing, unknown or duplicate argument, a wrong kind or dtype, a rank, shape or stride
+ * that does not match the descriptor, a NULL data pointer, or a scalar that does not fit
+ * its type is DACE_ERROR_INVALID_ARGUMENT naming the argument, and nothing is written. */
+DACE_API dace_status_t dace_program_call(dace_program_t* program, const char* const* names, const dace_arg_t* args,
+                                         int32_t count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -16,9 +16,21 @@
 #include "ir/sdfg.h"
 #include "libdace.h"
 
+namespace dace::jit {
+class JitSession;
+}
+namespace dace::plugin {
+class Registry;
+}
+
 struct dace_context {
   mutable std::mutex mutex;
   std::map<std::string, std::string> options;
+  // Created by the first successful dace_program_compile (api_program.cpp), under jit_mutex.
+  // shared_ptr: their deleters are bound where the types are complete.
+  std::mutex jit_mutex;
+  std::shared_ptr<dace::jit::JitSession> session;
+  std::shared_ptr<dace::plugin::Registry> registry;
 };
 
 struct dace_sdfg {

@@ -1,0 +1,157 @@
+// Program: libffi call descriptions prepared once, a cached init state, exit on release.
+#include "jit/program.h"
+
+#include <ffi.h>
+
+namespace dace::jit {
+
+namespace {
+
+using tasklet::ScalarType;
+
+ffi_type* ffi_of(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool:
+    case ScalarType::UInt8: return &ffi_type_uint8;
+    case ScalarType::Int8: return &ffi_type_sint8;
+    case ScalarType::Int16: return &ffi_type_sint16;
+    case ScalarType::UInt16:
+    case ScalarType::Float16: return &ffi_type_uint16;  // half travels as its 16 bits
+    case ScalarType::Int32: return &ffi_type_sint32;
+    case ScalarType::UInt32: return &ffi_type_uint32;
+    case ScalarType::UInt64: return &ffi_type_uint64;
+    case ScalarType::Float32: return &ffi_type_float;
+    case ScalarType::Float64: return &ffi_type_double;
+    case ScalarType::Complex64: return &ffi_type_complex_float;
+    case ScalarType::Complex128: return &ffi_type_complex_double;
+    default: break;
+  }
+  return &ffi_type_sint64;  // Int64 and symbols without a declared type
+}
+
+ffi_type* ffi_of(const analysis::Argument& a) {
+  if (a.kind == analysis::Argument::Kind::Array) return &ffi_type_pointer;
+  return ffi_of(a.dtype.scalar);
+}
+
+}  // namespace
+
+struct Program::Impl {
+  std::unique_ptr<JitModule> module;
+  std::vector<analysis::Argument> arguments, init_arguments;
+  void* init = nullptr;
+  void* program = nullptr;
+  void* exit = nullptr;
+
+  // Prepared once; the value arrays point into `slots`/`init_slots`, which calls overwrite.
+  ffi_cif init_cif{}, program_cif{};
+  std::vector<ffi_type*> init_types, program_types;
+  std::vector<ArgValue> slots, init_slots;
+  std::vector<void*> init_values, program_values;
+  std::vector<size_t> init_index;  // position of each init symbol among the arguments
+
+  std::mutex mutex;
+  void* state = nullptr;
+  bool released = false;
+
+  Status exit_state() {
+    if (!state) return Status::success();
+    void* s = state;
+    state = nullptr;
+    if (reinterpret_cast<int (*)(void*)>(exit)(s) != 0)
+      return make_error(Code::RuntimeError, "program " + module->name() + ": exit failed");
+    return Status::success();
+  }
+};
+
+Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Program::~Program() { (void)release(); }
+
+Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> module, const ProgramEntryPoints& entry,
+                                                 std::vector<analysis::Argument> arguments,
+                                                 std::vector<analysis::Argument> init_arguments) {
+  if (!module) return make_error(Code::InvalidArgument, "Program::create: no module");
+  auto impl = std::make_unique<Impl>();
+  Result<void*> init = module->lookup(entry.init);
+  if (!init) return init.take_error();
+  Result<void*> prog = module->lookup(entry.program);
+  if (!prog) return prog.take_error();
+  Result<void*> ex = module->lookup(entry.exit);
+  if (!ex) return ex.take_error();
+  impl->module = std::move(module);
+  impl->init = *init;
+  impl->program = *prog;
+  impl->exit = *ex;
+  impl->arguments = std::move(arguments);
+  impl->init_arguments = std::move(init_arguments);
+
+  for (const auto& s : impl->init_arguments) {
+    size_t i = 0;
+    while (i < impl->arguments.size() && impl->arguments[i].name != s.name) ++i;
+    if (i == impl->arguments.size())
+      return make_error(Code::Internal, "Program::create: init symbol " + s.name + " is not a program argument");
+    impl->init_index.push_back(i);
+  }
+
+  const size_t n = impl->arguments.size(), m = impl->init_arguments.size();
+  impl->slots.resize(n);
+  impl->init_slots.resize(m);
+  for (size_t i = 0; i < m; ++i) {
+    impl->init_types.push_back(ffi_of(impl->init_arguments[i]));
+    impl->init_values.push_back(impl->init_slots[i].bytes);
+  }
+  impl->program_types.push_back(&ffi_type_pointer);
+  impl->program_values.push_back(&impl->state);
+  for (size_t i = 0; i < n; ++i) {
+    impl->program_types.push_back(ffi_of(impl->arguments[i]));
+    impl->program_values.push_back(impl->slots[i].bytes);
+  }
+  if (ffi_prep_cif(&impl->init_cif, FFI_DEFAULT_ABI, static_cast<unsigned>(m), &ffi_type_pointer,
+                   impl->init_types.data()) != FFI_OK ||
+      ffi_prep_cif(&impl->program_cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n + 1), &ffi_type_void,
+                   impl->program_types.data()) != FFI_OK)
+    return make_error(Code::Internal, "Program::create: libffi cannot describe the entry points of " + entry.program);
+  return std::unique_ptr<Program>(new Program(std::move(impl)));
+}
+
+const std::vector<analysis::Argument>& Program::arguments() const { return impl_->arguments; }
+const std::vector<analysis::Argument>& Program::init_arguments() const { return impl_->init_arguments; }
+
+Status Program::call(const std::vector<ArgValue>& values) {
+  Impl& p = *impl_;
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.released) return make_error(Code::InvalidArgument, "program " + p.module->name() + ": released");
+  if (values.size() != p.arguments.size())
+    return make_error(Code::InvalidArgument, "program call: " + std::to_string(values.size()) + " values for " +
+                                                 std::to_string(p.arguments.size()) + " arguments");
+  // A new state only when the symbols differ from those the live state was made for.
+  bool same = p.state != nullptr;
+  for (size_t i = 0; same && i < p.init_index.size(); ++i)
+    same = std::memcmp(p.init_slots[i].bytes, values[p.init_index[i]].bytes, sizeof(ArgValue)) == 0;
+  if (!same) {
+    DACE_TRY(p.exit_state());
+    for (size_t i = 0; i < p.init_index.size(); ++i) p.init_slots[i] = values[p.init_index[i]];
+    void* state = nullptr;
+    ffi_call(&p.init_cif, FFI_FN(p.init), &state, p.init_values.data());
+    if (!state) return make_error(Code::RuntimeError, "program " + p.module->name() + ": init failed");
+    p.state = state;
+  }
+  for (size_t i = 0; i < values.size(); ++i) p.slots[i] = values[i];
+  ffi_call(&p.program_cif, FFI_FN(p.program), nullptr, p.program_values.data());
+  return Status::success();
+}
+
+Status Program::release() {
+  if (!impl_) return Status::success();
+  Impl& p = *impl_;
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.released) return Status::success();
+  p.released = true;
+  Status exited = p.exit_state();
+  Status unloaded = p.module->release();
+  if (!exited.ok()) return exited;
+  return unloaded;
+}
+
+}  // namespace dace::jit
