@@ -105,30 +105,32 @@ dace_status_t dace_state_list_edges(dace_id_t* out_ids, size_t capacity, size_t*
   });
 }
 
-dace_status_t dace_node_list_in_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count, const dace_sdfg_t* sdfg,
-                                      dace_id_t state, dace_id_t node) {
+namespace {
+
+// In- or out-edges of a node, with the two-call idiom.
+dace_status_t list_node_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count, const dace_sdfg_t* sdfg,
+                              dace_id_t state, dace_id_t node, bool incoming) {
   return guard([&]() -> Status {
     DACE_TRY(require(out_count, "out_count"));
     auto r = state_ref(sdfg, state);
     if (!r) return r.take_error();
     auto n = find_node(*r->sdfg, *r->state, node);
     if (!n) return n.take_error();
-    write_ids(out_ids, capacity, out_count, r->state->in_edges(node));
+    write_ids(out_ids, capacity, out_count, incoming ? r->state->in_edges(node) : r->state->out_edges(node));
     return Status::success();
   });
 }
 
+}  // namespace
+
+dace_status_t dace_node_list_in_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count, const dace_sdfg_t* sdfg,
+                                      dace_id_t state, dace_id_t node) {
+  return list_node_edges(out_ids, capacity, out_count, sdfg, state, node, true);
+}
+
 dace_status_t dace_node_list_out_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count, const dace_sdfg_t* sdfg,
                                        dace_id_t state, dace_id_t node) {
-  return guard([&]() -> Status {
-    DACE_TRY(require(out_count, "out_count"));
-    auto r = state_ref(sdfg, state);
-    if (!r) return r.take_error();
-    auto n = find_node(*r->sdfg, *r->state, node);
-    if (!n) return n.take_error();
-    write_ids(out_ids, capacity, out_count, r->state->out_edges(node));
-    return Status::success();
-  });
+  return list_node_edges(out_ids, capacity, out_count, sdfg, state, node, false);
 }
 
 dace_status_t dace_edge_get_endpoints(dace_id_t* out_src, const char** out_src_conn, dace_id_t* out_dst,

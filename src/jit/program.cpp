@@ -142,6 +142,11 @@ Status Program::call(const std::vector<ArgValue>& values) {
   return Status::success();
 }
 
+Status Program::reset() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->exit_state();
+}
+
 Status Program::release() {
   if (!impl_) return Status::success();
   Impl& p = *impl_;

@@ -63,6 +63,10 @@ class Program {
   // null, exit of a previous state failed).
   Status call(const std::vector<ArgValue>& values);
 
+  // Calls exit on the live state, if any; the next call starts from a fresh init.
+  // Errors: RuntimeError (exit failed).
+  Status reset();
+
   // Calls exit on the live state, then unloads the code. Idempotent.
   Status release();
 

@@ -1,6 +1,5 @@
 #include "codegen_test_support.h"
 
-#include <ffi.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -37,31 +36,6 @@ extern "C" void test_parallel_for(Body fn, void* closure, int64_t begin, int64_t
   for (auto& th : pool) th.join();
 }
 
-ffi_type* ffi_of(tasklet::ScalarType t) {
-  using tasklet::ScalarType;
-  switch (t) {
-    case ScalarType::Bool:
-    case ScalarType::UInt8: return &ffi_type_uint8;
-    case ScalarType::Int8: return &ffi_type_sint8;
-    case ScalarType::Int16: return &ffi_type_sint16;
-    case ScalarType::UInt16:
-    case ScalarType::Float16: return &ffi_type_uint16;
-    case ScalarType::Int32: return &ffi_type_sint32;
-    case ScalarType::UInt32: return &ffi_type_uint32;
-    case ScalarType::UInt64: return &ffi_type_uint64;
-    case ScalarType::Float32: return &ffi_type_float;
-    case ScalarType::Float64: return &ffi_type_double;
-    case ScalarType::Complex64: return &ffi_type_complex_float;
-    case ScalarType::Complex128: return &ffi_type_complex_double;
-    default: break;
-  }
-  return &ffi_type_sint64;
-}
-
-tasklet::ScalarType type_of(const analysis::Argument& a) {
-  return a.dtype.scalar == tasklet::ScalarType::Unknown ? tasklet::ScalarType::Int64 : a.dtype.scalar;
-}
-
 }  // namespace
 
 int64_t parallel_calls() { return g_parallel_calls.load(); }
@@ -91,66 +65,26 @@ Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& option
   p.init_arguments = lowered->init_arguments;
   Result<std::unique_ptr<jit::JitModule>> m = session().compile(std::move(lowered->module), std::move(ctx));
   if (!m) return m.take_error();
-  p.module = std::move(*m);
-  Result<void*> init = p.module->lookup(lowered->init_function);
-  if (!init) return init.take_error();
-  Result<void*> prog = p.module->lookup(lowered->program_function);
-  if (!prog) return prog.take_error();
-  Result<void*> ex = p.module->lookup(lowered->exit_function);
-  if (!ex) return ex.take_error();
-  p.init = *init;
-  p.program = *prog;
-  p.exit = *ex;
+  auto program = jit::Program::create(std::move(*m),
+                                      {lowered->init_function, lowered->program_function, lowered->exit_function},
+                                      lowered->arguments, lowered->init_arguments);
+  if (!program) return program.take_error();
+  p.program = std::move(*program);
   return p;
 }
 
 Status run(const CompiledProgram& p, const std::map<std::string, ArgValue>& values) { return run_calls(p, values, 1); }
 
 Status run_calls(const CompiledProgram& p, const std::map<std::string, ArgValue>& values, int calls) {
-  auto find = [&](const std::string& name) -> const ArgValue* {
-    auto it = values.find(name);
-    return it == values.end() ? nullptr : &it->second;
-  };
-  // init(symbols...)
-  std::vector<ffi_type*> types;
-  std::vector<void*> slots;
-  for (const auto& a : p.init_arguments) {
-    const ArgValue* v = find(a.name);
-    if (!v) return make_error(Code::InvalidArgument, "no value for symbol " + a.name);
-    types.push_back(ffi_of(type_of(a)));
-    slots.push_back(const_cast<uint8_t*>(v->bytes));
+  std::vector<ArgValue> ordered;
+  for (const auto& a : p.arguments) {
+    auto it = values.find(a.name);
+    if (it == values.end()) return make_error(Code::InvalidArgument, "no value for argument " + a.name);
+    ordered.push_back(it->second);
   }
-  ffi_cif cif;
-  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(types.size()), &ffi_type_pointer, types.data()) != FFI_OK)
-    return make_error(Code::Internal, "ffi_prep_cif(init) failed");
-  void* state = nullptr;
-  ffi_call(&cif, FFI_FN(p.init), &state, slots.data());
-  if (!state) return make_error(Code::RuntimeError, "init returned null");
-
-  std::vector<ffi_type*> ptypes{&ffi_type_pointer};
-  std::vector<void*> pslots{&state};
-  std::vector<void*> pointers(p.arguments.size());
-  for (size_t i = 0; i < p.arguments.size(); ++i) {
-    const auto& a = p.arguments[i];
-    const ArgValue* v = find(a.name);
-    if (!v) return make_error(Code::InvalidArgument, "no value for argument " + a.name);
-    if (a.kind == analysis::Argument::Kind::Array) {
-      pointers[i] = v->ptr;
-      ptypes.push_back(&ffi_type_pointer);
-      pslots.push_back(&pointers[i]);
-    } else {
-      ptypes.push_back(ffi_of(type_of(a)));
-      pslots.push_back(const_cast<uint8_t*>(v->bytes));
-    }
-  }
-  ffi_cif pcif;
-  if (ffi_prep_cif(&pcif, FFI_DEFAULT_ABI, static_cast<unsigned>(ptypes.size()), &ffi_type_void, ptypes.data()) != FFI_OK)
-    return make_error(Code::Internal, "ffi_prep_cif(program) failed");
-  for (int c = 0; c < calls; ++c) ffi_call(&pcif, FFI_FN(p.program), nullptr, pslots.data());
-
-  auto exit_fn = reinterpret_cast<int (*)(void*)>(p.exit);
-  if (exit_fn(state) != 0) return make_error(Code::RuntimeError, "exit returned non-zero");
-  return Status::success();
+  for (int c = 0; c < calls; ++c) DACE_TRY(p.program->call(ordered));
+  // One init/exit pair per run: the next run starts from a fresh state.
+  return p.program->reset();
 }
 
 ArgValue scalar_of(tasklet::ScalarType t, double x) {

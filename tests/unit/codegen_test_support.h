@@ -11,37 +11,17 @@
 #include "codegen/lower.h"
 #include "ir/result.h"
 #include "ir/sdfg.h"
+#include "jit/program.h"
 #include "jit/session.h"
 
 namespace dace::codegen::testing {
 
 // One argument value: `ptr` for arrays, raw little-endian bytes for scalars and symbols.
-struct ArgValue {
-  void* ptr = nullptr;
-  uint8_t bytes[16] = {};
-  bool is_pointer = false;
-
-  static ArgValue pointer(void* p) {
-    ArgValue v;
-    v.ptr = p;
-    v.is_pointer = true;
-    return v;
-  }
-  template <class T>
-  static ArgValue scalar(T x) {
-    static_assert(sizeof(T) <= 16);
-    ArgValue v;
-    std::memcpy(v.bytes, &x, sizeof(T));
-    return v;
-  }
-};
+using ArgValue = jit::ArgValue;
 
 struct CompiledProgram {
-  std::unique_ptr<jit::JitModule> module;
+  std::unique_ptr<jit::Program> program;
   std::vector<analysis::Argument> arguments, init_arguments;
-  void* init = nullptr;
-  void* program = nullptr;
-  void* exit = nullptr;
   std::string ir;  // unoptimized IR text
 };
 
