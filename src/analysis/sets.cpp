@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 
 namespace dace::analysis {
 namespace {
@@ -241,6 +242,30 @@ std::string set_text(const IslWriter& w, size_t rank, const std::vector<const Se
   return w.params() + " -> { " + dims_text(rank) + " : " + w.context() + " and " + body_text(parts) + " }";
 }
 
+// Validation asks ISL the same question many times (each edge of a memlet path, each
+// dimension, each state of a time loop); the answer depends only on the query text, so each
+// thread remembers answers. Bounded: cleared when full, which only costs recomputation.
+class QueryMemo {
+ public:
+  static QueryMemo& local() {
+    thread_local QueryMemo memo;
+    return memo;
+  }
+  const std::optional<bool>* find(const std::string& key) const {
+    auto it = answers_.find(key);
+    return it == answers_.end() ? nullptr : &it->second;
+  }
+  std::optional<bool> remember(std::string key, std::optional<bool> answer) {
+    if (answers_.size() >= kCapacity) answers_.clear();
+    answers_.emplace(std::move(key), answer);
+    return answer;
+  }
+
+ private:
+  static constexpr size_t kCapacity = 8192;
+  std::unordered_map<std::string, std::optional<bool>> answers_;
+};
+
 }  // namespace
 
 std::optional<bool> subset_covers(const sym::Subset& outer, const sym::Subset& inner,
@@ -250,15 +275,21 @@ std::optional<bool> subset_covers(const sym::Subset& outer, const sym::Subset& i
   auto o = subset_text(outer, w, assumptions, 'a');
   auto i = subset_text(inner, w, assumptions, 'b');
   if (!o || !i) return std::nullopt;
+  std::string outer_text = set_text(w, outer.rank(), {&*o});
+  std::string inner_text = set_text(w, inner.rank(), {&*i});
+  std::string key = std::string("covers|") + (o->exact ? '1' : '0') + (i->exact ? '1' : '0') +
+                    (w.abstracted() ? '1' : '0') + "|" + outer_text + "|" + inner_text;
+  QueryMemo& memo = QueryMemo::local();
+  if (const auto* known = memo.find(key)) return *known;
   IslSession isl;
-  isl_set* os = isl.read(set_text(w, outer.rank(), {&*o}));
-  isl_set* is = isl.read(set_text(w, inner.rank(), {&*i}));
-  if (!os || !is) return std::nullopt;
+  isl_set* os = isl.read(outer_text);
+  isl_set* is = isl.read(inner_text);
+  if (!os || !is) return memo.remember(std::move(key), std::nullopt);
   // An over-approximated outer set could claim coverage it does not have.
   auto r = IslSession::to_optional(isl_set_is_subset(is, os));
-  if (r == true && !o->exact) return std::nullopt;
-  if (r == false && (!i->exact || !o->exact || w.abstracted())) return std::nullopt;
-  return r;
+  if (r == true && !o->exact) r = std::nullopt;
+  if (r == false && (!i->exact || !o->exact || w.abstracted())) r = std::nullopt;
+  return memo.remember(std::move(key), r);
 }
 
 std::optional<bool> subsets_intersect(const sym::Subset& a, const sym::Subset& b,
@@ -268,14 +299,18 @@ std::optional<bool> subsets_intersect(const sym::Subset& a, const sym::Subset& b
   auto at = subset_text(a, w, assumptions, 'a');
   auto bt = subset_text(b, w, assumptions, 'b');
   if (!at || !bt) return std::nullopt;
+  std::string text = set_text(w, a.rank(), {&*at, &*bt});
+  std::string key = std::string("meets|") + (at->exact && bt->exact && !w.abstracted() ? '1' : '0') + "|" + text;
+  QueryMemo& memo = QueryMemo::local();
+  if (const auto* known = memo.find(key)) return *known;
   IslSession isl;
-  isl_set* as = isl.read(set_text(w, a.rank(), {&*at, &*bt}));
-  if (!as) return std::nullopt;
+  isl_set* as = isl.read(text);
+  if (!as) return memo.remember(std::move(key), std::nullopt);
   auto empty = IslSession::to_optional(isl_set_is_empty(as));
-  if (!empty) return std::nullopt;
-  if (*empty) return false;
-  if (!at->exact || !bt->exact || w.abstracted()) return std::nullopt;
-  return true;
+  std::optional<bool> r;
+  if (empty && *empty) r = false;
+  else if (empty && at->exact && bt->exact && !w.abstracted()) r = true;
+  return memo.remember(std::move(key), r);
 }
 
 std::optional<bool> subset_within_shape(const sym::Subset& subset, const std::vector<sym::Expr>& shape,
