@@ -473,6 +473,10 @@ DACE_API dace_status_t dace_data_set_storage(dace_sdfg_t* sdfg, const char* name
 DACE_API dace_status_t dace_data_set_lifetime(dace_sdfg_t* sdfg, const char* name, dace_lifetime_t lifetime);
 /* Replaces the shape; strides, offset and total size are reset to C-order defaults. */
 DACE_API dace_status_t dace_data_set_shape(dace_sdfg_t* sdfg, const char* name, const char* shape);
+/* Array/View/Reference strides in elements ("M, 1"; NULL or "" = C order for the shape).
+ * The rank must match the shape. Bindings use it to specialize a program for a caller's
+ * memory layout (Fortran order, strided views) instead of copying. */
+DACE_API dace_status_t dace_data_set_strides(dace_sdfg_t* sdfg, const char* name, const char* strides);
 
 /* ------------------------------------------------------------------------------------ */
 /* Control flow: blocks and regions                                                      */
@@ -796,6 +800,32 @@ typedef struct dace_arg_t {
  * its type is DACE_ERROR_INVALID_ARGUMENT naming the argument, and nothing is written. */
 DACE_API dace_status_t dace_program_call(dace_program_t* program, const char* const* names, const dace_arg_t* args,
                                          int32_t count);
+
+/* The extents of array argument `index` for the given symbol values (`symbol_count` pairs of
+ * names and values; symbols the shape does not use are ignored). Two-call idiom: writes at
+ * most `capacity` extents and always sets `out_ndim`. A shape that needs a symbol not given
+ * is DACE_ERROR_NOT_FOUND naming it; a non-array argument DACE_ERROR_INVALID_ARGUMENT.
+ * Bindings use it to allocate return arrays (`__return`, `__return_0`, ...). */
+DACE_API dace_status_t dace_program_argument_shape(int64_t* out_shape, size_t capacity, size_t* out_ndim,
+                                                   const dace_program_t* program, int32_t index,
+                                                   const char* const* symbol_names, const int64_t* symbol_values,
+                                                   int32_t symbol_count);
+
+/* How long the compile that made a program took, in milliseconds. Set `version` to
+ * DACE_COMPILE_STATS_VERSION before the call; fields of that version are written. */
+#define DACE_COMPILE_STATS_VERSION 1
+typedef struct dace_compile_stats_t {
+  uint32_t version;
+  int32_t cache_hit;        /* 1: the object came from the cache dir (lower/optimize/codegen skipped) */
+  double validate_ms;       /* SDFG validation */
+  double lower_ms;          /* SDFG -> LLVM IR */
+  double optimize_ms;       /* LLVM pass pipeline (0 on a cache hit) */
+  double jit_ms;            /* machine code + linking, or loading the cached object */
+  double total_ms;          /* the whole dace_program_compile call */
+  uint64_t ir_instructions; /* after optimization; 0 on a cache hit */
+  uint64_t object_bytes;
+} dace_compile_stats_t;
+DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program);
 
 #ifdef __cplusplus
 } /* extern "C" */

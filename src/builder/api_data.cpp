@@ -388,5 +388,26 @@ dace_status_t dace_data_set_shape(dace_sdfg_t* sdfg, const char* name, const cha
   });
 }
 
+dace_status_t dace_data_set_strides(dace_sdfg_t* sdfg, const char* name, const char* strides) {
+  return with_mutable_data(sdfg, name, [&](SDFG& s, DataDescriptor& d) -> Status {
+    const std::string where = path_of_data(s, name);
+    if (!d.is_array_like()) return invalid(where + ": only an Array, View or Reference has strides");
+    std::vector<dace::sym::Expr> parsed_strides;
+    if (strides && *strides) {
+      auto parsed = parse_expr_list(strides, where, "strides");
+      if (!parsed) return parsed.take_error();
+      if (parsed->size() != d.shape.size())
+        return invalid(where + ": " + std::to_string(parsed->size()) + " strides for a shape of rank " +
+                       std::to_string(d.shape.size()));
+      parsed_strides = std::move(*parsed);
+    }
+    d.strides = std::move(parsed_strides);
+    // The total size follows from shape and layout; keep DaCe's derivation for it.
+    d.total_size = nullptr;
+    complete_defaults(d);
+    return Status::success();
+  });
+}
+
 }  // extern "C"
 

@@ -31,6 +31,8 @@ struct dace_context {
   std::mutex jit_mutex;
   std::shared_ptr<dace::jit::JitSession> session;
   std::shared_ptr<dace::plugin::Registry> registry;
+  // jit::plugins_fingerprint of `registry`, computed once (part of every cache key).
+  std::string plugins_fingerprint;
 };
 
 struct dace_sdfg {

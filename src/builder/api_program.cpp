@@ -1,16 +1,27 @@
 // dace_program_t: compile an SDFG through the CPU backend and call it with checked arguments.
+//
+// With a cache dir, the cache key (jit/program_key.h) is computed from the SDFG before
+// anything else; a hit loads the object and makes it callable from the SDFG's ABI
+// (jit/program_abi.h) without validating or lowering. A miss, a damaged entry or an object
+// that lacks the entry points compiles in full and (re)writes the entry.
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+#include <chrono>
+#include <complex>
 #include <limits>
 
 #include "analysis/arguments.h"
+#include "analysis/validate.h"
 #include "builder/api_internal.h"
 #include "codegen/lower.h"
 #include "ir/equality.h"
-#include "jit/object_cache.h"
 #include "jit/program.h"
+#include "jit/program_abi.h"
+#include "jit/program_key.h"
 #include "jit/session.h"
+#include "plugin/build_id.h"
 #include "plugin/loader.h"
 #include "plugin/registry.h"
 
@@ -21,24 +32,89 @@ using dace::analysis::Argument;
 using dace::ir::ScalarType;
 namespace sym = dace::sym;
 
+// How a call's arguments are checked, prepared once at compile time, plus the scratch a call
+// fills in. Calls on one program are serialized by `call_mutex`, so the scratch is reused and
+// the common path allocates nothing.
+struct CallPlan {
+  // An extent or stride: a constant, a bare symbol (its slot), or an expression evaluated
+  // over env. The first two, by far the most common, need no evaluation.
+  struct Value {
+    sym::Expr expr = nullptr;
+    int32_t slot = -1;
+    bool constant = false;
+    int64_t value = 0;
+  };
+  struct Dim {
+    Value shape, stride;
+    std::vector<int32_t> needs;  // slots of every symbol in shape and stride
+  };
+  // Per argument: array dimensions, or the slot of a symbol argument.
+  std::vector<std::vector<Dim>> dims;
+  std::vector<int32_t> symbol_slot;
+  size_t symbol_arguments = 0;
+  // Every symbol name a call may bind, each inserted once; slot i's value lives in env.
+  std::map<std::string, int64_t> env;
+  std::vector<int64_t*> slot_value;
+  std::vector<const std::string*> slot_name;
+
+  // Scratch.
+  std::vector<uint8_t> known;
+  std::vector<const dace_arg_t*> given;
+  std::vector<dace::jit::ArgValue> values;
+};
+
 struct dace_program {
   std::unique_ptr<dace::jit::Program> program;
   // Per argument (arrays only): the descriptor's shape and strides, to check calls against.
   std::vector<std::vector<sym::Expr>> shapes, strides;
+  dace_compile_stats_t stats{};
+  CallPlan plan;
+  std::mutex call_mutex;
 };
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Directories searched for plugins: the context option "plugin_path" (colon-separated) when
+// set, which replaces DACE_PLUGIN_PATH and the folder next to libdace; otherwise those two.
+std::vector<std::string> search_dirs(dace_context_t* ctx, bool& from_option) {
+  std::string value;
+  {
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    auto it = ctx->options.find("plugin_path");
+    from_option = it != ctx->options.end();
+    if (from_option) value = it->second;
+  }
+  if (!from_option) return dace::plugin::plugin_search_dirs();
+  std::vector<std::string> dirs;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t end = value.find(':', start);
+    if (end == std::string::npos) end = value.size();
+    if (end > start) dirs.push_back(value.substr(start, end - start));
+    start = end + 1;
+  }
+  return dirs;
+}
 
 Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir, const std::string& parallel_for) {
   std::lock_guard<std::mutex> lock(ctx->jit_mutex);
   if (ctx->session) return Status::success();
   auto registry = std::make_shared<dace::plugin::Registry>();
-  std::vector<std::string> dirs = dace::plugin::plugin_search_dirs();
+  bool from_option = false;
+  std::vector<std::string> dirs = search_dirs(ctx, from_option);
   dace::plugin::DiscoveryReport report = dace::plugin::discover_plugins(*registry, dirs);
   if (!registry->find_runtime_symbol(parallel_for)) {
     std::string msg = "compile: no plugin provides the CPU runtime (" + parallel_for + "); searched";
-    if (dirs.empty()) msg += " nothing (set DACE_PLUGIN_PATH)";
+    if (dirs.empty())
+      msg += from_option ? " nothing (the context option \"plugin_path\" is empty)" : " nothing (set DACE_PLUGIN_PATH)";
     for (const auto& d : dirs) msg += " " + d;
+    if (from_option) msg += " (context option \"plugin_path\")";
     for (const auto& e : report.failed) msg += "; " + e.message;
     return dace::make_error(Code::PluginUnavailable, msg);
   }
@@ -49,6 +125,7 @@ Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir, const std::
   for (const auto& s : registry->runtime_symbols()) DACE_TRY((*session)->define_runtime_symbol(s.name, s.address));
   for (const auto& lib : registry->vendor_libraries())
     if (lib.available) DACE_TRY((*session)->add_library(lib.name));
+  ctx->plugins_fingerprint = dace::jit::plugins_fingerprint(*registry);
   ctx->session = std::shared_ptr<dace::jit::JitSession>(std::move(*session));
   ctx->registry = std::move(registry);
   return Status::success();
@@ -116,11 +193,10 @@ bool scalar_to_slot(ScalarType t, const dace_arg_t& arg, dace::jit::ArgValue& v)
   }
   if (kind == DACE_ARG_COMPLEX) {
     if (t == ScalarType::Complex64) {
-      float c[2] = {static_cast<float>(arg.value.c[0]), static_cast<float>(arg.value.c[1])};
-      v = dace::jit::ArgValue::scalar(c);
+      v = dace::jit::ArgValue::scalar(
+          std::complex<float>(static_cast<float>(arg.value.c[0]), static_cast<float>(arg.value.c[1])));
     } else if (t == ScalarType::Complex128) {
-      double c[2] = {arg.value.c[0], arg.value.c[1]};
-      v = dace::jit::ArgValue::scalar(c);
+      v = dace::jit::ArgValue::scalar(std::complex<double>(arg.value.c[0], arg.value.c[1]));
     } else {
       return false;
     }
@@ -129,97 +205,166 @@ bool scalar_to_slot(ScalarType t, const dace_arg_t& arg, dace::jit::ArgValue& v)
   return false;
 }
 
-Status prepare_call(const dace_program& p, const char* const* names, const dace_arg_t* args, int32_t count,
-                    std::vector<dace::jit::ArgValue>& values) {
+int32_t slot_of(CallPlan& plan, const std::string& name) {
+  auto [it, inserted] = plan.env.emplace(name, 0);
+  if (inserted) {
+    plan.slot_value.push_back(&it->second);
+    plan.slot_name.push_back(&it->first);
+  }
+  for (size_t i = 0; i < plan.slot_name.size(); ++i)
+    if (plan.slot_name[i] == &it->first) return static_cast<int32_t>(i);
+  return -1;  // unreachable: the name was just found or inserted
+}
+
+CallPlan::Value value_plan(CallPlan& plan, sym::Expr e) {
+  CallPlan::Value v;
+  v.expr = e;
+  if (auto c = sym::as_integer(e)) {
+    v.constant = true;
+    v.value = *c;
+  } else if (e->op == sym::Op::Symbol) {
+    v.slot = slot_of(plan, e->name);
+  }
+  return v;
+}
+
+// The value of a planned extent or stride; every symbol it needs is bound.
+dace::Result<int64_t> value_of(const CallPlan& plan, const CallPlan::Value& v) {
+  if (v.constant) return v.value;
+  if (v.slot >= 0) return *plan.slot_value[static_cast<size_t>(v.slot)];
+  return sym::evaluate(v.expr, plan.env);
+}
+
+void make_plan(dace_program& p) {
+  CallPlan& plan = p.plan;
+  const auto& params = p.program->arguments();
+  const size_t n = params.size();
+  plan.dims.resize(n);
+  plan.symbol_slot.assign(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    if (params[i].kind == Argument::Kind::Symbol) {
+      plan.symbol_slot[i] = slot_of(plan, params[i].name);
+      ++plan.symbol_arguments;
+    }
+    for (size_t k = 0; k < p.shapes[i].size(); ++k) {
+      CallPlan::Dim d;
+      d.shape = value_plan(plan, p.shapes[i][k]);
+      d.stride = value_plan(plan, p.strides[i][k]);
+      for (sym::Expr e : {d.shape.expr, d.stride.expr})
+        for (const auto& name : sym::free_symbols(e)) d.needs.push_back(slot_of(plan, name));
+      plan.dims[i].push_back(std::move(d));
+    }
+  }
+  plan.known.assign(plan.slot_name.size(), 0);
+  plan.given.assign(n, nullptr);
+  plan.values.assign(n, dace::jit::ArgValue{});
+}
+
+// Checks the caller's arguments against the plan and fills plan.values. Caller holds
+// p.call_mutex. Allocates only to report an error.
+Status prepare_call(dace_program& p, const char* const* names, const dace_arg_t* args, int32_t count) {
+  CallPlan& plan = p.plan;
   const auto& params = p.program->arguments();
   const size_t n = params.size();
   if (count < 0) return invalid("program call: negative count");
   if (count > 0) DACE_TRY(require(args, "args"));
   // given[i]: the caller's value for argument i, or null.
-  std::vector<const dace_arg_t*> given(n, nullptr);
+  std::fill(plan.given.begin(), plan.given.end(), nullptr);
+  std::fill(plan.known.begin(), plan.known.end(), uint8_t{0});
   if (names) {
     for (int32_t k = 0; k < count; ++k) {
       if (!names[k]) return invalid("program call: names[" + std::to_string(k) + "] is NULL");
       size_t i = 0;
       while (i < n && params[i].name != names[k]) ++i;
       if (i == n) return not_found("program call: no argument named " + dace::ir::quoted(names[k]));
-      if (given[i]) return invalid("program call: " + arg_label(params[i]) + " given twice");
-      given[i] = &args[k];
+      if (plan.given[i]) return invalid("program call: " + arg_label(params[i]) + " given twice");
+      plan.given[i] = &args[k];
     }
   } else {
-    size_t symbols = 0;
-    for (const auto& a : params) symbols += a.kind == Argument::Kind::Symbol;
     const bool all = static_cast<size_t>(count) == n;
-    if (!all && static_cast<size_t>(count) != n - symbols)
+    if (!all && static_cast<size_t>(count) != n - plan.symbol_arguments)
       return invalid("program call: " + std::to_string(count) + " positional arguments; expected " +
-                     std::to_string(n) + " (all) or " + std::to_string(n - symbols) + " (without symbols)");
+                     std::to_string(n) + " (all) or " + std::to_string(n - plan.symbol_arguments) +
+                     " (without symbols)");
     size_t k = 0;
     for (size_t i = 0; i < n; ++i)
-      if (all || params[i].kind != Argument::Kind::Symbol) given[i] = &args[k++];
+      if (all || params[i].kind != Argument::Kind::Symbol) plan.given[i] = &args[k++];
   }
 
   // Symbols: given ones first, then those equal to a shape dimension of an array.
-  std::map<std::string, int64_t> symbols;
+  auto bind = [&](int32_t slot, int64_t v) {
+    *plan.slot_value[static_cast<size_t>(slot)] = v;
+    plan.known[static_cast<size_t>(slot)] = 1;
+  };
   for (size_t i = 0; i < n; ++i) {
-    if (params[i].kind != Argument::Kind::Symbol || !given[i]) continue;
-    int kind = enum_bits(given[i]->kind);
+    if (params[i].kind != Argument::Kind::Symbol || !plan.given[i]) continue;
+    int kind = enum_bits(plan.given[i]->kind);
     if (kind != DACE_ARG_SYMBOL && kind != DACE_ARG_INT)
       return invalid("program call: " + arg_label(params[i]) + ": expected an integer value (DACE_ARG_SYMBOL)");
-    symbols[params[i].name] = given[i]->value.i;
+    bind(plan.symbol_slot[i], plan.given[i]->value.i);
   }
   for (size_t i = 0; i < n; ++i) {
     const Argument& a = params[i];
-    if (!given[i]) {
+    if (!plan.given[i]) {
       if (a.kind == Argument::Kind::Symbol) continue;
       return invalid("program call: " + arg_label(a) + " missing");
     }
-    if (a.kind == Argument::Kind::Array) {
-      if (enum_bits(given[i]->kind) != DACE_ARG_ARRAY)
-        return invalid("program call: " + arg_label(a) + ": expected an array (DACE_ARG_ARRAY)");
-      const dace_array_desc_t& d = given[i]->value.array;
-      if (!d.data) return invalid("program call: " + arg_label(a) + ": data is NULL");
-      if (enum_bits(d.dtype) != static_cast<int>(a.dtype.scalar))
-        return invalid("program call: " + arg_label(a) + ": dtype " + std::to_string(enum_bits(d.dtype)) +
-                       " does not match the descriptor's " + dace::ir::scalar_type_name(a.dtype.scalar));
-      if (d.ndim != static_cast<int32_t>(p.shapes[i].size()))
-        return invalid("program call: " + arg_label(a) + ": rank " + std::to_string(d.ndim) + ", expected " +
-                       std::to_string(p.shapes[i].size()));
-      if (d.ndim > 0) DACE_TRY(require(d.shape, ("shape of " + a.name).c_str()));
-      for (int32_t k = 0; k < d.ndim; ++k) {
-        sym::Expr e = p.shapes[i][static_cast<size_t>(k)];
-        if (e->op != sym::Op::Symbol) continue;
-        auto [it, inserted] = symbols.emplace(e->name, d.shape[k]);
-        if (!inserted && it->second != d.shape[k])
-          return invalid("program call: " + arg_label(a) + ": dimension " + std::to_string(k) + " is " +
-                         std::to_string(d.shape[k]) + " but symbol " + e->name + " is " + std::to_string(it->second));
+    if (a.kind != Argument::Kind::Array) continue;
+    if (enum_bits(plan.given[i]->kind) != DACE_ARG_ARRAY)
+      return invalid("program call: " + arg_label(a) + ": expected an array (DACE_ARG_ARRAY)");
+    const dace_array_desc_t& d = plan.given[i]->value.array;
+    if (!d.data) return invalid("program call: " + arg_label(a) + ": data is NULL");
+    if (enum_bits(d.dtype) != static_cast<int>(a.dtype.scalar))
+      return invalid("program call: " + arg_label(a) + ": dtype " + std::to_string(enum_bits(d.dtype)) +
+                     " does not match the descriptor's " + dace::ir::scalar_type_name(a.dtype.scalar));
+    const auto& dims = plan.dims[i];
+    if (d.ndim != static_cast<int32_t>(dims.size()))
+      return invalid("program call: " + arg_label(a) + ": rank " + std::to_string(d.ndim) + ", expected " +
+                     std::to_string(dims.size()));
+    if (d.ndim > 0 && !d.shape) return invalid("program call: " + arg_label(a) + ": shape is NULL");
+    for (int32_t k = 0; k < d.ndim; ++k) {
+      const int32_t slot = dims[static_cast<size_t>(k)].shape.slot;
+      if (slot < 0) continue;
+      const size_t us = static_cast<size_t>(slot);
+      if (!plan.known[us]) {
+        bind(slot, d.shape[k]);
+      } else if (*plan.slot_value[us] != d.shape[k]) {
+        return invalid("program call: " + arg_label(a) + ": dimension " + std::to_string(k) + " is " +
+                       std::to_string(d.shape[k]) + " but symbol " + *plan.slot_name[us] + " is " +
+                       std::to_string(*plan.slot_value[us]));
       }
     }
   }
 
-  values.assign(n, dace::jit::ArgValue{});
   for (size_t i = 0; i < n; ++i) {
     const Argument& a = params[i];
+    dace::jit::ArgValue& value = plan.values[i];
     if (a.kind == Argument::Kind::Symbol) {
-      auto it = symbols.find(a.name);
-      if (it == symbols.end())
+      const size_t slot = static_cast<size_t>(plan.symbol_slot[i]);
+      if (!plan.known[slot])
         return invalid("program call: " + arg_label(a) + " missing (not given and not a dimension of an array)");
-      if (!int_to_slot(scalar_of(a), it->second, values[i]))
-        return invalid("program call: " + arg_label(a) + ": value " + std::to_string(it->second) + " does not fit " +
-                       dace::ir::scalar_type_name(scalar_of(a)));
+      if (!int_to_slot(scalar_of(a), *plan.slot_value[slot], value))
+        return invalid("program call: " + arg_label(a) + ": value " + std::to_string(*plan.slot_value[slot]) +
+                       " does not fit " + dace::ir::scalar_type_name(scalar_of(a)));
     } else if (a.kind == Argument::Kind::Scalar) {
-      if (!scalar_to_slot(scalar_of(a), *given[i], values[i]))
+      if (!scalar_to_slot(scalar_of(a), *plan.given[i], value))
         return invalid("program call: " + arg_label(a) + ": value kind does not fit dtype " +
                        dace::ir::scalar_type_name(scalar_of(a)));
     } else {
-      const dace_array_desc_t& d = given[i]->value.array;
+      const dace_array_desc_t& d = plan.given[i]->value.array;
       for (int32_t k = 0; k < d.ndim; ++k) {
-        size_t uk = static_cast<size_t>(k);
-        auto extent = sym::evaluate(p.shapes[i][uk], symbols);
+        const CallPlan::Dim& dim = plan.dims[i][static_cast<size_t>(k)];
+        for (int32_t slot : dim.needs)
+          if (!plan.known[static_cast<size_t>(slot)])
+            return invalid("program call: " + arg_label(a) + ": dimension " + std::to_string(k) + " needs symbol " +
+                           *plan.slot_name[static_cast<size_t>(slot)] +
+                           ", which is neither given nor a dimension of an array");
+        auto extent = value_of(plan, dim.shape);
         if (!extent) return invalid("program call: " + arg_label(a) + ": shape: " + extent.error().message);
         if (*extent != d.shape[k])
           return invalid("program call: " + arg_label(a) + ": dimension " + std::to_string(k) + " is " +
                          std::to_string(d.shape[k]) + ", expected " + std::to_string(*extent));
-        auto stride = sym::evaluate(p.strides[i][uk], symbols);
+        auto stride = value_of(plan, dim.stride);
         if (!stride) return invalid("program call: " + arg_label(a) + ": strides: " + stride.error().message);
         // Without explicit strides the caller's array is C-ordered.
         int64_t c_stride = 1;
@@ -229,10 +374,49 @@ Status prepare_call(const dace_program& p, const char* const* names, const dace_
           return invalid("program call: " + arg_label(a) + ": stride of dimension " + std::to_string(k) + " is " +
                          std::to_string(have) + ", expected " + std::to_string(*stride));
       }
-      values[i] = dace::jit::ArgValue::pointer(d.data);
+      value = dace::jit::ArgValue::pointer(d.data);
     }
   }
   return Status::success();
+}
+
+std::unique_ptr<dace_program> make_program(std::unique_ptr<dace::jit::Program> program, const dace::ir::SDFG& g) {
+  auto result = std::make_unique<dace_program>();
+  result->program = std::move(program);
+  for (const auto& a : result->program->arguments()) {
+    std::vector<sym::Expr> shape, strides;
+    auto it = g.arrays.find(a.name);
+    if (a.kind == Argument::Kind::Array && it != g.arrays.end()) {
+      shape = it->second.shape;
+      strides = it->second.strides.size() == shape.size() ? it->second.strides : dace::ir::default_strides(shape);
+    }
+    result->shapes.push_back(std::move(shape));
+    result->strides.push_back(std::move(strides));
+  }
+  make_plan(*result);
+  return result;
+}
+
+// The program from the object cache, made callable with what lowering would have reported
+// (jit/program_abi.h); null on a miss or when the cached object turns out unusable, and the
+// caller compiles instead.
+std::unique_ptr<dace_program> load_cached_program(dace::jit::JitSession& session, const dace::ir::SDFG& g,
+                                                  const std::string& key, Clock::time_point t_start) {
+  auto module = session.load_cached(key);
+  if (!module) return nullptr;
+  const dace::jit::CompileStats js = (*module)->stats();
+  dace::jit::ProgramAbi abi = dace::jit::program_abi(g);
+  auto prog = dace::jit::Program::create(std::move(*module), abi.entry, std::move(abi.arguments),
+                                         std::move(abi.init_arguments));
+  if (!prog) return nullptr;
+  auto result = make_program(std::move(*prog), g);
+  dace_compile_stats_t& stats = result->stats;
+  stats.version = DACE_COMPILE_STATS_VERSION;
+  stats.cache_hit = 1;
+  stats.jit_ms = js.total_ms;
+  stats.object_bytes = js.object_bytes;
+  stats.total_ms = ms_since(t_start);
+  return result;
 }
 
 }  // namespace
@@ -254,56 +438,87 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     DACE_TRY(require(context, "context"));
     auto sd = sdfg_of(sdfg);
     if (!sd) return sd.take_error();
+    const dace::ir::SDFG& g = **sd;
     dace_compile_options_t opts = DACE_COMPILE_OPTIONS_INIT;
     if (options) {
       DACE_TRY(check_version(options->version, DACE_COMPILE_OPTIONS_VERSION, "compile options"));
       opts = *options;
     }
+    const auto t_start = Clock::now();
     dace::codegen::LowerOptions lo;
     lo.fast_math = opts.fast_math != 0;
+    // Per program: baked into its parallel_for calls, so programs of one process differ.
+    lo.default_num_threads = std::max<int32_t>(0, opts.num_threads);
     DACE_TRY(ensure_jit(context, str_or_empty(opts.cache_dir), lo.parallel_for_symbol));
     std::shared_ptr<dace::jit::JitSession> session;
     std::shared_ptr<dace::plugin::Registry> registry;
+    std::string plugins;
     {
       std::lock_guard<std::mutex> lock(context->jit_mutex);
       session = context->session;
       registry = context->registry;
+      plugins = context->plugins_fingerprint;
     }
-    if (opts.num_threads > 0) {
-      // Process-wide: the CPU runtime has one thread pool.
-      if (void* f = registry->find_runtime_symbol("dace_cpu_set_num_threads"))
-        reinterpret_cast<void (*)(int32_t)>(f)(opts.num_threads);
+    lo.registry = registry.get();
+    const std::string dump_dir = str_or_empty(opts.dump_dir);
+
+    dace_compile_stats_t stats{};
+    stats.version = DACE_COMPILE_STATS_VERSION;
+    std::string key;
+    if (session->has_cache()) {
+      dace::jit::ProgramKeyInputs in;
+      in.sdfg_hash = dace::ir::content_hash(g);
+      in.sdfg_name = g.name;
+      in.target_id = session->target().id();
+      in.libdace_version = dace_version();
+      in.libdace_build_id = dace::plugin::build_id();
+      in.plugins = plugins;
+      in.lowering = dace::codegen::options_fingerprint(lo);
+      in.opt_level = opts.opt_level;
+      in.fast_math = lo.fast_math;
+      in.vector_math_library = session->has_vector_math_library();
+      key = dace::jit::program_cache_key(in);
+      // A hit skips validation and lowering: the key covers the SDFG's content, and only a
+      // valid SDFG ever got compiled under it. A dump needs the IR, so it always compiles.
+      if (dump_dir.empty()) {
+        auto result = load_cached_program(*session, g, key, t_start);
+        if (result) {
+          *out_program = result.release();
+          return Status::success();
+        }
+      }
     }
 
+    const auto t_validate = Clock::now();
+    DACE_TRY(dace::analysis::validate(g));
+    stats.validate_ms = ms_since(t_validate);
+    lo.validate = false;
+    const auto t_lower = Clock::now();
     auto llvm_context = std::make_unique<llvm::LLVMContext>();
-    auto lowered = dace::codegen::lower(**sd, *llvm_context, lo);
+    auto lowered = dace::codegen::lower(g, *llvm_context, lo);
     if (!lowered) return lowered.take_error();
+    stats.lower_ms = ms_since(t_lower);
     dace::jit::CompileOptions co;
     co.opt.level = opts.opt_level;
     co.opt.fast_math = lo.fast_math;
-    co.dump_dir = str_or_empty(opts.dump_dir);
-    if (session->has_cache())
-      co.cache_key = dace::jit::cache_key({dace::ir::content_hash(**sd), "O" + std::to_string(opts.opt_level),
-                                           lo.fast_math ? "fast" : "exact"});
+    co.dump_dir = dump_dir;
+    co.cache_key = key;
+    co.cache_read = false;  // looked up above
     auto module = session->compile(std::move(lowered->module), std::move(llvm_context), co);
     if (!module) return module.take_error();
+    const dace::jit::CompileStats& js = (*module)->stats();
+    stats.cache_hit = js.cache_hit ? 1 : 0;
+    stats.optimize_ms = js.optimize_ms;
+    stats.jit_ms = js.total_ms - js.optimize_ms;
+    stats.ir_instructions = js.ir_instructions;
+    stats.object_bytes = js.object_bytes;
     auto prog = dace::jit::Program::create(
         std::move(*module), {lowered->init_function, lowered->program_function, lowered->exit_function},
         lowered->arguments, lowered->init_arguments);
     if (!prog) return prog.take_error();
-
-    auto result = std::make_unique<dace_program>();
-    result->program = std::move(*prog);
-    for (const auto& a : result->program->arguments()) {
-      std::vector<sym::Expr> shape, strides;
-      auto it = (*sd)->arrays.find(a.name);
-      if (a.kind == Argument::Kind::Array && it != (*sd)->arrays.end()) {
-        shape = it->second.shape;
-        strides = it->second.strides.size() == shape.size() ? it->second.strides : dace::ir::default_strides(shape);
-      }
-      result->shapes.push_back(std::move(shape));
-      result->strides.push_back(std::move(strides));
-    }
+    auto result = make_program(std::move(*prog), g);
+    stats.total_ms = ms_since(t_start);
+    result->stats = stats;
     *out_program = result.release();
     return Status::success();
   });
@@ -346,13 +561,64 @@ dace_status_t dace_program_argument_info(const char** out_name, int32_t* out_kin
   });
 }
 
+dace_status_t dace_program_argument_shape(int64_t* out_shape, size_t capacity, size_t* out_ndim,
+                                          const dace_program_t* program, int32_t index,
+                                          const char* const* symbol_names, const int64_t* symbol_values,
+                                          int32_t symbol_count) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_ndim, "out_ndim"));
+    DACE_TRY(require(program, "program"));
+    if (capacity > 0) DACE_TRY(require(out_shape, "out_shape"));
+    if (symbol_count < 0) return invalid("program argument shape: negative symbol_count");
+    if (symbol_count > 0) {
+      DACE_TRY(require(symbol_names, "symbol_names"));
+      DACE_TRY(require(symbol_values, "symbol_values"));
+    }
+    const auto& args = program->program->arguments();
+    if (index < 0 || static_cast<size_t>(index) >= args.size())
+      return not_found("program argument " + std::to_string(index) + ": out of range (" +
+                       std::to_string(args.size()) + " arguments)");
+    const size_t i = static_cast<size_t>(index);
+    if (args[i].kind != Argument::Kind::Array)
+      return invalid("program argument shape: " + arg_label(args[i]) + " is not an array");
+    std::map<std::string, int64_t> symbols;
+    for (int32_t k = 0; k < symbol_count; ++k) {
+      if (!symbol_names[k]) return invalid("program argument shape: symbol_names[" + std::to_string(k) + "] is NULL");
+      symbols[symbol_names[k]] = symbol_values[k];
+    }
+    const auto& shape = program->shapes[i];
+    std::vector<int64_t> extents;
+    for (const auto& e : shape) {
+      for (const auto& name : sym::free_symbols(e))
+        if (!symbols.count(name))
+          return not_found("program argument shape: " + arg_label(args[i]) + " needs symbol " + dace::ir::quoted(name));
+      auto v = sym::evaluate(e, symbols);
+      if (!v) return invalid("program argument shape: " + arg_label(args[i]) + ": " + v.error().message);
+      extents.push_back(*v);
+    }
+    for (size_t k = 0; k < extents.size() && k < capacity; ++k) out_shape[k] = extents[k];
+    *out_ndim = extents.size();
+    return Status::success();
+  });
+}
+
+dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_stats, "out_stats"));
+    DACE_TRY(require(program, "program"));
+    DACE_TRY(check_version(out_stats->version, DACE_COMPILE_STATS_VERSION, "compile stats"));
+    *out_stats = program->stats;
+    return Status::success();
+  });
+}
+
 dace_status_t dace_program_call(dace_program_t* program, const char* const* names, const dace_arg_t* args,
                                 int32_t count) {
   return guard([&]() -> Status {
     DACE_TRY(require(program, "program"));
-    std::vector<dace::jit::ArgValue> values;
-    DACE_TRY(prepare_call(*program, names, args, count, values));
-    return program->program->call(values);
+    std::lock_guard<std::mutex> lock(program->call_mutex);
+    DACE_TRY(prepare_call(*program, names, args, count));
+    return program->program->call(program->plan.values);
   });
 }
 

@@ -22,6 +22,9 @@ struct CompileOptions {
   // Non-empty: consult and fill the session's object cache under this key (see
   // ObjectCache; the caller derives it with cache_key()). Ignored without a cache dir.
   std::string cache_key;
+  // false: do not look the key up, only store the result under it (for a caller that
+  // already tried load_cached(), or that wants dumps, which a hit would skip).
+  bool cache_read = true;
   // Non-empty: write `<dump_dir>/<dump_name>.ll` (optimized IR) and `.s` (assembly).
   // dump_name defaults to the module identifier. Skipped on a cache hit.
   std::string dump_dir;

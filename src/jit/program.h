@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "analysis/arguments.h"
@@ -31,6 +32,7 @@ struct ArgValue {
   template <class T>
   static ArgValue scalar(T x) {
     static_assert(sizeof(T) <= 16);
+    static_assert(!std::is_pointer_v<T>, "an array would decay to a pointer: pass the value type");
     ArgValue v;
     std::memcpy(v.bytes, &x, sizeof(T));
     return v;

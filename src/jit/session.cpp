@@ -434,7 +434,7 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
     stats.verify_ms = ms_since(t0);
 
     const bool use_cache = state_->cache && !options.cache_key.empty();
-    if (use_cache) {
+    if (use_cache && options.cache_read) {
       auto t_cache = Clock::now();
       auto cached = state_->cache->load(options.cache_key);
       if (!cached.ok()) return cached.take_error();

@@ -1,0 +1,393 @@
+// The object cache, dumps and plugin discovery through the C API: which options make a new
+// cache entry, hits in fresh contexts without lowering, damaged entries, deterministic IR.
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "capi_test_util.h"
+
+#ifndef LIBDACE_CORPUS_DIR
+#define LIBDACE_CORPUS_DIR "../shared/sdfg-corpus"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fresh_dir(const std::string& tag) {
+  fs::path dir = fs::temp_directory_path() / ("libdace_capi_cache_" + tag + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir.string();
+}
+
+// Names of the cache entries (<key>.dobj) in `dir`.
+std::set<std::string> entries(const std::string& dir) {
+  std::set<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".dobj") out.insert(e.path().filename().string());
+  return out;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_all(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+// B[i] = A[i] * <factor> + s over a parallel map i=0:N; arguments A, B, N, s.
+dace_sdfg_t* make_axpb(const char* name, const char* factor = "2") {
+  dace_sdfg_t* sdfg = nullptr;
+  EXPECT_DACE_OK(dace_sdfg_create(&sdfg, name));
+  EXPECT_DACE_OK(dace_sdfg_add_symbol(sdfg, "N", DACE_INT64));
+  EXPECT_DACE_OK(dace_sdfg_add_array(sdfg, "A", DACE_FLOAT64, "N", nullptr));
+  EXPECT_DACE_OK(dace_sdfg_add_array(sdfg, "B", DACE_FLOAT64, "N", nullptr));
+  EXPECT_DACE_OK(dace_sdfg_add_scalar(sdfg, "s", DACE_FLOAT64, nullptr));
+  dace_id_t state = -1;
+  EXPECT_DACE_OK(dace_sdfg_add_state(&state, sdfg, DACE_ROOT_REGION, "s0"));
+  dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
+  o.external_edges = 1;
+  o.schedule = DACE_SCHEDULE_CPU_MULTICORE;
+  std::string code = std::string("b = a * ") + factor + " + c";
+  EXPECT_DACE_OK(dace_state_add_mapped_tasklet(nullptr, nullptr, nullptr, sdfg, state, "axpb", "i=0:N",
+                                               "a: A[i]; c: s[0]", code.c_str(), "b: B[i]", &o));
+  return sdfg;
+}
+
+// Calls an axpb program and checks B against a plain loop.
+void expect_axpb(dace_program_t* p, double factor, int64_t n = 29) {
+  std::vector<double> a(static_cast<size_t>(n)), b(static_cast<size_t>(n), -1.0);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 0.25 * static_cast<double>(i) - 2;
+  const double s = 0.5;
+  int64_t shape[1] = {n};
+  dace_arg_t args[3]{};
+  args[0].kind = args[1].kind = DACE_ARG_ARRAY;
+  args[0].value.array = {a.data(), DACE_FLOAT64, 1, shape, nullptr};
+  args[1].value.array = {b.data(), DACE_FLOAT64, 1, shape, nullptr};
+  args[2].kind = DACE_ARG_FLOAT;
+  args[2].value.f = s;
+  ASSERT_DACE_OK(dace_program_call(p, nullptr, args, 3));
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_DOUBLE_EQ(b[i], a[i] * factor + s) << i;
+  }
+}
+
+dace_compile_stats_t stats_of(dace_program_t* p) {
+  dace_compile_stats_t st{};
+  st.version = DACE_COMPILE_STATS_VERSION;
+  EXPECT_DACE_OK(dace_program_compile_stats(&st, p));
+  return st;
+}
+
+// Compiles in a new context; returns the program's stats (and checks the result).
+dace_compile_stats_t compile_fresh(dace_sdfg_t* sdfg, const dace_compile_options_t& o, double factor = 2) {
+  dace_context_t* ctx = nullptr;
+  EXPECT_DACE_OK(dace_context_create(&ctx));
+  dace_program_t* p = nullptr;
+  EXPECT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+  dace_compile_stats_t st{};
+  if (p) {
+    st = stats_of(p);
+    expect_axpb(p, factor);
+  }
+  dace_program_release(p);
+  dace_context_release(ctx);
+  return st;
+}
+
+TEST(CApiProgramCache, EveryCodegenOptionMakesItsOwnEntry) {
+  const std::string dir = fresh_dir("options");
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("axpb");
+  dace_sdfg_t* other = make_axpb("axpb", "3");
+  dace_sdfg_t* renamed = make_axpb("axpb_renamed");
+
+  dace_compile_options_t base = DACE_COMPILE_OPTIONS_INIT;
+  base.opt_level = 1;
+  base.cache_dir = dir.c_str();
+  struct Variant {
+    const char* what;
+    dace_compile_options_t o;
+    dace_sdfg_t* sdfg;
+    double factor;
+  };
+  std::vector<Variant> variants{{"base", base, sdfg, 2}};
+  variants.push_back({"opt_level", base, sdfg, 2});
+  variants.back().o.opt_level = 2;
+  variants.push_back({"fast_math", base, sdfg, 2});
+  variants.back().o.fast_math = 1;
+  variants.push_back({"num_threads", base, sdfg, 2});
+  variants.back().o.num_threads = 3;
+  variants.push_back({"sdfg content", base, other, 3});
+  variants.push_back({"sdfg name", base, renamed, 2});
+
+  std::set<std::string> seen;
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.what);
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, v.sdfg, &v.o));
+    EXPECT_EQ(stats_of(p).cache_hit, 0);
+    expect_axpb(p, v.factor);
+    dace_program_release(p);
+    std::set<std::string> now = entries(dir);
+    EXPECT_EQ(now.size(), seen.size() + 1) << "no new cache entry";
+    seen = now;
+  }
+  // The same options again: hits, no new entries.
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.what);
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, v.sdfg, &v.o));
+    EXPECT_EQ(stats_of(p).cache_hit, 1);
+    expect_axpb(p, v.factor);
+    dace_program_release(p);
+  }
+  EXPECT_EQ(entries(dir), seen);
+  // A dump directory does not change the code: same key (the entry is rewritten, not added).
+  const std::string dumps = fresh_dir("options_dump");
+  dace_compile_options_t with_dump = base;
+  with_dump.dump_dir = dumps.c_str();
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &with_dump));
+  dace_program_release(p);
+  EXPECT_EQ(entries(dir), seen);
+
+  dace_sdfg_release(renamed);
+  dace_sdfg_release(other);
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+  fs::remove_all(dir);
+  fs::remove_all(dumps);
+}
+
+TEST(CApiProgramCache, SameSdfgInTwoContextsGivesTheSameKeyAndIr) {
+  const std::string c1 = fresh_dir("det1"), c2 = fresh_dir("det2");
+  const std::string d1 = fresh_dir("dump1"), d2 = fresh_dir("dump2");
+  dace_sdfg_t* sdfg = make_axpb("axpb");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 2;
+  o.cache_dir = c1.c_str();
+  o.dump_dir = d1.c_str();
+  compile_fresh(sdfg, o);
+  // A second SDFG handle with the same content, built separately.
+  dace_sdfg_t* again = make_axpb("axpb");
+  o.cache_dir = c2.c_str();
+  o.dump_dir = d2.c_str();
+  compile_fresh(again, o);
+
+  EXPECT_EQ(entries(c1).size(), 1u);
+  EXPECT_EQ(entries(c1), entries(c2));
+  const std::string ll1 = read_all(d1 + "/axpb.ll"), ll2 = read_all(d2 + "/axpb.ll");
+  ASSERT_FALSE(ll1.empty());
+  EXPECT_TRUE(ll1 == ll2) << "IR differs between two compiles of the same SDFG";
+  const std::string s1 = read_all(d1 + "/axpb.s");
+  ASSERT_FALSE(s1.empty());
+  for (const char* entry : {"__dace_init_axpb", "__program_axpb", "__dace_exit_axpb"}) {
+    EXPECT_NE(ll1.find(entry), std::string::npos) << entry;
+    EXPECT_NE(s1.find(entry), std::string::npos) << entry;
+  }
+  EXPECT_EQ(s1, read_all(d2 + "/axpb.s"));
+  dace_sdfg_release(again);
+  dace_sdfg_release(sdfg);
+  for (const auto& d : {c1, c2, d1, d2}) fs::remove_all(d);
+}
+
+// num_threads is per program: baked into its parallel_for calls, not set process-wide.
+TEST(CApiProgramCache, NumThreadsIsBakedIntoEachProgram) {
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("axpb");
+  std::vector<std::string> calls;
+  std::vector<dace_program_t*> programs;
+  for (int threads : {3, 5, 0}) {
+    const std::string dumps = fresh_dir("threads" + std::to_string(threads));
+    dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+    o.opt_level = 0;
+    o.num_threads = threads;
+    o.dump_dir = dumps.c_str();
+    programs.push_back(nullptr);
+    ASSERT_DACE_OK(dace_program_compile(&programs.back(), ctx, sdfg, &o));
+    const std::string ll = read_all(dumps + "/axpb.ll");
+    size_t at = ll.find("call void @dace_cpu_parallel_for(");
+    ASSERT_NE(at, std::string::npos) << ll;
+    calls.push_back(ll.substr(at, ll.find('\n', at) - at));
+    fs::remove_all(dumps);
+  }
+  // The last parameter is the thread count (codegen/options.h).
+  EXPECT_NE(calls[0].find("i32 3)"), std::string::npos) << calls[0];
+  EXPECT_NE(calls[1].find("i32 5)"), std::string::npos) << calls[1];
+  EXPECT_NE(calls[2].find("i32 0)"), std::string::npos) << calls[2];
+  // Programs with different counts coexist and compute the same.
+  for (dace_program_t* p : programs) expect_axpb(p, 2, 4096);
+  for (dace_program_t* p : programs) dace_program_release(p);
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+}
+
+TEST(CApiProgramCache, DamagedEntryFallsBackToAFullCompile) {
+  const std::string dir = fresh_dir("damaged");
+  dace_sdfg_t* sdfg = make_axpb("axpb");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 1;
+  o.cache_dir = dir.c_str();
+  EXPECT_EQ(compile_fresh(sdfg, o).cache_hit, 0);
+  ASSERT_EQ(entries(dir).size(), 1u);
+  const std::string file = dir + "/" + *entries(dir).begin();
+  const std::string good = read_all(file);
+  ASSERT_GT(good.size(), 200u);
+
+  // Flipped bytes in the object, then a truncated file: both recompile, and the recompile
+  // repairs the entry so that the next fresh context hits again.
+  std::string flipped = good;
+  for (size_t i = good.size() / 2; i < good.size() / 2 + 16; ++i) flipped[i] = static_cast<char>(~flipped[i]);
+  for (const std::string& damaged : {flipped, good.substr(0, good.size() / 3), std::string()}) {
+    write_all(file, damaged);
+    dace_compile_stats_t st = compile_fresh(sdfg, o);
+    EXPECT_EQ(st.cache_hit, 0);
+    EXPECT_GT(st.lower_ms, 0.0);
+    EXPECT_EQ(read_all(file), good);
+    EXPECT_EQ(compile_fresh(sdfg, o).cache_hit, 1);
+  }
+  dace_sdfg_release(sdfg);
+  fs::remove_all(dir);
+}
+
+TEST(CApiProgramCache, ForeignObjectUnderTheKeyFallsBackToAFullCompile) {
+  // An intact entry whose object lacks this program's entry points (another SDFG's object
+  // copied under its name) must not be used.
+  const std::string dir = fresh_dir("foreign");
+  dace_sdfg_t* mine = make_axpb("axpb");
+  dace_sdfg_t* foreign = make_axpb("other", "5");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 1;
+  o.cache_dir = dir.c_str();
+  compile_fresh(mine, o);
+  const std::string mine_file = dir + "/" + *entries(dir).begin();
+  const std::string good = read_all(mine_file);
+  compile_fresh(foreign, o, 5);
+  ASSERT_EQ(entries(dir).size(), 2u);
+  std::string foreign_file;
+  for (const auto& e : entries(dir))
+    if (dir + "/" + e != mine_file) foreign_file = dir + "/" + e;
+  write_all(mine_file, read_all(foreign_file));
+
+  dace_compile_stats_t st = compile_fresh(mine, o);
+  EXPECT_EQ(st.cache_hit, 0);
+  EXPECT_EQ(read_all(mine_file), good);
+  EXPECT_EQ(compile_fresh(mine, o).cache_hit, 1);
+  dace_sdfg_release(foreign);
+  dace_sdfg_release(mine);
+  fs::remove_all(dir);
+}
+
+// The cached load of corpus kernels: how long a hit takes (printed; the bound is loose
+// because CI machines are shared).
+TEST(CApiProgramCache, CorpusKernelsLoadFromTheCacheQuickly) {
+  const std::string dir = fresh_dir("corpus");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 1;
+  o.cache_dir = dir.c_str();
+  int found = 0;
+  for (const char* kernel : {"gemm", "heat_3d", "softmax"}) {
+    const std::string path = std::string(LIBDACE_CORPUS_DIR) + "/" + kernel + "/" + kernel + ".simp.sdfg";
+    if (!fs::exists(path)) continue;
+    ++found;
+    dace_sdfg_t* sdfg = nullptr;
+    ASSERT_DACE_OK(dace_sdfg_load_file(&sdfg, path.c_str()));
+    double best_ms = 1e9, best_total_ms = 1e9, best_load_ms = 1e9, miss_ms = 0;
+    for (int round = 0; round < 4; ++round) {
+      dace_context_t* ctx = nullptr;
+      ASSERT_DACE_OK(dace_context_create(&ctx));
+      // The context's first compile loads plugins and starts the JIT: not part of a hit.
+      dace_sdfg_t* warm = make_axpb("warm");
+      dace_program_t* w = nullptr;
+      ASSERT_DACE_OK(dace_program_compile(&w, ctx, warm, &o));
+      dace_program_release(w);
+      dace_sdfg_release(warm);
+
+      auto t0 = std::chrono::steady_clock::now();
+      dace_program_t* p = nullptr;
+      ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      dace_compile_stats_t st = stats_of(p);
+      EXPECT_EQ(st.cache_hit, round > 0 ? 1 : 0);
+      if (round == 0) {
+        miss_ms = ms;
+      } else {
+        best_ms = std::min(best_ms, ms);
+        best_total_ms = std::min(best_total_ms, st.total_ms);
+        best_load_ms = std::min(best_load_ms, st.jit_ms);
+      }
+      dace_program_release(p);
+      dace_context_release(ctx);
+    }
+    std::printf("[ cache    ] %-8s full compile %8.2f ms, cached load %6.2f ms (stats: total %6.2f, object load %5.2f)\n",
+                kernel, miss_ms, best_ms, best_total_ms, best_load_ms);
+    EXPECT_LT(best_ms, 100.0) << kernel;
+    EXPECT_LT(best_ms, miss_ms) << kernel;
+    dace_sdfg_release(sdfg);
+  }
+  if (found == 0) GTEST_SKIP() << "no corpus at " << LIBDACE_CORPUS_DIR;
+  fs::remove_all(dir);
+}
+
+TEST(CApiProgramPlugins, NoPluginFoundNamesWhereItSearched) {
+  const std::string empty = fresh_dir("noplugins");
+  fs::create_directories(empty);
+  dace_sdfg_t* sdfg = make_axpb("axpb");
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  const std::string path = empty + ":/nonexistent/libdace-plugins";
+  ASSERT_DACE_OK(dace_context_set_option(ctx, "plugin_path", path.c_str()));
+  dace_program_t* p = nullptr;
+  EXPECT_DACE_ERROR(dace_program_compile(&p, ctx, sdfg, nullptr), DACE_ERROR_PLUGIN_UNAVAILABLE, empty);
+  EXPECT_NE(std::string(dace_last_error_message()).find("/nonexistent/libdace-plugins"), std::string::npos);
+  EXPECT_EQ(p, nullptr);
+  dace_context_release(ctx);
+
+  // A file that looks like a plugin but is not one: its failure is part of the message.
+  write_all(empty + "/libdace_plugin_bogus.so", "not an ELF file");
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  ASSERT_DACE_OK(dace_context_set_option(ctx, "plugin_path", empty.c_str()));
+  EXPECT_DACE_ERROR(dace_program_compile(&p, ctx, sdfg, nullptr), DACE_ERROR_PLUGIN_UNAVAILABLE,
+                    "libdace_plugin_bogus.so");
+  dace_context_release(ctx);
+
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  ASSERT_DACE_OK(dace_context_set_option(ctx, "plugin_path", ""));
+  EXPECT_DACE_ERROR(dace_program_compile(&p, ctx, sdfg, nullptr), DACE_ERROR_PLUGIN_UNAVAILABLE, "plugin_path");
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
+  fs::remove_all(empty);
+}
+
+TEST(CApiProgramPlugins, PluginPathOptionFindsThePlugin) {
+  // The build tree's plugin folder, named explicitly, works like the default search.
+  const std::string dir = std::string(LIBDACE_BINARY_DIR) + "/lib/libdace/plugins";
+  if (!fs::exists(dir + "/libdace_plugin_cpu.so")) GTEST_SKIP() << "no CPU plugin in " << dir;
+  dace_sdfg_t* sdfg = make_axpb("axpb");
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  ASSERT_DACE_OK(dace_context_set_option(ctx, "plugin_path", ("/nonexistent:" + dir).c_str()));
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 0;
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+  expect_axpb(p, 2);
+  dace_program_release(p);
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
+}
+
+}  // namespace
