@@ -1,9 +1,13 @@
 // The CPU plugin's handshake and registration.
 //
-// Today it contributes the precompiled runtime (runtime symbols for the JIT's closed-world
-// table) and its vendor libraries; the CPU_Multicore schedule, CPU storages and the BLAS
-// expansions join here once src/codegen defines their contexts.
+// It contributes the precompiled runtime (runtime symbols for the JIT's closed-world table),
+// its vendor libraries, the CPU_Multicore schedule (outlined by src/codegen, which calls the
+// runtime entry named here) and the OpenBLAS implementations of the BLAS library nodes
+// (src/codegen/library_blas.cpp emits the cblas calls when the registry lists them and
+// libopenblas loaded; otherwise the nodes become loop nests).
 #include <cstdint>
+#include <memory>
+#include <string_view>
 
 #include "libdace_plugin.h"
 #include "plugin/registry.h"
@@ -24,6 +28,28 @@ template <class Fn>
 void* address_of(Fn* fn) {
   return reinterpret_cast<void*>(fn);
 }
+
+constexpr const char* kOpenBlas = "libopenblas.so.0";
+
+// The core outlines the map body and calls runtime_entry(); there is nothing to do here.
+class MulticoreSchedule final : public dace::plugin::ScheduleLowering {
+ public:
+  dace::Status lower_scope(dace::codegen::ScopeContext&) const override {
+    return dace::make_error(dace::Code::Unsupported, "CPU_Multicore maps are outlined by the core lowering");
+  }
+  std::string_view runtime_entry() const override { return "dace_cpu_parallel_for"; }
+};
+
+// Marks a BLAS node class as callable through OpenBLAS's CBLAS interface; the calls are
+// emitted during lowering, so there is no SDFG-level expansion.
+class OpenBlasExpansion final : public dace::plugin::LibraryExpansion {
+ public:
+  dace::Status expand(dace::transform::ExpansionContext&) const override {
+    return dace::make_error(dace::Code::Unsupported,
+                            "the OpenBLAS implementation is emitted during lowering, not as an SDFG expansion");
+  }
+  std::string_view vendor_library() const override { return kOpenBlas; }
+};
 
 int32_t register_cpu(dace_plugin_registry_t* handle) {
   dace::plugin::Registry* registry = dace::plugin::Registry::from_handle(handle);
@@ -55,7 +81,18 @@ int32_t register_cpu(dace_plugin_registry_t* handle) {
   // lets the JIT resolve __kmpc_*/omp_* for code that calls OpenMP directly. OpenBLAS is
   // optional: without it the BLAS expansions fall back to plain loops.
   if (!registry->add_vendor_library("libomp.so.5", true).ok()) return 1;
-  if (!registry->add_vendor_library("libopenblas.so.0", false).ok()) return 1;
+  if (!registry->add_vendor_library(kOpenBlas, false).ok()) return 1;
+
+  if (!registry->add_schedule("CPU_Multicore", std::make_shared<MulticoreSchedule>()).ok()) return 1;
+  const char* blas_classes[] = {
+      "dace.libraries.blas.nodes.matmul.MatMul",
+      "dace.libraries.blas.nodes.gemm.Gemm",
+      "dace.libraries.blas.nodes.gemv.Gemv",
+      "dace.libraries.blas.nodes.dot.Dot",
+  };
+  auto blas = std::make_shared<OpenBlasExpansion>();
+  for (const char* cls : blas_classes)
+    if (!registry->add_expansion(cls, "OpenBLAS", blas).ok()) return 1;
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "codegen/allocation.h"
 
+#include "codegen/stream_queue.h"
 #include "ir/path.h"
 
 namespace dace::codegen {
@@ -41,6 +42,39 @@ struct Usage {
   bool any_access = false;
 };
 
+// Streams live for the whole function (their queue headers are allocated on entry and
+// their buffers freed on exit), so elements pushed in one state are there for the next.
+Result<AllocKind> plan_stream(const ir::SDFG& sdfg, const std::string& name, const ir::DataDescriptor& d,
+                              const Usage& u, const std::set<std::string>& assigned_symbols, bool top_level) {
+  std::string where = ir::path_of_data(sdfg, name);
+  if (!d.transient)
+    return make_error(Code::Unsupported,
+                      where + (top_level ? ": stream arguments cannot be compiled (DaCe passes a C++ stream object "
+                                           "there; libdace has no host ABI for it): make the stream transient"
+                                         : ": streams passed into nested SDFGs cannot be compiled yet"));
+  if (!u.any_access) return AllocKind::Unused;
+  if (d.lifetime == ir::Lifetime::Persistent || d.lifetime == ir::Lifetime::Global ||
+      d.lifetime == ir::Lifetime::External)
+    return make_error(Code::Unsupported, where + ": streams with lifetime " + ir::to_string(d.lifetime) +
+                                             " (kept across calls) cannot be compiled yet");
+  if (d.storage != ir::StorageType::Default && d.storage != ir::StorageType::CPU_Heap &&
+      d.storage != ir::StorageType::Register)
+    return make_error(Code::Unsupported, where + ": stream storage " + ir::to_string(d.storage) +
+                                             " needs a plugin that is not part of the CPU lowering");
+  if (!d.dtype.raw_json.empty() || !d.dtype.opaque.empty() || d.dtype.pointer_depth > 0 ||
+      ir::scalar_type_size(d.dtype.scalar) <= 0)
+    return make_error(Code::Unsupported, where + ": stream element type " + ir::to_string(d.dtype) +
+                                             " cannot be compiled yet");
+  for (const std::string& s : shape_symbols(d))
+    if (assigned_symbols.count(s))
+      return make_error(Code::Unsupported,
+                        where + ": a stream whose shape depends on symbols assigned inside the SDFG cannot be compiled yet");
+  if (!u.top_level_access)
+    return make_error(Code::Unsupported,
+                      where + ": streams accessed only inside scopes (one stream per scope instance) cannot be compiled yet");
+  return AllocKind::FunctionHeap;
+}
+
 }  // namespace
 
 Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
@@ -62,6 +96,12 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
   }
   for (const auto& [name, d] : sdfg.arrays) {
     AllocKind k;
+    if (d.kind == ir::DataKind::Stream) {
+      Result<AllocKind> sk = plan_stream(sdfg, name, d, usage[name], assigned_symbols, top_level);
+      if (!sk) return sk.take_error();
+      plan.kind[name] = *sk;
+      continue;
+    }
     if (!d.transient) {
       k = AllocKind::External;
     } else if (d.kind == ir::DataKind::View) {
@@ -69,8 +109,6 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
     } else if (d.kind == ir::DataKind::Reference) {
       k = AllocKind::Reference;
     } else {
-      if (d.kind == ir::DataKind::Stream)
-        return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": streams cannot be compiled yet");
       if (d.storage != ir::StorageType::Default && d.storage != ir::StorageType::Register &&
           d.storage != ir::StorageType::CPU_Heap && d.storage != ir::StorageType::CPU_Pinned &&
           d.storage != ir::StorageType::CPU_ThreadLocal)
@@ -160,11 +198,32 @@ Status bind_lazy_container(Frame& f, const std::string& name) {
   return Status::success();
 }
 
+namespace {
+
+Result<std::vector<llvm::Value*>> allocate_stream_container(Frame& f, const std::string& name, AllocKind kind,
+                                                            const ir::DataDescriptor& d) {
+  if (kind != AllocKind::FunctionHeap)
+    return make_error(Code::Internal, f.sc.path + ": stream \"" + name + "\" planned outside the function heap");
+  Result<llvm::Value*> count = stream_count(f, d);
+  if (!count) return count.take_error();
+  Result<llvm::Value*> headers = allocate_stream(f, d);
+  if (!headers) return headers.take_error();
+  f.bind_data(name, DataBinding{*headers, &d, false});
+  ModuleContext& mc = f.mc;
+  llvm::Value* h = *headers;
+  llvm::Value* n = *count;
+  f.exit_actions.push_back([h, n, &mc](llvm::IRBuilder<>& b) { release_stream(b, mc, h, n); });
+  return std::vector<llvm::Value*>{};
+}
+
+}  // namespace
+
 Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
                                                      bool thread_local_storage) {
   auto it = f.sc.sdfg.arrays.find(name);
   if (it == f.sc.sdfg.arrays.end()) return make_error(Code::InvalidSdfg, f.sc.path + ": no data container \"" + name + "\"");
   const ir::DataDescriptor& d = it->second;
+  if (d.kind == ir::DataKind::Stream) return allocate_stream_container(f, name, kind, d);
   bool zero = f.sc.plan.setzero.count(name) > 0;
   llvm::Type* et = storage_type(f.mc.ctx, d.dtype.scalar);
   std::vector<llvm::Value*> to_free;

@@ -4,6 +4,7 @@
 #include "codegen/addressing.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
+#include "codegen/stream_queue.h"
 #include "codegen/wcr.h"
 
 namespace dace::codegen {
@@ -67,6 +68,13 @@ Status emit_copy(StateEmitter& se, int edge_id) {
   if (!sb) return sb.take_error();
   Result<DataBinding> db = f.data(dst.data);
   if (!db) return db.take_error();
+  if (sb->desc->kind == ir::DataKind::Stream || db->desc->kind == ir::DataKind::Stream) {
+    if (!e->memlet.wcr.empty())
+      return make_error(Code::Unsupported, se.where_edge(edge_id) + ": copies to or from streams cannot resolve write conflicts");
+    Status s = emit_stream_copy(f, *sb, src.subset, *db, dst.subset);
+    if (!s.ok()) return make_error(s.error().code, se.where_edge(edge_id) + ": " + s.error().message);
+    return Status::success();
+  }
   std::optional<Wcr> wcr;
   if (!e->memlet.wcr.empty()) {
     Result<Wcr> w = parse_wcr(e->memlet.wcr);

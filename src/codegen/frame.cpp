@@ -13,11 +13,11 @@ llvm::FunctionCallee ModuleContext::free_fn() {
   return module.getOrInsertFunction("free", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false));
 }
 
-llvm::FunctionCallee ModuleContext::parallel_for_fn() {
+llvm::FunctionCallee ModuleContext::parallel_for_fn(const std::string& symbol) {
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
-  return module.getOrInsertFunction(options.parallel_for_symbol,
+  return module.getOrInsertFunction(symbol,
                                     llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64, i64, i32, i32}, false));
 }
 

@@ -35,7 +35,8 @@ struct ModuleContext {
   std::string unique_name(const std::string& base) { return base + "." + std::to_string(next_id++); }
   llvm::FunctionCallee malloc_fn();  // void* aligned_alloc(size_t alignment, size_t size)
   llvm::FunctionCallee free_fn();
-  llvm::FunctionCallee parallel_for_fn();
+  // The CPU runtime's parallel_for under `symbol` (registry_query.h: parallel_for_entry).
+  llvm::FunctionCallee parallel_for_fn(const std::string& symbol);
 };
 
 // What the lowering knows about one SDFG (top level or nested).

@@ -3,7 +3,7 @@
 // by loop nests in i-k-j order (unit-stride inner loop, vectorizable).
 #include <cstdlib>
 
-#include "codegen/library_nodes.h"
+#include "codegen/library_matmul.h"
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
 #include "codegen/scalar_ops.h"
@@ -33,12 +33,6 @@ void swap_last_two(Operand& op) {
 }
 
 }  // namespace
-
-struct MatMulOperands {
-  Operand a, b, c;
-  std::optional<Operand> cin;
-  double alpha = 1.0, beta = 0.0;
-};
 
 Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
@@ -215,14 +209,17 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
 Status emit_matmul(StateEmitter& se, int node) {
   Result<MatMulOperands> ops = matmul_operands(se, node);
   if (!ops) return ops.take_error();
-  if (!can_parallelize(se) || !row_parallel(*ops)) return emit_product(se, node, *ops, nullptr);
-  llvm::Value* rows = ops->a.size_values[0];
-  return emit_parallel_loop(se, rows, "matmul", [&](llvm::Value* row) -> Status {
-    // Inside the outlined body: look the operands up again (they are captured by name).
-    Result<MatMulOperands> inner = matmul_operands(se, node);
-    if (!inner) return inner.take_error();
-    return emit_product(se, node, *inner, row);
-  });
+  auto loops = [&]() -> Status {
+    if (!can_parallelize(se) || !row_parallel(*ops)) return emit_product(se, node, *ops, nullptr);
+    llvm::Value* rows = ops->a.size_values[0];
+    return emit_parallel_loop(se, rows, "matmul", [&](llvm::Value* row) -> Status {
+      // Inside the outlined body: look the operands up again (they are captured by name).
+      Result<MatMulOperands> inner = matmul_operands(se, node);
+      if (!inner) return inner.take_error();
+      return emit_product(se, node, *inner, row);
+    });
+  };
+  return emit_blas_or_loops(se, node, *ops, loops);
 }
 
 }  // namespace dace::codegen

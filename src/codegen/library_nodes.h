@@ -1,5 +1,6 @@
-// Library nodes lowered as plain loop nests (the CPU plugin may later route them to BLAS):
-// MatMul (GEMM / batched / GEMV / dot by operand ranks), Reduce, Transpose.
+// Library nodes lowered by the core: MatMul (GEMM / batched / GEMV / dot by operand ranks;
+// through CBLAS when the registry offers OpenBLAS, library_blas.cpp), Reduce, Transpose,
+// Copy and Memset.
 #pragma once
 #include <string>
 #include <vector>
@@ -30,5 +31,7 @@ std::string library_property(const ir::LibraryNode& n, const std::string& key);
 Status emit_matmul(StateEmitter& se, int node);
 Status emit_reduce(StateEmitter& se, int node);
 Status emit_transpose(StateEmitter& se, int node);
+Status emit_copy_node(StateEmitter& se, int node);    // library_copy.cpp
+Status emit_memset_node(StateEmitter& se, int node);  // library_copy.cpp
 
 }  // namespace dace::codegen

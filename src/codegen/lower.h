@@ -51,6 +51,11 @@ struct LoweredModule {
 // InvalidSdfg (inconsistencies found while lowering), each naming the element by path.
 Result<LoweredModule> lower(const ir::SDFG& sdfg, llvm::LLVMContext& context, const LowerOptions& options = {});
 
+// The parts of `options` that change the generated code, as deterministic text (for cache
+// keys): flags, thread count, the CPU_Multicore runtime entry and which vendor library
+// implementations would be used.
+std::string options_fingerprint(const LowerOptions& options);
+
 // The module's IR as text (deterministic: same SDFG and options, same text).
 std::string module_text(const llvm::Module& module);
 

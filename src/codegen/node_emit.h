@@ -11,6 +11,7 @@ bool is_view_node(StateEmitter& se, int node);
 Status bind_view(StateEmitter& se, int node);
 Status emit_tasklet(StateEmitter& se, int node);        // tasklet_emit.cpp
 Status emit_map(StateEmitter& se, int entry);           // map_emit.cpp
+Status emit_consume(StateEmitter& se, int entry);       // consume_emit.cpp
 Status emit_nested_sdfg(StateEmitter& se, int node);    // nested_sdfg.cpp
 Status emit_library_node(StateEmitter& se, int node);   // library_nodes.cpp
 

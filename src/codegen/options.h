@@ -1,6 +1,11 @@
 // Options of the SDFG -> LLVM IR lowering. Plain struct, no LLVM types.
 #pragma once
+#include <cstdint>
 #include <string>
+
+namespace dace::plugin {
+class Registry;
+}
 
 namespace dace::codegen {
 
@@ -14,7 +19,19 @@ struct LowerOptions {
   // schedule: 0 static (also DaCe's Default), 1 dynamic, 2 guided, as the CPU runtime
   // (plugins/cpu/runtime/dace_cpu_runtime.h) defines them; chunk <= 0 = runtime's choice,
   // num_threads 0 = runtime's default.
+  // Used only without a registry; with one, the entry comes from the registry's
+  // CPU_Multicore schedule (ScheduleLowering::runtime_entry) and a missing schedule is an
+  // error naming the map.
   std::string parallel_for_symbol = "dace_cpu_parallel_for";
+  // What the loaded plugins offer: the CPU_Multicore schedule and library implementations
+  // (OpenBLAS for MatMul/Gemm/Gemv/Dot). Not owned; must outlive lower(). Null: the
+  // defaults above and plain loop nests for every library node.
+  const plugin::Registry* registry = nullptr;
+  // false: library nodes always become loop nests, even when a vendor library is offered.
+  bool use_vendor_libraries = true;
+  // Threads of a CPU_Multicore map whose omp_num_threads is 0 (baked into the program's
+  // runtime calls); 0 = the runtime's default.
+  int32_t default_num_threads = 0;
   // Arrays the SDFG passes as arguments get `noalias` unless their descriptor says
   // may_alias (DaCe emits `__restrict__` the same way).
   bool noalias_arguments = true;

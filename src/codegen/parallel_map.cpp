@@ -5,6 +5,7 @@
 // captured lazily into an array of 8-byte slots (the closure).
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
+#include "codegen/registry_query.h"
 
 namespace dace::codegen {
 
@@ -56,9 +57,13 @@ llvm::Function* body_function(ModuleContext& mc, const std::string& base) {
 }
 
 // Fills the closure with the body's captures, right before the call, and calls the runtime.
-void call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total, int64_t chunk, int32_t schedule,
-                  int64_t threads) {
+// threads == 0 takes the program's default (LowerOptions::default_num_threads).
+Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total, int64_t chunk, int32_t schedule,
+                    int64_t threads, const std::string& where) {
   ModuleContext& mc = outer.mc;
+  Result<std::string> entry = parallel_for_entry(mc.options, where);
+  if (!entry) return entry.take_error();
+  if (threads <= 0) threads = mc.options.default_num_threads;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
   size_t n = std::max<size_t>(1, body.captures.size());
   llvm::AllocaInst* closure = outer.entry_alloca(llvm::ArrayType::get(i64, n), "closure");
@@ -67,9 +72,10 @@ void call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* to
     llvm::Value* slot = outer.b.CreateConstInBoundsGEP1_64(i64, closure, i);
     outer.b.CreateStore(body.captures[i].outer, slot);
   }
-  outer.b.CreateCall(mc.parallel_for_fn(),
+  outer.b.CreateCall(mc.parallel_for_fn(*entry),
                      {fn, closure, outer.b.getInt64(0), total, outer.b.getInt64(std::max<int64_t>(0, chunk)),
                       outer.b.getInt32(schedule), outer.b.getInt32(static_cast<int32_t>(std::clamp<int64_t>(threads, 0, 1 << 20)))});
+  return Status::success();
 }
 
 // Whether the memory a captured container pointer reaches is reached by no other captured
@@ -160,8 +166,7 @@ Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::strin
   se.f = &outer;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  call_runtime(outer, body, fn, total, 0, 0, 0);
-  return Status::success();
+  return call_runtime(outer, body, fn, total, 0, 0, 0, se.f->sc.path + " / " + name);
 }
 
 Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
@@ -220,8 +225,8 @@ Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
   se.scope_symbols = saved_symbols;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  call_runtime(outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule), map.omp_num_threads);
-  return Status::success();
+  return call_runtime(outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule), map.omp_num_threads,
+                      se.where(entry));
 }
 
 }  // namespace dace::codegen

@@ -182,8 +182,7 @@ Status StateEmitter::emit_scope(int scope) {
       case ir::NodeKind::MapEntry: DACE_TRY(emit_map(*this, n)); break;
       case ir::NodeKind::NestedSDFG: DACE_TRY(emit_nested_sdfg(*this, n)); break;
       case ir::NodeKind::Library: DACE_TRY(emit_library_node(*this, n)); break;
-      case ir::NodeKind::ConsumeEntry:
-        return make_error(Code::Unsupported, where(n) + ": consume scopes cannot be compiled yet");
+      case ir::NodeKind::ConsumeEntry: DACE_TRY(emit_consume(*this, n)); break;
       default: break;
     }
   }

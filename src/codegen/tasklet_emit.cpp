@@ -1,12 +1,16 @@
 // Tasklets: connectors bound to memlets (scalar connectors load/store one element, others
 // are indexable views of their subset), code lowered from the typed AST, outputs written
-// back (through WCR where the memlet has one; atomically in parallel code).
+// back (through WCR where the memlet has one; atomically in parallel code). A connector bound
+// to a stream pops one element when the tasklet starts (input) or pushes at every
+// assignment (output), as DaCe's `s = value` on a stream connector does.
 #include <set>
 
 #include "codegen/addressing.h"
+#include "codegen/cpp_blas_tasklet.h"
 #include "codegen/expr_emit.h"
 #include "codegen/node_emit.h"
 #include "codegen/scalar_ops.h"
+#include "codegen/stream_queue.h"
 #include "codegen/wcr.h"
 #include "ir/tasklet/language.h"
 #include "ir/tasklet/parser.h"
@@ -104,6 +108,7 @@ struct Target {
   llvm::Value* ptr = nullptr;   // element (scalar connector) or first element
   ScalarType elem = ScalarType::Unknown;
   int tasklet_edge = -1;         // >= 0: value goes to a tasklet through edge_values
+  llvm::Value* queue = nullptr;  // a stream's queue: each write pushes
   std::optional<Wcr> wcr;
   bool atomic = false;
 };
@@ -145,6 +150,8 @@ class TaskletEmitter : public NameEnv {
 
   Status run() {
     const auto& t = static_cast<const ir::Tasklet&>(*se_.state.node(node_));
+    // C++ tasklets: only the CBLAS calls of DaCe's BLAS expansions (cpp_blas_tasklet.cpp).
+    if (t.code.language == ir::Language::CPP) return emit_cpp_blas_tasklet(se_, node_);
     if (t.code.language != ir::Language::Python)
       return unsupported_language_error(ir::to_string(t.code.language), se_.where(node_));
     Result<Program> parsed = parse_code(t.code.code);
@@ -222,10 +229,13 @@ class TaskletEmitter : public NameEnv {
       ir::DType declared = ct != t.in_connectors.end() ? ct->second : ir::DType{};
       const ir::Node* src = se_.state.node(edge->src);
       Input in;
-      if (src->kind == ir::NodeKind::Tasklet) {
+      // Values of tasklet -> tasklet edges, and the element a consume scope popped.
+      bool consumed = src->kind == ir::NodeKind::ConsumeEntry && edge->src_conn == "OUT_stream";
+      if (src->kind == ir::NodeKind::Tasklet || consumed) {
         auto v = se_.edge_values.find(e);
         if (v == se_.edge_values.end())
-          return make_error(Code::InvalidSdfg, se_.where_edge(e) + ": value from the producing tasklet is missing");
+          return make_error(Code::InvalidSdfg, se_.where_edge(e) + (consumed ? ": the consumed element is missing"
+                                                                             : ": value from the producing tasklet is missing"));
         in.value = load_scalar(f_.b, v->second.first, v->second.second);
         inputs_[conn] = in;
         info[conn] = ConnectorInfo{in.value.type, 0, false};
@@ -238,6 +248,10 @@ class TaskletEmitter : public NameEnv {
       ScalarType elem = d->desc->dtype.scalar;
       ScalarType ty = declared.scalar != ScalarType::Unknown ? declared.scalar : elem;
       auto ar = arity.find(conn);
+      if (d->desc->kind == ir::DataKind::Stream) {
+        DACE_TRY(pop_input(e, conn, *d, subset, ar != arity.end(), ty, in, info));
+        continue;
+      }
       if (scalar_memlet(edge->memlet, declared) && ar == arity.end()) {
         Result<llvm::Value*> p = subset_pointer(f_, *d, subset);
         if (!p) return fail(p.error());
@@ -288,6 +302,18 @@ class TaskletEmitter : public NameEnv {
       sym::Subset subset = edge->memlet.subset.rank() ? edge->memlet.subset : full_subset(*d->desc);
       tg.elem = d->desc->dtype.scalar;
       if (out.type == ScalarType::Unknown) out.type = tg.elem;
+      if (d->desc->kind == ir::DataKind::Stream) {
+        if (arity.count(conn) || !edge->memlet.wcr.empty())
+          return make_error(Code::Unsupported, se_.where_edge(e) + ": stream connector \"" + conn +
+                                                   "\" can only be assigned (no indexing, no write-conflict resolution)");
+        Result<llvm::Value*> q = stream_queue(f_, *d, subset);
+        if (!q) return make_error(q.error().code, se_.where_edge(e) + ": " + q.error().message);
+        tg.queue = *q;
+        out.dynamic = true;  // every assignment pushes
+        out.targets.push_back(tg);
+        info[conn] = ConnectorInfo{out.type, 0, false};
+        continue;
+      }
       if (!edge->memlet.wcr.empty()) {
         Result<Wcr> w = parse_wcr(edge->memlet.wcr);
         if (!w) return fail(w.error());
@@ -327,7 +353,29 @@ class TaskletEmitter : public NameEnv {
       store_scalar(f_.b, convert_typed(f_.b, v, slot.second), slot.first);
       return Status::success();
     }
+    if (tg.queue) {
+      emit_stream_push(f_, tg.queue, v, tg.elem);
+      return Status::success();
+    }
     return write_element(tg, tg.ptr, v);
+  }
+
+  // One element popped from a stream when the tasklet starts (a zero if the stream is empty:
+  // DaCe would block forever there).
+  Status pop_input(int e, const std::string& conn, const DataBinding& d, const sym::Subset& subset, bool indexed,
+                   ScalarType ty, Input& in, std::map<std::string, ConnectorInfo>& info) {
+    if (indexed)
+      return make_error(Code::Unsupported, se_.where_edge(e) + ": stream connector \"" + conn + "\" cannot be indexed");
+    Result<llvm::Value*> q = stream_queue(f_, d, subset);
+    if (!q) return make_error(q.error().code, se_.where_edge(e) + ": " + q.error().message);
+    ScalarType elem = d.desc->dtype.scalar;
+    llvm::AllocaInst* slot = f_.entry_alloca(storage_type(f_.mc.ctx, elem), conn + ".popped");
+    f_.b.CreateStore(llvm::Constant::getNullValue(slot->getAllocatedType()), slot);
+    emit_stream_pop(f_, *q, slot, elem);
+    in.value = convert_typed(f_.b, load_scalar(f_.b, slot, elem, conn.c_str()), ty);
+    inputs_[conn] = in;
+    info[conn] = ConnectorInfo{ty, 0, false};
+    return Status::success();
   }
 
   Status write_element(const Target& tg, llvm::Value* ptr, TypedValue v) {

@@ -30,6 +30,11 @@ class ScheduleLowering {
  public:
   virtual ~ScheduleLowering();
   virtual Status lower_scope(codegen::ScopeContext& context) const = 0;
+  // For schedules the core outlines itself (CPU_Multicore): the runtime function it calls,
+  //   void fn(void (*body)(void*, int64_t, int64_t), void* closure, int64_t begin,
+  //           int64_t end, int64_t chunk, int32_t schedule, int32_t num_threads),
+  // registered as a runtime symbol by the same plugin. "" when lower_scope does the work.
+  virtual std::string_view runtime_entry() const { return {}; }
 };
 
 // How containers of a storage type ("CPU_Heap", "GPU_Global") are allocated and freed.
@@ -55,6 +60,10 @@ class LibraryExpansion {
   virtual ~LibraryExpansion();
   virtual bool available() const { return true; }
   virtual Status expand(transform::ExpansionContext& context) const = 0;
+  // The vendor library (declared with Registry::add_vendor_library) the implementation
+  // calls into; "" for none. Code generation uses the implementation only when the registry
+  // reports that library loaded.
+  virtual std::string_view vendor_library() const { return {}; }
 };
 
 // Creates fresh instances of a transformation (instances carry their own properties).

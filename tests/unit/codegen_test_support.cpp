@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <complex>
 #include <cstdlib>
 #include <thread>
 
@@ -100,14 +101,9 @@ ArgValue scalar_of(tasklet::ScalarType t, double x) {
     case ScalarType::UInt64: return ArgValue::scalar<uint64_t>(static_cast<uint64_t>(x));
     case ScalarType::Float32: return ArgValue::scalar<float>(static_cast<float>(x));
     case ScalarType::Float64: return ArgValue::scalar<double>(x);
-    case ScalarType::Complex64: {
-      float c[2] = {static_cast<float>(x), 0.0f};
-      return ArgValue::scalar(c);
-    }
-    case ScalarType::Complex128: {
-      double c[2] = {x, 0.0};
-      return ArgValue::scalar(c);
-    }
+    // std::complex has NumPy's {re, im} layout (ArgValue::scalar refuses raw arrays).
+    case ScalarType::Complex64: return ArgValue::scalar(std::complex<float>(static_cast<float>(x), 0.0f));
+    case ScalarType::Complex128: return ArgValue::scalar(std::complex<double>(x, 0.0));
     default: break;
   }
   return ArgValue::scalar<int64_t>(static_cast<int64_t>(x));

@@ -1,0 +1,209 @@
+// C++ tasklets that are one CBLAS call, as DaCe's OpenBLAS expansions of Gemm/Gemv/Dot write
+// them into *.opt.sdfg files, e.g.
+//   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NJ, NI, NK, double(1), _b, NJ,
+//               _a, NK, double(0), _c, NJ);
+//   _result = cblas_ddot(n, _x, 1, _y, 1);
+// A restricted call syntax is parsed: CBLAS enumerators, connector names (pointers to the
+// first element of the connector's memlet), numbers or `type(number)` for alpha/beta, and
+// symbolic integer expressions for sizes, leading dimensions and increments. The same CBLAS
+// function is then called from the generated code. Anything else is not recognized, and the
+// caller reports the tasklet as unsupported with the reason given here.
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+#include "codegen/addressing.h"
+#include "codegen/cpp_blas_tasklet.h"
+#include "codegen/registry_query.h"
+#include "codegen/scalar_ops.h"
+
+namespace dace::codegen {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+struct ParsedCall {
+  std::string result;  // "_result" in `_result = cblas_ddot(...)`, else ""
+  std::string function;
+  std::vector<std::string> args;
+};
+
+Result<ParsedCall> parse_call(const std::string& code) {
+  auto fail = [](const std::string& why) { return make_error(Code::Unsupported, why); };
+  std::string s = trim(code);
+  while (!s.empty() && s.back() == ';') s = trim(s.substr(0, s.size() - 1));
+  ParsedCall out;
+  size_t paren = s.find('(');
+  if (paren == std::string::npos || s.back() != ')') return fail("not a single function call");
+  std::string head = trim(s.substr(0, paren));
+  size_t eq = head.find('=');
+  if (eq != std::string::npos) {
+    out.result = trim(head.substr(0, eq));
+    head = trim(head.substr(eq + 1));
+    if (!is_identifier(out.result)) return fail("assignment to \"" + out.result + "\"");
+  }
+  if (!is_identifier(head)) return fail("call of \"" + head + "\"");
+  out.function = head;
+  std::string inner = s.substr(paren + 1, s.size() - paren - 2);
+  int depth = 0;
+  std::string cur;
+  for (char c : inner) {
+    if (c == ';' || c == '{' || c == '}') return fail("more than one statement");
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth < 0) return fail("unbalanced parentheses");
+    if (c == ',' && depth == 0) {
+      out.args.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (depth != 0) return fail("unbalanced parentheses");
+  if (!trim(cur).empty() || !out.args.empty()) out.args.push_back(trim(cur));
+  return out;
+}
+
+// Argument kinds of the supported functions: E enum, I int, S alpha/beta scalar, P pointer.
+const std::map<std::string, std::string>& signatures() {
+  static const std::map<std::string, std::string> sigs = {
+      {"gemm", "EEEIIISPIPISPI"}, {"gemv", "EEIISPIPISPI"}, {"dot", "IPIPI"}};
+  return sigs;
+}
+
+std::optional<int32_t> cblas_enum(const std::string& s) {
+  static const std::map<std::string, int32_t> values = {{"CblasRowMajor", 101}, {"CblasColMajor", 102},
+                                                        {"CblasNoTrans", 111},  {"CblasTrans", 112},
+                                                        {"CblasConjTrans", 113}};
+  auto it = values.find(s);
+  if (it == values.end()) return std::nullopt;
+  return it->second;
+}
+
+// "double(1)", "1.0", "float(0.5)", "-2" -> value.
+std::optional<double> number(std::string s) {
+  size_t p = s.find('(');
+  if (p != std::string::npos && s.back() == ')') {
+    std::string type = trim(s.substr(0, p));
+    if (type != "double" && type != "float" && type != "dace::float64" && type != "dace::float32") return std::nullopt;
+    s = trim(s.substr(p + 1, s.size() - p - 2));
+  }
+  if (!s.empty() && (s.back() == 'f' || s.back() == 'F')) s.pop_back();
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
+  const auto& t = static_cast<const ir::Tasklet&>(*se.state.node(node));
+  Frame& f = *se.f;
+  auto unsupported = [&](const std::string& why) {
+    return make_error(Code::Unsupported, se.where(node) + ": C++ tasklet is not a recognized CBLAS call (" + why + ")");
+  };
+  Result<ParsedCall> call = parse_call(t.code.code);
+  if (!call) return unsupported(call.error().message);
+  const std::string& fn = call->function;
+  if (fn.rfind("cblas_", 0) != 0 || fn.size() < 8) return unsupported("call of \"" + fn + "\"");
+  char prefix = fn[6];
+  std::string op = fn.substr(7);
+  ScalarType type = prefix == 's' ? ScalarType::Float32 : prefix == 'd' ? ScalarType::Float64 : ScalarType::Unknown;
+  if (type == ScalarType::Unknown || !signatures().count(op)) return unsupported("\"" + fn + "\" is not one of cblas_[sd]{gemm,gemv,dot}");
+  const std::string& sig = signatures().at(op);
+  if (call->args.size() != sig.size())
+    return unsupported("\"" + fn + "\" takes " + std::to_string(sig.size()) + " arguments, got " +
+                       std::to_string(call->args.size()));
+  if (op == "dot" ? call->result.empty() : !call->result.empty())
+    return unsupported(op == "dot" ? "the dot product is not assigned to a connector" : "a result is assigned");
+  if (!vendor_implementation(f.mc.options, blas_classpath(op == "gemm" ? "Gemm" : op == "gemv" ? "Gemv" : "Dot"),
+                             "OpenBLAS"))
+    return unsupported("no loaded plugin provides OpenBLAS");
+
+  llvm::IRBuilder<>& b = f.b;
+  // Pointer of a connector: the first element of its memlet.
+  auto pointer = [&](const std::string& conn, bool* is_output) -> Result<llvm::Value*> {
+    int e = se.in_edge_at(node, conn);
+    *is_output = false;
+    if (e < 0) {
+      e = se.out_edge_at(node, conn);
+      *is_output = true;
+    }
+    if (e < 0) return unsupported("\"" + conn + "\" is not a connector with a memlet");
+    const ir::Memlet& m = se.state.edge(e)->memlet;
+    if (m.is_empty()) return unsupported("connector \"" + conn + "\" has an empty memlet");
+    if (!m.wcr.empty()) return unsupported("connector \"" + conn + "\" has a write-conflict resolution");
+    Result<DataBinding> d = f.data(m.data);
+    if (!d) return d.take_error();
+    if (d->desc->dtype.scalar != type)
+      return unsupported("connector \"" + conn + "\" holds " + tasklet::type_name(d->desc->dtype.scalar) + ", not " +
+                         tasklet::type_name(type));
+    return subset_pointer(f, *d, m.subset.rank() ? m.subset : full_subset(*d->desc));
+  };
+
+  std::vector<llvm::Value*> values;
+  std::vector<llvm::Type*> types;
+  for (size_t i = 0; i < sig.size(); ++i) {
+    const std::string& a = call->args[i];
+    switch (sig[i]) {
+      case 'E': {
+        std::optional<int32_t> v = cblas_enum(a);
+        if (!v) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not a CBLAS enumerator");
+        values.push_back(b.getInt32(*v));
+        types.push_back(b.getInt32Ty());
+        break;
+      }
+      case 'S': {
+        std::optional<double> v = number(a);
+        if (!v) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not a number");
+        values.push_back(constant_float(b, type, *v));
+        types.push_back(value_type(f.mc.ctx, type));
+        break;
+      }
+      case 'P': {
+        bool out = false;
+        Result<llvm::Value*> p = pointer(a, &out);
+        if (!p) return p.take_error();
+        values.push_back(*p);
+        types.push_back(b.getPtrTy());
+        break;
+      }
+      default: {  // 'I'
+        Result<sym::Expr> e = sym::parse(a);
+        if (!e) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not an integer expression");
+        Result<llvm::Value*> v = f.sym(*e);
+        if (!v) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\": " + v.error().message);
+        values.push_back(b.CreateTrunc(*v, b.getInt32Ty()));
+        types.push_back(b.getInt32Ty());
+        break;
+      }
+    }
+  }
+  llvm::Type* ret = op == "dot" ? value_type(f.mc.ctx, type) : b.getVoidTy();
+  llvm::FunctionCallee callee = f.mc.module.getOrInsertFunction(fn, llvm::FunctionType::get(ret, types, false));
+  llvm::Value* r = b.CreateCall(callee, values);
+  if (op == "dot") {
+    bool out = false;
+    Result<llvm::Value*> p = pointer(call->result, &out);
+    if (!p) return p.take_error();
+    if (!out) return unsupported("\"" + call->result + "\" is not an output connector");
+    store_scalar(b, {r, type}, *p);
+  }
+  return Status::success();
+}
+
+}  // namespace dace::codegen

@@ -1,0 +1,52 @@
+#include "codegen/registry_query.h"
+
+#include "codegen/lower.h"
+#include "plugin/registry.h"
+
+namespace dace::codegen {
+
+Result<std::string> parallel_for_entry(const LowerOptions& options, const std::string& where) {
+  if (!options.registry) return options.parallel_for_symbol;
+  auto schedule = options.registry->find_schedule("CPU_Multicore");
+  if (!schedule)
+    return make_error(Code::PluginUnavailable,
+                      where + ": no loaded plugin provides the CPU_Multicore schedule (is the CPU plugin installed?)");
+  std::string entry(schedule->runtime_entry());
+  if (entry.empty())
+    return make_error(Code::PluginUnavailable, where + ": the CPU_Multicore schedule of plugin \"" +
+                                                   options.registry->schedule_owner("CPU_Multicore") +
+                                                   "\" names no runtime entry");
+  return entry;
+}
+
+std::string blas_classpath(const std::string& short_class) {
+  if (short_class == "MatMul") return "dace.libraries.blas.nodes.matmul.MatMul";
+  if (short_class == "Gemm") return "dace.libraries.blas.nodes.gemm.Gemm";
+  if (short_class == "Gemv") return "dace.libraries.blas.nodes.gemv.Gemv";
+  if (short_class == "Dot") return "dace.libraries.blas.nodes.dot.Dot";
+  return "";
+}
+
+bool vendor_implementation(const LowerOptions& options, const std::string& classpath,
+                           const std::string& implementation) {
+  if (!options.use_vendor_libraries || !options.registry || classpath.empty()) return false;
+  auto impl = options.registry->find_expansion(classpath, implementation);
+  if (!impl || !impl->available()) return false;
+  std::string lib(impl->vendor_library());
+  return lib.empty() || options.registry->vendor_library_available(lib);
+}
+
+std::string options_fingerprint(const LowerOptions& options) {
+  std::string s = "par=" + std::to_string(options.parallelize_default_maps) +
+                  ";noalias=" + std::to_string(options.noalias_arguments) +
+                  ";fast=" + std::to_string(options.fast_math) +
+                  ";threads=" + std::to_string(options.default_num_threads);
+  Result<std::string> entry = parallel_for_entry(options, "");
+  s += ";parallel_for=" + (entry ? *entry : std::string("-"));
+  s += ";blas=";
+  for (const char* cls : {"MatMul", "Gemm", "Gemv", "Dot"})
+    s += vendor_implementation(options, blas_classpath(cls), "OpenBLAS") ? "1" : "0";
+  return s;
+}
+
+}  // namespace dace::codegen

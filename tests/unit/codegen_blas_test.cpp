@@ -1,0 +1,424 @@
+// MatMul-family library nodes through OpenBLAS (src/codegen/library_blas.cpp) and their loop
+// fallback: results against plain triple loops in float32, float64 and complex128, and the
+// generated IR checked for which path was taken.
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <cctype>
+#include <complex>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis/validate.h"
+#include "codegen_test_builder.h"
+#include "codegen_test_support.h"
+#include "plugin/registry.h"
+
+namespace dace::codegen::testing {
+namespace {
+
+using T = ir::ScalarType;
+using cplx = std::complex<double>;
+
+struct TestMulticore : plugin::ScheduleLowering {
+  Status lower_scope(codegen::ScopeContext&) const override { return Status::success(); }
+  std::string_view runtime_entry() const override { return "dace_cpu_parallel_for"; }
+};
+struct TestBlas : plugin::LibraryExpansion {
+  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
+  std::string_view vendor_library() const override { return "libopenblas.so.0"; }
+};
+
+const char* kClasses[] = {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libraries.blas.nodes.gemm.Gemm",
+                          "dace.libraries.blas.nodes.gemv.Gemv", "dace.libraries.blas.nodes.dot.Dot"};
+
+// A registry as the CPU plugin fills it: CPU_Multicore + OpenBLAS for the BLAS classes;
+// `with_blas` false leaves the expansions out.
+std::unique_ptr<plugin::Registry> make_registry(bool with_blas, bool blas_loaded) {
+  auto r = std::make_unique<plugin::Registry>("cpu");
+  (void)r->add_schedule("CPU_Multicore", std::make_shared<TestMulticore>());
+  if (with_blas) {
+    for (const char* c : kClasses) (void)r->add_expansion(c, "OpenBLAS", std::make_shared<TestBlas>());
+    (void)r->add_vendor_library("libopenblas.so.0", false);
+    r->set_vendor_library_status("libopenblas.so.0", blas_loaded, blas_loaded ? "" : "not loaded");
+  }
+  return r;
+}
+
+// True once libopenblas is loaded into the test JIT session.
+bool openblas() {
+  static bool ok = [] {
+    void* h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+    if (!h) return false;
+    return session().add_library("libopenblas.so.0").ok();
+  }();
+  return ok;
+}
+
+const plugin::Registry& blas_registry() {
+  static std::unique_ptr<plugin::Registry> r = make_registry(true, true);
+  return *r;
+}
+
+#define REQUIRE_OPENBLAS()                                                   \
+  do {                                                                       \
+    if (!openblas()) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here"; \
+  } while (0)
+
+LowerOptions with_blas() {
+  LowerOptions o;
+  o.registry = &blas_registry();
+  return o;
+}
+
+template <class V>
+T type_of();
+template <>
+T type_of<float>() { return T::Float32; }
+template <>
+T type_of<double>() { return T::Float64; }
+template <>
+T type_of<cplx>() { return T::Complex128; }
+
+template <class V>
+V value(int i) {
+  double re = ((i * 7) % 11 - 5) * 0.25;
+  if constexpr (std::is_same_v<V, cplx>) return cplx(re, ((i * 3) % 5 - 2) * 0.5);
+  else return static_cast<V>(re);
+}
+
+template <class V>
+std::vector<V> filled(size_t n, int seed) {
+  std::vector<V> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = value<V>(static_cast<int>(i) + seed);
+  return v;
+}
+
+template <class V>
+double tol() {
+  return std::is_same_v<V, float> ? 1e-4 : 1e-11;
+}
+
+template <class V>
+void expect_near_all(const std::vector<V>& got, const std::vector<V>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_LE(std::abs(got[i] - want[i]), tol<V>() * (1 + std::abs(want[i]))) << "element " << i;
+}
+
+struct Operands {
+  std::string a, b, c;  // connector names
+};
+
+Operands connectors(const std::string& cls) {
+  if (cls == "Gemv") return {"_A", "_x", "_y"};
+  if (cls == "Dot") return {"_x", "_y", "_result"};
+  return {"_a", "_b", "_c"};
+}
+
+// One state: A, B -> library node -> C with the given memlets.
+std::unique_ptr<ir::SDFG> product_sdfg(T t, const std::string& cls, const std::vector<std::string>& ashape,
+                                       const std::vector<std::string>& bshape, const std::vector<std::string>& cshape,
+                                       const std::string& am, const std::string& bm, const std::string& cm,
+                                       const std::vector<std::pair<std::string, std::string>>& props = {},
+                                       const std::string& implementation = "") {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "prod";
+  add_array(*g, "A", t, ashape);
+  add_array(*g, "B", t, bshape);
+  add_array(*g, "C", t, cshape);
+  for (const auto* shape : {&ashape, &bshape, &cshape})
+    for (const std::string& d : *shape)
+      if (std::isalpha(static_cast<unsigned char>(d[0]))) g->symbols[d] = ir::DType::of(T::Int64);
+  ir::State& s = add_state(*g, *g, "s");
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->label = n->name = "mm";
+  std::string dir = cls == "MatMul" ? "matmul" : cls == "Gemm" ? "gemm" : cls == "Gemv" ? "gemv" : "dot";
+  n->classpath = "dace.libraries.blas.nodes." + dir + "." + cls;
+  Operands c = connectors(cls);
+  n->in_connectors[c.a] = ir::DType{};
+  n->in_connectors[c.b] = ir::DType{};
+  n->out_connectors[c.c] = ir::DType{};
+  for (const auto& [k, v] : props) n->properties[k] = v;
+  n->implementation = implementation;
+  int lib = s.add_node(std::move(n));
+  edge(s, access(s, "A"), "", lib, c.a, am);
+  edge(s, access(s, "B"), "", lib, c.b, bm);
+  edge(s, lib, c.c, access(s, "C"), "", cm);
+  Status v = analysis::validate(*g);
+  EXPECT_TRUE(v.ok()) << v.error().message;
+  return g;
+}
+
+bool calls(const CompiledProgram& p, const std::string& fn) { return p.ir.find("@" + fn + "(") != std::string::npos; }
+
+template <class V>
+char prefix() {
+  return std::is_same_v<V, float> ? 's' : std::is_same_v<V, double> ? 'd' : 'z';
+}
+
+// C = alpha A B + beta C with A MxK, B KxN (row-major), sizes as symbols.
+template <class V>
+void gemm_case(const LowerOptions& options, bool expect_blas) {
+  const int64_t M = 5, K = 7, N = 4;
+  auto g = product_sdfg(type_of<V>(), "Gemm", {"M", "K"}, {"K", "N"}, {"M", "N"}, "A[0:M, 0:K]", "B[0:K, 0:N]",
+                        "C[0:M, 0:N]", {{"alpha", "2.0"}, {"beta", "0.5"}});
+  auto a = filled<V>(M * K, 1), b = filled<V>(K * N, 2), c = filled<V>(M * N, 3);
+  std::vector<V> want = c;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      V acc{};
+      for (int64_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
+      want[i * N + j] = V(2) * acc + V(0.5) * c[i * N + j];
+    }
+  Result<CompiledProgram> p = compile(*g, options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(calls(*p, std::string("cblas_") + prefix<V>() + "gemm"), expect_blas);
+  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())},
+                       {"M", ArgValue::scalar<int64_t>(M)},
+                       {"N", ArgValue::scalar<int64_t>(N)},
+                       {"K", ArgValue::scalar<int64_t>(K)}})
+                  .ok());
+  expect_near_all(c, want);
+}
+
+TEST(CodegenBlas, GemmThroughOpenBlas) {
+  REQUIRE_OPENBLAS();
+  gemm_case<float>(with_blas(), true);
+  gemm_case<double>(with_blas(), true);
+  gemm_case<cplx>(with_blas(), true);
+}
+
+TEST(CodegenBlas, GemmFallbackForcedByOption) {
+  LowerOptions o = with_blas();
+  o.use_vendor_libraries = false;
+  gemm_case<float>(o, false);
+  gemm_case<double>(o, false);
+  gemm_case<cplx>(o, false);
+}
+
+TEST(CodegenBlas, GemmFallbackWithoutExpansionOrLibrary) {
+  auto no_expansion = make_registry(false, false);
+  LowerOptions o;
+  o.registry = no_expansion.get();
+  gemm_case<double>(o, false);
+  auto not_loaded = make_registry(true, false);
+  o.registry = not_loaded.get();
+  gemm_case<double>(o, false);
+  o.registry = nullptr;
+  gemm_case<double>(o, false);
+}
+
+TEST(CodegenBlas, PureImplementationKeepsLoops) {
+  REQUIRE_OPENBLAS();
+  auto g = product_sdfg(T::Float64, "MatMul", {"3", "3"}, {"3", "3"}, {"3", "3"}, "A[0:3, 0:3]", "B[0:3, 0:3]",
+                        "C[0:3, 0:3]", {}, "pure");
+  Result<CompiledProgram> p = compile(*g, with_blas());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_FALSE(calls(*p, "cblas_dgemm"));
+}
+
+// Transposed and column-major operands: transA on a KxM array, B a column block of a wider
+// array (row stride 9), C written into a sub-block.
+template <class V>
+void transposed_case() {
+  const int64_t M = 4, K = 3, N = 5;
+  auto g = product_sdfg(type_of<V>(), "Gemm", {"3", "4"}, {"3", "9"}, {"6", "7"}, "A[0:3, 0:4]", "B[0:3, 2:7]",
+                        "C[1:5, 1:6]", {{"transA", "true"}});
+  auto a = filled<V>(K * M, 4), b = filled<V>(K * 9, 5), c = filled<V>(6 * 7, 6);
+  std::vector<V> want = c;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      V acc{};
+      for (int64_t k = 0; k < K; ++k) acc += a[k * M + i] * b[k * 9 + 2 + j];
+      want[(i + 1) * 7 + j + 1] = acc;
+    }
+  Result<CompiledProgram> p = compile(*g, with_blas());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_TRUE(calls(*p, std::string("cblas_") + prefix<V>() + "gemm"));
+  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}})
+                  .ok());
+  expect_near_all(c, want);
+}
+
+TEST(CodegenBlas, TransposedAndSubBlockOperands) {
+  REQUIRE_OPENBLAS();
+  transposed_case<float>();
+  transposed_case<double>();
+  transposed_case<cplx>();
+}
+
+// A with a column step of 2 has no CBLAS layout: the loops run instead.
+TEST(CodegenBlas, NonUnitInnerStrideFallsBack) {
+  REQUIRE_OPENBLAS();
+  auto g = product_sdfg(T::Float64, "MatMul", {"3", "8"}, {"4", "2"}, {"3", "2"}, "A[0:3, 0:8:2]", "B[0:4, 0:2]",
+                        "C[0:3, 0:2]");
+  auto a = filled<double>(24, 7), b = filled<double>(8, 8);
+  std::vector<double> c(6, -1.0);
+  std::vector<double> want(6, 0.0);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 4; ++k) want[i * 2 + j] += a[i * 8 + 2 * k] * b[k * 2 + j];
+  Result<CompiledProgram> p = compile(*g, with_blas());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_FALSE(calls(*p, "cblas_dgemm"));
+  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}})
+                  .ok());
+  expect_near_all(c, want);
+}
+
+// 2-D x 1-D, 1-D x 2-D (strided vector), 1-D x 1-D.
+template <class V>
+void vector_cases() {
+  const int64_t M = 6, K = 5;
+  std::string g_fn = std::string("cblas_") + prefix<V>() + "gemv";
+  {  // y = A x
+    auto g = product_sdfg(type_of<V>(), "MatMul", {"M", "K"}, {"K"}, {"M"}, "A[0:M, 0:K]", "B[0:K]", "C[0:M]");
+    auto a = filled<V>(M * K, 1), x = filled<V>(K, 2), y = filled<V>(M, 3);
+    std::vector<V> want(M);
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t k = 0; k < K; ++k) want[i] += a[i * K + k] * x[k];
+    Result<CompiledProgram> p = compile(*g, with_blas());
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_TRUE(calls(*p, g_fn));
+    ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
+                         {"B", ArgValue::pointer(x.data())},
+                         {"C", ArgValue::pointer(y.data())},
+                         {"M", ArgValue::scalar<int64_t>(M)},
+                         {"K", ArgValue::scalar<int64_t>(K)}})
+                    .ok());
+    expect_near_all(y, want);
+  }
+  {  // y = x B with x every other element of a longer vector
+    auto g = product_sdfg(type_of<V>(), "MatMul", {"10"}, {"5", "6"}, {"6"}, "A[0:10:2]", "B[0:5, 0:6]", "C[0:6]");
+    auto x = filled<V>(10, 4), b = filled<V>(30, 5), y = filled<V>(6, 6);
+    std::vector<V> want(6);
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 5; ++k) want[j] += x[2 * k] * b[k * 6 + j];
+    Result<CompiledProgram> p = compile(*g, with_blas());
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_TRUE(calls(*p, g_fn));
+    ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(x.data())},
+                         {"B", ArgValue::pointer(b.data())},
+                         {"C", ArgValue::pointer(y.data())}})
+                    .ok());
+    expect_near_all(y, want);
+  }
+  {  // dot, with alpha
+    auto g = product_sdfg(type_of<V>(), "Dot", {"K"}, {"K"}, {"1"}, "A[0:K]", "B[0:K]", "C[0]");
+    auto x = filled<V>(K, 7), y = filled<V>(K, 8), r = filled<V>(1, 9);
+    V want{};
+    for (int64_t k = 0; k < K; ++k) want += x[k] * y[k];
+    Result<CompiledProgram> p = compile(*g, with_blas());
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    EXPECT_TRUE(calls(*p, std::is_same_v<V, cplx> ? std::string("cblas_zdotu_sub")
+                                                   : std::string("cblas_") + prefix<V>() + "dot"));
+    ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(x.data())},
+                         {"B", ArgValue::pointer(y.data())},
+                         {"C", ArgValue::pointer(r.data())},
+                         {"K", ArgValue::scalar<int64_t>(K)}})
+                    .ok());
+    expect_near_all(r, {want});
+  }
+}
+
+TEST(CodegenBlas, GemvAndDot) {
+  REQUIRE_OPENBLAS();
+  vector_cases<float>();
+  vector_cases<double>();
+  vector_cases<cplx>();
+}
+
+TEST(CodegenBlas, BatchedStaysLoops) {
+  REQUIRE_OPENBLAS();
+  auto g = product_sdfg(T::Float64, "MatMul", {"2", "3", "4"}, {"2", "4", "5"}, {"2", "3", "5"}, "A[0:2, 0:3, 0:4]",
+                        "B[0:2, 0:4, 0:5]", "C[0:2, 0:3, 0:5]");
+  auto a = filled<double>(24, 1), b = filled<double>(40, 2);
+  std::vector<double> c(30, 0.0);
+  std::vector<double> want(30, 0.0);
+  for (int z = 0; z < 2; ++z)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 5; ++j)
+        for (int k = 0; k < 4; ++k) want[z * 15 + i * 5 + j] += a[z * 12 + i * 4 + k] * b[z * 20 + k * 5 + j];
+  Result<CompiledProgram> p = compile(*g, with_blas());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_FALSE(calls(*p, "cblas_dgemm"));
+  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}})
+                  .ok());
+  expect_near_all(c, want);
+}
+
+// A registry without CPU_Multicore: parallel maps fail with a message naming the map.
+TEST(CodegenBlas, MissingMulticoreScheduleIsAnError) {
+  plugin::Registry empty("none");
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "par";
+  add_array(*g, "A", T::Float64, {"8"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:8", ir::ScheduleType::CPU_Multicore);
+  int t = tasklet(s, "o = 1.0", {}, {"o"});
+  edge(s, entry, "", t, "", "");
+  edge_out(s, t, "o", exit, access(s, "A"), "A[i]", "A[0:8]");
+  LowerOptions o;
+  o.registry = &empty;
+  Result<CompiledProgram> p = compile(*g, o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, Code::PluginUnavailable);
+  EXPECT_NE(p.error().message.find("CPU_Multicore"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("MapEntry"), std::string::npos) << p.error().message;
+}
+
+// default_num_threads reaches the runtime call of maps that leave omp_num_threads at 0;
+// a map's own omp_num_threads wins.
+TEST(CodegenBlas, DefaultNumThreadsIsBakedIn) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "threads";
+  add_array(*g, "A", T::Float64, {"8"});
+  add_array(*g, "B", T::Float64, {"8"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [e1, x1] = map(s, {"i"}, "0:8", ir::ScheduleType::CPU_Multicore);
+  int t1 = tasklet(s, "o = 1.0", {}, {"o"});
+  edge(s, e1, "", t1, "", "");
+  edge_out(s, t1, "o", x1, access(s, "A"), "A[i]", "A[0:8]");
+  auto [e2, x2] = map(s, {"i"}, "0:8", ir::ScheduleType::CPU_Multicore);
+  static_cast<ir::MapEntry*>(s.node(e2))->map.omp_num_threads = 2;
+  int t2 = tasklet(s, "o = 2.0", {}, {"o"});
+  edge(s, e2, "", t2, "", "");
+  edge_out(s, t2, "o", x2, access(s, "B"), "B[i]", "B[0:8]");
+  LowerOptions o;
+  o.registry = &blas_registry();
+  o.default_num_threads = 3;
+  Result<CompiledProgram> p = compile(*g, o);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_NE(p->ir.find("i32 0, i32 3)"), std::string::npos) << p->ir;
+  EXPECT_NE(p->ir.find("i32 0, i32 2)"), std::string::npos) << p->ir;
+  std::vector<double> a(8, 0.0), b(8, 0.0);
+  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}}).ok());
+  EXPECT_EQ(a, std::vector<double>(8, 1.0));
+  EXPECT_EQ(b, std::vector<double>(8, 2.0));
+}
+
+TEST(CodegenBlas, OptionsFingerprintReflectsBlasAndThreads) {
+  LowerOptions o;
+  std::string plain = options_fingerprint(o);
+  o.registry = &blas_registry();
+  std::string blas = options_fingerprint(o);
+  EXPECT_NE(plain, blas);
+  o.default_num_threads = 4;
+  EXPECT_NE(blas, options_fingerprint(o));
+  EXPECT_EQ(options_fingerprint(o), options_fingerprint(o));
+}
+
+}  // namespace
+}  // namespace dace::codegen::testing

@@ -1,0 +1,43 @@
+// What the lowering asks of the real CPU plugin: the CPU_Multicore schedule names its
+// runtime entry (a runtime symbol of the same plugin) and the BLAS node classes have an
+// OpenBLAS implementation tied to libopenblas.
+#include <gtest/gtest.h>
+
+#include "codegen/lower.h"
+#include "codegen/registry_query.h"
+#include "plugin_test_support.h"
+
+namespace dace::plugin {
+namespace {
+
+TEST(CodegenCpuPlugin, RegistersScheduleAndBlasImplementations) {
+  std::string path = testing::cpu_plugin_path();
+  if (!testing::file_exists(path)) GTEST_SKIP() << "CPU plugin not built (looked for " << path << ")";
+  static Registry registry;
+  Result<PluginInfo> info = load_plugin(registry, path);
+  ASSERT_TRUE(info.ok()) << info.error().message;
+
+  codegen::LowerOptions o;
+  o.registry = &registry;
+  o.parallel_for_symbol = "not_used_with_a_registry";
+  Result<std::string> entry = codegen::parallel_for_entry(o, "here");
+  ASSERT_TRUE(entry.ok()) << entry.error().message;
+  EXPECT_EQ(*entry, "dace_cpu_parallel_for");
+  EXPECT_NE(registry.find_runtime_symbol(*entry), nullptr);
+  EXPECT_EQ(registry.schedule_owner("CPU_Multicore"), "cpu");
+
+  for (const char* cls : {"MatMul", "Gemm", "Gemv", "Dot"}) {
+    auto impl = registry.find_expansion(codegen::blas_classpath(cls), "OpenBLAS");
+    ASSERT_NE(impl, nullptr) << cls;
+    EXPECT_EQ(impl->vendor_library(), "libopenblas.so.0");
+    // Usable exactly when the loader could load libopenblas.
+    EXPECT_EQ(codegen::vendor_implementation(o, codegen::blas_classpath(cls), "OpenBLAS"),
+              registry.vendor_library_available("libopenblas.so.0"))
+        << cls;
+  }
+  o.use_vendor_libraries = false;
+  EXPECT_FALSE(codegen::vendor_implementation(o, codegen::blas_classpath("Gemm"), "OpenBLAS"));
+}
+
+}  // namespace
+}  // namespace dace::plugin
