@@ -13,5 +13,7 @@ int cmd_info(const std::vector<std::string>& args);
 int cmd_convert(const std::vector<std::string>& args);
 int cmd_hash(const std::vector<std::string>& args);
 int cmd_version(const std::vector<std::string>& args);
+int cmd_run(const std::vector<std::string>& args);
+int cmd_compile(const std::vector<std::string>& args);
 
 }  // namespace dace::cli

@@ -1,6 +1,6 @@
 // `dace`: command-line front end of libdace. Exit codes are a contract (README):
-//   0 success, 1 the SDFG is invalid (validate) or a comparison failed, 2 usage error or
-//   unreadable input.
+//   0 success, 1 the SDFG is invalid (validate) or a comparison failed (run --case), 2 usage
+//   error, unreadable input, or a failure to compile or run.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -18,6 +18,11 @@ void print_usage(FILE* out) {
       "  info FILE [--json]       symbols, data, states, node counts, argument list\n"
       "  convert IN OUT [--compact]  rewrite in libdace's canonical dialect; .sdfgz = gzip\n"
       "  hash FILE                content hash (SHA-256 of the canonical SDFG)\n"
+      "  run FILE [-s N=V] [-i A=a.npy] [--case CASE.json] [-o DIR] [--repeat K] [--threads T]\n"
+      "           [-O N] [--fast-math] [--cache-dir DIR] [--json]\n"
+      "                           compile and call; with --case exit 1 when an output mismatches\n"
+      "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
+      "                           compile and report the time of each phase\n"
       "  version                  print the libdace version\n",
       out);
 }
@@ -39,6 +44,8 @@ int main(int argc, char** argv) {
   if (cmd == "info") return dace::cli::cmd_info(args);
   if (cmd == "convert") return dace::cli::cmd_convert(args);
   if (cmd == "hash") return dace::cli::cmd_hash(args);
+  if (cmd == "run") return dace::cli::cmd_run(args);
+  if (cmd == "compile") return dace::cli::cmd_compile(args);
   if (cmd == "version" || cmd == "--version") return dace::cli::cmd_version(args);
   std::fprintf(stderr, "dace: unknown command '%s'\n", cmd.c_str());
   print_usage(stderr);

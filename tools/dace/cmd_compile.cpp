@@ -1,0 +1,166 @@
+// `dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math]
+//  [--cache-dir DIR] [--threads T]`: compile through the C API and report where the time went.
+// The C API dumps IR and assembly side by side into one folder; the CLI dumps into a private
+// temporary folder and moves each file where it was asked for.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "capi_util.h"
+#include "commands.h"
+
+namespace dace::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using ordered_json = nlohmann::ordered_json;
+
+constexpr const char* kUsage =
+    "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math]\n"
+    "                    [--cache-dir DIR] [--threads T]\n";
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "dace compile: %s\n%s", message.c_str(), kUsage);
+  return kExitError;
+}
+
+// Removes the temporary dump folder on every path out of the command.
+struct TempDir {
+  fs::path path;
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+bool make_temp_dir(TempDir& t) {
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / "dace-dump-XXXXXX").string();
+  if (ec) return false;
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) return false;
+  t.path = buf.data();
+  return true;
+}
+
+// Moves every file ending in `ext` from `from` into `to`; returns the new paths.
+bool move_dumped(const fs::path& from, const std::string& ext, const std::string& to, ordered_json& moved) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) {
+    std::fprintf(stderr, "dace: %s: cannot create folder: %s\n", to.c_str(), ec.message().c_str());
+    return false;
+  }
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(from, ec))
+    if (e.path().extension() == ext) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    fs::path dest = fs::path(to) / f.filename();
+    fs::copy_file(f, dest, fs::copy_options::overwrite_existing, ec);  // copy: `to` may be on another file system
+    if (ec) {
+      std::fprintf(stderr, "dace: %s: %s\n", dest.c_str(), ec.message().c_str());
+      return false;
+    }
+    moved.push_back(dest.string());
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "dace: no %s file was produced (an object loaded from --cache-dir is not recompiled)\n",
+                 ext.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_compile(const std::vector<std::string>& args) {
+  std::string file, dump_ir, dump_asm;
+  bool as_json = false;
+  CompileFlags flags;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    int c = parse_compile_flag(args, i, flags);
+    if (c < 0) return usage_error("bad option value");
+    if (c > 0) continue;
+    if (a == "--json") {
+      as_json = true;
+    } else if (a == "--dump-ir" || a == "--dump-asm") {
+      if (i + 1 >= args.size() || args[i + 1].empty()) return usage_error("option " + a + " needs a folder");
+      (a == "--dump-ir" ? dump_ir : dump_asm) = args[++i];
+    } else if (a.starts_with("-") && a != "-") {
+      return usage_error("unknown option '" + a + "'");
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      return usage_error("more than one SDFG file");
+    }
+  }
+  if (file.empty()) return usage_error("no SDFG file");
+
+  SdfgPtr sdfg = load_sdfg(file);
+  if (!sdfg) return kExitError;
+  const char* name_ptr = nullptr;
+  std::string name = dace_sdfg_get_name(&name_ptr, sdfg.get()) == DACE_OK ? name_ptr : "";
+
+  TempDir dump;
+  if ((!dump_ir.empty() || !dump_asm.empty()) && !make_temp_dir(dump)) {
+    std::fputs("dace: cannot create a temporary folder for --dump-ir/--dump-asm\n", stderr);
+    return kExitError;
+  }
+  dace_context_t* ctx_raw = nullptr;
+  if (dace_status_t st = dace_context_create(&ctx_raw); st != DACE_OK) {
+    report_capi_error("context", st);
+    return kExitError;
+  }
+  ContextPtr ctx(ctx_raw);
+  ProgramPtr program = compile_program(ctx.get(), sdfg.get(), file, flags, dump.path.string());
+  if (!program) return kExitError;
+  dace_compile_stats_t s{};
+  s.version = DACE_COMPILE_STATS_VERSION;
+  if (dace_status_t st = dace_program_compile_stats(&s, program.get()); st != DACE_OK) {
+    report_capi_error(file, st);
+    return kExitError;
+  }
+
+  ordered_json j;
+  j["name"] = name;
+  j["validate_ms"] = s.validate_ms;
+  j["lower_ms"] = s.lower_ms;
+  j["optimize_ms"] = s.optimize_ms;
+  j["jit_ms"] = s.jit_ms;
+  j["total_ms"] = s.total_ms;
+  j["cache_hit"] = s.cache_hit != 0;
+  j["ir_instructions"] = s.ir_instructions;
+  j["object_bytes"] = s.object_bytes;
+  if (!dump_ir.empty()) {
+    ordered_json moved = ordered_json::array();
+    if (!move_dumped(dump.path, ".ll", dump_ir, moved)) return kExitError;
+    j["ir_files"] = moved;
+  }
+  if (!dump_asm.empty()) {
+    ordered_json moved = ordered_json::array();
+    if (!move_dumped(dump.path, ".s", dump_asm, moved)) return kExitError;
+    j["asm_files"] = moved;
+  }
+
+  if (as_json) {
+    std::printf("%s\n", j.dump(1).c_str());
+    return kExitOk;
+  }
+  std::printf("name: %s\n", name.c_str());
+  std::printf("validate: %.3f ms\nlower: %.3f ms\noptimize: %.3f ms\njit: %.3f ms\ntotal: %.3f ms\n", s.validate_ms,
+              s.lower_ms, s.optimize_ms, s.jit_ms, s.total_ms);
+  std::printf("cache hit: %s\n", s.cache_hit ? "yes" : "no");
+  std::printf("ir instructions: %llu\nobject bytes: %llu\n", static_cast<unsigned long long>(s.ir_instructions),
+              static_cast<unsigned long long>(s.object_bytes));
+  for (const char* key : {"ir_files", "asm_files"})
+    if (j.contains(key))
+      for (const auto& f : j[key]) std::printf("wrote %s\n", f.get<std::string>().c_str());
+  return kExitOk;
+}
+
+}  // namespace dace::cli
