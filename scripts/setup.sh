@@ -20,8 +20,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 # Optional: DaCe 1.0.2 in a virtual environment, used by interop tests and benchmarks.
-# Failing to get it only makes those tests skip with a reason.
-if [[ "${LIBDACE_WITH_DACE:-1}" == "1" && ! -x .venv-dace/bin/python ]]; then
-  ( /usr/bin/python3 -m venv .venv-dace && .venv-dace/bin/pip install -q "dace==1.0.2" ) \
-    || { echo "setup: DaCe 1.0.2 not installed; interop tests will skip" >&2; rm -rf .venv-dace; }
+# Failing to get it only makes those tests skip with a reason. networkx is pinned: with
+# networkx >= 3.5 DaCe 1.0.2's code generator fails (KeyError in its dominator-tree walk).
+DACE_REQUIREMENTS=("dace==1.0.2" "networkx==3.3")
+if [[ "${LIBDACE_WITH_DACE:-1}" == "1" ]]; then
+  if [[ ! -x .venv-dace/bin/python ]]; then
+    ( /usr/bin/python3 -m venv .venv-dace && .venv-dace/bin/pip install -q "${DACE_REQUIREMENTS[@]}" ) \
+      || { echo "setup: DaCe 1.0.2 not installed; interop tests will skip" >&2; rm -rf .venv-dace; }
+  elif ! .venv-dace/bin/python -c 'import networkx, sys; sys.exit(networkx.__version__ != "3.3")' 2>/dev/null; then
+    .venv-dace/bin/pip install -q "${DACE_REQUIREMENTS[@]}" \
+      || echo "setup: could not pin networkx in .venv-dace; DaCe comparisons may fail" >&2
+  fi
 fi

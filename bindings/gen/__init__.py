@@ -1,0 +1,1 @@
+"""Binding generators for include/libdace.h (driven by bindings/generate.py)."""

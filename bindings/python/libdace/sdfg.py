@@ -1,0 +1,452 @@
+"""SDFG and its control-flow regions: the top of the builder, load/save, compile().
+
+Ownership: an SDFG object created here (constructor, from_file, load, clone) owns its
+libdace handle and releases it on close(), at the end of a `with` block, or when garbage
+collected. Nested SDFGs obtained from a node are borrowed: they keep their parent alive and
+never release anything.
+"""
+
+import ctypes
+
+from . import _capi
+from ._util import (assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
+                    shape_text)
+from .dtypes import numpy_dtype, to_dace
+from .errors import check
+from .state import ControlFlowBlock, SDFGState
+
+_HANDLE = ctypes.POINTER(_capi.dace_sdfg_t)
+
+
+class InterstateEdge:
+    """DaCe's InterstateEdge(condition=..., assignments={...}) as a value object."""
+
+    def __init__(self, condition=None, assignments=None):
+        self.condition = condition
+        self.assignments = assignments
+
+
+class InterstateEdgeRef:
+    """An existing interstate edge (region id + edge slot)."""
+
+    def __init__(self, sdfg, region, edge_id):
+        self.sdfg, self.region, self.id = sdfg, region, edge_id
+
+    @property
+    def condition(self):
+        return borrowed_string(_capi.dace_interstate_edge_get_condition, self.sdfg._handle, self.region, self.id)
+
+    @property
+    def assignments(self):
+        text = borrowed_string(_capi.dace_interstate_edge_get_assignments, self.sdfg._handle, self.region, self.id)
+        pairs = [a.split("=", 1) for a in text.split(";") if "=" in a] if text else []
+        return {k.strip(): v.strip() for k, v in pairs}
+
+    def __repr__(self):
+        return f"InterstateEdge(condition={self.condition!r}, assignments={self.assignments!r})"
+
+
+def _block(sdfg, block_id):
+    kind = out_value(ctypes.c_int32, _capi.dace_block_get_kind, sdfg._handle, block_id)
+    cls = {_capi.DACE_BLOCK_STATE: SDFGState, _capi.DACE_BLOCK_LOOP: LoopRegion,
+           _capi.DACE_BLOCK_CONDITIONAL: ConditionalBlock, _capi.DACE_BLOCK_REGION: ControlFlowRegion}
+    return cls.get(kind, ControlFlowBlock)(sdfg, block_id)
+
+
+class ControlFlowRegion(ControlFlowBlock):
+    """A region that holds blocks: the SDFG itself, a loop body, a branch."""
+
+    def _sdfg(self):
+        return self.sdfg
+
+    def add_state(self, label=None, is_start_block=False, *, is_start_state=None):
+        sdfg = self._sdfg()
+        out = ctypes.c_int32()
+        check(_capi.dace_sdfg_add_state(ctypes.byref(out), sdfg._handle, self.id, enc(label)))
+        if is_start_block or is_start_state:
+            check(_capi.dace_region_set_start_block(sdfg._handle, self.id, out.value))
+        return SDFGState(sdfg, out.value)
+
+    def add_state_after(self, state, label=None, condition=None, assignments=None):
+        new = self.add_state(label)
+        self.add_edge(state, new, condition=condition, assignments=assignments)
+        return new
+
+    def add_state_before(self, state, label=None, condition=None, assignments=None):
+        new = self.add_state(label)
+        self.add_edge(new, state, condition=condition, assignments=assignments)
+        return new
+
+    def add_edge(self, src, dst, data=None, *, condition=None, assignments=None):
+        """An interstate edge: add_edge(a, b, InterstateEdge(...)) or
+        add_edge(a, b, condition='k < N', assignments={'k': 'k + 1'})."""
+        if data is not None:
+            if condition is not None or assignments is not None:
+                raise TypeError("add_edge: give an InterstateEdge or condition=/assignments=, not both")
+            condition, assignments = data.condition, data.assignments
+        sdfg = self._sdfg()
+        edge, region = ctypes.c_int32(), ctypes.c_int32()
+        check(_capi.dace_sdfg_add_interstate_edge(ctypes.byref(edge), ctypes.byref(region), sdfg._handle, src.id,
+                                                  dst.id, enc(None if condition is None else str(condition)),
+                                                  enc(assignments_text(assignments))))
+        return InterstateEdgeRef(sdfg, region.value, edge.value)
+
+    def add_loop_region(self, label, loop_var, init, condition, update, inverted=False):
+        """A structured loop (LoopRegion): init 'i = 0', condition 'i < N', update 'i = i + 1'.
+        Returns the loop; add its body with loop.add_state(...)."""
+        sdfg = self._sdfg()
+        out = ctypes.c_int32()
+        check(_capi.dace_sdfg_add_loop(ctypes.byref(out), sdfg._handle, self.id, enc(label), enc(loop_var),
+                                       enc(init), enc(condition), enc(update), int(bool(inverted))))
+        return LoopRegion(sdfg, out.value)
+
+    def add_for(self, loop_var, start, stop, step=1, label=None):
+        """for loop_var in range(start, stop, step) as a LoopRegion (a convenience)."""
+        cmp = "<" if not isinstance(step, int) or step > 0 else ">"
+        return self.add_loop_region(label or f"for_{loop_var}", loop_var, f"{loop_var} = {start}",
+                                    f"{loop_var} {cmp} {stop}", f"{loop_var} = {loop_var} + {step}")
+
+    def add_loop(self, before_state, loop_state, after_state, loop_var, initialize_expr, condition_expr,
+                 increment_expr, loop_end_state=None):
+        """DaCe's state-machine loop: a guard state and three interstate edges.
+        Returns (before_state, guard, after_state) like DaCe."""
+        if loop_end_state is None:
+            loop_end_state = loop_state
+        if before_state is None:
+            before_state = self.add_state()
+        if after_state is None:
+            after_state = self.add_state()
+        guard = self.add_state()
+        init = None if initialize_expr is None else {loop_var: initialize_expr}
+        self.add_edge(before_state, guard, assignments=init)
+        cond = condition_expr or "1"
+        self.add_edge(guard, loop_state, condition=cond)
+        self.add_edge(guard, after_state, condition=f"not ({cond})")
+        incr = None if increment_expr is None else {loop_var: increment_expr}
+        self.add_edge(loop_end_state, guard, assignments=incr)
+        return before_state, guard, after_state
+
+    def add_conditional(self, label=None):
+        sdfg = self._sdfg()
+        out = ctypes.c_int32()
+        check(_capi.dace_sdfg_add_conditional(ctypes.byref(out), sdfg._handle, self.id, enc(label)))
+        return ConditionalBlock(sdfg, out.value)
+
+    def add_return(self, label=None):
+        sdfg = self._sdfg()
+        out = ctypes.c_int32()
+        check(_capi.dace_sdfg_add_return(ctypes.byref(out), sdfg._handle, self.id, enc(label)))
+        return ControlFlowBlock(sdfg, out.value)
+
+    def nodes(self):
+        sdfg = self._sdfg()
+        return [_block(sdfg, b) for b in id_list(_capi.dace_region_list_blocks, sdfg._handle, self.id)]
+
+    @property
+    def start_block(self):
+        sdfg = self._sdfg()
+        b = out_value(ctypes.c_int32, _capi.dace_region_get_start_block, sdfg._handle, self.id)
+        return None if b == _capi.DACE_NO_ID else _block(sdfg, b)
+
+    @start_block.setter
+    def start_block(self, block):
+        check(_capi.dace_region_set_start_block(self._sdfg()._handle, self.id, block.id))
+
+    def edges(self):
+        sdfg = self._sdfg()
+        return [InterstateEdgeRef(sdfg, self.id, e) for e in id_list(_capi.dace_region_list_edges, sdfg._handle,
+                                                                    self.id)]
+
+
+class LoopRegion(ControlFlowRegion):
+    def add_break(self, label=None):
+        out = ctypes.c_int32()
+        check(_capi.dace_sdfg_add_break(ctypes.byref(out), self.sdfg._handle, self.id, enc(label)))
+        return ControlFlowBlock(self.sdfg, out.value)
+
+    def add_continue(self, label=None):
+        out = ctypes.c_int32()
+        check(_capi.dace_sdfg_add_continue(ctypes.byref(out), self.sdfg._handle, self.id, enc(label)))
+        return ControlFlowBlock(self.sdfg, out.value)
+
+
+class ConditionalBlock(ControlFlowBlock):
+    def add_branch(self, condition=None):
+        """A branch region; condition None = else (last)."""
+        out = ctypes.c_int32()
+        check(_capi.dace_conditional_add_branch(ctypes.byref(out), self.sdfg._handle, self.id, enc(condition)))
+        return ControlFlowRegion(self.sdfg, out.value)
+
+
+class Data:
+    """A read-only view of a data descriptor (libdace's current values, as text)."""
+
+    def __init__(self, sdfg, name):
+        self.sdfg, self.name = sdfg, name
+
+    def get_property(self, prop):
+        return borrowed_string(_capi.dace_data_get_property, self.sdfg._handle, enc(self.name), enc(prop))
+
+    @property
+    def dtype(self):
+        code = out_value(ctypes.c_int32, _capi.dace_data_get_dtype, self.sdfg._handle, enc(self.name))
+        return numpy_dtype(code)
+
+    @property
+    def shape(self):
+        return tuple(s.strip() for s in self.get_property("shape").split(","))
+
+    @property
+    def strides(self):
+        return tuple(s.strip() for s in self.get_property("strides").split(","))
+
+    @property
+    def transient(self):
+        return self.get_property("transient") == "1"
+
+    @transient.setter
+    def transient(self, value):
+        check(_capi.dace_data_set_transient(self.sdfg._handle, enc(self.name), int(bool(value))))
+
+    def set_strides(self, strides):
+        check(_capi.dace_data_set_strides(self.sdfg._handle, enc(self.name),
+                                          enc(None if strides is None else shape_text(strides))))
+
+    def __repr__(self):
+        return f"{self.get_property('kind')}({self.name!r}, {self.get_property('dtype')}, shape=({self.get_property('shape')}))"
+
+
+def _array_options(transient=False, strides=None, offset=None, total_size=None, storage=None, lifetime=None,
+                   alignment=0, may_alias=False, optional=False):
+    opts = _capi.dace_array_options_t()
+    check(_capi.dace_array_options_init(ctypes.byref(opts)))
+    opts.transient = int(bool(transient))
+    opts.strides = enc(None if strides is None else shape_text(strides))
+    opts.offset = enc(None if offset is None else shape_text(offset))
+    opts.total_size = enc(None if total_size is None else str(total_size))
+    if storage is not None:
+        opts.storage = storage
+    if lifetime is not None:
+        opts.lifetime = lifetime
+    opts.alignment = alignment
+    opts.may_alias = int(bool(may_alias))
+    opts.optional = int(bool(optional))
+    return opts
+
+
+class SDFG(ControlFlowRegion):
+    """An SDFG, like dace.SDFG: SDFG('name'), add_symbol, add_array, add_state, ..."""
+
+    def __init__(self, name, *, _handle=None, _owner=None):
+        handle = _handle
+        if handle is None:
+            handle = _HANDLE()
+            check(_capi.dace_sdfg_create(ctypes.byref(handle), enc(name)))
+        self._handle = handle
+        self._owner = _owner  # parent SDFG of a borrowed (nested) handle, else None
+        self.sdfg = self
+        self.id = _capi.DACE_ROOT_REGION
+
+    # --- lifetime -----------------------------------------------------------------------
+
+    @classmethod
+    def _owned(cls, handle):
+        return cls(None, _handle=handle)
+
+    @classmethod
+    def _borrowed(cls, handle, owner):
+        return cls(None, _handle=handle, _owner=owner)
+
+    def close(self):
+        """Releases the handle now (idempotent). Borrowed SDFGs only drop their reference."""
+        handle, self._handle = self._handle, None
+        if handle and self._owner is None:
+            _capi.dace_sdfg_release(handle)
+        self._owner = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown may have torn down ctypes
+            pass
+
+    def _h(self):
+        if not self._handle:
+            raise ValueError("SDFG is closed")
+        return self._handle
+
+    # --- I/O ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_file(cls, filename):
+        """Loads .sdfg (any DaCe dialect) or .sdfgz, like dace.SDFG.from_file."""
+        handle = _HANDLE()
+        check(_capi.dace_sdfg_load_file(ctypes.byref(handle), enc(str(filename))))
+        return cls._owned(handle)
+
+    @classmethod
+    def from_json(cls, text):
+        """Loads an SDFG from JSON text (str) or .sdfg/.sdfgz bytes."""
+        handle = _HANDLE()
+        if isinstance(text, (bytes, bytearray)):
+            buf = bytes(text)
+            check(_capi.dace_sdfg_load_buffer(ctypes.byref(handle), buf, len(buf)))
+        else:
+            check(_capi.dace_sdfg_load_string(ctypes.byref(handle), enc(text)))
+        return cls._owned(handle)
+
+    load = from_file
+
+    def save(self, filename, compact=False, omit_guids=False):
+        """Writes .sdfg (JSON) or .sdfgz (gzip, by extension); atomic."""
+        opts = _save_options(compact, omit_guids)
+        check(_capi.dace_sdfg_save_file(self._h(), enc(str(filename)), ctypes.byref(opts)))
+
+    def to_json(self, compact=False, omit_guids=False):
+        """The SDFG as JSON text (str)."""
+        return owned_string(_capi.dace_sdfg_to_json, self._h(), ctypes.byref(_save_options(compact, omit_guids)))
+
+    def clone(self):
+        handle = _HANDLE()
+        check(_capi.dace_sdfg_clone(ctypes.byref(handle), self._h()))
+        return SDFG._owned(handle)
+
+    # --- properties ---------------------------------------------------------------------
+
+    @property
+    def name(self):
+        return borrowed_string(_capi.dace_sdfg_get_name, self._h())
+
+    @name.setter
+    def name(self, value):
+        check(_capi.dace_sdfg_set_name(self._h(), enc(value)))
+
+    @property
+    def label(self):
+        return self.name
+
+    def free_symbols(self):
+        text = borrowed_string(_capi.dace_sdfg_get_free_symbols, self._h())
+        return [s.strip() for s in text.split(",") if s.strip()]
+
+    def arglist(self):
+        """Argument names in DaCe's order (arrays, then scalars and symbols)."""
+        text = borrowed_string(_capi.dace_sdfg_get_arguments, self._h())
+        return [s.strip() for s in text.split(",") if s.strip()]
+
+    @property
+    def symbols(self):
+        n = out_value(ctypes.c_size_t, _capi.dace_sdfg_symbol_count, self._h())
+        result = {}
+        for i in range(n):
+            name, dt = ctypes.c_char_p(), ctypes.c_int32()
+            check(_capi.dace_sdfg_get_symbol(ctypes.byref(name), ctypes.byref(dt), self._h(), i))
+            result[name.value.decode()] = numpy_dtype(dt.value)
+        return result
+
+    @property
+    def arrays(self):
+        n = out_value(ctypes.c_size_t, _capi.dace_sdfg_data_count, self._h())
+        names = [borrowed_string(_capi.dace_sdfg_get_data_name, self._h(), i) for i in range(n)]
+        return {name: Data(self, name) for name in names}
+
+    def hash_sdfg(self):
+        buf = ctypes.create_string_buffer(65)
+        check(_capi.dace_sdfg_hash(buf, self._h()))
+        return buf.value.decode()
+
+    def equals(self, other):
+        """(equal, first difference) by structure (guids ignored)."""
+        eq, diff = ctypes.c_int32(), ctypes.c_char_p()
+        check(_capi.dace_sdfg_equal(ctypes.byref(eq), ctypes.byref(diff), self._h(), other._h()))
+        return bool(eq.value), (diff.value or b"").decode()
+
+    # --- symbols and data ---------------------------------------------------------------
+
+    def add_symbol(self, name, stype=None):
+        check(_capi.dace_sdfg_add_symbol(self._h(), enc(name), to_dace(stype if stype is not None else "int64")))
+
+    def remove_symbol(self, name):
+        check(_capi.dace_sdfg_remove_symbol(self._h(), enc(name)))
+
+    def add_array(self, name, shape, dtype, storage=None, transient=False, strides=None, offset=None,
+                  lifetime=None, alignment=0, total_size=None, may_alias=False, optional=None,
+                  find_new_name=False, **_ignored):
+        """Returns (name, Data) like DaCe."""
+        if find_new_name:
+            name = self._new_name(name)
+        opts = _array_options(transient, strides, offset, total_size, storage, lifetime, alignment, may_alias,
+                              bool(optional))
+        check(_capi.dace_sdfg_add_array(self._h(), enc(name), to_dace(dtype), enc(shape_text(shape)),
+                                        ctypes.byref(opts)))
+        return name, Data(self, name)
+
+    def add_transient(self, name, shape, dtype, storage=None, strides=None, offset=None, lifetime=None,
+                      alignment=0, total_size=None, may_alias=False, find_new_name=False, **_ignored):
+        return self.add_array(name, shape, dtype, storage, True, strides, offset, lifetime, alignment, total_size,
+                              may_alias, find_new_name=find_new_name)
+
+    def add_scalar(self, name, dtype, storage=None, transient=False, lifetime=None, find_new_name=False,
+                   **_ignored):
+        if find_new_name:
+            name = self._new_name(name)
+        opts = _array_options(transient, storage=storage, lifetime=lifetime)
+        check(_capi.dace_sdfg_add_scalar(self._h(), enc(name), to_dace(dtype), ctypes.byref(opts)))
+        return name, Data(self, name)
+
+    def add_temp_transient(self, shape, dtype, **kwargs):
+        return self.add_transient("__tmp", shape, dtype, find_new_name=True, **kwargs)
+
+    def remove_data(self, name, validate=True):
+        check(_capi.dace_sdfg_remove_data(self._h(), enc(name)))
+
+    def _new_name(self, name):
+        taken = set(self.arrays) | set(self.symbols)
+        if name not in taken:
+            return name
+        i = 0
+        while f"{name}_{i}" in taken:
+            i += 1
+        return f"{name}_{i}"
+
+    # --- queries ------------------------------------------------------------------------
+
+    def states(self):
+        return [SDFGState(self, s) for s in id_list(_capi.dace_sdfg_list_states, self._h())]
+
+    def find_state(self, label):
+        b = out_value(ctypes.c_int32, _capi.dace_sdfg_find_block, self._h(), enc(label))
+        return _block(self, b)
+
+    # --- checking and compiling ---------------------------------------------------------
+
+    def validate(self):
+        """Raises InvalidSDFGError (with the element path) on the first violation."""
+        check(_capi.dace_sdfg_validate(self._h()))
+
+    def is_valid(self):
+        return _capi.dace_sdfg_validate(self._h()) == _capi.DACE_OK
+
+    def compile(self, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None, context=None):
+        """JIT-compiles and returns a callable CompiledProgram (see program.py)."""
+        from .program import CompiledProgram
+
+        return CompiledProgram(self, opt_level=opt_level, fast_math=fast_math, num_threads=num_threads,
+                               cache_dir=cache_dir, dump_dir=dump_dir, context=context)
+
+    def __repr__(self):
+        return f"SDFG({self.name!r})" if self._handle else "SDFG(<closed>)"
+
+
+def _save_options(compact, omit_guids):
+    opts = _capi.dace_save_options_t()
+    check(_capi.dace_save_options_init(ctypes.byref(opts)))
+    opts.compact = int(bool(compact))
+    opts.omit_guids = int(bool(omit_guids))
+    return opts
