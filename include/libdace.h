@@ -370,7 +370,10 @@ typedef struct dace_context dace_context_t;
 
 DACE_API dace_status_t dace_context_create(dace_context_t** out_context);
 DACE_API void dace_context_release(dace_context_t* context);
-/* String-valued settings by key (e.g. "cache_dir", "opt_level"); value NULL removes. */
+/* String-valued settings by key; value NULL removes. Read by the context's first compile:
+ *   "plugin_path"  colon-separated plugin folders; replaces DACE_PLUGIN_PATH and the folder
+ *                  next to libdace (an empty folder list makes compiles fail with
+ *                  DACE_ERROR_PLUGIN_UNAVAILABLE naming where it searched). */
 DACE_API dace_status_t dace_context_set_option(dace_context_t* context, const char* key, const char* value);
 /* Borrowed; DACE_ERROR_NOT_FOUND when not set. */
 DACE_API dace_status_t dace_context_get_option(const char** out_value, const dace_context_t* context, const char* key);
@@ -734,7 +737,8 @@ typedef struct dace_compile_options_t {
   uint32_t version;
   int32_t opt_level;     /* 0-3 (clamped) */
   int32_t fast_math;     /* 0/1: full fast-math (no NaNs/infinities, reassociation) */
-  int32_t num_threads;   /* parallel maps; 0 = the runtime's default */
+  int32_t num_threads;   /* threads of this program's parallel maps (maps without their own
+                            omp_num_threads); 0 = the runtime's default (OMP_NUM_THREADS) */
   const char* cache_dir; /* object cache; NULL = none. Fixed by the context's first compile. */
   const char* dump_dir;  /* NULL = none; else <dump_dir>/<name>.ll and .s are written */
 } dace_compile_options_t;
@@ -742,8 +746,13 @@ typedef struct dace_compile_options_t {
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context
- * loads the CPU plugin on its first compile (DACE_PLUGIN_PATH, then the plugin folder next
- * to libdace); without it DACE_ERROR_PLUGIN_UNAVAILABLE. `options` may be NULL. */
+ * loads the CPU plugin on its first compile (the "plugin_path" option, else DACE_PLUGIN_PATH
+ * and the plugin folder next to libdace); without it DACE_ERROR_PLUGIN_UNAVAILABLE.
+ * With a cache_dir, the object is looked up under a key hashing the canonical SDFG, the
+ * options, the target (triple, CPU, features), LLVM's and libdace's versions and the
+ * plugins; a hit skips validation, lowering and code generation (it was checked when the
+ * entry was written), a damaged entry is recompiled. Asking for dumps always compiles.
+ * `options` may be NULL. */
 DACE_API dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context,
                                             const dace_sdfg_t* sdfg, const dace_compile_options_t* options);
 /* Runs the program's exit code and unloads it. NULL is ignored. */
