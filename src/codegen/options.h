@@ -32,6 +32,10 @@ struct LowerOptions {
   // Threads of a CPU_Multicore map whose omp_num_threads is 0 (baked into the program's
   // runtime calls); 0 = the runtime's default.
   int32_t default_num_threads = 0;
+  // A CPU_Multicore map whose body is one flat loop and whose range is too small to pay
+  // for a fork/join runs inline (decided at run time from the trip count). Tests of the
+  // parallel runtime path turn it off.
+  bool inline_small_parallel_maps = true;
   // Arrays the SDFG passes as arguments get `noalias` unless their descriptor says
   // may_alias (DaCe emits `__restrict__` the same way).
   bool noalias_arguments = true;

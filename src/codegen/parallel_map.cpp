@@ -3,6 +3,9 @@
 // iterating a chunk of the flattened collapsed dimensions, and the map becomes one call of
 // the CPU runtime's parallel_for. Values the body needs from the enclosing function are
 // captured lazily into an array of 8-byte slots (the closure).
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Dominators.h>
+
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
 #include "codegen/registry_query.h"
@@ -56,6 +59,33 @@ llvm::Function* body_function(ModuleContext& mc, const std::string& base) {
   return fn;
 }
 
+// Forking and joining a thread team costs microseconds; a map whose body is one flat loop
+// over a few cheap iterations (NPBench syrk: row updates inside two sequential loops) is
+// done sooner inline. Estimated work = iterations x instructions of one iteration.
+constexpr int64_t kInlineWork = 8192;
+
+// Instructions of one iteration when `kernel` is a single innermost loop calling no other
+// function of the module (nested SDFGs, outlined scopes); 0 when it is not that simple.
+int64_t flat_iteration_cost(llvm::Function* kernel) {
+  if (!kernel || kernel->empty()) return 0;
+  llvm::DominatorTree dt(*kernel);
+  llvm::LoopInfo loops(dt);
+  auto top = loops.getTopLevelLoops();
+  if (top.size() != 1 || !top.front()->getSubLoops().empty()) return 0;
+  int64_t cost = 0;
+  for (llvm::BasicBlock* bb : top.front()->blocks()) {
+    for (llvm::Instruction& inst : *bb) {
+      ++cost;
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+      if (!call) continue;
+      llvm::Function* callee = call->getCalledFunction();
+      if (!callee || (!callee->isIntrinsic() && !callee->isDeclaration())) return 0;
+      if (!callee->isIntrinsic()) cost += 32;  // a math library call
+    }
+  }
+  return cost;
+}
+
 // Fills the closure with the body's captures, right before the call, and calls the runtime.
 // threads == 0 takes the program's default (LowerOptions::default_num_threads).
 Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total, int64_t chunk, int32_t schedule,
@@ -63,6 +93,9 @@ Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* 
   ModuleContext& mc = outer.mc;
   Result<std::string> entry = parallel_for_entry(mc.options, where);
   if (!entry) return entry.take_error();
+  // Maps that name their thread count keep their team whatever their size.
+  const bool may_inline = threads <= 0 && mc.options.inline_small_parallel_maps;
+  const int64_t cost = !may_inline ? 0 : flat_iteration_cost(fn->getParent()->getFunction((fn->getName() + ".kernel").str()));
   if (threads <= 0) threads = mc.options.default_num_threads;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
   size_t n = std::max<size_t>(1, body.captures.size());
@@ -72,9 +105,26 @@ Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* 
     llvm::Value* slot = outer.b.CreateConstInBoundsGEP1_64(i64, closure, i);
     outer.b.CreateStore(body.captures[i].outer, slot);
   }
+  llvm::BasicBlock* done = nullptr;
+  if (cost > 0) {
+    llvm::Function* parent = outer.b.GetInsertBlock()->getParent();
+    llvm::BasicBlock* inline_bb = llvm::BasicBlock::Create(mc.ctx, "map.inline", parent);
+    llvm::BasicBlock* team_bb = llvm::BasicBlock::Create(mc.ctx, "map.team", parent);
+    done = llvm::BasicBlock::Create(mc.ctx, "map.done", parent);
+    llvm::Value* small = outer.b.CreateICmpSLT(total, outer.b.getInt64(std::max<int64_t>(1, kInlineWork / cost)), "map.small");
+    outer.b.CreateCondBr(small, inline_bb, team_bb);
+    outer.b.SetInsertPoint(inline_bb);
+    outer.b.CreateCall(fn, {closure, outer.b.getInt64(0), total});
+    outer.b.CreateBr(done);
+    outer.b.SetInsertPoint(team_bb);
+  }
   outer.b.CreateCall(mc.parallel_for_fn(*entry),
                      {fn, closure, outer.b.getInt64(0), total, outer.b.getInt64(std::max<int64_t>(0, chunk)),
                       outer.b.getInt32(schedule), outer.b.getInt32(static_cast<int32_t>(std::clamp<int64_t>(threads, 0, 1 << 20)))});
+  if (done) {
+    outer.b.CreateBr(done);
+    outer.b.SetInsertPoint(done);
+  }
   return Status::success();
 }
 

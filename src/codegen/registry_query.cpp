@@ -40,7 +40,8 @@ std::string options_fingerprint(const LowerOptions& options) {
   std::string s = "par=" + std::to_string(options.parallelize_default_maps) +
                   ";noalias=" + std::to_string(options.noalias_arguments) +
                   ";fast=" + std::to_string(options.fast_math) +
-                  ";threads=" + std::to_string(options.default_num_threads);
+                  ";threads=" + std::to_string(options.default_num_threads) +
+                  ";inline_small=" + std::to_string(options.inline_small_parallel_maps);
   Result<std::string> entry = parallel_for_entry(options, "");
   s += ";parallel_for=" + (entry ? *entry : std::string("-"));
   s += ";blas=";

@@ -28,11 +28,11 @@ std::unique_ptr<ir::SDFG> index_writer(const std::string& ranges, ir::ScheduleTy
   return g;
 }
 
-std::vector<int64_t> run_writer(const ir::SDFG& g, int64_t n) {
+std::vector<int64_t> run_writer(const ir::SDFG& g, int64_t n, const LowerOptions& options = parallel_test_options()) {
   std::vector<int64_t> b(static_cast<size_t>(n), -1);
   Status v = analysis::validate(g);
   EXPECT_TRUE(v.ok()) << v.error().message;
-  Result<CompiledProgram> p = compile(g);
+  Result<CompiledProgram> p = compile(g, options);
   EXPECT_TRUE(p.ok()) << p.error().message;
   if (!p.ok()) return b;
   Status r = run(*p, {{"B", ArgValue::pointer(b.data())}, {"N", ArgValue::scalar<int64_t>(n)}});
@@ -63,8 +63,8 @@ TEST(CodegenMap, NegativeStep) {
 
 TEST(CodegenMap, ParallelMapCoversEveryIndexOnce) {
   int64_t before = parallel_calls();
-  std::vector<int64_t> b = run_writer(*index_writer("0:N", ir::ScheduleType::CPU_Multicore), 1000);
-  std::vector<int64_t> e(1000);
+  std::vector<int64_t> b = run_writer(*index_writer("0:N", ir::ScheduleType::CPU_Multicore), 100000);
+  std::vector<int64_t> e(100000);
   std::iota(e.begin(), e.end(), 0);
   EXPECT_EQ(b, e);
   EXPECT_GT(parallel_calls(), before);  // worker threads ran parts of it
@@ -72,9 +72,23 @@ TEST(CodegenMap, ParallelMapCoversEveryIndexOnce) {
 
 TEST(CodegenMap, DefaultScheduleIsParallelAtTopLevel) {
   int64_t before = parallel_calls();
-  std::vector<int64_t> b = run_writer(*index_writer("2:N", ir::ScheduleType::Default), 50);
-  for (int64_t i = 2; i < 50; ++i) EXPECT_EQ(b[i], i);
+  std::vector<int64_t> b = run_writer(*index_writer("2:N", ir::ScheduleType::Default), 50000);
+  for (int64_t i = 2; i < 50000; ++i) ASSERT_EQ(b[i], i);
   EXPECT_EQ(b[0], -1);
+  EXPECT_GT(parallel_calls(), before);
+}
+
+// A flat body over a handful of iterations costs less than forking a team: it runs inline,
+// and the same program still forks for a large range.
+TEST(CodegenMap, SmallFlatParallelMapRunsInline) {
+  auto g = index_writer("0:N", ir::ScheduleType::CPU_Multicore);
+  const LowerOptions defaults;  // inline_small_parallel_maps on, as in dace_program_compile
+  int64_t before = parallel_calls();
+  std::vector<int64_t> small = run_writer(*g, 16, defaults);
+  for (int64_t i = 0; i < 16; ++i) EXPECT_EQ(small[i], i);
+  EXPECT_EQ(parallel_calls(), before);
+  std::vector<int64_t> large = run_writer(*g, 100000, defaults);
+  for (int64_t i = 0; i < 100000; ++i) ASSERT_EQ(large[i], i);
   EXPECT_GT(parallel_calls(), before);
 }
 

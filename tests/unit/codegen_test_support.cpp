@@ -56,6 +56,12 @@ jit::JitSession& session() {
   return *s;
 }
 
+LowerOptions parallel_test_options() {
+  LowerOptions options;
+  options.inline_small_parallel_maps = false;
+  return options;
+}
+
 Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& options) {
   auto ctx = std::make_unique<llvm::LLVMContext>();
   Result<LoweredModule> lowered = lower(sdfg, *ctx, options);

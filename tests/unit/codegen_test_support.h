@@ -32,7 +32,12 @@ jit::JitSession& session();
 // parallel maps really went through it).
 int64_t parallel_calls();
 
-Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& options = {});
+// Lowering options of the codegen tests: small parallel maps still go through the stand-in
+// runtime (LowerOptions::inline_small_parallel_maps off), so small test sizes exercise the
+// threaded path, atomics included.
+LowerOptions parallel_test_options();
+
+Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& options = parallel_test_options());
 
 // Calls init with the symbols named in `values`, the program with every argument, then exit.
 Status run(const CompiledProgram& p, const std::map<std::string, ArgValue>& values);
