@@ -2,6 +2,7 @@
 // exceptions into dace_status_t plus the thread-local error record, borrowed-string storage,
 // and lookups of ids that produce path-naming errors.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -43,6 +44,13 @@ struct dace_sdfg {
   // so that a host may compare and keep them; the mutex lets readers on several threads ask.
   std::mutex nested_mutex;
   std::map<const dace::ir::SDFG*, std::unique_ptr<dace_sdfg>> nested;
+  // On the root: bumped by every call that gets mutable access to any SDFG of the tree
+  // (sdfg_of on a non-const handle), so a remembered content hash knows when it is stale.
+  std::atomic<uint64_t> generation{0};
+  // This handle's content hash and the root generation it was computed at (hash_memo.cpp).
+  std::mutex hash_mutex;
+  uint64_t hash_generation = UINT64_MAX;
+  std::string hash;
 };
 
 namespace dace::capi {
@@ -79,8 +87,14 @@ Status require(const void* p, const char* what);
 // Option struct version check (1..current).
 Status check_version(uint32_t version, uint32_t current, const char* what);
 
+// Mutable access marks the tree changed (dace_sdfg::generation); use the const overload
+// for reads.
 Result<ir::SDFG*> sdfg_of(dace_sdfg_t* h);
 Result<const ir::SDFG*> sdfg_of(const dace_sdfg_t* h);
+
+// ir::content_hash of the handle's SDFG, recomputed only after the tree changed: the JIT's
+// cache key needs it on every compile, and hashing writes the whole canonical JSON.
+std::string content_hash_of(const dace_sdfg_t* h);
 
 // Blocks by SDFG-wide id. DACE_ROOT_REGION is the SDFG itself.
 Result<ir::ControlFlowBlock*> find_block(ir::SDFG& sdfg, dace_id_t id);

@@ -7,6 +7,7 @@ using namespace dace::ir;
 
 Result<SDFG*> sdfg_of(dace_sdfg_t* h) {
   if (!h || !h->sdfg) return invalid("sdfg handle is NULL");
+  (h->root ? h->root : h)->generation.fetch_add(1, std::memory_order_acq_rel);
   return h->sdfg;
 }
 

@@ -467,7 +467,7 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     std::string key;
     if (session->has_cache()) {
       dace::jit::ProgramKeyInputs in;
-      in.sdfg_hash = dace::ir::content_hash(g);
+      in.sdfg_hash = content_hash_of(sdfg);
       in.sdfg_name = g.name;
       in.target_id = session->target().id();
       in.libdace_version = dace_version();

@@ -175,7 +175,7 @@ dace_status_t dace_sdfg_hash(char out_hash[65], const dace_sdfg_t* sdfg) {
     DACE_TRY(require(out_hash, "out_hash"));
     auto s = sdfg_of(sdfg);
     if (!s) return s.take_error();
-    std::string h = dace::ir::content_hash(**s);
+    std::string h = content_hash_of(sdfg);
     if (h.size() != 64) return dace::make_error(dace::Code::Internal, "content hash has unexpected length");
     std::memcpy(out_hash, h.data(), 64);
     out_hash[64] = '\0';

@@ -59,43 +59,67 @@ llvm::Function* body_function(ModuleContext& mc, const std::string& base) {
   return fn;
 }
 
-// Forking and joining a thread team costs microseconds; a map whose body is one flat loop
-// over a few cheap iterations (NPBench syrk: row updates inside two sequential loops) is
-// done sooner inline. Estimated work = iterations x instructions of one iteration.
-constexpr int64_t kInlineWork = 8192;
+// Forking and joining a thread team costs microseconds (tens of them when idle workers
+// sleep); a map over few cheap points (NPBench syrk: row updates inside two sequential
+// loops; small stencils in a time loop) is done sooner inline. Estimated work = points of
+// the whole map x instructions of the innermost loop body.
+constexpr int64_t kInlineWork = 16384;
 
-// Instructions of one iteration when `kernel` is a single innermost loop calling no other
-// function of the module (nested SDFGs, outlined scopes); 0 when it is not that simple.
-int64_t flat_iteration_cost(llvm::Function* kernel) {
+// Instructions of one innermost iteration when `kernel` is a perfect chain of `depth` loops
+// (the map's own dimensions) calling no other function of the module (nested SDFGs,
+// library expansions, outlined scopes); 0 when the body is anything else.
+int64_t point_cost(llvm::Function* kernel, size_t depth) {
   if (!kernel || kernel->empty()) return 0;
   llvm::DominatorTree dt(*kernel);
   llvm::LoopInfo loops(dt);
   auto top = loops.getTopLevelLoops();
-  if (top.size() != 1 || !top.front()->getSubLoops().empty()) return 0;
+  if (top.size() != 1) return 0;
+  llvm::Loop* innermost = top.front();
+  size_t found = 1;
+  while (!innermost->getSubLoops().empty()) {
+    if (innermost->getSubLoops().size() != 1) return 0;
+    innermost = innermost->getSubLoops().front();
+    ++found;
+  }
+  if (found != depth) return 0;
   int64_t cost = 0;
-  for (llvm::BasicBlock* bb : top.front()->blocks()) {
-    for (llvm::Instruction& inst : *bb) {
-      ++cost;
+  for (llvm::BasicBlock& bb : *kernel) {
+    const bool inner = innermost->contains(&bb);
+    for (llvm::Instruction& inst : bb) {
+      cost += inner;
       auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
       if (!call) continue;
       llvm::Function* callee = call->getCalledFunction();
       if (!callee || (!callee->isIntrinsic() && !callee->isDeclaration())) return 0;
-      if (!callee->isIntrinsic()) cost += 32;  // a math library call
+      if (inner && !callee->isIntrinsic()) cost += 32;  // a math library call
     }
   }
   return cost;
 }
 
+// Number of points of all of a map's dimensions, evaluated before the map (nullptr when a
+// range needs values only the body has, e.g. dynamic map range connectors).
+llvm::Value* map_points(Frame& outer, const ir::MapScope& map) {
+  Result<std::vector<DimValues>> dims = collapsed_dims(outer, map, map.params.size());
+  if (!dims) return nullptr;
+  llvm::Value* points = outer.b.getInt64(1);
+  for (const DimValues& d : *dims) points = outer.b.CreateMul(points, d.count, "map.points");
+  return points;
+}
+
 // Fills the closure with the body's captures, right before the call, and calls the runtime.
 // threads == 0 takes the program's default (LowerOptions::default_num_threads).
+// `points` (nullable) and `depth` describe the whole iteration space for the inline-or-fork
+// decision: its number of points and how many loops the kernel nests over it.
 Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total, int64_t chunk, int32_t schedule,
-                    int64_t threads, const std::string& where) {
+                    int64_t threads, const std::string& where, llvm::Value* points, size_t depth) {
   ModuleContext& mc = outer.mc;
   Result<std::string> entry = parallel_for_entry(mc.options, where);
   if (!entry) return entry.take_error();
   // Maps that name their thread count keep their team whatever their size.
-  const bool may_inline = threads <= 0 && mc.options.inline_small_parallel_maps;
-  const int64_t cost = !may_inline ? 0 : flat_iteration_cost(fn->getParent()->getFunction((fn->getName() + ".kernel").str()));
+  const bool may_inline = threads <= 0 && points && mc.options.inline_small_parallel_maps;
+  const int64_t cost =
+      !may_inline ? 0 : point_cost(fn->getParent()->getFunction((fn->getName() + ".kernel").str()), depth);
   if (threads <= 0) threads = mc.options.default_num_threads;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
   size_t n = std::max<size_t>(1, body.captures.size());
@@ -111,7 +135,7 @@ Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* 
     llvm::BasicBlock* inline_bb = llvm::BasicBlock::Create(mc.ctx, "map.inline", parent);
     llvm::BasicBlock* team_bb = llvm::BasicBlock::Create(mc.ctx, "map.team", parent);
     done = llvm::BasicBlock::Create(mc.ctx, "map.done", parent);
-    llvm::Value* small = outer.b.CreateICmpSLT(total, outer.b.getInt64(std::max<int64_t>(1, kInlineWork / cost)), "map.small");
+    llvm::Value* small = outer.b.CreateICmpSLT(points, outer.b.getInt64(std::max<int64_t>(1, kInlineWork / cost)), "map.small");
     outer.b.CreateCondBr(small, inline_bb, team_bb);
     outer.b.SetInsertPoint(inline_bb);
     outer.b.CreateCall(fn, {closure, outer.b.getInt64(0), total});
@@ -216,7 +240,7 @@ Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::strin
   se.f = &outer;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  return call_runtime(outer, body, fn, total, 0, 0, 0, se.f->sc.path + " / " + name);
+  return call_runtime(outer, body, fn, total, 0, 0, 0, se.f->sc.path + " / " + name, total, 1);
 }
 
 Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
@@ -275,8 +299,9 @@ Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
   se.scope_symbols = saved_symbols;
   if (!s.ok()) return s;
   split_kernel(body, fn);
+  llvm::Value* points = map_points(outer, map);
   return call_runtime(outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule), map.omp_num_threads,
-                      se.where(entry));
+                      se.where(entry), points, 1 + map.params.size() - ncollapse);
 }
 
 }  // namespace dace::codegen

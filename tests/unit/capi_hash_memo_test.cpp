@@ -1,0 +1,65 @@
+// dace_sdfg_hash (and the JIT cache key) remember the content hash per handle; every change
+// made through any handle of the tree must show in the next hash.
+#include <cstdlib>
+#include <string>
+
+#include "capi_test_util.h"
+
+namespace {
+
+std::string hash_of(const dace_sdfg_t* s) {
+  char h[65] = {};
+  EXPECT_EQ(dace_sdfg_hash(h, s), DACE_OK) << dace_last_error_message();
+  return h;
+}
+
+// The hash of a fresh handle loaded from the SDFG's JSON: computed with nothing remembered.
+std::string fresh_hash_of(const dace_sdfg_t* s) {
+  char* json = nullptr;
+  EXPECT_EQ(dace_sdfg_to_json(&json, s, nullptr), DACE_OK) << dace_last_error_message();
+  dace_sdfg_t* copy = nullptr;
+  EXPECT_EQ(dace_sdfg_load_string(&copy, json), DACE_OK) << dace_last_error_message();
+  dace_string_free(json);
+  std::string h = hash_of(copy);
+  dace_sdfg_release(copy);
+  return h;
+}
+
+TEST(CApiHashMemo, EveryChangeShowsInTheNextHash) {
+  dace_sdfg_t* outer = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_create(&outer, "outer"));
+  ASSERT_DACE_OK(dace_sdfg_add_array(outer, "A", DACE_FLOAT64, "4", nullptr));
+  dace_id_t st = -1;
+  ASSERT_DACE_OK(dace_sdfg_add_state(&st, outer, DACE_ROOT_REGION, "s0"));
+  std::string h0 = hash_of(outer);
+  EXPECT_EQ(h0, hash_of(outer));  // remembered, unchanged
+  EXPECT_EQ(h0, fresh_hash_of(outer));
+
+  ASSERT_DACE_OK(dace_sdfg_add_symbol(outer, "N", DACE_INT64));
+  std::string h1 = hash_of(outer);
+  EXPECT_NE(h1, h0);
+  EXPECT_EQ(h1, fresh_hash_of(outer));
+
+  // A nested SDFG changed through its borrowed handle changes the outer hash too.
+  dace_sdfg_t* inner = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_create(&inner, "inner"));
+  ASSERT_DACE_OK(dace_sdfg_add_array(inner, "X", DACE_FLOAT64, "4", nullptr));
+  dace_id_t inner_state = -1;
+  ASSERT_DACE_OK(dace_sdfg_add_state(&inner_state, inner, DACE_ROOT_REGION, "i0"));
+  dace_id_t node = -1;
+  ASSERT_DACE_OK(dace_state_add_nested_sdfg(&node, outer, st, inner, "nest", "X", "", nullptr));
+  dace_sdfg_release(inner);
+  std::string h2 = hash_of(outer);
+  EXPECT_NE(h2, h1);
+  dace_sdfg_t* borrowed = nullptr;
+  ASSERT_DACE_OK(dace_node_get_nested_sdfg(&borrowed, outer, st, node));
+  std::string inner_before = hash_of(borrowed);
+  ASSERT_DACE_OK(dace_sdfg_add_symbol(borrowed, "K", DACE_INT32));
+  EXPECT_NE(hash_of(borrowed), inner_before);
+  std::string h3 = hash_of(outer);
+  EXPECT_NE(h3, h2);
+  EXPECT_EQ(h3, fresh_hash_of(outer));
+  dace_sdfg_release(outer);
+}
+
+}  // namespace
