@@ -91,15 +91,7 @@ std::vector<std::string> search_dirs(dace_context_t* ctx, bool& from_option) {
     if (from_option) value = it->second;
   }
   if (!from_option) return dace::plugin::plugin_search_dirs();
-  std::vector<std::string> dirs;
-  size_t start = 0;
-  while (start <= value.size()) {
-    size_t end = value.find(':', start);
-    if (end == std::string::npos) end = value.size();
-    if (end > start) dirs.push_back(value.substr(start, end - start));
-    start = end + 1;
-  }
-  return dirs;
+  return dace::plugin::split_path_list(value);
 }
 
 Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir, const std::string& parallel_for) {

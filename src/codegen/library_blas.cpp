@@ -132,6 +132,28 @@ struct BlasPlan {
 
 bool operand_rank(const MatMulOperands& m, size_t ra, size_t rb) { return m.a.sizes.size() == ra && m.b.sizes.size() == rb; }
 
+// y = op(M) v into the vector m.c through ?gemv; `trans` is kTrans for v M (= M^T v).
+BlasPlan plan_gemv(Frame& f, const MatMulOperands& m, const std::shared_ptr<BlasEmitter>& blas, const Operand& mat,
+                   const Operand& vec, int32_t trans) {
+  llvm::IRBuilder<>& b = f.b;
+  Matrix M = matrix_of(mat);
+  llvm::Value* m_row = blas->row_fit(M);
+  llvm::Value* ld_m = b.CreateSelect(m_row, M.s0, M.s1);
+  llvm::Value* ok = b.CreateOr(m_row, blas->col_fit(M));
+  for (llvm::Value* v : {M.rows, M.cols, ld_m}) ok = b.CreateAnd(ok, blas->fits_int(v));
+  ok = b.CreateAnd(ok, b.CreateAnd(blas->inc_ok(vec.strides[0]), blas->inc_ok(m.c.strides[0])));
+  BlasPlan plan;
+  plan.ok = ok;
+  // mat and vec are members of m, which outlives the plan like f does.
+  plan.emit = [&f, &m, &mat, &vec, blas, trans, m_row, ld_m, M]() {
+    llvm::IRBuilder<>& ib = f.b;
+    llvm::Value* order = ib.CreateSelect(m_row, ib.getInt32(kRowMajor), ib.getInt32(kColMajor));
+    blas->gemv(order, ib.getInt32(trans), M.rows, M.cols, m.alpha, mat.base, ld_m, vec.base, vec.strides[0], m.beta,
+               m.c.base, m.c.strides[0]);
+  };
+  return plan;
+}
+
 std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
   ScalarType t = m.c.type;
   if (!blas_prefix(t) || m.a.type != t || m.b.type != t) return std::nullopt;
@@ -168,40 +190,8 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
     };
     return plan;
   }
-  if (operand_rank(m, 2, 1) && rc == 1) {  // y = A x
-    Matrix A = matrix_of(m.a);
-    llvm::Value* a_row = blas->row_fit(A);
-    llvm::Value* ld_a = b.CreateSelect(a_row, A.s0, A.s1);
-    llvm::Value* ok = b.CreateOr(a_row, blas->col_fit(A));
-    for (llvm::Value* v : {A.rows, A.cols, ld_a}) ok = b.CreateAnd(ok, blas->fits_int(v));
-    ok = b.CreateAnd(ok, b.CreateAnd(blas->inc_ok(m.b.strides[0]), blas->inc_ok(m.c.strides[0])));
-    BlasPlan plan;
-    plan.ok = ok;
-    plan.emit = [&f, &m, blas, a_row, ld_a, A]() {
-      llvm::IRBuilder<>& ib = f.b;
-      llvm::Value* order = ib.CreateSelect(a_row, ib.getInt32(kRowMajor), ib.getInt32(kColMajor));
-      blas->gemv(order, ib.getInt32(kNoTrans), A.rows, A.cols, m.alpha, m.a.base, ld_a, m.b.base, m.b.strides[0],
-                 m.beta, m.c.base, m.c.strides[0]);
-    };
-    return plan;
-  }
-  if (operand_rank(m, 1, 2) && rc == 1) {  // y = x B = B^T x
-    Matrix B = matrix_of(m.b);
-    llvm::Value* b_row = blas->row_fit(B);
-    llvm::Value* ld_b = b.CreateSelect(b_row, B.s0, B.s1);
-    llvm::Value* ok = b.CreateOr(b_row, blas->col_fit(B));
-    for (llvm::Value* v : {B.rows, B.cols, ld_b}) ok = b.CreateAnd(ok, blas->fits_int(v));
-    ok = b.CreateAnd(ok, b.CreateAnd(blas->inc_ok(m.a.strides[0]), blas->inc_ok(m.c.strides[0])));
-    BlasPlan plan;
-    plan.ok = ok;
-    plan.emit = [&f, &m, blas, b_row, ld_b, B]() {
-      llvm::IRBuilder<>& ib = f.b;
-      llvm::Value* order = ib.CreateSelect(b_row, ib.getInt32(kRowMajor), ib.getInt32(kColMajor));
-      blas->gemv(order, ib.getInt32(kTrans), B.rows, B.cols, m.alpha, m.b.base, ld_b, m.a.base, m.a.strides[0],
-                 m.beta, m.c.base, m.c.strides[0]);
-    };
-    return plan;
-  }
+  if (operand_rank(m, 2, 1) && rc == 1) return plan_gemv(f, m, blas, m.a, m.b, kNoTrans);  // y = A x
+  if (operand_rank(m, 1, 2) && rc == 1) return plan_gemv(f, m, blas, m.b, m.a, kTrans);    // y = x B = B^T x
   if (operand_rank(m, 1, 1) && rc == 0) {  // dot product into one element
     llvm::Value* ok = blas->fits_int(m.a.size_values[0]);
     ok = b.CreateAnd(ok, b.CreateAnd(blas->inc_ok(m.a.strides[0]), blas->inc_ok(m.b.strides[0])));

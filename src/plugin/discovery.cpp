@@ -37,18 +37,21 @@ std::string default_plugin_dir() {
   return (lib.parent_path() / "libdace" / "plugins").lexically_normal().string();
 }
 
+std::vector<std::string> split_path_list(const std::string& value) {
+  std::vector<std::string> entries;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t end = value.find(':', start);
+    if (end == std::string::npos) end = value.size();
+    if (end > start) entries.push_back(value.substr(start, end - start));
+    start = end + 1;
+  }
+  return entries;
+}
+
 std::vector<std::string> plugin_search_dirs() {
   std::vector<std::string> dirs;
-  if (const char* env = std::getenv("DACE_PLUGIN_PATH")) {
-    std::string value(env);
-    size_t start = 0;
-    while (start <= value.size()) {
-      size_t end = value.find(':', start);
-      if (end == std::string::npos) end = value.size();
-      if (end > start) dirs.push_back(value.substr(start, end - start));
-      start = end + 1;
-    }
-  }
+  if (const char* env = std::getenv("DACE_PLUGIN_PATH")) dirs = split_path_list(env);
   std::string fallback = default_plugin_dir();
   std::error_code ec;
   if (!fallback.empty() && std::filesystem::is_directory(fallback, ec)) dirs.push_back(fallback);

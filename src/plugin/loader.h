@@ -23,6 +23,9 @@ namespace dace::plugin {
 // or registration, a conflict with another plugin, a missing required vendor library.
 Result<PluginInfo> load_plugin(Registry& registry, const std::string& path);
 
+// The entries of a colon-separated directory list (PATH style), empty entries skipped.
+std::vector<std::string> split_path_list(const std::string& value);
+
 // Directories searched for plugins, in order: the entries of DACE_PLUGIN_PATH
 // (colon-separated, empty entries skipped), then `default_plugin_dir()` when it exists.
 std::vector<std::string> plugin_search_dirs();

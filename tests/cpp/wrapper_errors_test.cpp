@@ -5,22 +5,12 @@
 #include <string>
 
 #include "libdace.hpp"
+#include "wrapper_test_util.h"
 
 namespace {
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
-// The error a callable throws; fails the test when it throws nothing or something else.
-template <class F>
-libdace::error error_of(F&& f) {
-  try {
-    f();
-  } catch (const libdace::error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no libdace::error thrown";
-  return libdace::error(DACE_OK, "");
-}
+using wrapper_test::contains;
+using wrapper_test::error_of;
 
 // SDFG "errs": A[N], B[N], state "s0" with access node A and tasklet t(x -> y).
 struct Fixture : ::testing::Test {

@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "libdace.hpp"
+#include "wrapper_test_util.h"
 
 namespace {
 
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+using wrapper_test::contains;
+using wrapper_test::error_of;
 
 // B[i] = A[i] * s + 1 over a parallel map.
 libdace::sdfg make_axpb() {
@@ -44,16 +46,6 @@ class Axpb : public ::testing::Test {
   }
   void expect_untouched() const {
     for (double v : b) ASSERT_EQ(v, -7.0);
-  }
-  template <class F>
-  libdace::error error_of(F&& f) {
-    try {
-      f();
-    } catch (const libdace::error& e) {
-      return e;
-    }
-    ADD_FAILURE() << "no libdace::error thrown";
-    return libdace::error(DACE_OK, "");
   }
 };
 

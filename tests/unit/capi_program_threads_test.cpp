@@ -10,45 +10,21 @@
 #include <vector>
 
 #include "builder/api_internal.h"
-#include "capi_test_util.h"
+#include "capi_program_test_util.h"
 #include "jit/session.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// B[i] = A[i] * <factor> + s over a parallel map i=0:N; arguments A, B, N, s.
-dace_sdfg_t* make_axpb(const char* name, const char* factor) {
-  dace_sdfg_t* sdfg = nullptr;
-  EXPECT_DACE_OK(dace_sdfg_create(&sdfg, name));
-  EXPECT_DACE_OK(dace_sdfg_add_symbol(sdfg, "N", DACE_INT64));
-  EXPECT_DACE_OK(dace_sdfg_add_array(sdfg, "A", DACE_FLOAT64, "N", nullptr));
-  EXPECT_DACE_OK(dace_sdfg_add_array(sdfg, "B", DACE_FLOAT64, "N", nullptr));
-  EXPECT_DACE_OK(dace_sdfg_add_scalar(sdfg, "s", DACE_FLOAT64, nullptr));
-  dace_id_t state = -1;
-  EXPECT_DACE_OK(dace_sdfg_add_state(&state, sdfg, DACE_ROOT_REGION, "s0"));
-  dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
-  o.external_edges = 1;
-  o.schedule = DACE_SCHEDULE_CPU_MULTICORE;
-  std::string code = std::string("b = a * ") + factor + " + c";
-  EXPECT_DACE_OK(dace_state_add_mapped_tasklet(nullptr, nullptr, nullptr, sdfg, state, "axpb", "i=0:N",
-                                               "a: A[i]; c: s[0]", code.c_str(), "b: B[i]", &o));
-  return sdfg;
-}
+using capi_test::call_axpb;
+using capi_test::make_axpb;
 
 // One call with n elements; true when B matches the plain loop. Thread-safe (no gtest
 // assertions: those are collected by the caller on the main thread).
 bool call_and_check(dace_program_t* p, double factor, int64_t n, double s) {
   std::vector<double> a(static_cast<size_t>(n)), b(static_cast<size_t>(n), -1.0);
   for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 0.5 * static_cast<double>(i % 17) - 3;
-  int64_t shape[1] = {n};
-  dace_arg_t args[3]{};
-  args[0].kind = args[1].kind = DACE_ARG_ARRAY;
-  args[0].value.array = {a.data(), DACE_FLOAT64, 1, shape, nullptr};
-  args[1].value.array = {b.data(), DACE_FLOAT64, 1, shape, nullptr};
-  args[2].kind = DACE_ARG_FLOAT;
-  args[2].value.f = s;
-  if (dace_program_call(p, nullptr, args, 3) != DACE_OK) return false;
+  if (call_axpb(p, a, b, s) != DACE_OK) return false;
   for (size_t i = 0; i < a.size(); ++i)
     if (b[i] != a[i] * factor + s) return false;
   return true;

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <complex>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -155,6 +156,21 @@ std::unique_ptr<ir::SDFG> product_sdfg(T t, const std::string& cls, const std::v
 
 bool calls(const CompiledProgram& p, const std::string& fn) { return p.ir.find("@" + fn + "(") != std::string::npos; }
 
+// Compiles a product_sdfg with `options`, checks whether its IR calls `fn` (`expect_call`),
+// and runs it on arrays A, B, C with the symbol values `symbols`.
+template <class V>
+void run_product(const ir::SDFG& g, const std::string& fn, bool expect_call, std::vector<V>& a, std::vector<V>& b,
+                 std::vector<V>& c, const std::map<std::string, int64_t>& symbols = {},
+                 const LowerOptions& options = with_blas()) {
+  Result<CompiledProgram> p = compile(g, options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(calls(*p, fn), expect_call) << fn;
+  std::map<std::string, ArgValue> values = {
+      {"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}, {"C", ArgValue::pointer(c.data())}};
+  for (const auto& [name, v] : symbols) values[name] = ArgValue::scalar<int64_t>(v);
+  ASSERT_TRUE(run(*p, values).ok());
+}
+
 template <class V>
 char prefix() {
   return std::is_same_v<V, float> ? 's' : std::is_same_v<V, double> ? 'd' : 'z';
@@ -174,16 +190,8 @@ void gemm_case(const LowerOptions& options, bool expect_blas) {
       for (int64_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
       want[i * N + j] = V(2) * acc + V(0.5) * c[i * N + j];
     }
-  Result<CompiledProgram> p = compile(*g, options);
-  ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_EQ(calls(*p, std::string("cblas_") + prefix<V>() + "gemm"), expect_blas);
-  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
-                       {"B", ArgValue::pointer(b.data())},
-                       {"C", ArgValue::pointer(c.data())},
-                       {"M", ArgValue::scalar<int64_t>(M)},
-                       {"N", ArgValue::scalar<int64_t>(N)},
-                       {"K", ArgValue::scalar<int64_t>(K)}})
-                  .ok());
+  ASSERT_NO_FATAL_FAILURE(run_product(*g, std::string("cblas_") + prefix<V>() + "gemm", expect_blas, a, b, c,
+                                      {{"M", M}, {"N", N}, {"K", K}}, options));
   expect_near_all(c, want);
 }
 
@@ -238,13 +246,7 @@ void transposed_case() {
       for (int64_t k = 0; k < K; ++k) acc += a[k * M + i] * b[k * 9 + 2 + j];
       want[(i + 1) * 7 + j + 1] = acc;
     }
-  Result<CompiledProgram> p = compile(*g, with_blas());
-  ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_TRUE(calls(*p, std::string("cblas_") + prefix<V>() + "gemm"));
-  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
-                       {"B", ArgValue::pointer(b.data())},
-                       {"C", ArgValue::pointer(c.data())}})
-                  .ok());
+  ASSERT_NO_FATAL_FAILURE(run_product(*g, std::string("cblas_") + prefix<V>() + "gemm", true, a, b, c));
   expect_near_all(c, want);
 }
 
@@ -266,13 +268,7 @@ TEST(CodegenBlas, NonUnitInnerStrideFallsBack) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 4; ++k) want[i * 2 + j] += a[i * 8 + 2 * k] * b[k * 2 + j];
-  Result<CompiledProgram> p = compile(*g, with_blas());
-  ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_FALSE(calls(*p, "cblas_dgemm"));
-  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
-                       {"B", ArgValue::pointer(b.data())},
-                       {"C", ArgValue::pointer(c.data())}})
-                  .ok());
+  ASSERT_NO_FATAL_FAILURE(run_product(*g, "cblas_dgemm", false, a, b, c));
   expect_near_all(c, want);
 }
 
@@ -287,15 +283,7 @@ void vector_cases() {
     std::vector<V> want(M);
     for (int64_t i = 0; i < M; ++i)
       for (int64_t k = 0; k < K; ++k) want[i] += a[i * K + k] * x[k];
-    Result<CompiledProgram> p = compile(*g, with_blas());
-    ASSERT_TRUE(p.ok()) << p.error().message;
-    EXPECT_TRUE(calls(*p, g_fn));
-    ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
-                         {"B", ArgValue::pointer(x.data())},
-                         {"C", ArgValue::pointer(y.data())},
-                         {"M", ArgValue::scalar<int64_t>(M)},
-                         {"K", ArgValue::scalar<int64_t>(K)}})
-                    .ok());
+    ASSERT_NO_FATAL_FAILURE(run_product(*g, g_fn, true, a, x, y, {{"M", M}, {"K", K}}));
     expect_near_all(y, want);
   }
   {  // y = x B with x every other element of a longer vector
@@ -304,13 +292,7 @@ void vector_cases() {
     std::vector<V> want(6);
     for (int j = 0; j < 6; ++j)
       for (int k = 0; k < 5; ++k) want[j] += x[2 * k] * b[k * 6 + j];
-    Result<CompiledProgram> p = compile(*g, with_blas());
-    ASSERT_TRUE(p.ok()) << p.error().message;
-    EXPECT_TRUE(calls(*p, g_fn));
-    ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(x.data())},
-                         {"B", ArgValue::pointer(b.data())},
-                         {"C", ArgValue::pointer(y.data())}})
-                    .ok());
+    ASSERT_NO_FATAL_FAILURE(run_product(*g, g_fn, true, x, b, y));
     expect_near_all(y, want);
   }
   {  // dot, with alpha
@@ -318,15 +300,9 @@ void vector_cases() {
     auto x = filled<V>(K, 7), y = filled<V>(K, 8), r = filled<V>(1, 9);
     V want{};
     for (int64_t k = 0; k < K; ++k) want += x[k] * y[k];
-    Result<CompiledProgram> p = compile(*g, with_blas());
-    ASSERT_TRUE(p.ok()) << p.error().message;
-    EXPECT_TRUE(calls(*p, std::is_same_v<V, cplx> ? std::string("cblas_zdotu_sub")
-                                                   : std::string("cblas_") + prefix<V>() + "dot"));
-    ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(x.data())},
-                         {"B", ArgValue::pointer(y.data())},
-                         {"C", ArgValue::pointer(r.data())},
-                         {"K", ArgValue::scalar<int64_t>(K)}})
-                    .ok());
+    const std::string dot_fn =
+        std::is_same_v<V, cplx> ? std::string("cblas_zdotu_sub") : std::string("cblas_") + prefix<V>() + "dot";
+    ASSERT_NO_FATAL_FAILURE(run_product(*g, dot_fn, true, x, y, r, {{"K", K}}));
     expect_near_all(r, {want});
   }
 }
@@ -349,13 +325,7 @@ TEST(CodegenBlas, BatchedStaysLoops) {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 5; ++j)
         for (int k = 0; k < 4; ++k) want[z * 15 + i * 5 + j] += a[z * 12 + i * 4 + k] * b[z * 20 + k * 5 + j];
-  Result<CompiledProgram> p = compile(*g, with_blas());
-  ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_FALSE(calls(*p, "cblas_dgemm"));
-  ASSERT_TRUE(run(*p, {{"A", ArgValue::pointer(a.data())},
-                       {"B", ArgValue::pointer(b.data())},
-                       {"C", ArgValue::pointer(c.data())}})
-                  .ok());
+  ASSERT_NO_FATAL_FAILURE(run_product(*g, "cblas_dgemm", false, a, b, c));
   expect_near_all(c, want);
 }
 

@@ -15,9 +15,7 @@ namespace {
 using T = ir::ScalarType;
 
 TEST(CodegenConsume, DaceFileSumOfSquares) {
-  auto g = stream_test_file("stream_sumsq.sdfg");
-  ASSERT_TRUE(g);
-  Result<CompiledProgram> p = compile(*g);
+  Result<CompiledProgram> p = compile_stream_test_file("stream_sumsq.sdfg");
   ASSERT_TRUE(p.ok()) << p.error().message;
   std::vector<double> a = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, out = {0.0};
   Status r = run(*p, {{"A", ArgValue::pointer(a.data())}, {"out", ArgValue::pointer(out.data())}});
@@ -31,9 +29,7 @@ TEST(CodegenConsume, DaceFileSumOfSquares) {
 }
 
 TEST(CodegenConsume, DaceFileCountdownProcessesPushedElements) {
-  auto g = stream_test_file("stream_countdown.sdfg");
-  ASSERT_TRUE(g);
-  Result<CompiledProgram> p = compile(*g);
+  Result<CompiledProgram> p = compile_stream_test_file("stream_countdown.sdfg");
   ASSERT_TRUE(p.ok()) << p.error().message;
   // A value v is popped, then v-1, ..., 0: v + 1 pops each.
   std::vector<int64_t> a = {3, 0, 5}, count = {0};

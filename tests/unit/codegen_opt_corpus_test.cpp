@@ -3,56 +3,33 @@
 // NumPy; those that do not must fail with Unsupported naming the element, and the list of
 // them is fixed below so that a change in either direction shows up.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <dlfcn.h>
 
-#include <algorithm>
-#include <cmath>
-#include <complex>
-#include <cstring>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <map>
 
 #include "analysis/validate.h"
 #include "codegen_test_support.h"
+#include "corpus_case.h"
 #include "ir/json/sdfg_json.h"
-#include "ir/npy.h"
 #include "plugin/registry.h"
-
-#ifndef LIBDACE_CORPUS_DIR
-#define LIBDACE_CORPUS_DIR "../shared/sdfg-corpus"
-#endif
 
 namespace dace::codegen::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CorpusFile {
-  std::string sdfg;    // path
-  std::string dir;     // folder with case.json
-  std::string kernel;  // test name
-};
-
 std::vector<CorpusFile> opt_files() {
   std::vector<CorpusFile> out;
-  fs::path root(LIBDACE_CORPUS_DIR);
-  std::error_code ec;
-  if (!fs::is_directory(root, ec)) return out;
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(root, ec))
-    if (e.is_directory() && fs::exists(e.path() / "case.json")) dirs.push_back(e.path());
-  std::sort(dirs.begin(), dirs.end());
-  for (const fs::path& d : dirs) {
+  for (const fs::path& d : corpus_case_dirs()) {
     std::string kernel = d.filename().string();
     fs::path f = d / (kernel + ".opt.sdfg");
     if (fs::exists(f)) out.push_back({f.string(), d.string(), kernel});
   }
   return out;
 }
-
-void PrintTo(const CorpusFile& f, std::ostream* os) { *os << f.sdfg; }
 
 // Kernels whose opt.sdfg libdace cannot compile yet, with a piece of the expected message.
 const std::map<std::string, std::string>& expected_unsupported() {
@@ -87,107 +64,6 @@ const plugin::Registry* cpu_registry() {
   return r.get();
 }
 
-// Buffer for one array argument.
-struct Buffer {
-  std::vector<uint8_t> storage;
-  uint8_t* data() { return storage.data(); }
-};
-
-// Runs one SDFG file on its case and compares with NumPy's outputs.
-void run_case(const CorpusFile& cf, const ir::SDFG& g, const CompiledProgram& compiled) {
-
-  std::ifstream in(cf.dir + "/case.json");
-  ASSERT_TRUE(in.good());
-  nlohmann::json cs = nlohmann::json::parse(in, nullptr, false);
-  ASSERT_FALSE(cs.is_discarded());
-
-  // Inputs, and symbol values (case symbols plus 0-d inputs named like free symbols).
-  std::map<std::string, npy::Array> inputs;
-  for (auto& [name, file] : cs["inputs"].items()) {
-    Result<npy::Array> a = npy::read(cf.dir + "/" + file.get<std::string>());
-    ASSERT_TRUE(a.ok()) << a.error().message;
-    inputs[name] = std::move(*a);
-  }
-  std::map<std::string, int64_t> symbols;
-  for (auto& [name, v] : cs["symbols"].items()) symbols[name] = v.get<int64_t>();
-  for (auto& [name, a] : inputs)
-    if (a.shape.empty() && !tasklet::is_float(a.dtype) && !tasklet::is_complex(a.dtype))
-      symbols.emplace(name, static_cast<int64_t>(a.at(0)));
-
-  std::map<std::string, ArgValue> values;
-  std::map<std::string, Buffer> buffers;
-  for (const auto& a : compiled.init_arguments) {
-    auto s = symbols.find(a.name);
-    ASSERT_NE(s, symbols.end()) << "no value for symbol " << a.name;
-    values[a.name] = scalar_of(a.dtype.scalar == tasklet::ScalarType::Unknown ? tasklet::ScalarType::Int64 : a.dtype.scalar,
-                               static_cast<double>(s->second));
-  }
-  for (const auto& a : compiled.arguments) {
-    const ir::DataDescriptor* desc = nullptr;
-    if (auto d = g.arrays.find(a.name); d != g.arrays.end()) desc = &d->second;
-    if (a.kind == analysis::Argument::Kind::Array) {
-      ASSERT_NE(desc, nullptr);
-      sym::Expr total = desc->total_size ? desc->total_size : ir::product(desc->shape);
-      Result<int64_t> n = sym::evaluate(total, symbols);
-      ASSERT_TRUE(n.ok()) << a.name << ": " << n.error().message;
-      int es = tasklet::type_size(desc->dtype.scalar);
-      Buffer& buf = buffers[a.name];
-      buf.storage.assign(static_cast<size_t>(std::max<int64_t>(1, *n) * es + 64), 0);
-      if (auto it = inputs.find(a.name); it != inputs.end()) {
-        ASSERT_EQ(it->second.dtype, desc->dtype.scalar) << a.name;
-        ASSERT_LE(it->second.data.size(), buf.storage.size()) << a.name;
-        std::memcpy(buf.data(), it->second.data.data(), it->second.data.size());
-      }
-      values[a.name] = ArgValue::pointer(buf.data());
-    } else if (auto it = inputs.find(a.name); it != inputs.end()) {
-      values[a.name] = scalar_of(desc ? desc->dtype.scalar : a.dtype.scalar, it->second.at(0));
-      if (desc && tasklet::is_integer(desc->dtype.scalar) && it->second.element_size() == 8)
-        std::memcpy(values[a.name].bytes, it->second.data.data(), 8);  // exact 64-bit integers
-    } else if (auto s = symbols.find(a.name); s != symbols.end()) {
-      values[a.name] = scalar_of(a.dtype.scalar == tasklet::ScalarType::Unknown ? tasklet::ScalarType::Int64 : a.dtype.scalar,
-                                 static_cast<double>(s->second));
-    } else {
-      FAIL() << "no value for argument " << a.name;
-    }
-  }
-  Status ran = run(compiled, values);
-  ASSERT_TRUE(ran.ok()) << ran.error().message;
-
-  double rtol = cs.value("rtol", 1e-10), atol = cs.value("atol", 1e-12);
-  for (auto& [name, file] : cs["expected_outputs"].items()) {
-    Result<npy::Array> expected = npy::read(cf.dir + "/" + file.get<std::string>());
-    ASSERT_TRUE(expected.ok()) << expected.error().message;
-    auto buf = buffers.find(name);
-    ASSERT_NE(buf, buffers.end()) << "output " << name << " is not an array argument";
-    const ir::DataDescriptor& desc = g.arrays.at(name);
-    npy::Array got;
-    got.dtype = desc.dtype.scalar;
-    got.data.assign(buf->second.storage.begin(), buf->second.storage.begin() + expected->size() * tasklet::type_size(got.dtype));
-    bool complex = tasklet::is_complex(got.dtype);
-    int comps = complex ? 2 : 1;
-    int mismatches = 0;
-    for (int64_t i = 0; i < expected->size(); ++i) {
-      for (int c = 0; c < comps; ++c) {
-        double e, g;
-        if (complex) {
-          auto part = [&](const npy::Array& arr) {
-            if (arr.dtype == tasklet::ScalarType::Complex128) return arr.as<double>()[2 * i + c];
-            return static_cast<double>(arr.as<float>()[2 * i + c]);
-          };
-          e = part(*expected);
-          g = part(got);
-        } else {
-          e = expected->at(i);
-          g = got.at(i);
-        }
-        bool ok = std::abs(g - e) <= atol + rtol * std::abs(e) || (std::isnan(e) && std::isnan(g));
-        if (!ok && ++mismatches <= 5) ADD_FAILURE() << name << "[" << i << "]" << (c ? ".imag" : "") << ": got " << g << ", expected " << e;
-      }
-    }
-    EXPECT_EQ(mismatches, 0) << name << ": " << mismatches << " elements differ";
-  }
-}
-
 class CorpusOpt : public ::testing::TestWithParam<CorpusFile> {};
 
 TEST_P(CorpusOpt, CompilesAndMatchesNumPyOrIsUnsupported) {
@@ -201,18 +77,18 @@ TEST_P(CorpusOpt, CompilesAndMatchesNumPyOrIsUnsupported) {
   LowerOptions options;
   options.registry = registry;
   Result<CompiledProgram> prog = compile(**sdfg, options);
-  auto expected = expected_unsupported().find(cf.kernel);
+  auto expected = expected_unsupported().find(cf.name);
   if (!prog.ok()) {
-    std::printf("[ opt.sdfg ] %s: not compiled: %s\n", cf.kernel.c_str(), prog.error().message.c_str());
+    std::printf("[ opt.sdfg ] %s: not compiled: %s\n", cf.name.c_str(), prog.error().message.c_str());
     EXPECT_EQ(prog.error().code, Code::Unsupported) << prog.error().message;
     // The message names the element by path (sdfg "..." / state "..." / node ...).
     EXPECT_NE(prog.error().message.find("sdfg \""), std::string::npos) << prog.error().message;
-    ASSERT_NE(expected, expected_unsupported().end()) << cf.kernel << " no longer compiles: " << prog.error().message;
+    ASSERT_NE(expected, expected_unsupported().end()) << cf.name << " no longer compiles: " << prog.error().message;
     EXPECT_NE(prog.error().message.find(expected->second), std::string::npos) << prog.error().message;
     return;
   }
-  EXPECT_EQ(expected, expected_unsupported().end()) << cf.kernel << " compiles now: update expected_unsupported()";
-  run_case(cf, **sdfg, *prog);
+  EXPECT_EQ(expected, expected_unsupported().end()) << cf.name << " compiles now: update expected_unsupported()";
+  run_corpus_case(cf.dir, **sdfg, *prog);
 }
 
 // Sets the code of every C++ tasklet of `g` (nested SDFGs included) to `code`; returns how many.
@@ -263,7 +139,7 @@ TEST(CorpusOptErrors, UnrecognizedCppTaskletsAreUnsupported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOpt, ::testing::ValuesIn(opt_files()),
-                         [](const ::testing::TestParamInfo<CorpusFile>& info) { return info.param.kernel; });
+                         [](const ::testing::TestParamInfo<CorpusFile>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace dace::codegen::testing

@@ -1,5 +1,6 @@
 // Builders for stream containers and consume scopes, shared by the stream and consume tests.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -7,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen_test_builder.h"
+#include "codegen_test_support.h"
 #include "ir/json/sdfg_json.h"
 
 namespace dace::codegen::testing {
@@ -46,6 +48,20 @@ inline std::unique_ptr<ir::SDFG> stream_test_file(const std::string& file) {
       ir::json::read_sdfg_file(std::string(LIBDACE_SOURCE_DIR) + "/tests/data/streams/" + file);
   EXPECT_TRUE(g.ok()) << file << ": " << (g.ok() ? "" : g.error().message);
   return g.ok() ? std::move(*g) : nullptr;
+}
+
+// The same file compiled with the codegen tests' options.
+inline Result<CompiledProgram> compile_stream_test_file(const std::string& file) {
+  std::unique_ptr<ir::SDFG> g = stream_test_file(file);
+  if (!g) return make_error(Code::IoError, file + ": cannot be read");
+  return compile(*g);
+}
+
+// The same file compiled and run once on `values`; the compile error when it does not compile.
+inline Status run_stream_test_file(const std::string& file, const std::map<std::string, ArgValue>& values) {
+  Result<CompiledProgram> p = compile_stream_test_file(file);
+  if (!p.ok()) return p.take_error();
+  return run(*p, values);
 }
 
 }  // namespace dace::codegen::testing

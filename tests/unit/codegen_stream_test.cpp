@@ -16,12 +16,9 @@ namespace {
 using T = ir::ScalarType;
 
 TEST(CodegenStream, DaceFileArrayToStreamToArrayKeepsOrder) {
-  auto g = stream_test_file("stream_copy.sdfg");
-  ASSERT_TRUE(g);
-  Result<CompiledProgram> p = compile(*g);
-  ASSERT_TRUE(p.ok()) << p.error().message;
   std::vector<float> a = {5.5f, -3.0f, 9.25f, 1.0f, 7.0f}, b(5, 0.0f);
-  Status r = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}});
+  Status r = run_stream_test_file("stream_copy.sdfg",
+                                  {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(b, a);
 }

@@ -119,3 +119,28 @@ def ranges_text(ranges):
             rng = f"{expr(b)}:{expr(e)} + 1" + (f":{expr(rng[2])}" if len(rng) > 2 else "")
         parts.append(f"{param}={rng}")
     return ", ".join(parts)
+
+
+class Releasable:
+    """Lifetime of an object owning libdace handles: close() releases them now (and must be
+    idempotent), `with` closes on exit, and garbage collection closes as a last resort."""
+
+    def close(self):
+        raise NotImplementedError
+
+    def _take_handle(self):
+        """Detaches self._handle (None afterwards) so that a second close() is a no-op."""
+        handle, self._handle = getattr(self, "_handle", None), None
+        return handle
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - half-built object, or ctypes torn down at shutdown
+            pass

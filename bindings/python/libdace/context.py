@@ -8,11 +8,11 @@ import ctypes
 import threading
 
 from . import _capi
-from ._util import borrowed_string, enc
+from ._util import Releasable, borrowed_string, enc
 from .errors import check
 
 
-class Context:
+class Context(Releasable):
     def __init__(self):
         handle = ctypes.POINTER(_capi.dace_context_t)()
         check(_capi.dace_context_create(ctypes.byref(handle)))
@@ -26,21 +26,10 @@ class Context:
         return borrowed_string(_capi.dace_context_get_option, self._handle, enc(key))
 
     def close(self):
-        handle, self._handle = self._handle, None
+        """Releases the context now (idempotent); programs compiled with it keep it alive."""
+        handle = self._take_handle()
         if handle:
             _capi.dace_context_release(handle)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - interpreter shutdown may have torn down ctypes
-            pass
 
 
 _DEFAULT = None

@@ -32,7 +32,7 @@ import threading
 import numpy as np
 
 from . import _capi, _symeval
-from ._util import dec, enc
+from ._util import Releasable, dec, enc
 from .context import default_context
 from .dtypes import from_numpy, numpy_dtype
 from .errors import ArgumentTypeError, InvalidArgumentError, NotFoundError, check, last_error
@@ -136,7 +136,7 @@ class _Plan:
         return returned
 
 
-class CompiledProgram:
+class CompiledProgram(Releasable):
     """A compiled SDFG; call it like a function (see the module docstring)."""
 
     def __init__(self, sdfg, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None,
@@ -205,18 +205,6 @@ class CompiledProgram:
         sdfg, self._sdfg = getattr(self, "_sdfg", None), None
         if sdfg is not None:
             sdfg.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - interpreter shutdown may have torn down ctypes
-            pass
 
     @property
     def specializations(self):

@@ -9,7 +9,7 @@ never release anything.
 import ctypes
 
 from . import _capi
-from ._util import (assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
+from ._util import (Releasable, assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
                     shape_text)
 from .dtypes import numpy_dtype, to_dace
 from .errors import check
@@ -234,7 +234,7 @@ def _array_options(transient=False, strides=None, offset=None, total_size=None, 
     return opts
 
 
-class SDFG(ControlFlowRegion):
+class SDFG(ControlFlowRegion, Releasable):
     """An SDFG, like dace.SDFG: SDFG('name'), add_symbol, add_array, add_state, ..."""
 
     def __init__(self, name, *, _handle=None, _owner=None):
@@ -259,22 +259,10 @@ class SDFG(ControlFlowRegion):
 
     def close(self):
         """Releases the handle now (idempotent). Borrowed SDFGs only drop their reference."""
-        handle, self._handle = self._handle, None
-        if handle and self._owner is None:
+        handle = self._take_handle()
+        if handle and getattr(self, "_owner", None) is None:
             _capi.dace_sdfg_release(handle)
         self._owner = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # noqa: BLE001 - interpreter shutdown may have torn down ctypes
-            pass
 
     def _h(self):
         if not self._handle:

@@ -8,10 +8,13 @@ element in the exception.
 import ctypes
 
 from . import _capi
-from ._util import connector_list, enc, id_list, ranges_text
-from .errors import check
+from ._propagate import map_ranges, propagate_subset, split_memlet
+from ._symeval import split_dims
+from ._util import borrowed_string, connector_list, enc, id_list, ranges_text
+from .errors import LibdaceError, check
 from .memlet import Memlet, as_memlet
-from .nodes import AccessNode, MapEntry, MapExit, MultiConnectorEdge, NestedSDFG, Tasklet, make_node
+from .nodes import (AccessNode, ConsumeEntry, ConsumeExit, MapEntry, MapExit, MultiConnectorEdge, NestedSDFG, Tasklet,
+                    make_node)
 
 _LANGUAGES = {"python": _capi.DACE_LANGUAGE_PYTHON, "cpp": _capi.DACE_LANGUAGE_CPP,
               "c++": _capi.DACE_LANGUAGE_CPP}
@@ -40,6 +43,26 @@ def _map_options(schedule, **extra):
     return opts
 
 
+def _by_data(nodes):
+    """DaCe accepts {data name: access node} or a list/set of access nodes."""
+    if not nodes:
+        return {}
+    if isinstance(nodes, dict):
+        return dict(nodes)
+    return {n.data: n for n in nodes}
+
+
+def _next_connector(node, data):
+    """DaCe's naming of scope connectors: the data name while IN_/OUT_<data> are free,
+    else one more than the largest numbered IN_n/OUT_n."""
+    ins, outs = node.in_connectors, node.out_connectors
+    if data and "IN_" + data not in ins and "OUT_" + data not in outs:
+        return data
+    numbers = [int(c.split("_", 1)[1]) for c in ins + outs
+               if c.startswith(("IN_", "OUT_")) and c.split("_", 1)[1].isdigit()]
+    return str(max(numbers, default=0) + 1)
+
+
 class ControlFlowBlock:
     """Any block of an SDFG's control flow (state, loop, conditional, region)."""
 
@@ -49,8 +72,6 @@ class ControlFlowBlock:
 
     @property
     def label(self):
-        from ._util import borrowed_string
-
         return borrowed_string(_capi.dace_block_get_label, self.sdfg._handle, self.id)
 
     @property
@@ -107,10 +128,10 @@ class SDFGState(ControlFlowBlock):
         """DaCe's add_mapped_tasklet: inputs/outputs map connector -> Memlet (or memlet text).
 
         Returns (tasklet, map_entry, map_exit). A write-conflict resolution on the output
-        memlets (Memlet(..., wcr=...)) must be the same for all outputs."""
-        if input_nodes or output_nodes:
-            raise NotImplementedError("add_mapped_tasklet: input_nodes/output_nodes are not supported; "
-                                      "use external_edges=True or connect the map yourself")
+        memlets (Memlet(..., wcr=...)) must be the same for all outputs. With
+        external_edges=True, input_nodes/output_nodes ({data name: AccessNode} or a list of
+        access nodes) are joined to the map instead of new access nodes; as in DaCe they are
+        ignored without external_edges."""
         ins = "; ".join(f"{c}: {as_memlet(m)}" for c, m in (inputs or {}).items())
         outs_m = {c: as_memlet(m) for c, m in (outputs or {}).items()}
         wcrs = {m.wcr for m in outs_m.values()}
@@ -128,7 +149,26 @@ class SDFGState(ControlFlowBlock):
         check(_capi.dace_state_add_mapped_tasklet(ctypes.byref(t), ctypes.byref(e), ctypes.byref(x),
                                                   self._h(), self.id, enc(name), enc(ranges_text(map_ranges)),
                                                   enc(ins), enc(code), enc(outs), ctypes.byref(opts)))
-        return Tasklet(self, t.value), MapEntry(self, e.value), MapExit(self, x.value)
+        entry, exit_ = MapEntry(self, e.value), MapExit(self, x.value)
+        if external_edges and (input_nodes or output_nodes):
+            self._reuse_access_nodes(entry, exit_, _by_data(input_nodes), _by_data(output_nodes))
+        return Tasklet(self, t.value), entry, exit_
+
+    def _reuse_access_nodes(self, entry, exit_, input_nodes, output_nodes):
+        """Swaps the access nodes libdace just created outside the map for the caller's,
+        keeping libdace's propagated outer memlets (node ids of others never shift)."""
+        for edge in entry.in_edges():
+            src = edge.src
+            if isinstance(src, AccessNode) and src.data in input_nodes and src != input_nodes[src.data]:
+                conn, memlet = edge.dst_conn, edge.data
+                self.remove_node(src)
+                self.add_edge(input_nodes[memlet.data or src.data], None, entry, conn, memlet)
+        for edge in exit_.out_edges():
+            dst = edge.dst
+            if isinstance(dst, AccessNode) and dst.data in output_nodes and dst != output_nodes[dst.data]:
+                conn, memlet = edge.src_conn, edge.data
+                self.remove_node(dst)
+                self.add_edge(exit_, conn, output_nodes[memlet.data or dst.data], None, memlet)
 
     def add_nested_sdfg(self, sdfg, parent=None, inputs=(), outputs=(), symbol_mapping=None, name=None,
                         **_ignored):
@@ -166,6 +206,65 @@ class SDFGState(ControlFlowBlock):
                                         enc(v_connector), enc(m.expr),
                                         ctypes.byref(opts) if opts is not None else None))
         return MultiConnectorEdge(self, out.value)
+
+    def add_memlet_path(self, *path_nodes, memlet=None, src_conn=None, dst_conn=None, propagate=True):
+        """DaCe's add_memlet_path: the edges along `path_nodes` (e.g. read -> map entries ->
+        tasklet, or tasklet -> map exits -> write), with IN_x/OUT_x connectors on the scope
+        nodes named as DaCe names them (x = the data name, else the next free number).
+
+        `memlet` is the innermost memlet (next to the tasklet). Outward edges get it
+        propagated over each map's range like DaCe's propagation for the common cases:
+        subset bounds affine in the map parameters (integer coefficients, step-1 ranges)
+        become the hull over all iterations; any other parameter-dependent dimension, and
+        every dimension through a consume scope, becomes the container's whole extent (a
+        correct over-approximation). Outer memlets drop `other_subset` and `volume`; input
+        paths drop `wcr`. propagate=False puts the given memlet on every edge.
+        Returns the edges in path order."""
+        if memlet is None:
+            raise TypeError("add_memlet_path: the innermost memlet cannot be None")
+        if len(path_nodes) < 2:
+            raise ValueError("add_memlet_path: a memlet path needs at least 2 nodes")
+        memlet = as_memlet(memlet)
+        hops = list(zip(path_nodes[:-1], path_nodes[1:]))
+        inward = any(isinstance(n, (MapEntry, ConsumeEntry)) for n in path_nodes)
+        # Walk from the innermost edge outward, as propagation runs.
+        order = list(reversed(range(len(hops)))) if inward else list(range(len(hops)))
+        plan = [None] * len(hops)
+        cur, last_conn = memlet, None
+        for step, i in enumerate(order):
+            u, v = hops[i]
+            scope = u if inward else v  # the scope node this edge leaves (inward) or enters
+            first, final = i == 0, i == len(hops) - 1
+            if memlet.expr:
+                nxt = _next_connector(scope, memlet.data) if step < len(order) - 1 else None
+                if inward:
+                    sconn = src_conn if first else "OUT_" + nxt
+                    dconn = dst_conn if final else "IN_" + last_conn
+                else:
+                    sconn = src_conn if first else "OUT_" + last_conn
+                    dconn = dst_conn if final else "IN_" + nxt
+                last_conn = nxt
+            else:
+                sconn, dconn = (src_conn if first else None), (dst_conn if final else None)
+            plan[i] = (sconn, dconn, cur)
+            if step < len(order) - 1 and memlet.expr and propagate:
+                cur = self._propagated(cur, scope, keep_wcr=not inward)
+        return [self.add_edge(u, sc, v, dc, m) for (u, v), (sc, dc, m) in zip(hops, plan)]
+
+    def _propagated(self, memlet, scope, keep_wcr):
+        """`memlet` as seen outside `scope` (see add_memlet_path)."""
+        data, subset, _ = split_memlet(memlet.expr)
+        if isinstance(scope, (MapEntry, MapExit, ConsumeEntry, ConsumeExit)) and subset is not None:
+            try:
+                shape = split_dims(borrowed_string(_capi.dace_data_get_property, self._h(), enc(data), b"shape"))
+            except LibdaceError:
+                return memlet  # unknown container: add_edge reports it, naming the edge
+            if isinstance(scope, (MapEntry, MapExit)):
+                subset = propagate_subset(subset, shape, map_ranges(scope.range))
+            else:
+                subset = ", ".join(f"0:{d}" for d in shape)
+        return Memlet(data if subset is None else f"{data}[{subset}]", wcr=memlet.wcr if keep_wcr else None,
+                      dynamic=memlet.dynamic, wcr_nonatomic=memlet.wcr_nonatomic, allow_oob=memlet.allow_oob)
 
     def add_nedge(self, u, v, memlet):
         """An edge without connectors (DaCe's add_nedge)."""
