@@ -26,7 +26,6 @@
 #include <vector>
 
 #include "ir/npy.h"
-#include "ir/symbolic/expr.h"
 #include "libdace.h"
 
 #ifndef LIBDACE_CORPUS_DIR
@@ -86,42 +85,15 @@ bool load_case(const fs::path& dir, Case& out, std::string& why) {
   return true;
 }
 
-// Evaluates a comma-separated list of expressions ("N, M + 1", commas inside calls kept).
-bool evaluate_list(const std::string& text, const std::map<std::string, int64_t>& symbols, std::vector<int64_t>& out,
-                   std::string& why) {
-  out.clear();
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    char ch = i < text.size() ? text[i] : ',';
-    if (ch == '(' || ch == '[') ++depth;
-    if (ch == ')' || ch == ']') --depth;
-    if (ch != ',' || depth != 0) continue;
-    auto e = dace::sym::parse(text.substr(start, i - start));
-    if (!e.ok()) {
-      why = e.error().message;
-      return false;
-    }
-    auto v = dace::sym::evaluate(*e, symbols);
-    if (!v.ok()) {
-      why = v.error().message;
-      return false;
-    }
-    out.push_back(*v);
-    start = i + 1;
-  }
-  return true;
-}
-
 // Arguments of one call, built from the program's argument list and the case.
 struct CallArgs {
   std::vector<std::string> names;
   std::vector<dace_arg_t> args;
-  std::vector<std::vector<int64_t>> shapes, strides;  // owned storage the descriptors point to
+  std::vector<std::vector<int64_t>> shapes;   // owned storage the descriptors point to
   std::vector<std::vector<uint64_t>> buffers;         // 8-byte aligned array storage
 };
 
-bool build_args(const dace_program_t* program, const dace_sdfg_t* sdfg, const Case& cs, CallArgs& out,
+bool build_args(const dace_program_t* program, const Case& cs, CallArgs& out,
                 std::string& why) {
   int32_t count = 0;
   if (dace_program_argument_count(&count, program) != DACE_OK) {
@@ -129,7 +101,6 @@ bool build_args(const dace_program_t* program, const dace_sdfg_t* sdfg, const Ca
     return false;
   }
   out.shapes.reserve(static_cast<size_t>(count));
-  out.strides.reserve(static_cast<size_t>(count));
   out.buffers.reserve(static_cast<size_t>(count));
   for (int32_t i = 0; i < count; ++i) {
     const char* cname = nullptr;
@@ -143,27 +114,34 @@ bool build_args(const dace_program_t* program, const dace_sdfg_t* sdfg, const Ca
     auto input = cs.inputs.find(name);
     dace_arg_t arg{};
     if (kind == DACE_ARGUMENT_ARRAY) {
-      const char* text = nullptr;
-      std::vector<int64_t> shape, strides, total;
-      if (dace_data_get_property(&text, sdfg, name.c_str(), "shape") != DACE_OK ||
-          !evaluate_list(text, cs.symbols, shape, why) ||
-          dace_data_get_property(&text, sdfg, name.c_str(), "strides") != DACE_OK ||
-          !evaluate_list(text, cs.symbols, strides, why) ||
-          dace_data_get_property(&text, sdfg, name.c_str(), "total_size") != DACE_OK ||
-          !evaluate_list(text, cs.symbols, total, why)) {
-        why = name + ": " + (why.empty() ? dace_last_error_message() : why);
+      // The program evaluates the descriptor's shape for the case's symbols; arrays are
+      // passed in C order (strides NULL), as every corpus argument is.
+      std::vector<const char*> sym_names;
+      std::vector<int64_t> sym_values;
+      for (const auto& [sname, value] : cs.symbols) {
+        sym_names.push_back(sname.c_str());
+        sym_values.push_back(value);
+      }
+      std::vector<int64_t> shape(8);
+      size_t ndim = 0;
+      if (dace_program_argument_shape(shape.data(), shape.size(), &ndim, program, i, sym_names.data(),
+                                      sym_values.data(), static_cast<int32_t>(sym_names.size())) != DACE_OK ||
+          ndim > shape.size()) {
+        why = name + ": " + (ndim > shape.size() ? std::string("rank above 8") : std::string(dace_last_error_message()));
         return false;
       }
-      size_t bytes = static_cast<size_t>(std::max<int64_t>(1, total.empty() ? 1 : total[0])) * 16;  // complex128 bound
+      shape.resize(ndim);
+      int64_t elements = 1;
+      for (int64_t extent : shape) elements *= std::max<int64_t>(extent, 1);
+      size_t bytes = static_cast<size_t>(elements) * 16;  // complex128 bound
       out.buffers.emplace_back((bytes + 7) / 8 + 8, 0);
       if (input != cs.inputs.end())
         std::memcpy(out.buffers.back().data(), input->second.data.data(),
                     std::min(input->second.data.size(), out.buffers.back().size() * 8));
       out.shapes.push_back(std::move(shape));
-      out.strides.push_back(std::move(strides));
       arg.kind = DACE_ARG_ARRAY;
       arg.value.array = dace_array_desc_t{out.buffers.back().data(), dtype, static_cast<int32_t>(out.shapes.back().size()),
-                                          out.shapes.back().data(), out.strides.back().data()};
+                                          out.shapes.back().data(), nullptr};
     } else if (kind == DACE_ARGUMENT_SCALAR) {
       if (input == cs.inputs.end()) {
         why = "no input for scalar " + name;
@@ -201,7 +179,7 @@ bool compile_and_run(dace_context_t* ctx, const dace_sdfg_t* sdfg, const Case& c
     return false;
   }
   CallArgs call;
-  bool ok = build_args(program, sdfg, cs, call, why);
+  bool ok = build_args(program, cs, call, why);
   if (ok) {
     std::vector<const char*> names;
     for (const std::string& n : call.names) names.push_back(n.c_str());

@@ -820,6 +820,13 @@ DACE_API dace_status_t dace_program_argument_shape(int64_t* out_shape, size_t ca
                                                    const char* const* symbol_names, const int64_t* symbol_values,
                                                    int32_t symbol_count);
 
+/* The element strides of array argument `index` for the given symbol values (the layout the
+ * compiled code expects; same conventions and errors as dace_program_argument_shape). */
+DACE_API dace_status_t dace_program_argument_strides(int64_t* out_strides, size_t capacity, size_t* out_ndim,
+                                                     const dace_program_t* program, int32_t index,
+                                                     const char* const* symbol_names, const int64_t* symbol_values,
+                                                     int32_t symbol_count);
+
 /* How long the compile that made a program took, in milliseconds. Set `version` to
  * DACE_COMPILE_STATS_VERSION before the call; fields of that version are written. */
 #define DACE_COMPILE_STATS_VERSION 1

@@ -1934,6 +1934,24 @@ module libdace_capi
       integer(c_int32_t), value :: symbol_count
     end function dace_program_argument_shape
 
+    ! dace_status_t dace_program_argument_strides(int64_t* out_strides, size_t capacity,
+    !    size_t* out_ndim, const dace_program_t* program, int32_t index,
+    !    const char* const* symbol_names, const int64_t* symbol_values, int32_t symbol_count)
+    function dace_program_argument_strides(out_strides, capacity, out_ndim, program, index, &
+        symbol_names, symbol_values, symbol_count) bind(C, name="dace_program_argument_strides")
+      import :: c_int32_t, c_int64_t, c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_program_argument_strides
+      integer(c_int64_t), intent(inout) :: out_strides(*)
+      integer(c_size_t), value :: capacity
+      integer(c_size_t), intent(inout) :: out_ndim
+      type(c_ptr), value :: program
+      integer(c_int32_t), value :: index
+      type(c_ptr), value :: symbol_names
+      integer(c_int64_t), intent(in) :: symbol_values(*)
+      integer(c_int32_t), value :: symbol_count
+    end function dace_program_argument_strides
+
     ! dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats,
     !    const dace_program_t* program)
     function dace_program_compile_stats(out_stats, program) bind(C, &

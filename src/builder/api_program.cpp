@@ -16,6 +16,7 @@
 #include "analysis/validate.h"
 #include "builder/api_internal.h"
 #include "codegen/lower.h"
+#include "codegen/registry_query.h"
 #include "ir/equality.h"
 #include "jit/program.h"
 #include "jit/program_abi.h"
@@ -94,15 +95,21 @@ std::vector<std::string> search_dirs(dace_context_t* ctx, bool& from_option) {
   return dace::plugin::split_path_list(value);
 }
 
-Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir, const std::string& parallel_for) {
+Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir) {
   std::lock_guard<std::mutex> lock(ctx->jit_mutex);
   if (ctx->session) return Status::success();
   auto registry = std::make_shared<dace::plugin::Registry>();
   bool from_option = false;
   std::vector<std::string> dirs = search_dirs(ctx, from_option);
   dace::plugin::DiscoveryReport report = dace::plugin::discover_plugins(*registry, dirs);
-  if (!registry->find_runtime_symbol(parallel_for)) {
-    std::string msg = "compile: no plugin provides the CPU runtime (" + parallel_for + "); searched";
+  // The same question codegen asks for each parallel map: the CPU_Multicore schedule's
+  // runtime entry, which must also be among the runtime symbols the JIT resolves.
+  dace::codegen::LowerOptions probe;
+  probe.registry = registry.get();
+  dace::Result<std::string> entry = dace::codegen::parallel_for_entry(probe, "compile");
+  if (!entry || !registry->find_runtime_symbol(*entry)) {
+    std::string msg = "compile: no plugin provides the CPU runtime (the CPU_Multicore schedule" +
+                      (entry ? " and its entry " + *entry : std::string()) + "); searched";
     if (dirs.empty())
       msg += from_option ? " nothing (the context option \"plugin_path\" is empty)" : " nothing (set DACE_PLUGIN_PATH)";
     for (const auto& d : dirs) msg += " " + d;
@@ -411,6 +418,46 @@ std::unique_ptr<dace_program> load_cached_program(dace::jit::JitSession& session
   return result;
 }
 
+// The extents ("shape") or element strides ("strides") of array argument `index` for the
+// given symbol values: dace_program_argument_shape/_strides.
+Status evaluate_layout(int64_t* out, size_t capacity, size_t* out_ndim, const dace_program_t* program, int32_t index,
+                       const char* const* symbol_names, const int64_t* symbol_values, int32_t symbol_count,
+                       const std::string& what) {
+  DACE_TRY(require(out_ndim, "out_ndim"));
+  DACE_TRY(require(program, "program"));
+  if (capacity > 0) DACE_TRY(require(out, ("out_" + what).c_str()));
+  const std::string where = "program argument " + what;
+  if (symbol_count < 0) return invalid(where + ": negative symbol_count");
+  if (symbol_count > 0) {
+    DACE_TRY(require(symbol_names, "symbol_names"));
+    DACE_TRY(require(symbol_values, "symbol_values"));
+  }
+  const auto& args = program->program->arguments();
+  if (index < 0 || static_cast<size_t>(index) >= args.size())
+    return not_found("program argument " + std::to_string(index) + ": out of range (" + std::to_string(args.size()) +
+                     " arguments)");
+  const size_t i = static_cast<size_t>(index);
+  if (args[i].kind != Argument::Kind::Array) return invalid(where + ": " + arg_label(args[i]) + " is not an array");
+  std::map<std::string, int64_t> symbols;
+  for (int32_t k = 0; k < symbol_count; ++k) {
+    if (!symbol_names[k]) return invalid(where + ": symbol_names[" + std::to_string(k) + "] is NULL");
+    symbols[symbol_names[k]] = symbol_values[k];
+  }
+  const auto& exprs = what == "shape" ? program->shapes[i] : program->strides[i];
+  std::vector<int64_t> values;
+  for (const auto& e : exprs) {
+    for (const auto& name : sym::free_symbols(e))
+      if (!symbols.count(name))
+        return not_found(where + ": " + arg_label(args[i]) + " needs symbol " + dace::ir::quoted(name));
+    auto v = sym::evaluate(e, symbols);
+    if (!v) return invalid(where + ": " + arg_label(args[i]) + ": " + v.error().message);
+    values.push_back(*v);
+  }
+  for (size_t k = 0; k < values.size() && k < capacity; ++k) out[k] = values[k];
+  *out_ndim = values.size();
+  return Status::success();
+}
+
 }  // namespace
 
 extern "C" {
@@ -441,7 +488,7 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     lo.fast_math = opts.fast_math != 0;
     // Per program: baked into its parallel_for calls, so programs of one process differ.
     lo.default_num_threads = std::max<int32_t>(0, opts.num_threads);
-    DACE_TRY(ensure_jit(context, str_or_empty(opts.cache_dir), lo.parallel_for_symbol));
+    DACE_TRY(ensure_jit(context, str_or_empty(opts.cache_dir)));
     std::shared_ptr<dace::jit::JitSession> session;
     std::shared_ptr<dace::plugin::Registry> registry;
     std::string plugins;
@@ -558,39 +605,18 @@ dace_status_t dace_program_argument_shape(int64_t* out_shape, size_t capacity, s
                                           const char* const* symbol_names, const int64_t* symbol_values,
                                           int32_t symbol_count) {
   return guard([&]() -> Status {
-    DACE_TRY(require(out_ndim, "out_ndim"));
-    DACE_TRY(require(program, "program"));
-    if (capacity > 0) DACE_TRY(require(out_shape, "out_shape"));
-    if (symbol_count < 0) return invalid("program argument shape: negative symbol_count");
-    if (symbol_count > 0) {
-      DACE_TRY(require(symbol_names, "symbol_names"));
-      DACE_TRY(require(symbol_values, "symbol_values"));
-    }
-    const auto& args = program->program->arguments();
-    if (index < 0 || static_cast<size_t>(index) >= args.size())
-      return not_found("program argument " + std::to_string(index) + ": out of range (" +
-                       std::to_string(args.size()) + " arguments)");
-    const size_t i = static_cast<size_t>(index);
-    if (args[i].kind != Argument::Kind::Array)
-      return invalid("program argument shape: " + arg_label(args[i]) + " is not an array");
-    std::map<std::string, int64_t> symbols;
-    for (int32_t k = 0; k < symbol_count; ++k) {
-      if (!symbol_names[k]) return invalid("program argument shape: symbol_names[" + std::to_string(k) + "] is NULL");
-      symbols[symbol_names[k]] = symbol_values[k];
-    }
-    const auto& shape = program->shapes[i];
-    std::vector<int64_t> extents;
-    for (const auto& e : shape) {
-      for (const auto& name : sym::free_symbols(e))
-        if (!symbols.count(name))
-          return not_found("program argument shape: " + arg_label(args[i]) + " needs symbol " + dace::ir::quoted(name));
-      auto v = sym::evaluate(e, symbols);
-      if (!v) return invalid("program argument shape: " + arg_label(args[i]) + ": " + v.error().message);
-      extents.push_back(*v);
-    }
-    for (size_t k = 0; k < extents.size() && k < capacity; ++k) out_shape[k] = extents[k];
-    *out_ndim = extents.size();
-    return Status::success();
+    return evaluate_layout(out_shape, capacity, out_ndim, program, index, symbol_names, symbol_values, symbol_count,
+                           "shape");
+  });
+}
+
+dace_status_t dace_program_argument_strides(int64_t* out_strides, size_t capacity, size_t* out_ndim,
+                                            const dace_program_t* program, int32_t index,
+                                            const char* const* symbol_names, const int64_t* symbol_values,
+                                            int32_t symbol_count) {
+  return guard([&]() -> Status {
+    return evaluate_layout(out_strides, capacity, out_ndim, program, index, symbol_names, symbol_values,
+                           symbol_count, "strides");
   });
 }
 

@@ -1,4 +1,4 @@
-// dace_program_argument_shape, dace_program_compile_stats and dace_data_set_strides.
+// dace_program_argument_shape/_strides, dace_program_compile_stats and dace_data_set_strides.
 #include <unistd.h>
 
 #include <filesystem>
@@ -201,6 +201,41 @@ dace_sdfg_t* make_twice(const char* a_strides) {
   EXPECT_DACE_OK(dace_state_add_mapped_tasklet(nullptr, nullptr, nullptr, sdfg, state, "twice", "i=0:N, j=0:M",
                                                "a: A[i, j]", "b = 2 * a + 1", "b: B[i, j]", &o));
   return sdfg;
+}
+
+// The strides the compiled code expects, evaluated for given symbols: column-major for A
+// ("1, N"), C order for B ("M, 1"); a missing symbol is named.
+TEST(ProgramStrides, ArgumentStridesForGivenSymbols) {
+  dace_sdfg_t* sdfg = make_twice("1, N");
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, nullptr));
+  int32_t count = 0;
+  ASSERT_DACE_OK(dace_program_argument_count(&count, p));
+  int32_t a = -1, b = -1;
+  for (int32_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    ASSERT_DACE_OK(dace_program_argument_info(&name, nullptr, nullptr, p, i));
+    if (std::string(name) == "A") a = i;
+    if (std::string(name) == "B") b = i;
+  }
+  const char* names[] = {"N", "M"};
+  const int64_t values[] = {4, 7};
+  int64_t out[2] = {-1, -1};
+  size_t ndim = 0;
+  ASSERT_DACE_OK(dace_program_argument_strides(out, 2, &ndim, p, a, names, values, 2));
+  EXPECT_EQ(ndim, 2u);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[1], 4);
+  ASSERT_DACE_OK(dace_program_argument_strides(out, 2, &ndim, p, b, names, values, 2));
+  EXPECT_EQ(out[0], 7);
+  EXPECT_EQ(out[1], 1);
+  EXPECT_DACE_ERROR(dace_program_argument_strides(out, 2, &ndim, p, b, names, values, 1), DACE_ERROR_NOT_FOUND,
+                    "\"M\"");
+  dace_program_release(p);
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
 }
 
 TEST(ProgramStrides, FortranOrderArgumentIsReadInPlace) {

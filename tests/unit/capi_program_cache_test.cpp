@@ -2,7 +2,6 @@
 // cache entry, hits in fresh contexts without lowering, damaged entries, deterministic IR.
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -263,9 +262,9 @@ TEST(CApiProgramCache, ForeignObjectUnderTheKeyFallsBackToAFullCompile) {
   fs::remove_all(dir);
 }
 
-// The cached load of corpus kernels: how long a hit takes (printed; the bound is loose
-// because CI machines are shared).
-TEST(CApiProgramCache, CorpusKernelsLoadFromTheCacheQuickly) {
+// Corpus kernels compiled once hit the cache in every fresh context that compiles them again
+// (how long a hit takes is measured by bench/bench_corpus, not asserted here).
+TEST(CApiProgramCache, CorpusKernelsHitTheCacheInFreshContexts) {
   const std::string dir = fresh_dir("corpus");
   dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
   o.opt_level = 1;
@@ -277,37 +276,15 @@ TEST(CApiProgramCache, CorpusKernelsLoadFromTheCacheQuickly) {
     ++found;
     dace_sdfg_t* sdfg = nullptr;
     ASSERT_DACE_OK(dace_sdfg_load_file(&sdfg, path.c_str()));
-    double best_ms = 1e9, best_total_ms = 1e9, best_load_ms = 1e9, miss_ms = 0;
-    for (int round = 0; round < 4; ++round) {
+    for (int round = 0; round < 3; ++round) {
       dace_context_t* ctx = nullptr;
       ASSERT_DACE_OK(dace_context_create(&ctx));
-      // The context's first compile loads plugins and starts the JIT: not part of a hit.
-      dace_sdfg_t* warm = make_axpb("warm");
-      dace_program_t* w = nullptr;
-      ASSERT_DACE_OK(dace_program_compile(&w, ctx, warm, &o));
-      dace_program_release(w);
-      dace_sdfg_release(warm);
-
-      auto t0 = std::chrono::steady_clock::now();
       dace_program_t* p = nullptr;
       ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
-      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      dace_compile_stats_t st = stats_of(p);
-      EXPECT_EQ(st.cache_hit, round > 0 ? 1 : 0);
-      if (round == 0) {
-        miss_ms = ms;
-      } else {
-        best_ms = std::min(best_ms, ms);
-        best_total_ms = std::min(best_total_ms, st.total_ms);
-        best_load_ms = std::min(best_load_ms, st.jit_ms);
-      }
+      EXPECT_EQ(stats_of(p).cache_hit, round > 0 ? 1 : 0) << kernel << " round " << round;
       dace_program_release(p);
       dace_context_release(ctx);
     }
-    std::printf("[ cache    ] %-8s full compile %8.2f ms, cached load %6.2f ms (stats: total %6.2f, object load %5.2f)\n",
-                kernel, miss_ms, best_ms, best_total_ms, best_load_ms);
-    EXPECT_LT(best_ms, 100.0) << kernel;
-    EXPECT_LT(best_ms, miss_ms) << kernel;
     dace_sdfg_release(sdfg);
   }
   if (found == 0) GTEST_SKIP() << "no corpus at " << LIBDACE_CORPUS_DIR;

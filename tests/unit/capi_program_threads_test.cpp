@@ -1,6 +1,6 @@
 // Programs and threads: concurrent compiles in one context, concurrent calls, and release
-// unloading the code (compile/release cycles keep the JIT's module count and RSS flat).
-#include <unistd.h>
+// unloading the code (compile/release cycles bring the JIT's module count back to zero; RSS over
+// 1,000 cycles is measured by bench/bench_memory).
 
 #include <atomic>
 #include <cstdio>
@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "builder/api_internal.h"
 #include "capi_program_test_util.h"
@@ -33,16 +35,6 @@ bool call_and_check(dace_program_t* p, double factor, int64_t n, double s) {
 size_t live_modules(dace_context_t* ctx) {
   std::lock_guard<std::mutex> lock(ctx->jit_mutex);
   return ctx->session ? ctx->session->live_modules() : 0;
-}
-
-// Resident set size in KiB (Linux), 0 when unknown.
-long rss_kib() {
-  FILE* f = std::fopen("/proc/self/statm", "r");
-  if (!f) return 0;
-  long pages = 0, resident = 0;
-  int got = std::fscanf(f, "%ld %ld", &pages, &resident);
-  std::fclose(f);
-  return got == 2 ? resident * (::sysconf(_SC_PAGESIZE) / 1024) : 0;
 }
 
 TEST(CApiProgramThreads, FourThreadsCompileInOneContext) {
@@ -151,7 +143,6 @@ TEST(CApiProgramThreads, ReleaseUnloadsTheCode) {
 
   ASSERT_DACE_OK(dace_context_create(&ctx));
   o.cache_dir = dir.c_str();
-  long rss_start = 0;
   const int cycles = 300;
   for (int i = 0; i < cycles; ++i) {
     dace_program_t* p = nullptr;
@@ -162,12 +153,6 @@ TEST(CApiProgramThreads, ReleaseUnloadsTheCode) {
     ASSERT_EQ(live_modules(ctx), 1u);
     dace_program_release(p);
     ASSERT_EQ(live_modules(ctx), 0u);
-    if (i == 50) rss_start = rss_kib();  // after allocators and caches warmed up
-  }
-  long growth = rss_kib() - rss_start;
-  std::printf("[ memory   ] RSS growth over %d cached compile/release cycles: %ld KiB\n", cycles - 50, growth);
-  if (rss_start > 0) {
-    EXPECT_LT(growth, 16 * 1024) << "KiB";
   }
   dace_sdfg_release(sdfg);
   dace_context_release(ctx);

@@ -1218,6 +1218,17 @@ dace_program_argument_shape = _bind("dace_program_argument_shape", dace_status_t
     ctypes.POINTER(ctypes.c_int64),
     ctypes.c_int32,
 ])
+# dace_status_t dace_program_argument_strides(int64_t* out_strides, size_t capacity, size_t* out_ndim, const dace_program_t* program, int32_t index, const char* const* symbol_names, const int64_t* symbol_values, int32_t symbol_count)
+dace_program_argument_strides = _bind("dace_program_argument_strides", dace_status_t, [
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_size_t,
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(dace_program_t),
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+])
 # dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program)
 dace_program_compile_stats = _bind("dace_program_compile_stats", dace_status_t, [
     ctypes.POINTER(dace_compile_stats_t),
@@ -1363,6 +1374,7 @@ FUNCTIONS = (
     "dace_program_argument_info",
     "dace_program_call",
     "dace_program_argument_shape",
+    "dace_program_argument_strides",
     "dace_program_compile_stats",
 )
 
@@ -1505,5 +1517,6 @@ PARAM_NAMES = {
     "dace_program_argument_info": ("out_name", "out_kind", "out_dtype", "program", "index",),
     "dace_program_call": ("program", "names", "args", "count",),
     "dace_program_argument_shape": ("out_shape", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
+    "dace_program_argument_strides": ("out_strides", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
     "dace_program_compile_stats": ("out_stats", "program",),
 }

@@ -104,7 +104,7 @@ class _ArgInfo:
     def __init__(self, name, index, kind, dtype):
         self.name, self.index, self.kind, self.dtype = name, index, kind, dtype
         self.np_dtype = numpy_dtype(dtype)
-        self.shape = self.strides = None
+        self.shape = None
 
 
 class _Plan:
@@ -178,7 +178,6 @@ class CompiledProgram(Releasable):
             if info.kind == _ARRAY:
                 data = self._sdfg.arrays[info.name]
                 info.shape = _symeval.split_dims(data.get_property("shape"))
-                info.strides = _symeval.split_dims(data.get_property("strides"))
             self.arguments.append(info)
         self._info = {a.name: a for a in self.arguments}
         self._kinds = {a.name: a.kind for a in self.arguments}
@@ -346,7 +345,7 @@ class CompiledProgram(Releasable):
     def _return_spec(self, info, symbols):
         """(shape, dtype, byte strides or None for C order, total elements, element strides)."""
         shape = self._shape_of(info, symbols)
-        strides = _symeval.evaluate_all(", ".join(info.strides), symbols) if info.strides else None
+        strides = self._strides_of(info, symbols)
         c_order = _c_strides(shape)
         if strides is None or tuple(strides) == c_order or len(strides) != len(shape):
             return shape, info.np_dtype, None, 0, c_order
@@ -355,14 +354,18 @@ class CompiledProgram(Releasable):
         return shape, info.np_dtype, tuple(s * itemsize for s in strides), total, tuple(strides)
 
     def _shape_of(self, info, symbols):
-        fn = getattr(_capi, "dace_program_argument_shape", None)
-        if fn is None or "dace_program_argument_shape" in getattr(_capi, "MISSING_FUNCTIONS", ()):
-            # an older libdace: evaluate the descriptor text here
-            shape = _symeval.evaluate_all(", ".join(info.shape), symbols)
-            if shape is None:
-                raise InvalidArgumentError(self._msg(info.name, f"cannot size the return array "
-                                                                f"({', '.join(info.shape)}): give its symbols"))
-            return shape
+        return self._evaluated(_capi.dace_program_argument_shape, info, symbols)
+
+    def _strides_of(self, info, symbols):
+        """The element strides the compiled code expects, or None when they need a symbol the
+        call does not determine (then the caller specializes, which is always correct)."""
+        try:
+            return self._evaluated(_capi.dace_program_argument_strides, info, symbols)
+        except NotFoundError:
+            return None
+
+    def _evaluated(self, fn, info, symbols):
+        """libdace evaluates the descriptor's shape or strides for these symbol values."""
         names = (ctypes.c_char_p * max(len(symbols), 1))(*[enc(k) for k in symbols])
         values = (ctypes.c_int64 * max(len(symbols), 1))(*symbols.values())
         ndim = ctypes.c_size_t()
@@ -377,7 +380,7 @@ class CompiledProgram(Releasable):
         mismatched = []
         for name, (shape, strides) in sorted(layouts.items()):
             info = self._info[name]
-            expected = _symeval.evaluate_all(", ".join(info.strides), symbols)
+            expected = self._strides_of(info, symbols)
             if len(shape) != len(info.shape):
                 continue  # a rank error: let libdace report it
             if expected is not None and all(n <= 1 or s == e for n, s, e in zip(shape, strides, expected)):

@@ -952,6 +952,11 @@ function dace_program_argument_shape(out_shape, capacity, out_ndim, program, ind
     ccall((:dace_program_argument_shape, libdace), dace_status_t, (Ptr{Int64}, Csize_t, Ptr{Csize_t}, Ptr{dace_program_t}, Int32, Ptr{Ptr{Cchar}}, Ptr{Int64}, Int32), out_shape, capacity, out_ndim, program, index, symbol_names, symbol_values, symbol_count)
 end
 
+# dace_status_t dace_program_argument_strides(int64_t* out_strides, size_t capacity, size_t* out_ndim, const dace_program_t* program, int32_t index, const char* const* symbol_names, const int64_t* symbol_values, int32_t symbol_count)
+function dace_program_argument_strides(out_strides, capacity, out_ndim, program, index, symbol_names, symbol_values, symbol_count)
+    ccall((:dace_program_argument_strides, libdace), dace_status_t, (Ptr{Int64}, Csize_t, Ptr{Csize_t}, Ptr{dace_program_t}, Int32, Ptr{Ptr{Cchar}}, Ptr{Int64}, Int32), out_strides, capacity, out_ndim, program, index, symbol_names, symbol_values, symbol_count)
+end
+
 # dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program)
 function dace_program_compile_stats(out_stats, program)
     ccall((:dace_program_compile_stats, libdace), dace_status_t, (Ptr{dace_compile_stats_t}, Ptr{dace_program_t}), out_stats, program)
@@ -1096,5 +1101,6 @@ const FUNCTIONS = (
     :dace_program_argument_info,
     :dace_program_call,
     :dace_program_argument_shape,
+    :dace_program_argument_strides,
     :dace_program_compile_stats,
 )
