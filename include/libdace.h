@@ -680,6 +680,13 @@ DACE_API dace_status_t dace_node_get_map_options(dace_map_options_t* out_options
 /* NestedSDFG: replaces the symbol mapping ("N: N, M: M - 1"). */
 DACE_API dace_status_t dace_node_set_symbol_mapping(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
                                                     const char* symbol_mapping);
+/* `memlet` ("A[i, 0:N]", as seen inside the map whose entry or exit is `map_node`) as seen
+ * outside it: per dimension the hull over the map's iteration space when the bounds are
+ * affine in its parameters, else the container's whole extent (what
+ * dace_state_add_mapped_tasklet puts on its outer edges). Only data and subset come back
+ * ("A[0:N, 0:N]"), borrowed. Bindings use it for DaCe's add_memlet_path. */
+DACE_API dace_status_t dace_map_propagate_memlet(const char** out_memlet, const dace_sdfg_t* sdfg, dace_id_t state,
+                                                 dace_id_t map_node, const char* memlet);
 /* NestedSDFG: the inner SDFG, BORROWED (see Ownership); mutable through the handle. */
 DACE_API dace_status_t dace_node_get_nested_sdfg(dace_sdfg_t** out_sdfg, dace_sdfg_t* sdfg, dace_id_t state,
                                                  dace_id_t node);

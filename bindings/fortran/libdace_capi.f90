@@ -1668,6 +1668,20 @@ module libdace_capi
       character(kind=c_char), intent(in) :: symbol_mapping(*)
     end function dace_node_set_symbol_mapping
 
+    ! dace_status_t dace_map_propagate_memlet(const char** out_memlet, const dace_sdfg_t* sdfg,
+    !    dace_id_t state, dace_id_t map_node, const char* memlet)
+    function dace_map_propagate_memlet(out_memlet, sdfg, state, map_node, memlet) bind(C, &
+        name="dace_map_propagate_memlet")
+      import :: c_char, c_ptr, dace_id_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_map_propagate_memlet
+      type(c_ptr), intent(inout) :: out_memlet
+      type(c_ptr), value :: sdfg
+      integer(dace_id_t), value :: state
+      integer(dace_id_t), value :: map_node
+      character(kind=c_char), intent(in) :: memlet(*)
+    end function dace_map_propagate_memlet
+
     ! dace_status_t dace_node_get_nested_sdfg(dace_sdfg_t** out_sdfg, dace_sdfg_t* sdfg,
     !    dace_id_t state, dace_id_t node)
     function dace_node_get_nested_sdfg(out_sdfg, sdfg, state, node) bind(C, &

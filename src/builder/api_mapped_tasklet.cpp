@@ -45,40 +45,6 @@ dace::Result<std::vector<Binding>> parse_bindings(const SDFG& sdfg, const char* 
   return out;
 }
 
-// Bound of `e` over the map's iteration space (lower or upper), or null if e is not affine in
-// the parameters.
-sym::Expr extreme(sym::Expr e, const MapRanges& map, bool lower) {
-  std::set<std::string> params(map.params.begin(), map.params.end());
-  auto aff = sym::affine(e, params);
-  if (!aff) return nullptr;
-  std::map<std::string, sym::Expr> repl;
-  for (size_t i = 0; i < map.params.size(); ++i) {
-    auto it = aff->coefficients.find(map.params[i]);
-    if (it == aff->coefficients.end()) continue;
-    const sym::Range& r = map.range.dims[i];
-    repl[map.params[i]] = (it->second > 0) == lower ? r.start : r.end;
-  }
-  return sym::substitute(e, repl);
-}
-
-// The subset one memlet touches over all iterations (per dimension; a dimension that is not
-// affine in the parameters becomes the whole extent).
-sym::Subset propagate(const Memlet& m, const DataDescriptor& desc, const MapRanges& map) {
-  sym::Subset whole = whole_subset(desc);
-  sym::Subset out;
-  for (size_t d = 0; d < m.subset.dims.size(); ++d) {
-    const sym::Range& r = m.subset.dims[d];
-    sym::Expr lo = extreme(r.start, map, true);
-    sym::Expr hi = extreme(r.end, map, false);
-    bool stepped = r.step != sym::integer(1) && lo != r.start;
-    if (!lo || !hi || stepped || d >= whole.dims.size())
-      out.dims.push_back(d < whole.dims.size() ? whole.dims[d] : r);
-    else
-      out.dims.push_back({lo, hi, sym::integer(1), sym::integer(1)});
-  }
-  return out;
-}
-
 // Outer memlet of `data` covering every binding that uses it.
 Memlet outer_memlet(const std::string& data, const std::vector<Binding>& bindings, const SDFG& sdfg,
                     const MapRanges& map) {
@@ -88,7 +54,7 @@ Memlet outer_memlet(const std::string& data, const std::vector<Binding>& binding
   bool first = true;
   for (const Binding& b : bindings) {
     if (b.memlet.data != data) continue;
-    sym::Subset s = propagate(b.memlet, desc, map);
+    sym::Subset s = propagate_over_map(b.memlet.subset, desc, map.params, map.range);
     if (first) {
       out.subset = s;
       out.wcr = b.memlet.wcr;

@@ -2,6 +2,7 @@
 // the SDFG's containers.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "ir/memlet.h"
 #include "ir/sdfg.h"
@@ -17,5 +18,10 @@ Result<ir::Memlet> build_memlet(const ir::SDFG& sdfg, const char* text, const da
                                 const std::string& where);
 // The whole-container subset of `data` ("0:N, 0:M").
 sym::Subset whole_subset(const ir::DataDescriptor& data);
+// The subset that `subset` (seen inside a map with `params` over `range`, inclusive ends)
+// touches over all iterations: per dimension the hull when its bounds are affine in the
+// parameters, else the container's whole extent (DaCe's memlet propagation, simplified).
+sym::Subset propagate_over_map(const sym::Subset& subset, const ir::DataDescriptor& desc,
+                               const std::vector<std::string>& params, const sym::Subset& range);
 
 }  // namespace dace::capi

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "builder/api_internal.h"
+#include "builder/api_memlet.h"
 #include "builder/api_nodes.h"
 
 using namespace dace::capi;
@@ -380,6 +381,24 @@ dace_status_t dace_node_get_scope_parent(dace_id_t* out_entry, const dace_sdfg_t
     DACE_TRY(require(out_entry, "out_entry"));
     auto parents = r.state->scope_parents();
     *out_entry = node < static_cast<dace_id_t>(parents.size()) ? parents[node] : DACE_NO_ID;
+    return Status::success();
+  });
+}
+
+dace_status_t dace_map_propagate_memlet(const char** out_memlet, const dace_sdfg_t* sdfg, dace_id_t state,
+                                        dace_id_t map_node, const char* memlet) {
+  return with_node(sdfg, state, map_node, [&](const NodeRef& r) -> Status {
+    DACE_TRY(require(out_memlet, "out_memlet"));
+    const MapScope* m = map_of(r);
+    if (!m) return wrong_kind(r, "a map entry or exit");
+    DACE_TRY(require(memlet, "memlet"));
+    auto parsed = build_memlet(*r.sdfg, memlet, nullptr, r.where + " / memlet " + quoted(memlet));
+    if (!parsed) return parsed.take_error();
+    Memlet outer;
+    outer.data = parsed->data;
+    if (!parsed->is_empty())
+      outer.subset = propagate_over_map(parsed->subset, r.sdfg->arrays.at(parsed->data), m->params, m->range);
+    *out_memlet = keep(to_string(outer));
     return Status::success();
   });
 }

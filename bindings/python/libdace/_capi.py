@@ -1068,6 +1068,14 @@ dace_node_set_symbol_mapping = _bind("dace_node_set_symbol_mapping", dace_status
     dace_id_t,
     ctypes.c_char_p,
 ])
+# dace_status_t dace_map_propagate_memlet(const char** out_memlet, const dace_sdfg_t* sdfg, dace_id_t state, dace_id_t map_node, const char* memlet)
+dace_map_propagate_memlet = _bind("dace_map_propagate_memlet", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+    dace_id_t,
+    dace_id_t,
+    ctypes.c_char_p,
+])
 # dace_status_t dace_node_get_nested_sdfg(dace_sdfg_t** out_sdfg, dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node)
 dace_node_get_nested_sdfg = _bind("dace_node_get_nested_sdfg", dace_status_t, [
     ctypes.POINTER(ctypes.POINTER(dace_sdfg_t)),
@@ -1354,6 +1362,7 @@ FUNCTIONS = (
     "dace_node_set_map_options",
     "dace_node_get_map_options",
     "dace_node_set_symbol_mapping",
+    "dace_map_propagate_memlet",
     "dace_node_get_nested_sdfg",
     "dace_node_set_library_properties",
     "dace_node_get_scope_partner",
@@ -1497,6 +1506,7 @@ PARAM_NAMES = {
     "dace_node_set_map_options": ("sdfg", "state", "node", "options",),
     "dace_node_get_map_options": ("out_options", "sdfg", "state", "node",),
     "dace_node_set_symbol_mapping": ("sdfg", "state", "node", "symbol_mapping",),
+    "dace_map_propagate_memlet": ("out_memlet", "sdfg", "state", "map_node", "memlet",),
     "dace_node_get_nested_sdfg": ("out_sdfg", "sdfg", "state", "node",),
     "dace_node_set_library_properties": ("sdfg", "state", "node", "implementation", "properties_json",),
     "dace_node_get_scope_partner": ("out_node", "sdfg", "state", "node",),

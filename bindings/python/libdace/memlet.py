@@ -82,3 +82,14 @@ def as_memlet(memlet):
     if isinstance(memlet, str):
         return Memlet(memlet)
     raise TypeError(f"expected a Memlet or memlet text, got {type(memlet).__name__}")
+
+
+def split_memlet(text):
+    """'A[i, 0:N] -> [k]' -> ('A', 'i, 0:N' or None, other text or None)."""
+    main, arrow, other = text.partition("->")
+    main = main.strip()
+    other = other.strip() if arrow else None
+    if "[" not in main:
+        return main, None, other
+    data, _, rest = main.partition("[")
+    return data.strip(), rest.rsplit("]", 1)[0], other

@@ -8,11 +8,10 @@ element in the exception.
 import ctypes
 
 from . import _capi
-from ._propagate import map_ranges, propagate_subset, split_memlet
 from ._symeval import split_dims
 from ._util import borrowed_string, connector_list, enc, id_list, ranges_text
 from .errors import LibdaceError, check
-from .memlet import Memlet, as_memlet
+from .memlet import Memlet, as_memlet, split_memlet
 from .nodes import (AccessNode, ConsumeEntry, ConsumeExit, MapEntry, MapExit, MultiConnectorEdge, NestedSDFG, Tasklet,
                     make_node)
 
@@ -252,18 +251,21 @@ class SDFGState(ControlFlowBlock):
         return [self.add_edge(u, sc, v, dc, m) for (u, v), (sc, dc, m) in zip(hops, plan)]
 
     def _propagated(self, memlet, scope, keep_wcr):
-        """`memlet` as seen outside `scope` (see add_memlet_path)."""
+        """`memlet` as seen outside `scope` (see add_memlet_path): libdace propagates it over a
+        map's range (dace_map_propagate_memlet); a consume scope widens to the whole container."""
         data, subset, _ = split_memlet(memlet.expr)
+        expr = memlet.expr
         if isinstance(scope, (MapEntry, MapExit, ConsumeEntry, ConsumeExit)) and subset is not None:
             try:
-                shape = split_dims(borrowed_string(_capi.dace_data_get_property, self._h(), enc(data), b"shape"))
+                if isinstance(scope, (MapEntry, MapExit)):
+                    expr = borrowed_string(_capi.dace_map_propagate_memlet, self._h(), self.id, scope.id,
+                                           enc(f"{data}[{subset}]"))
+                else:
+                    shape = split_dims(borrowed_string(_capi.dace_data_get_property, self._h(), enc(data), b"shape"))
+                    expr = f"{data}[{', '.join(f'0:{d}' for d in shape)}]"
             except LibdaceError:
                 return memlet  # unknown container: add_edge reports it, naming the edge
-            if isinstance(scope, (MapEntry, MapExit)):
-                subset = propagate_subset(subset, shape, map_ranges(scope.range))
-            else:
-                subset = ", ".join(f"0:{d}" for d in shape)
-        return Memlet(data if subset is None else f"{data}[{subset}]", wcr=memlet.wcr if keep_wcr else None,
+        return Memlet(expr if subset is not None else data, wcr=memlet.wcr if keep_wcr else None,
                       dynamic=memlet.dynamic, wcr_nonatomic=memlet.wcr_nonatomic, allow_oob=memlet.allow_oob)
 
     def add_nedge(self, u, v, memlet):

@@ -852,6 +852,11 @@ function dace_node_set_symbol_mapping(sdfg, state, node, symbol_mapping)
     ccall((:dace_node_set_symbol_mapping, libdace), dace_status_t, (Ptr{dace_sdfg_t}, dace_id_t, dace_id_t, Ptr{Cchar}), sdfg, state, node, symbol_mapping)
 end
 
+# dace_status_t dace_map_propagate_memlet(const char** out_memlet, const dace_sdfg_t* sdfg, dace_id_t state, dace_id_t map_node, const char* memlet)
+function dace_map_propagate_memlet(out_memlet, sdfg, state, map_node, memlet)
+    ccall((:dace_map_propagate_memlet, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, dace_id_t, dace_id_t, Ptr{Cchar}), out_memlet, sdfg, state, map_node, memlet)
+end
+
 # dace_status_t dace_node_get_nested_sdfg(dace_sdfg_t** out_sdfg, dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node)
 function dace_node_get_nested_sdfg(out_sdfg, sdfg, state, node)
     ccall((:dace_node_get_nested_sdfg, libdace), dace_status_t, (Ptr{Ptr{dace_sdfg_t}}, Ptr{dace_sdfg_t}, dace_id_t, dace_id_t), out_sdfg, sdfg, state, node)
@@ -1081,6 +1086,7 @@ const FUNCTIONS = (
     :dace_node_set_map_options,
     :dace_node_get_map_options,
     :dace_node_set_symbol_mapping,
+    :dace_map_propagate_memlet,
     :dace_node_get_nested_sdfg,
     :dace_node_set_library_properties,
     :dace_node_get_scope_partner,
