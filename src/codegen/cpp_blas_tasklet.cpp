@@ -6,14 +6,18 @@
 // A restricted call syntax is parsed: CBLAS enumerators, connector names (pointers to the
 // first element of the connector's memlet), numbers or `type(number)` for alpha/beta, and
 // symbolic integer expressions for sizes, leading dimensions and increments. The same CBLAS
-// function is then called from the generated code. Anything else is not recognized, and the
-// caller reports the tasklet as unsupported with the reason given here.
+// function is then called from the generated code. `cblas_?omatcopy` (DaCe's OpenBLAS
+// expansion of Transpose) is lowered to a loop nest instead: it is a scaled copy, which the
+// loop vectorizer handles as well as OpenBLAS, and it then works without OpenBLAS too.
+// Anything else is not recognized, and the caller reports the tasklet as unsupported with the
+// reason given here.
 #include <cctype>
 #include <cstdlib>
 #include <map>
 
 #include "codegen/addressing.h"
 #include "codegen/cpp_blas_tasklet.h"
+#include "codegen/loops.h"
 #include "codegen/registry_query.h"
 #include "codegen/scalar_ops.h"
 
@@ -80,7 +84,7 @@ Result<ParsedCall> parse_call(const std::string& code) {
 // Argument kinds of the supported functions: E enum, I int, S alpha/beta scalar, P pointer.
 const std::map<std::string, std::string>& signatures() {
   static const std::map<std::string, std::string> sigs = {
-      {"gemm", "EEEIIISPIPISPI"}, {"gemv", "EEIISPIPISPI"}, {"dot", "IPIPI"}};
+      {"gemm", "EEEIIISPIPISPI"}, {"gemv", "EEIISPIPISPI"}, {"dot", "IPIPI"}, {"omatcopy", "EEIISPIPI"}};
   return sigs;
 }
 
@@ -108,6 +112,28 @@ std::optional<double> number(std::string s) {
   return v;
 }
 
+// B := alpha * op(A) for cblas_?omatcopy(order, trans, rows, cols, alpha, A, lda, B, ldb):
+// element (i, j) of the rows x cols matrix A lies at i*lda + j (row-major) or i + j*lda
+// (column-major); op(A) is A or its transpose (conjugation is the identity on reals), stored
+// with leading dimension ldb in the same order.
+void emit_omatcopy(Frame& f, ScalarType type, const std::vector<llvm::Value*>& v, bool row_major, bool transpose) {
+  llvm::IRBuilder<>& b = f.b;
+  auto wide = [&](llvm::Value* x) { return b.CreateSExt(x, b.getInt64Ty()); };
+  llvm::Value *rows = wide(v[2]), *cols = wide(v[3]), *lda = wide(v[6]), *ldb = wide(v[8]);
+  auto offset = [&](llvm::Value* r, llvm::Value* c, llvm::Value* ld) {
+    return row_major ? b.CreateAdd(b.CreateMul(r, ld), c) : b.CreateAdd(r, b.CreateMul(c, ld));
+  };
+  llvm::Type* elem = storage_type(f.mc.ctx, type);
+  CountedLoop li = begin_loop(b, b.getInt64(0), rows, "omat.i");
+  CountedLoop lj = begin_loop(b, b.getInt64(0), cols, "omat.j");
+  TypedValue a = load_scalar(b, b.CreateGEP(elem, v[5], offset(li.iv, lj.iv, lda)), type);
+  llvm::Value* scaled = b.CreateFMul(v[4], a.value);
+  llvm::Value* dst = transpose ? offset(lj.iv, li.iv, ldb) : offset(li.iv, lj.iv, ldb);
+  store_scalar(b, {scaled, type}, b.CreateGEP(elem, v[7], dst));
+  end_loop(b, lj);
+  end_loop(b, li);
+}
+
 }  // namespace
 
 Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
@@ -123,14 +149,15 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
   char prefix = fn[6];
   std::string op = fn.substr(7);
   ScalarType type = prefix == 's' ? ScalarType::Float32 : prefix == 'd' ? ScalarType::Float64 : ScalarType::Unknown;
-  if (type == ScalarType::Unknown || !signatures().count(op)) return unsupported("\"" + fn + "\" is not one of cblas_[sd]{gemm,gemv,dot}");
+  if (type == ScalarType::Unknown || !signatures().count(op))
+    return unsupported("\"" + fn + "\" is not one of cblas_[sd]{gemm,gemv,dot,omatcopy}");
   const std::string& sig = signatures().at(op);
   if (call->args.size() != sig.size())
     return unsupported("\"" + fn + "\" takes " + std::to_string(sig.size()) + " arguments, got " +
                        std::to_string(call->args.size()));
   if (op == "dot" ? call->result.empty() : !call->result.empty())
     return unsupported(op == "dot" ? "the dot product is not assigned to a connector" : "a result is assigned");
-  if (!vendor_implementation(f.mc.options, blas_classpath(op == "gemm" ? "Gemm" : op == "gemv" ? "Gemv" : "Dot"),
+  if (op != "omatcopy" && !vendor_implementation(f.mc.options, blas_classpath(op == "gemm" ? "Gemm" : op == "gemv" ? "Gemv" : "Dot"),
                              "OpenBLAS"))
     return unsupported("no loaded plugin provides OpenBLAS");
 
@@ -192,6 +219,12 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
         break;
       }
     }
+  }
+  if (op == "omatcopy") {
+    bool row_major = call->args[0] == "CblasRowMajor";
+    bool transpose = call->args[1] != "CblasNoTrans";
+    emit_omatcopy(f, type, values, row_major, transpose);
+    return Status::success();
   }
   llvm::Type* ret = op == "dot" ? value_type(f.mc.ctx, type) : b.getVoidTy();
   llvm::FunctionCallee callee = f.mc.module.getOrInsertFunction(fn, llvm::FunctionType::get(ret, types, false));

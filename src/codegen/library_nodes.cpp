@@ -65,6 +65,7 @@ Status emit_library_node(StateEmitter& se, int node) {
   if (cls == "MatMul" || cls == "Gemm" || cls == "Gemv" || cls == "Dot" || cls == "BatchedMatMul") return emit_matmul(se, node);
   if (cls == "Reduce") return emit_reduce(se, node);
   if (cls == "Transpose") return emit_transpose(se, node);
+  if (cls == "TensorTranspose") return emit_tensor_transpose(se, node);
   if (cls == "CopyLibraryNode") return emit_copy_node(se, node);
   if (cls == "MemsetLibraryNode") return emit_memset_node(se, node);
   return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " has no CPU lowering yet");

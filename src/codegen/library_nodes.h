@@ -30,7 +30,8 @@ std::string library_property(const ir::LibraryNode& n, const std::string& key);
 
 Status emit_matmul(StateEmitter& se, int node);
 Status emit_reduce(StateEmitter& se, int node);
-Status emit_transpose(StateEmitter& se, int node);
+Status emit_transpose(StateEmitter& se, int node);         // library_transpose.cpp
+Status emit_tensor_transpose(StateEmitter& se, int node);  // library_transpose.cpp
 Status emit_copy_node(StateEmitter& se, int node);    // library_copy.cpp
 Status emit_memset_node(StateEmitter& se, int node);  // library_copy.cpp
 

@@ -1,6 +1,6 @@
 // Reduce (DaCe's pure expansion): with an identity the output is first set to it, then every
 // input element is combined into the output element its non-reduced indices select; without
-// an identity the reduction accumulates onto the output's current values. Transpose: 2-D.
+// an identity the reduction accumulates onto the output's current values.
 #include <cstdlib>
 
 #include "codegen/library_nodes.h"
@@ -125,24 +125,6 @@ Status emit_reduce(StateEmitter& se, int node) {
     });
   }
   return accumulate(*in, *out, nullptr, f.parallel_context && !out->data.thread_local_storage);
-}
-
-Status emit_transpose(StateEmitter& se, int node) {
-  Frame& f = *se.f;
-  Result<Operand> in = library_operand(se, node, "_inp", true);
-  if (!in) return in.take_error();
-  Result<Operand> out = library_operand(se, node, "_out", false);
-  if (!out) return out.take_error();
-  if (in->sizes.size() != 2 || out->sizes.size() != 2)
-    return make_error(Code::Unsupported, se.where(node) + ": Transpose supports 2-D operands");
-  llvm::IRBuilder<>& b = f.b;
-  CountedLoop li = begin_loop(b, b.getInt64(0), in->size_values[0], "tr.i");
-  CountedLoop lj = begin_loop(b, b.getInt64(0), in->size_values[1], "tr.j");
-  TypedValue v = load_scalar(b, operand_element(f, *in, {li.iv, lj.iv}), in->type);
-  store_scalar(b, convert_typed(b, v, out->type), operand_element(f, *out, {lj.iv, li.iv}));
-  end_loop(b, lj);
-  end_loop(b, li);
-  return Status::success();
 }
 
 }  // namespace dace::codegen

@@ -110,15 +110,48 @@ llvm::Value* complex_log(llvm::IRBuilder<>& b, ScalarType t, llvm::Value* x) {
   return make_complex(b, t, re, im);
 }
 
+namespace {
+
+// Integer division in hardware traps (SIGFPE) on a zero divisor and on MIN / -1. NumPy does
+// not trap: x // 0 and x % 0 are 0, MIN // -1 wraps to MIN. The divisor is replaced by 1 where
+// it would trap and the result fixed afterwards, so a bad input never kills the host process.
+struct SafeDivisor {
+  llvm::Value* divisor;       // d, or 1 where d is 0 or -1
+  llvm::Value* is_zero;       // d == 0
+  llvm::Value* is_minus_one;  // d == -1 (signed only; else false)
+};
+
+SafeDivisor safe_divisor(llvm::IRBuilder<>& b, llvm::Value* d, bool is_signed) {
+  llvm::Type* ty = d->getType();
+  llvm::Value* zero = b.CreateICmpEQ(d, llvm::Constant::getNullValue(ty));
+  llvm::Value* minus_one = is_signed ? b.CreateICmpEQ(d, llvm::Constant::getAllOnesValue(ty)) : b.getFalse();
+  llvm::Value* one = llvm::ConstantInt::get(ty, 1);
+  return {b.CreateSelect(b.CreateOr(zero, minus_one), one, d), zero, minus_one};
+}
+
+}  // namespace
+
+llvm::Value* integer_div(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, ScalarType t) {
+  bool is_signed = is_signed_integer(t);
+  SafeDivisor sd = safe_divisor(b, d, is_signed);
+  llvm::Value* zero = llvm::Constant::getNullValue(a->getType());
+  if (!is_signed) return b.CreateSelect(sd.is_zero, zero, b.CreateUDiv(a, sd.divisor));
+  llvm::Value* q = b.CreateSelect(sd.is_minus_one, b.CreateSub(zero, a), b.CreateSDiv(a, sd.divisor));
+  return b.CreateSelect(sd.is_zero, zero, q);
+}
+
 llvm::Value* floor_div(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, ScalarType t) {
   if (is_float(t)) return float_intrinsic(b, llvm::Intrinsic::floor, b.CreateFDiv(a, d));
-  if (!is_signed_integer(t)) return b.CreateUDiv(a, d);
-  llvm::Value* q = b.CreateSDiv(a, d);
-  llvm::Value* r = b.CreateSRem(a, d);
+  if (!is_signed_integer(t)) return integer_div(b, a, d, t);
+  SafeDivisor sd = safe_divisor(b, d, true);
+  llvm::Value* q = b.CreateSDiv(a, sd.divisor);
+  llvm::Value* r = b.CreateSRem(a, sd.divisor);
   llvm::Value* zero = llvm::Constant::getNullValue(a->getType());
   // Round toward negative infinity: subtract one when the remainder and divisor differ in sign.
-  llvm::Value* adjust = b.CreateAnd(b.CreateICmpNE(r, zero), b.CreateICmpSLT(b.CreateXor(r, d), zero));
-  return b.CreateSub(q, b.CreateZExt(adjust, a->getType()));
+  llvm::Value* adjust = b.CreateAnd(b.CreateICmpNE(r, zero), b.CreateICmpSLT(b.CreateXor(r, sd.divisor), zero));
+  q = b.CreateSub(q, b.CreateZExt(adjust, a->getType()));
+  q = b.CreateSelect(sd.is_minus_one, b.CreateSub(zero, a), q);
+  return b.CreateSelect(sd.is_zero, zero, q);
 }
 
 llvm::Value* python_mod(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, ScalarType t) {
@@ -129,11 +162,14 @@ llvm::Value* python_mod(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, Sc
     llvm::Value* fix = b.CreateAnd(b.CreateFCmpUNE(r, zero), differ);
     return b.CreateSelect(fix, b.CreateFAdd(r, d), r);
   }
-  if (!is_signed_integer(t)) return b.CreateURem(a, d);
-  llvm::Value* r = b.CreateSRem(a, d);
+  bool is_signed = is_signed_integer(t);
+  SafeDivisor sd = safe_divisor(b, d, is_signed);
   llvm::Value* zero = llvm::Constant::getNullValue(a->getType());
-  llvm::Value* fix = b.CreateAnd(b.CreateICmpNE(r, zero), b.CreateICmpSLT(b.CreateXor(r, d), zero));
-  return b.CreateSelect(fix, b.CreateAdd(r, d), r);
+  if (!is_signed) return b.CreateSelect(sd.is_zero, zero, b.CreateURem(a, sd.divisor));
+  // x % 1 == 0 stands in for x % -1 (also 0) and x % 0 (NumPy: 0).
+  llvm::Value* r = b.CreateSRem(a, sd.divisor);
+  llvm::Value* fix = b.CreateAnd(b.CreateICmpNE(r, zero), b.CreateICmpSLT(b.CreateXor(r, sd.divisor), zero));
+  return b.CreateSelect(fix, b.CreateAdd(r, sd.divisor), r);
 }
 
 llvm::Value* integer_power(llvm::IRBuilder<>& b, llvm::Value* base, llvm::Value* exponent) {
@@ -254,7 +290,7 @@ Result<TypedValue> binary_op(llvm::IRBuilder<>& b, BinOpKind op, TypedValue lhs,
     case BinOpKind::Add: return TypedValue{b.CreateAdd(x, y), t};
     case BinOpKind::Sub: return TypedValue{b.CreateSub(x, y), t};
     case BinOpKind::Mult: return TypedValue{b.CreateMul(x, y), t};
-    case BinOpKind::Div: return TypedValue{is_signed_integer(t) ? b.CreateSDiv(x, y) : b.CreateUDiv(x, y), t};
+    case BinOpKind::Div: return TypedValue{integer_div(b, x, y, t), t};
     case BinOpKind::FloorDiv: return TypedValue{floor_div(b, x, y, t), t};
     case BinOpKind::Mod: return TypedValue{python_mod(b, x, y, t), t};
     case BinOpKind::BitAnd: return TypedValue{b.CreateAnd(x, y), t};

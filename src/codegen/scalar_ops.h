@@ -24,6 +24,8 @@ Result<llvm::Value*> compare_op(llvm::IRBuilder<>& b, tasklet::CmpOpKind op, Typ
 Result<TypedValue> unary_op(llvm::IRBuilder<>& b, tasklet::UnaryOpKind op, TypedValue v, ScalarType result);
 
 // Python floor division and modulo on values of one type.
+// C integer division (truncating) that never traps: x / 0 is 0, MIN / -1 wraps (NumPy).
+llvm::Value* integer_div(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, ScalarType t);
 llvm::Value* floor_div(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, ScalarType t);
 llvm::Value* python_mod(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* d, ScalarType t);
 
