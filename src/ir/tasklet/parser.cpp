@@ -460,6 +460,7 @@ class Parser {
         e = std::move(b.value());
       } else if (is_op("(")) {
         std::optional<std::string> func = dotted_name(*e);
+        if (!func) func = decltype_name(*e);
         if (!func) return syntax_error(peek().loc, "only named functions can be called in tasklet code");
         Result<ExprPtr> c = call(loc, std::move(*func));
         if (!c) return c;
@@ -472,6 +473,17 @@ class Parser {
         return e;
       }
     }
+  }
+
+  // DaCe's Python tasklets may hold the C++ cast `decltype(x)(v)` (its frontend writes it, e.g.
+  // for np.arange); the call is kept as a function named "decltype(x)" that the type checker
+  // turns into a cast to x's type.
+  static std::optional<std::string> decltype_name(const Expr& e) {
+    const Call* c = e.as<Call>();
+    if (!c || c->func != "decltype" || c->args.size() != 1 || !c->keywords.empty()) return std::nullopt;
+    const Name* n = c->args[0]->as<Name>();
+    if (!n) return std::nullopt;
+    return "decltype(" + n->id + ")";
   }
 
   Result<ExprPtr> call(SourceLoc loc, std::string func) {

@@ -461,7 +461,25 @@ class Checker {
     return typed(e.loc, Attribute{v->expr, a.attr}, component_type(v->type()));
   }
 
+  // `decltype(x)(v)`: v converted to x's type; with x's type not known yet, v unchanged.
+  Result<Typed> decltype_cast(const Expr& e, const Call& c, const Scope& scope) {
+    std::string id = c.func.substr(9, c.func.size() - 10);
+    if (c.args.size() != 1 || !c.keywords.empty())
+      return type_error(e.loc, "'" + c.func + "' takes exactly 1 argument");
+    ScalarType t = ScalarType::Unknown;
+    if (auto in = inputs_.find(id); in != inputs_.end()) t = in->second.type;
+    else if (auto out = out_types_.find(id); out != out_types_.end() && outputs_.count(id)) t = out->second;
+    else if (auto o = outputs_.find(id); o != outputs_.end()) t = o->second.type;
+    else if (auto l = locals_.find(id); l != locals_.end()) t = l->second;
+    else if (auto sy = symbols_.find(id); sy != symbols_.end()) t = sy->second;
+    else return type_error(e.loc, "undefined name '" + id + "' in '" + c.func + "'");
+    if (t == ScalarType::Unknown) return scalar_expr(c.args[0], scope);
+    ExprPtr cast = make_expr(e.loc, Call{"dace." + std::string(type_name(t)), c.args, {}});
+    return call(*cast, *cast->as<Call>(), scope);
+  }
+
   Result<Typed> call(const Expr& e, const Call& c, const Scope& scope) {
+    if (c.func.rfind("decltype(", 0) == 0 && c.func.back() == ')') return decltype_cast(e, c, scope);
     // Stream pop: `s.pop()` on an input stream.
     size_t dot = c.func.rfind('.');
     if (dot != std::string::npos) {

@@ -18,6 +18,7 @@ from dace.transformation.auto.auto_optimize import auto_optimize
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 N = dace.symbol('N')
+M = dace.symbol('M')
 CASES = []
 
 
@@ -129,6 +130,122 @@ def view_write_reference(i):
 def view_write(A: dace.float64[N, N]):
     v = A[1:, :]
     v[:] = v + 1.0
+
+
+# Array creation: np.ones_like, np.zeros, np.arange (its tasklet holds `decltype(__out)(0)`).
+@case({'N': 6}, lambda r: dict(A=r.random(6), B=np.zeros(6)), lambda i: dict(B=1.0 + 3.0 + np.arange(6)))
+@dace.program
+def array_creation(A: dace.float64[N], B: dace.float64[N]):
+    t = np.ones_like(A)
+    z = np.zeros((N, ), dtype=np.float64)
+    z[:] = 3.0
+    B[:] = t + z + np.arange(N)
+
+
+# Reductions over axes and over everything; a scalar return value.
+def reductions_reference(i):
+    a = i['A']
+    return dict(s0=a.sum(axis=0), s1=a.mean(axis=1), mx=np.array([a.max()]), mn=a.min(axis=1))
+
+
+@case({'N': 6, 'M': 5}, lambda r: dict(A=r.random((6, 5)), s0=np.zeros(5), s1=np.zeros(6), mx=np.zeros(1),
+                                       mn=np.zeros(6)), reductions_reference)
+@dace.program
+def reductions(A: dace.float64[N, M], s0: dace.float64[M], s1: dace.float64[N], mx: dace.float64[1],
+               mn: dace.float64[N]):
+    s0[:] = np.sum(A, axis=0)
+    s1[:] = np.mean(A, axis=1)
+    mx[0] = np.max(A)
+    mn[:] = np.min(A, axis=1)
+
+
+@case({'N': 9}, lambda r: dict(A=r.random(9)), lambda i: dict(__return=np.array([np.sum(i['A'] * i['A'])])))
+@dace.program
+def return_scalar(A: dace.float64[N]):
+    return np.sum(A * A)
+
+
+@case({'N': 4, 'M': 3}, lambda r: dict(A=r.random((4, 3))), lambda i: dict(__return=i['A'].T + 1.0))
+@dace.program
+def return_transposed(A: dace.float64[N, M]):
+    return A.T + 1.0
+
+
+# Element-wise functions, selections and logical operators.
+def elementwise_reference(i):
+    a = i['A']
+    return dict(B=np.exp(a) + np.sqrt(a) * np.sin(a) - np.log1p(a) + np.abs(a - 0.5) + np.tanh(a) + np.arctan2(a, 1.5),
+                C=np.where(a > 0.5, a, 0.0), D=np.minimum(np.maximum(a, 0.2), 0.8),
+                E=np.logical_and(a > 0.2, a < 0.7), F=np.logical_not(np.logical_and(a > 0.2, a < 0.7)) * a)
+
+
+@case({'N': 11}, lambda r: dict(A=r.random(11), B=np.zeros(11), C=np.zeros(11), D=np.zeros(11),
+                                E=np.zeros(11, np.bool_), F=np.zeros(11)), elementwise_reference)
+@dace.program
+def elementwise(A: dace.float64[N], B: dace.float64[N], C: dace.float64[N], D: dace.float64[N], E: dace.bool_[N],
+                F: dace.float64[N]):
+    B[:] = np.exp(A) + np.sqrt(A) * np.sin(A) - np.log1p(A) + np.abs(A - 0.5) + np.tanh(A) + np.arctan2(A, 1.5)
+    C[:] = np.where(A > 0.5, A, 0.0)
+    D[:] = np.minimum(np.maximum(A, 0.2), 0.8)
+    E[:] = np.logical_and(A > 0.2, A < 0.7)
+    F[:] = np.logical_not(E) * A
+
+
+# Complex numbers and mixed integer/float widths.
+def complex_inputs(r):
+    return dict(A=r.random(7) + 1j * r.random(7), B=np.zeros(7, np.complex128))
+
+
+@case({'N': 7}, complex_inputs, lambda i: dict(B=i['A'] * np.conj(i['A']) + np.exp(i['A'])))
+@dace.program
+def complex_math(A: dace.complex128[N], B: dace.complex128[N]):
+    B[:] = A * np.conj(A) + np.exp(A)
+
+
+def widths_inputs(r):
+    return dict(A=r.integers(-50, 50, 8).astype(np.int32), B=np.zeros(8, np.float32), C=np.zeros(8, np.int16),
+                D=np.zeros(8, np.uint8))
+
+
+@case({'N': 8}, widths_inputs,
+      lambda i: dict(B=(i['A'] * 0.5).astype(np.float32), C=(i['A'] + 1).astype(np.int16),
+                     D=(i['A'] & 7).astype(np.uint8)))
+@dace.program
+def integer_widths(A: dace.int32[N], B: dace.float32[N], C: dace.int16[N], D: dace.uint8[N]):
+    B[:] = A * 0.5
+    C[:] = A + 1
+    D[:] = A & 7
+
+
+# Stencil slices, a loop-carried scan, and matrix products.
+def slices_reference(i):
+    a = i['A']
+    b = np.zeros_like(a)
+    b[1:-1, 1:-1] = a[2:, 1:-1] + a[:-2, 1:-1] + a[1:-1, 2:]
+    return dict(B=b)
+
+
+@case({'N': 8}, lambda r: dict(A=r.random((8, 8)), B=np.zeros((8, 8))), slices_reference)
+@dace.program
+def stencil_slices(A: dace.float64[N, N], B: dace.float64[N, N]):
+    B[1:-1, 1:-1] = A[2:, 1:-1] + A[:-2, 1:-1] + A[1:-1, 2:]
+
+
+@case({'N': 10}, lambda r: dict(A=r.random(10), B=np.zeros(10)), lambda i: dict(B=np.cumsum(i['A'])))
+@dace.program
+def prefix_sum(A: dace.float64[N], B: dace.float64[N]):
+    B[0] = A[0]
+    for i in range(1, N):
+        B[i] = B[i - 1] + A[i]
+
+
+@case({'N': 6, 'M': 4}, lambda r: dict(A=r.random((6, 4)), B=r.random((4, 6)), C=np.zeros((6, 6)), v=r.random(4),
+                                       w=np.zeros(6)), lambda i: dict(C=i['A'] @ i['B'], w=i['A'] @ i['v']))
+@dace.program
+def matrix_products(A: dace.float64[N, M], B: dace.float64[M, N], C: dace.float64[N, N], v: dace.float64[M],
+                    w: dace.float64[N]):
+    C[:] = A @ B
+    w[:] = A @ v
 
 
 def write(entry, root):
