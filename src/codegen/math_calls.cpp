@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "codegen/math_runtime.h"
 #include "codegen/scalar_ops.h"
 
 namespace dace::codegen {
@@ -82,6 +83,7 @@ Result<TypedValue> emit_builtin(llvm::IRBuilder<>& b, const Builtin& bi, const s
   if (args.empty()) return unsupported(fname, "needs arguments");
   TypedValue x = args[0];
   if (result == ScalarType::Unknown) result = x.type;
+  if (std::optional<Result<TypedValue>> r = emit_runtime_builtin(b, bi, fname, args, result)) return std::move(*r);
   switch (bi.rule) {
     case BuiltinRule::Cast: {
       ScalarType t = bi.cast_type;
@@ -177,6 +179,8 @@ Result<TypedValue> emit_builtin(llvm::IRBuilder<>& b, const Builtin& bi, const s
       // ceil(p / q) == -floor(-p / q)
       return TypedValue{b.CreateNeg(floor_div(b, b.CreateNeg(p), q, result)), result};
     }
+    default:  // DaCe runtime helpers: emit_runtime_builtin
+      break;
   }
   return unsupported(fname, "is not supported");
 }

@@ -44,6 +44,19 @@ constexpr Builtin kFunctions[] = {
     {"real", R::RealPart, 1, 1},     {"imag", R::RealPart, 1, 1},
     {"conj", R::Conj, 1, 1},         {"conjugate", R::Conj, 1, 1},
     {"int_floor", R::IntBinary, 2, 2}, {"int_ceil", R::IntBinary, 2, 2},
+    // Helpers of DaCe's C++ runtime (dace/math.h) that its NumPy frontend writes into Python
+    // tasklets for ufuncs; np_modf_* and np_frexp_* are the two results of np_modf/np_frexp,
+    // which the parser splits into one assignment per output.
+    {"py_floor", R::PyArith, 2, 2},  {"py_mod", R::PyArith, 2, 2},
+    {"cpp_mod", R::PyArith, 2, 2},   {"np_float_pow", R::FloatPow, 2, 2},
+    {"gcd", R::IntegerOnly, 2, 2},   {"lcm", R::IntegerOnly, 2, 2},
+    {"reciprocal", R::Reciprocal, 1, 1},
+    {"round", R::RealMath, 1, 1},    {"rad2deg", R::RealMath, 1, 1},
+    {"deg2rad", R::RealMath, 1, 1},  {"heaviside", R::FloatBinary, 2, 2},
+    {"nextafter", R::FloatBinary, 2, 2},
+    {"signbit", R::Predicate, 1, 1}, {"ldexp", R::FirstFloat, 2, 2},
+    {"np_modf_integral", R::RealMath, 1, 1}, {"np_modf_fractional", R::RealMath, 1, 1},
+    {"np_frexp_mantissa", R::RealMath, 1, 1}, {"np_frexp_exponent", R::FrexpExponent, 1, 1},
 };
 
 // Python's own conversions: float is a double, int a 64-bit integer in DaCe's code.

@@ -20,6 +20,12 @@ enum class BuiltinRule {
   RealPart,       // real, imag -> component type
   Conj,           // conj: same type
   IntBinary,      // int_floor, int_ceil (DaCe): integer division helpers -> promoted integer
+  PyArith,        // py_floor, py_mod, cpp_mod (DaCe's runtime helpers): promoted, bool -> int64
+  FloatPow,       // np_float_pow: float64 (complex128 for complex)
+  IntegerOnly,    // gcd, lcm: promoted integer; floats rejected
+  Reciprocal,     // reciprocal: promoted, bool -> int64
+  FirstFloat,     // ldexp(x, i): x's float type
+  FrexpExponent,  // np_frexp_exponent: int32
   Cast,           // float(x), int(x), dace.float32(x), np.int64(x), ...: -> `cast_type`
 };
 

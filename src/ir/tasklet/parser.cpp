@@ -226,6 +226,7 @@ class Parser {
       return Status::success();
     }
     if (!is_op("=")) {
+      if (split_output_call(loc, lhs.value(), out)) return Status::success();
       out.push_back(make_stmt(loc, ExprStmt{std::move(lhs.value())}));
       return Status::success();
     }
@@ -243,6 +244,41 @@ class Parser {
     assign.value = std::move(value);
     out.push_back(make_stmt(loc, std::move(assign)));
     return Status::success();
+  }
+
+  // DaCe's runtime functions that return through output arguments, as its NumPy frontend
+  // writes them for two-result ufuncs: `py_divmod(a, b, q, r)`, `np_modf(x, fractional,
+  // integral)`, `np_frexp(x, mantissa, exponent)`. Each becomes one assignment per output
+  // of a single-result built-in, so the rest of the pipeline sees ordinary code.
+  static bool split_output_call(SourceLoc loc, const ExprPtr& e, std::vector<StmtPtr>& out) {
+    struct Split {
+      std::string_view func;
+      size_t inputs;
+      std::string_view parts[2];
+    };
+    static constexpr Split kSplits[] = {
+        {"py_divmod", 2, {"py_floor", "py_mod"}},
+        // NumPy's order (fractional, integral), which DaCe's frontend binds the outputs in;
+        // DaCe 1.0.2's runtime writes them the other way round (swapped results).
+        {"np_modf", 1, {"np_modf_fractional", "np_modf_integral"}},
+        {"np_frexp", 1, {"np_frexp_mantissa", "np_frexp_exponent"}},
+    };
+    const Call* c = e->as<Call>();
+    if (!c || !c->keywords.empty()) return false;
+    for (const Split& sp : kSplits) {
+      if (c->func != sp.func || c->args.size() != sp.inputs + 2) continue;
+      for (size_t k = 0; k < 2; ++k)
+        if (!c->args[sp.inputs + k]->is<Name>()) return false;
+      std::vector<ExprPtr> inputs(c->args.begin(), c->args.begin() + static_cast<std::ptrdiff_t>(sp.inputs));
+      for (size_t k = 0; k < 2; ++k) {
+        Assign a;
+        a.targets.push_back(c->args[sp.inputs + k]);
+        a.value = make_expr(e->loc, Call{std::string(sp.parts[k]), inputs, {}});
+        out.push_back(make_stmt(loc, std::move(a)));
+      }
+      return true;
+    }
+    return false;
   }
 
   // Targets are names or subscripts of names (`a[i, j] = ...`), as DaCe writes them.

@@ -1,5 +1,6 @@
 #include "ir/tasklet/typecheck.h"
 
+#include <limits>
 #include <set>
 
 #include "ir/tasklet/builtins.h"
@@ -360,6 +361,13 @@ class Checker {
     if (sym != symbols_.end()) return typed(e.loc, n, sym->second);
     if (is_module_name(id)) return type_error(e.loc, "module '" + id + "' cannot be used as a value");
     if (locals_.count(id)) return type_error(e.loc, "name '" + id + "' may be used before it is assigned");
+    // DaCe's runtime defines a bare `inf` (its frontend writes `nextafter(x, inf)` for np.spacing).
+    if (id == "inf") {
+      Constant c;
+      c.kind = ConstantKind::Float;
+      c.value = std::numeric_limits<double>::infinity();
+      return typed(e.loc, c, ScalarType::Float64, Weak::Float);
+    }
     return type_error(e.loc, "undefined name '" + id + "'");
   }
 
@@ -560,8 +568,21 @@ class Checker {
       case BuiltinRule::RealPart:
         return P{component_type(t), Weak::None};
       case BuiltinRule::IntBinary:
+      case BuiltinRule::IntegerOnly:
         if (!is_int_like(t)) return type_error(e.loc, "function '" + fname + "' needs integer arguments");
         return P{is_bool(t) ? ScalarType::Int64 : t, w};
+      case BuiltinRule::PyArith:
+      case BuiltinRule::Reciprocal:
+        return P{is_bool(t) ? ScalarType::Int64 : t, w};
+      case BuiltinRule::FloatPow:
+        return P{is_complex(t) ? ScalarType::Complex128 : ScalarType::Float64, Weak::None};
+      case BuiltinRule::FirstFloat: {
+        ScalarType x = args[0].type();
+        if (is_complex(x)) return type_error(e.loc, "function '" + fname + "' does not accept complex numbers");
+        return P{float_result(x), Weak::None};
+      }
+      case BuiltinRule::FrexpExponent:
+        return P{ScalarType::Int32, Weak::None};
       default: break;
     }
     return P{t, w};

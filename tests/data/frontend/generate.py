@@ -8,6 +8,7 @@ case.json in the corpus format that `dace run --case` checks. Expected outputs c
 running the same computation, never from libdace.
 """
 import json
+import linecache
 import os
 import sys
 
@@ -246,6 +247,94 @@ def matrix_products(A: dace.float64[N, M], B: dace.float64[M, N], C: dace.float6
                     w: dace.float64[N]):
     C[:] = A @ B
     w[:] = A @ v
+
+
+# Every NumPy ufunc DaCe's frontend maps to tasklet code, grouped by operand kinds: one
+# output per ufunc, NumPy's own ufunc as the reference.
+UNARY_FLOAT = ['negative', 'positive', 'absolute', 'fabs', 'rint', 'sign', 'exp', 'exp2', 'log', 'log2', 'log10',
+               'expm1', 'log1p', 'sqrt', 'square', 'cbrt', 'reciprocal', 'sin', 'cos', 'tan', 'arcsin', 'arccos',
+               'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arctanh', 'degrees', 'rad2deg', 'radians', 'deg2rad',
+               'isfinite', 'isinf', 'isnan', 'signbit', 'spacing', 'floor', 'ceil', 'trunc', 'logical_not']
+BINARY_FLOAT = ['add', 'subtract', 'multiply', 'divide', 'true_divide', 'logaddexp', 'logaddexp2', 'floor_divide',
+                'power', 'float_power', 'remainder', 'mod', 'fmod', 'heaviside', 'arctan2', 'hypot', 'greater',
+                'greater_equal', 'less', 'less_equal', 'equal', 'not_equal', 'logical_and', 'logical_or',
+                'logical_xor', 'maximum', 'fmax', 'minimum', 'fmin', 'copysign', 'nextafter']
+BINARY_INT = ['add', 'subtract', 'multiply', 'floor_divide', 'remainder', 'fmod', 'gcd', 'lcm', 'bitwise_and',
+              'bitwise_or', 'bitwise_xor', 'left_shift', 'right_shift', 'maximum', 'minimum', 'power']
+UNARY_INT = ['negative', 'absolute', 'sign', 'invert', 'square']
+TWO_OUTPUTS = ['divmod', 'modf', 'frexp']
+
+
+def ufunc_program(name, ufuncs, operands, in_type, out_types):
+    """A @dace.program applying each ufunc to `operands` (input names), one output each."""
+    params = [f'{a}: dace.{in_type}[N]' for a in operands]
+    body = []
+    for k, u in enumerate(ufuncs):
+        outs = out_types(u)
+        names = [f'O{k}_{j}' for j in range(len(outs))]
+        params += [f'{n}: dace.{t}[N]' for n, t in zip(names, outs)]
+        args = ', '.join(a + (' + 1.0' if u == 'arccosh' else '') for a in operands)
+        body.append(f'    {", ".join(n + "[:]" for n in names)} = np.{u}({args})')
+    src = f'def {name}({", ".join(params)}):\n' + '\n'.join(body) + '\n'
+    # DaCe reads a program's source through inspect, which finds generated code in linecache.
+    filename = f'<generated {name}>'
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    scope = dict(dace=dace, np=np, N=N)
+    exec(compile(src, filename, 'exec'), scope)
+    return dace.program(scope[name])
+
+
+def numpy_type_name(dtype):
+    return {'bool': 'bool_'}.get(dtype.name, dtype.name)
+
+
+def ufunc_case(name, ufuncs, operands, in_type, make_operand):
+    np_in = getattr(np, in_type)
+
+    def result_types(u):
+        probe = [np.ones(2, np_in) for _ in operands]
+        r = getattr(np, u)(*probe)
+        return [numpy_type_name(x.dtype) for x in (r if isinstance(r, tuple) else (r, ))]
+
+    def make_inputs(rng):
+        inputs = {a: make_operand(rng, j) for j, a in enumerate(operands)}
+        for k, u in enumerate(ufuncs):
+            for j, t in enumerate(result_types(u)):
+                inputs[f'O{k}_{j}'] = np.zeros(9, getattr(np, t))
+        return inputs
+
+    def reference(i):
+        out = {}
+        with np.errstate(all='ignore'):
+            for k, u in enumerate(ufuncs):
+                args = [i[a] + (1.0 if u == 'arccosh' else 0) for a in operands]
+                r = getattr(np, u)(*args)
+                for j, x in enumerate(r if isinstance(r, tuple) else (r, )):
+                    out[f'O{k}_{j}'] = x
+        return out
+
+    CASES.append(dict(program=ufunc_program(name, ufuncs, operands, in_type, result_types), symbols={'N': 9},
+                      make_inputs=make_inputs, reference=reference, rtol=1e-12, atol=1e-14))
+
+
+def signed_floats(rng, j):
+    v = rng.uniform(-0.9, 0.9, 9)
+    v[0], v[1] = 0.5 + j, -2.5 + j  # halfway values for rint, exact zeros and signs
+    return v
+
+
+def small_ints(rng, j):
+    v = rng.integers(-9, 10, 9).astype(np.int64)
+    v[0] = 0
+    return v if j == 0 else np.where(v == 0, 3, np.abs(v) % 5 + 1)  # right operands: positive, for shifts and powers
+
+
+ufunc_case('ufuncs_unary_float', UNARY_FLOAT, ['A'], 'float64', signed_floats)
+ufunc_case('ufuncs_binary_float', BINARY_FLOAT, ['A', 'B'], 'float64', signed_floats)
+ufunc_case('ufuncs_unary_int', UNARY_INT, ['A'], 'int64', small_ints)
+ufunc_case('ufuncs_binary_int', BINARY_INT, ['A', 'B'], 'int64', small_ints)
+ufunc_case('ufuncs_two_outputs', TWO_OUTPUTS[1:], ['A'], 'float64', signed_floats)
+ufunc_case('ufuncs_divmod', TWO_OUTPUTS[:1], ['A', 'B'], 'int64', small_ints)
 
 
 def write(entry, root):
