@@ -22,12 +22,13 @@ fi
 # Optional: DaCe 1.0.2 in a virtual environment, used by interop tests and benchmarks.
 # Failing to get it only makes those tests skip with a reason. networkx is pinned: with
 # networkx >= 3.5 DaCe 1.0.2's code generator fails (KeyError in its dominator-tree walk).
-DACE_REQUIREMENTS=("dace==1.0.2" "networkx==3.3")
+# SciPy computes reference results of NPBench kernels that use it (spmv) and of LAPACK nodes.
+DACE_REQUIREMENTS=("dace==1.0.2" "networkx==3.3" "scipy")
 if [[ "${LIBDACE_WITH_DACE:-1}" == "1" ]]; then
   if [[ ! -x .venv-dace/bin/python ]]; then
     ( /usr/bin/python3 -m venv .venv-dace && .venv-dace/bin/pip install -q "${DACE_REQUIREMENTS[@]}" ) \
       || { echo "setup: DaCe 1.0.2 not installed; interop tests will skip" >&2; rm -rf .venv-dace; }
-  elif ! .venv-dace/bin/python -c 'import networkx, sys; sys.exit(networkx.__version__ != "3.3")' 2>/dev/null; then
+  elif ! .venv-dace/bin/python -c 'import networkx, scipy, sys; sys.exit(networkx.__version__ != "3.3")' 2>/dev/null; then
     .venv-dace/bin/pip install -q "${DACE_REQUIREMENTS[@]}" \
       || echo "setup: could not pin networkx in .venv-dace; DaCe comparisons may fail" >&2
   fi

@@ -3,6 +3,10 @@
 //   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NJ, NI, NK, double(1), _b, NJ,
 //               _a, NK, double(0), _c, NJ);
 //   _result = cblas_ddot(n, _x, 1, _y, 1);
+// Complex variants (cblas_[cz]gemm/gemv) pass alpha and beta by address, declared first:
+//   dace::complex128 __alpha = dace::complex128(1);
+//   dace::complex128 __beta = dace::complex128(0);
+//   cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &__alpha, _b, N, _a, N, &__beta, _c, N);
 // A restricted call syntax is parsed: CBLAS enumerators, connector names (pointers to the
 // first element of the connector's memlet), numbers or `type(number)` for alpha/beta, and
 // symbolic integer expressions for sizes, leading dimensions and increments. The same CBLAS
@@ -81,6 +85,54 @@ Result<ParsedCall> parse_call(const std::string& code) {
   return out;
 }
 
+// A value `T(re)` or `T(re, im)` of a declared scalar, T a C++ spelling of a float or complex type.
+struct DeclaredScalar {
+  double re = 0, im = 0;
+};
+
+std::optional<double> number(std::string s);
+
+// Leading `TYPE NAME = TYPE(...);` statements of a C++ tasklet; the rest is the call.
+Result<std::pair<std::map<std::string, DeclaredScalar>, std::string>> split_declarations(const std::string& code) {
+  auto fail = [](const std::string& why) { return make_error(Code::Unsupported, why); };
+  std::map<std::string, DeclaredScalar> decls;
+  std::string rest = code;
+  for (;;) {
+    std::string t = trim(rest);
+    size_t semi = t.find(';');
+    size_t eq = t.find('=');
+    size_t paren = t.find('(');
+    // A declaration has a space-separated type before the name, and its '=' comes before any '('.
+    if (semi == std::string::npos || eq == std::string::npos || eq > semi || (paren != std::string::npos && paren < eq))
+      return std::make_pair(decls, t);
+    std::string lhs = trim(t.substr(0, eq));
+    size_t space = lhs.find_last_of(" \t");
+    if (space == std::string::npos) return std::make_pair(decls, t);
+    std::string name = trim(lhs.substr(space + 1));
+    std::string value = trim(t.substr(eq + 1, semi - eq - 1));
+    if (!is_identifier(name)) return fail("declaration of \"" + name + "\"");
+    size_t open = value.find('(');
+    if (open == std::string::npos || value.back() != ')') return fail("initializer \"" + value + "\"");
+    std::string inner = value.substr(open + 1, value.size() - open - 2);
+    DeclaredScalar d;
+    size_t comma = inner.find(',');
+    std::optional<double> re = number(trim(inner.substr(0, comma)));
+    std::optional<double> im = comma == std::string::npos ? std::optional<double>(0.0) : number(trim(inner.substr(comma + 1)));
+    if (!re || !im) return fail("initializer \"" + value + "\"");
+    d.re = *re;
+    d.im = *im;
+    decls[name] = d;
+    rest = t.substr(semi + 1);
+  }
+}
+
+// DaCe writes integer powers in sizes as `dace::math::pow(R, K - 1)`; symbolic text says pow(...).
+std::string strip_math_namespace(std::string s) {
+  const std::string ns = "dace::math::";
+  for (size_t p = s.find(ns); p != std::string::npos; p = s.find(ns, p)) s.erase(p, ns.size());
+  return s;
+}
+
 // Argument kinds of the supported functions: E enum, I int, S alpha/beta scalar, P pointer.
 const std::map<std::string, std::string>& signatures() {
   static const std::map<std::string, std::string> sigs = {
@@ -142,15 +194,25 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
   auto unsupported = [&](const std::string& why) {
     return make_error(Code::Unsupported, se.where(node) + ": C++ tasklet is not a recognized CBLAS call (" + why + ")");
   };
-  Result<ParsedCall> call = parse_call(t.code.code);
+  auto split = split_declarations(t.code.code);
+  if (!split) return unsupported(split.error().message);
+  const std::map<std::string, DeclaredScalar>& declared = split->first;
+  Result<ParsedCall> call = parse_call(split->second);
   if (!call) return unsupported(call.error().message);
   const std::string& fn = call->function;
   if (fn.rfind("cblas_", 0) != 0 || fn.size() < 8) return unsupported("call of \"" + fn + "\"");
   char prefix = fn[6];
   std::string op = fn.substr(7);
-  ScalarType type = prefix == 's' ? ScalarType::Float32 : prefix == 'd' ? ScalarType::Float64 : ScalarType::Unknown;
+  ScalarType type = prefix == 's'   ? ScalarType::Float32
+                    : prefix == 'd' ? ScalarType::Float64
+                    : prefix == 'c' ? ScalarType::Complex64
+                    : prefix == 'z' ? ScalarType::Complex128
+                                    : ScalarType::Unknown;
+  bool is_complex_call = prefix == 'c' || prefix == 'z';
+  if (is_complex_call && (op == "dot" || op == "omatcopy"))
+    return unsupported("\"" + fn + "\" is not one of cblas_[sd]{gemm,gemv,dot,omatcopy}, cblas_[cz]{gemm,gemv}");
   if (type == ScalarType::Unknown || !signatures().count(op))
-    return unsupported("\"" + fn + "\" is not one of cblas_[sd]{gemm,gemv,dot,omatcopy}");
+    return unsupported("\"" + fn + "\" is not one of cblas_[sd]{gemm,gemv,dot,omatcopy}, cblas_[cz]{gemm,gemv}");
   const std::string& sig = signatures().at(op);
   if (call->args.size() != sig.size())
     return unsupported("\"" + fn + "\" takes " + std::to_string(sig.size()) + " arguments, got " +
@@ -195,6 +257,20 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
         break;
       }
       case 'S': {
+        if (is_complex_call) {
+          // By address: `&name` of a declared scalar, materialized in an entry-block slot.
+          std::string name = a.size() > 1 && a[0] == '&' ? trim(a.substr(1)) : std::string();
+          auto d = declared.find(name);
+          if (d == declared.end())
+            return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not the address of a declared scalar");
+          llvm::Type* ct = value_type(f.mc.ctx, type);
+          llvm::AllocaInst* slot = f.entry_alloca(ct, name);
+          ScalarType part = type == ScalarType::Complex64 ? ScalarType::Float32 : ScalarType::Float64;
+          b.CreateStore(make_complex(b, type, constant_float(b, part, d->second.re), constant_float(b, part, d->second.im)), slot);
+          values.push_back(slot);
+          types.push_back(b.getPtrTy());
+          break;
+        }
         std::optional<double> v = number(a);
         if (!v) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not a number");
         values.push_back(constant_float(b, type, *v));
@@ -210,7 +286,7 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
         break;
       }
       default: {  // 'I'
-        Result<sym::Expr> e = sym::parse(a);
+        Result<sym::Expr> e = sym::parse(strip_math_namespace(a));
         if (!e) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not an integer expression");
         Result<llvm::Value*> v = f.sym(*e);
         if (!v) return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\": " + v.error().message);

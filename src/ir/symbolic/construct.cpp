@@ -484,6 +484,7 @@ const Node* apply_known_function(std::string_view name, const std::vector<Expr>&
     return x;
   }
   if (name == "truediv") return n == 2 ? truediv(args[0], args[1]) : nullptr;
+  if (name == "pow" || name == "Pow") return n == 2 ? pow(args[0], args[1]) : nullptr;
   return nullptr;
 }
 

@@ -380,7 +380,7 @@ class Parser {
 
   static bool is_known_name(std::string_view n) {
     for (const char* k : {"Min", "min", "Max", "max", "Mod", "int_floor", "int_ceil", "Abs", "abs", "floor",
-                          "ceiling", "ceil", "truediv"}) {
+                          "ceiling", "ceil", "truediv", "pow", "Pow"}) {
       if (n == k) return true;
     }
     return false;
