@@ -55,6 +55,12 @@ struct MemletChecker {
     const ir::DataflowEdge* e = state.edge(edge);
     std::vector<int> entries = info.enclosing(e->dst);
     if (const ir::Node* src = state.node(e->src); src && src->is_scope_entry()) entries.push_back(e->src);
+    // An edge into a scope exit lies inside that scope: its memlet may use the scope's
+    // parameters (`_o0` of a one-point map `_o0 = 0:0`), bounded by the scope's range.
+    if (const ir::Node* dst = state.node(e->dst); dst && dst->is_scope_exit()) {
+      int entry = entry_of_exit(*dst);
+      if (entry >= 0) entries.push_back(entry);
+    }
     for (int id : entries) {
       auto syms = info.entry_symbols(id);
       a.unrestricted.insert(syms.begin(), syms.end());

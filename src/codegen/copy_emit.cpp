@@ -182,15 +182,27 @@ bool is_view_edge(StateEmitter& se, int edge) {
 
 }  // namespace
 
-Status bind_view(StateEmitter& se, int node) {
+namespace {
+
+// Views of views (DaCe's frontend writes `v` viewing `A_0` viewing `A`) bind innermost first.
+constexpr int kMaxViewChain = 64;
+
+Status bind_view_chain(StateEmitter& se, int node, int depth) {
   Frame& f = *se.f;
   std::string name = se.access_data(node);
   int edge = se.view_edge(node);
   if (edge < 0) return make_error(Code::InvalidSdfg, se.where(node) + ": view \"" + name + "\" is not connected to data");
   const ir::DataflowEdge* e = se.state.edge(edge);
   bool incoming = e->dst == node;
-  std::string viewed = se.access_data(incoming ? se.path_source(edge) : se.path_sink(edge));
+  int viewed_node = incoming ? se.path_source(edge) : se.path_sink(edge);
+  std::string viewed = se.access_data(viewed_node);
   if (viewed.empty()) return make_error(Code::InvalidSdfg, se.where(node) + ": view \"" + name + "\" views no data");
+  if (is_view(se, viewed_node)) {
+    if (depth >= kMaxViewChain)
+      return make_error(Code::InvalidSdfg, se.where(node) + ": view \"" + name + "\" is part of a chain of more than " +
+                                               std::to_string(kMaxViewChain) + " views (or a cycle)");
+    DACE_TRY(bind_view_chain(se, viewed_node, depth + 1));
+  }
   Result<DataBinding> vb = f.data(viewed);
   if (!vb) return vb.take_error();
   const ir::Memlet& m = e->memlet;
@@ -204,6 +216,10 @@ Status bind_view(StateEmitter& se, int node) {
   f.bind_data(name, DataBinding{*p, &se.sdfg.arrays.at(name), vb->thread_local_storage});
   return Status::success();
 }
+
+}  // namespace
+
+Status bind_view(StateEmitter& se, int node) { return bind_view_chain(se, node, 0); }
 
 bool is_view_node(StateEmitter& se, int node) { return is_view(se, node); }
 

@@ -224,3 +224,37 @@ TEST(ValidateMemlet, PathLeavesScopeIntoNonDataNode) {
 
 }  // namespace
 }  // namespace vtest
+
+namespace vtest {
+namespace {
+
+// One-point map `o = 0:1` (DaCe: `0:0` inclusive) writing B[o] through its exit, B of size 1:
+// the shape of DaCe's Reduce expansions. `write` is the tasklet-to-exit memlet.
+Builder one_point_map(const std::string& write) {
+  Builder b("onept");
+  b.data("B", array({"1"}));
+  State& s = b.block("s");
+  int out = Builder::access(s, "B");
+  auto [me, mx] = Builder::map(s, "m", {"o"}, "0:1");
+  int t = Builder::tasklet(s, "t", {}, {"b"}, "b = 1.0");
+  Builder::conn_in(s, mx, "IN_B");
+  Builder::conn_out(s, mx, "OUT_B");
+  b.edge(s, me, "", t, "", "");
+  b.edge(s, t, "b", mx, "IN_B", write);
+  b.edge(s, mx, "OUT_B", out, "", "B[0]");
+  return b;
+}
+
+TEST(ValidateMemlet, MapParameterIsBoundedInsideItsExit) {
+  expect_valid(*one_point_map("B[o]").g);
+}
+
+TEST(ValidateMemlet, OnePointMapOverrunIsStillReported) {
+  Builder b = one_point_map("B[o + 1]");
+  Status st = analysis::validate(*b.g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("subset dimension 0 is out of bounds"), std::string::npos) << st.error().message;
+}
+
+}  // namespace
+}  // namespace vtest

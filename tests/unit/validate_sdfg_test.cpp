@@ -73,10 +73,20 @@ TEST(ValidateData, StridesRankMismatch) {
 
 TEST(ValidateData, OffsetRankMismatch) {
   Builder b = simple_map_sdfg();
+  DataDescriptor d = array({"4", "4"}, true);
+  d.offset = {E("0")};
+  b.data("T", d);
+  expect_error(*b.g, "sdfg \"simple\" / data \"T\": has 1 offsets for 2 dimensions");
+}
+
+// DaCe's GPU reduction expansions reshape arrays and leave the longer offset list; DaCe
+// accepts it and ignores the extra entries.
+TEST(ValidateData, TrailingOffsetsAreAccepted) {
+  Builder b = simple_map_sdfg();
   DataDescriptor d = array({"4"}, true);
   d.offset = {E("0"), E("0")};
   b.data("T", d);
-  expect_error(*b.g, "sdfg \"simple\" / data \"T\": has 2 offsets for 1 dimensions");
+  expect_valid(*b.g);
 }
 
 TEST(ValidateData, NegativeStride) {
