@@ -66,6 +66,15 @@ Result<sym::Expr> parse_expr_value(const Json& v, const std::string& path, std::
       return parse_error(path, key, "integer out of range");
     return sym::integer(v.get<int64_t>());
   }
+  // DaCe writes a SymExpr (an exact expression with an approximation for analyses, e.g. the
+  // end of a tile `Min(N - 1, t + 127)` approximated by `t + 127`) as {"main", "approx"}; the
+  // exact one is the value.
+  if (v.is_object()) {
+    auto main = v.find("main");
+    if (main == v.end() || !main->is_string())
+      return parse_error(path, key, "expected a symbolic expression string or {\"main\": ..., \"approx\": ...}");
+    return parse_expr_value(*main, path, key);
+  }
   if (!v.is_string()) return parse_error(path, key, expected("symbolic expression string", v));
   const std::string& text = v.get_ref<const std::string&>();
   auto e = sym::parse(text);
