@@ -4,7 +4,9 @@
 
 namespace dace::ir {
 
-State::State(const State& other) : ControlFlowBlock(other), nosync(other.nosync), edges_(other.edges_) {
+State::State(const State& other)
+    : ControlFlowBlock(other), nosync(other.nosync), edges_(other.edges_), in_adj_(other.in_adj_),
+      out_adj_(other.out_adj_) {
   nodes_.reserve(other.nodes_.size());
   for (const auto& n : other.nodes_) nodes_.push_back(n ? n->clone() : nullptr);
 }
@@ -18,7 +20,54 @@ int State::add_node(std::unique_ptr<Node> node) {
 
 int State::add_edge(DataflowEdge edge) {
   edges_.emplace_back(std::move(edge));
-  return static_cast<int>(edges_.size()) - 1;
+  int id = static_cast<int>(edges_.size()) - 1;
+  link(id);
+  return id;
+}
+
+namespace {
+
+void insert_sorted(std::vector<int>& list, int id) {
+  list.insert(std::lower_bound(list.begin(), list.end(), id), id);
+}
+
+void erase_sorted(std::vector<int>& list, int id) {
+  auto it = std::lower_bound(list.begin(), list.end(), id);
+  if (it != list.end() && *it == id) list.erase(it);
+}
+
+}  // namespace
+
+void State::link(int id) {
+  const DataflowEdge& e = *edges_[id];
+  auto grow = [&](int n) {
+    if (n >= static_cast<int>(in_adj_.size())) {
+      in_adj_.resize(n + 1);
+      out_adj_.resize(n + 1);
+    }
+  };
+  if (e.src >= 0) {
+    grow(e.src);
+    insert_sorted(out_adj_[e.src], id);
+  }
+  if (e.dst >= 0) {
+    grow(e.dst);
+    insert_sorted(in_adj_[e.dst], id);
+  }
+}
+
+void State::unlink(int id) {
+  const DataflowEdge& e = *edges_[id];
+  if (e.src >= 0 && e.src < static_cast<int>(out_adj_.size())) erase_sorted(out_adj_[e.src], id);
+  if (e.dst >= 0 && e.dst < static_cast<int>(in_adj_.size())) erase_sorted(in_adj_[e.dst], id);
+}
+
+void State::set_edge_ends(int id, int src, int dst) {
+  if (!edge(id)) return;
+  unlink(id);
+  edges_[id]->src = src;
+  edges_[id]->dst = dst;
+  link(id);
 }
 
 Node* State::node(int id) {
@@ -36,13 +85,19 @@ const DataflowEdge* State::edge(int id) const {
 
 void State::remove_node(int id) {
   if (!node(id)) return;
-  for (auto& e : edges_)
-    if (e && (e->src == id || e->dst == id)) e.reset();
+  std::vector<int> touching;
+  if (id < static_cast<int>(in_adj_.size())) {
+    touching = in_adj_[id];
+    touching.insert(touching.end(), out_adj_[id].begin(), out_adj_[id].end());
+  }
+  for (int e : touching) remove_edge(e);
   nodes_[id].reset();
 }
 
 void State::remove_edge(int id) {
-  if (edge(id)) edges_[id].reset();
+  if (!edge(id)) return;
+  unlink(id);
+  edges_[id].reset();
 }
 
 std::vector<int> State::node_ids() const {
@@ -60,17 +115,13 @@ std::vector<int> State::edge_ids() const {
 }
 
 std::vector<int> State::in_edges(int n) const {
-  std::vector<int> ids;
-  for (int i = 0; i < edge_slots(); ++i)
-    if (edges_[i] && edges_[i]->dst == n) ids.push_back(i);
-  return ids;
+  if (n < 0 || n >= static_cast<int>(in_adj_.size())) return {};
+  return in_adj_[n];
 }
 
 std::vector<int> State::out_edges(int n) const {
-  std::vector<int> ids;
-  for (int i = 0; i < edge_slots(); ++i)
-    if (edges_[i] && edges_[i]->src == n) ids.push_back(i);
-  return ids;
+  if (n < 0 || n >= static_cast<int>(out_adj_.size())) return {};
+  return out_adj_[n];
 }
 
 int State::exit_of(int entry) const {
@@ -95,12 +146,13 @@ std::vector<int> State::scope_parents() const {
   std::vector<int> order, queue;
   for (int i = 0; i < n; ++i)
     if (nodes_[i] && indeg[i] == 0) queue.push_back(i);
-  while (!queue.empty()) {
-    int u = queue.front();
-    queue.erase(queue.begin());
+  for (size_t head = 0; head < queue.size(); ++head) {
+    int u = queue[head];
     order.push_back(u);
-    for (const auto& e : edges_)
-      if (e && e->src == u && node(e->dst) && --indeg[e->dst] == 0) queue.push_back(e->dst);
+    for (int id : out_edges(u)) {
+      const DataflowEdge& e = *edges_[id];
+      if (node(e.dst) && --indeg[e.dst] == 0) queue.push_back(e.dst);
+    }
   }
   std::vector<char> known(n, 0);
   for (int u : order) {
@@ -112,8 +164,9 @@ std::vector<int> State::scope_parents() const {
       known[u] = 1;
       continue;
     }
-    for (const auto& e : edges_) {
-      if (!e || e->dst != u || !node(e->src) || !known[e->src]) continue;
+    for (int id : in_edges(u)) {
+      const DataflowEdge* e = &*edges_[id];
+      if (!node(e->src) || !known[e->src]) continue;
       const Node* src = nodes_[e->src].get();
       int candidate = src->is_scope_entry() ? e->src : parent[e->src];
       if (src->is_scope_exit()) candidate = parent[e->src];
@@ -126,8 +179,9 @@ std::vector<int> State::scope_parents() const {
   // map) have no predecessor; place them by their successors.
   for (int u : order) {
     if (nodes_[u]->is_scope_entry() || parent[u] != -1) continue;
-    for (const auto& e : edges_) {
-      if (!e || e->src != u || !node(e->dst)) continue;
+    for (int id : out_edges(u)) {
+      const DataflowEdge* e = &*edges_[id];
+      if (!node(e->dst)) continue;
       const Node* dst = nodes_[e->dst].get();
       if (dst->is_scope_exit()) {
         parent[u] = dst->kind == NodeKind::MapExit ? static_cast<const MapExit*>(dst)->entry

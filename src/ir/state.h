@@ -29,8 +29,11 @@ class State : public ControlFlowBlock {
   int add_edge(DataflowEdge edge);
   Node* node(int id);
   const Node* node(int id) const;
+  // An edge's memlet and connectors may be edited through this pointer; its endpoints only
+  // through set_edge_ends, which keeps the adjacency lists current.
   DataflowEdge* edge(int id);
   const DataflowEdge* edge(int id) const;
+  void set_edge_ends(int id, int src, int dst);
   // Removes a node and every edge touching it.
   void remove_node(int id);
   void remove_edge(int id);
@@ -39,6 +42,8 @@ class State : public ControlFlowBlock {
   int edge_slots() const { return static_cast<int>(edges_.size()); }
   std::vector<int> node_ids() const;  // live, ascending
   std::vector<int> edge_ids() const;  // live, ascending
+  // Live edges ending / starting at `node`, ascending ids; O(degree), from adjacency lists
+  // kept by add_edge, set_edge_ends and the removals.
   std::vector<int> in_edges(int node) const;
   std::vector<int> out_edges(int node) const;
 
@@ -51,8 +56,14 @@ class State : public ControlFlowBlock {
   bool nosync = false;
 
  private:
+  void link(int id);    // adds edge `id` to its endpoints' lists
+  void unlink(int id);  // removes it from them
+
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::optional<DataflowEdge>> edges_;
+  // Indexed by node id (grown to the largest endpoint seen: an edge may name a node that does
+  // not exist, which validation reports); each list ascending.
+  std::vector<std::vector<int>> in_adj_, out_adj_;
 };
 
 }  // namespace dace::ir

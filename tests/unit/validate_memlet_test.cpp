@@ -209,7 +209,7 @@ TEST(ValidateMemlet, PathLeavesScopeIntoNonDataNode) {
   int t2 = Builder::tasklet(s, "t2", {"v"}, {"o"}, "o = v");
   b.data("x", scalar(true));
   int x = Builder::access(s, "x");
-  s.edge(3)->dst = t2;
+  s.set_edge_ends(3, s.edge(3)->src, t2);
   s.edge(3)->dst_conn = "v";
   s.remove_node(1);
   b.edge(s, t2, "o", x, "", "x[0]");

@@ -163,7 +163,7 @@ TEST(ValidateNested, InputMustComeFromAccessNode) {
   Builder b = outer_sdfg();
   State& s = *b.g->all_states()[0];
   int t = Builder::tasklet(s, "t", {}, {"o"}, "o = 1");
-  s.edge(0)->src = t;
+  s.set_edge_ends(0, t, s.edge(0)->dst);
   s.edge(0)->src_conn = "o";
   s.edge(0)->memlet = *parse_memlet("A[0]");
   auto errors = analysis::validate_all(*b.g);

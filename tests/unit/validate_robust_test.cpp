@@ -68,8 +68,8 @@ void mutate_state(State& s, Lcg& r) {
       break;
     case 2:
       if (!edges.empty()) {
-        DataflowEdge* e = s.edge(edges[r.next(static_cast<int>(edges.size()))]);
-        e->dst = r.next(s.node_slots() + 2) - 1;
+        int id = edges[r.next(static_cast<int>(edges.size()))];
+        s.set_edge_ends(id, s.edge(id)->src, r.next(s.node_slots() + 2) - 1);
       }
       break;
     case 3:
