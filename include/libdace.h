@@ -58,9 +58,15 @@
  *   "b = a * 2 + 1", WCR "lambda a, b: a + b" or a reduction name ("sum", "max", ...).
  *
  * Option structs.  Extensible structs start with `uint32_t version`; initialize them with
- *   the matching _INIT macro (or dace_*_options_init from languages without macros), then
- *   set the fields you need. Passing NULL means "all defaults". An unknown version is
- *   DACE_ERROR_INVALID_ARGUMENT.
+ *   the matching _INIT macro, or from languages without macros with
+ *   dace_X_options_init(&opts, DACE_X_OPTIONS_VERSION), which writes the defaults of that
+ *   version and only that version's bytes; then set the fields you need. Passing NULL means
+ *   "all defaults". The library reads (and, for output structs such as dace_compile_stats_t
+ *   and dace_node_get_map_options, writes) at most the bytes of the version the caller
+ *   declared: a struct of an older version is the prefix of the current one, and fields
+ *   added after that version take their defaults. An unknown version (0, or newer than the
+ *   library) is DACE_ERROR_INVALID_ARGUMENT with a message naming the struct and version;
+ *   nothing is written then.
  *
  * Threading.  Unless a function says otherwise: distinct SDFG handles may be used from
  *   distinct threads at the same time; one SDFG (with its nested SDFGs) may be read from
@@ -305,7 +311,7 @@ typedef struct dace_array_options_t {
 } dace_array_options_t;
 #define DACE_ARRAY_OPTIONS_INIT \
   { DACE_ARRAY_OPTIONS_VERSION, 0, DACE_STORAGE_DEFAULT, DACE_LIFETIME_SCOPE, NULL, NULL, NULL, 0, 0, 0, NULL }
-DACE_API dace_status_t dace_array_options_init(dace_array_options_t* options);
+DACE_API dace_status_t dace_array_options_init(dace_array_options_t* options, uint32_t version);
 
 /* Map scope properties (DaCe's Map). */
 #define DACE_MAP_OPTIONS_VERSION 1
@@ -321,7 +327,7 @@ typedef struct dace_map_options_t {
 } dace_map_options_t;
 #define DACE_MAP_OPTIONS_INIT \
   { DACE_MAP_OPTIONS_VERSION, DACE_SCHEDULE_DEFAULT, 1, 0, DACE_OMP_SCHEDULE_DEFAULT, 0, 0, NULL }
-DACE_API dace_status_t dace_map_options_init(dace_map_options_t* options);
+DACE_API dace_status_t dace_map_options_init(dace_map_options_t* options, uint32_t version);
 
 /* Memlet properties besides the memlet text. */
 #define DACE_MEMLET_OPTIONS_VERSION 1
@@ -334,7 +340,7 @@ typedef struct dace_memlet_options_t {
   int32_t allow_oob;      /* 0/1 */
 } dace_memlet_options_t;
 #define DACE_MEMLET_OPTIONS_INIT { DACE_MEMLET_OPTIONS_VERSION, NULL, NULL, 0, 0, 0 }
-DACE_API dace_status_t dace_memlet_options_init(dace_memlet_options_t* options);
+DACE_API dace_status_t dace_memlet_options_init(dace_memlet_options_t* options, uint32_t version);
 
 /* How SDFGs are written. */
 #define DACE_SAVE_OPTIONS_VERSION 1
@@ -345,7 +351,7 @@ typedef struct dace_save_options_t {
   int32_t omit_guids;     /* 1 = leave element guids out */
 } dace_save_options_t;
 #define DACE_SAVE_OPTIONS_INIT { DACE_SAVE_OPTIONS_VERSION, 0, 0, 0 }
-DACE_API dace_status_t dace_save_options_init(dace_save_options_t* options);
+DACE_API dace_status_t dace_save_options_init(dace_save_options_t* options, uint32_t version);
 
 /* dace_state_add_mapped_tasklet. */
 #define DACE_MAPPED_TASKLET_OPTIONS_VERSION 1
@@ -358,7 +364,7 @@ typedef struct dace_mapped_tasklet_options_t {
 } dace_mapped_tasklet_options_t;
 #define DACE_MAPPED_TASKLET_OPTIONS_INIT \
   { DACE_MAPPED_TASKLET_OPTIONS_VERSION, DACE_SCHEDULE_DEFAULT, 0, NULL, DACE_LANGUAGE_PYTHON }
-DACE_API dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options);
+DACE_API dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options, uint32_t version);
 
 /* ------------------------------------------------------------------------------------ */
 /* Context                                                                               */
@@ -674,7 +680,8 @@ DACE_API dace_status_t dace_node_set_map_ranges(dace_sdfg_t* sdfg, dace_id_t sta
 /* Map entry or exit: replaces every map option (schedule included). */
 DACE_API dace_status_t dace_node_set_map_options(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
                                                  const dace_map_options_t* options);
-/* Map entry or exit: reads every map option; gpu_block_size is a borrowed string. */
+/* Map entry or exit: reads the map options of the version set in out_options->version
+ * (DACE_MAP_OPTIONS_INIT or dace_map_options_init first); gpu_block_size is borrowed. */
 DACE_API dace_status_t dace_node_get_map_options(dace_map_options_t* out_options, const dace_sdfg_t* sdfg,
                                                  dace_id_t state, dace_id_t node);
 /* NestedSDFG: replaces the symbol mapping ("N: N, M: M - 1"). */
@@ -750,7 +757,7 @@ typedef struct dace_compile_options_t {
   const char* dump_dir;  /* NULL = none; else <dump_dir>/<name>.ll and .s are written */
 } dace_compile_options_t;
 #define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL }
-DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options);
+DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context
  * loads the CPU plugin on its first compile (the "plugin_path" option, else DACE_PLUGIN_PATH
@@ -774,7 +781,8 @@ typedef enum dace_argument_kind_t {
 } dace_argument_kind_t;
 DACE_API dace_status_t dace_program_argument_count(int32_t* out_count, const dace_program_t* program);
 /* `out_name` is borrowed from the program. `out_kind` is a dace_argument_kind_t. Any out
- * pointer may be NULL. Symbols of no declared type report DACE_INT64. */
+ * pointer may be NULL. Symbols of no declared type report DACE_INT64. An index outside
+ * 0..count-1 is DACE_ERROR_NOT_FOUND; a NULL program DACE_ERROR_INVALID_ARGUMENT. */
 DACE_API dace_status_t dace_program_argument_info(const char** out_name, int32_t* out_kind, dace_dtype_t* out_dtype,
                                                   const dace_program_t* program, int32_t index);
 
@@ -811,9 +819,11 @@ typedef struct dace_arg_t {
  * order; with names NULL, `args` are all arguments in DaCe's order (count must equal the
  * argument count). Symbols that equal a shape dimension of an array argument may be left
  * out (inferred); given ones must agree. Everything is checked before anything runs: a
- * missing, unknown or duplicate argument, a wrong kind or dtype, a rank, shape or stride
- * that does not match the descriptor, a NULL data pointer, or a scalar that does not fit
- * its type is DACE_ERROR_INVALID_ARGUMENT naming the argument, and nothing is written. */
+ * name that is no argument of the program is DACE_ERROR_NOT_FOUND naming it; a missing or
+ * duplicate argument, a wrong kind or dtype (named as DaCe names it, "float64"), a rank,
+ * shape or stride that does not match the descriptor, a NULL data pointer, or a scalar that
+ * does not fit its type is DACE_ERROR_INVALID_ARGUMENT naming the argument; nothing is
+ * written on error. */
 DACE_API dace_status_t dace_program_call(dace_program_t* program, const char* const* names, const dace_arg_t* args,
                                          int32_t count);
 

@@ -364,45 +364,51 @@ module libdace_capi
       type(c_ptr), value :: buffer
     end subroutine dace_buffer_free
 
-    ! dace_status_t dace_array_options_init(dace_array_options_t* options)
-    function dace_array_options_init(options) bind(C, name="dace_array_options_init")
-      import :: dace_array_options_t, dace_status_t
+    ! dace_status_t dace_array_options_init(dace_array_options_t* options, uint32_t version)
+    function dace_array_options_init(options, version) bind(C, name="dace_array_options_init")
+      import :: c_int32_t, dace_array_options_t, dace_status_t
       implicit none
       integer(dace_status_t) :: dace_array_options_init
       type(dace_array_options_t), intent(inout) :: options
+      integer(c_int32_t), value :: version
     end function dace_array_options_init
 
-    ! dace_status_t dace_map_options_init(dace_map_options_t* options)
-    function dace_map_options_init(options) bind(C, name="dace_map_options_init")
-      import :: dace_map_options_t, dace_status_t
+    ! dace_status_t dace_map_options_init(dace_map_options_t* options, uint32_t version)
+    function dace_map_options_init(options, version) bind(C, name="dace_map_options_init")
+      import :: c_int32_t, dace_map_options_t, dace_status_t
       implicit none
       integer(dace_status_t) :: dace_map_options_init
       type(dace_map_options_t), intent(inout) :: options
+      integer(c_int32_t), value :: version
     end function dace_map_options_init
 
-    ! dace_status_t dace_memlet_options_init(dace_memlet_options_t* options)
-    function dace_memlet_options_init(options) bind(C, name="dace_memlet_options_init")
-      import :: dace_memlet_options_t, dace_status_t
+    ! dace_status_t dace_memlet_options_init(dace_memlet_options_t* options, uint32_t version)
+    function dace_memlet_options_init(options, version) bind(C, name="dace_memlet_options_init")
+      import :: c_int32_t, dace_memlet_options_t, dace_status_t
       implicit none
       integer(dace_status_t) :: dace_memlet_options_init
       type(dace_memlet_options_t), intent(inout) :: options
+      integer(c_int32_t), value :: version
     end function dace_memlet_options_init
 
-    ! dace_status_t dace_save_options_init(dace_save_options_t* options)
-    function dace_save_options_init(options) bind(C, name="dace_save_options_init")
-      import :: dace_save_options_t, dace_status_t
+    ! dace_status_t dace_save_options_init(dace_save_options_t* options, uint32_t version)
+    function dace_save_options_init(options, version) bind(C, name="dace_save_options_init")
+      import :: c_int32_t, dace_save_options_t, dace_status_t
       implicit none
       integer(dace_status_t) :: dace_save_options_init
       type(dace_save_options_t), intent(inout) :: options
+      integer(c_int32_t), value :: version
     end function dace_save_options_init
 
-    ! dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options)
-    function dace_mapped_tasklet_options_init(options) bind(C, &
+    ! dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options,
+    !    uint32_t version)
+    function dace_mapped_tasklet_options_init(options, version) bind(C, &
         name="dace_mapped_tasklet_options_init")
-      import :: dace_mapped_tasklet_options_t, dace_status_t
+      import :: c_int32_t, dace_mapped_tasklet_options_t, dace_status_t
       implicit none
       integer(dace_status_t) :: dace_mapped_tasklet_options_init
       type(dace_mapped_tasklet_options_t), intent(inout) :: options
+      integer(c_int32_t), value :: version
     end function dace_mapped_tasklet_options_init
 
     ! dace_status_t dace_context_create(dace_context_t** out_context)
@@ -1866,12 +1872,13 @@ module libdace_capi
       type(c_ptr), value :: options
     end function dace_edge_set_memlet
 
-    ! dace_status_t dace_compile_options_init(dace_compile_options_t* options)
-    function dace_compile_options_init(options) bind(C, name="dace_compile_options_init")
-      import :: dace_compile_options_t, dace_status_t
+    ! dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version)
+    function dace_compile_options_init(options, version) bind(C, name="dace_compile_options_init")
+      import :: c_int32_t, dace_compile_options_t, dace_status_t
       implicit none
       integer(dace_status_t) :: dace_compile_options_init
       type(dace_compile_options_t), intent(inout) :: options
+      integer(c_int32_t), value :: version
     end function dace_compile_options_init
 
     ! dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context,

@@ -117,7 +117,7 @@ contains
     call dace_check(dace_sdfg_add_symbol(g, dace_cstr("N"), DACE_INT64), "add_symbol N")
     call dace_check(dace_sdfg_add_symbol(g, dace_cstr("M"), DACE_INT64), "add_symbol M")
     ! Column-major: element (i, j) of an N x M array is i + N * j elements from the start.
-    call dace_check(dace_array_options_init(opts), "dace_array_options_init")
+    call dace_check(dace_array_options_init(opts, DACE_ARRAY_OPTIONS_VERSION), "dace_array_options_init")
     call dace_cstring_set(strides, "1, N")
     opts%strides = dace_cstring_ptr(strides)
     call dace_check(dace_sdfg_add_array(g, dace_cstr("U"), DACE_FLOAT64, dace_cstr("N, M"), c_loc(opts)), &
@@ -125,7 +125,7 @@ contains
     call dace_check(dace_sdfg_add_array(g, dace_cstr("V"), DACE_FLOAT64, dace_cstr("N, M"), c_loc(opts)), &
                     "add_array V")
     call dace_check(dace_sdfg_add_state(state, g, DACE_ROOT_REGION, dace_cstr("step")), "add_state")
-    call dace_check(dace_mapped_tasklet_options_init(mt), "dace_mapped_tasklet_options_init")
+    call dace_check(dace_mapped_tasklet_options_init(mt, DACE_MAPPED_TASKLET_OPTIONS_VERSION), "dace_mapped_tasklet_options_init")
     mt%schedule = DACE_SCHEDULE_CPU_MULTICORE
     mt%external_edges = 1
     call dace_check(dace_state_add_mapped_tasklet(tasklet, entry, exit, g, state, dace_cstr("heat"), &

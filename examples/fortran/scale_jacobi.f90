@@ -104,7 +104,7 @@ contains
     call dace_check(dace_sdfg_add_array(g, dace_cstr("A"), DACE_FLOAT64, dace_cstr("N"), c_null_ptr), "add A")
     call dace_check(dace_sdfg_add_array(g, dace_cstr("B"), DACE_FLOAT64, dace_cstr("N"), c_null_ptr), "add B")
     call dace_check(dace_sdfg_add_state(state, g, DACE_ROOT_REGION, dace_cstr("main")), "add_state")
-    call dace_check(dace_mapped_tasklet_options_init(mt), "options_init")
+    call dace_check(dace_mapped_tasklet_options_init(mt, DACE_MAPPED_TASKLET_OPTIONS_VERSION), "options_init")
     mt%schedule = DACE_SCHEDULE_CPU_MULTICORE
     mt%external_edges = 1
     call dace_check(dace_state_add_mapped_tasklet(tasklet, entry, exit, g, state, dace_cstr("scale"), &
@@ -121,7 +121,7 @@ contains
     call dace_check(dace_sdfg_create(g, dace_cstr("jacobi_2d")), "dace_sdfg_create")
     call dace_check(dace_sdfg_add_symbol(g, dace_cstr("N"), DACE_INT64), "add_symbol N")
     call dace_check(dace_sdfg_add_symbol(g, dace_cstr("TSTEPS"), DACE_INT64), "add_symbol TSTEPS")
-    call dace_check(dace_array_options_init(opts), "array_options_init")
+    call dace_check(dace_array_options_init(opts, DACE_ARRAY_OPTIONS_VERSION), "array_options_init")
     call dace_cstring_set(strides, "1, N")
     opts%strides = dace_cstring_ptr(strides)
     call dace_check(dace_sdfg_add_array(g, dace_cstr("A"), DACE_FLOAT64, dace_cstr("N, N"), c_loc(opts)), "add A")
@@ -149,7 +149,7 @@ contains
     character(len=*), intent(in) :: src, dst
     type(dace_mapped_tasklet_options_t), target :: mt
     integer(dace_id_t) :: tasklet, entry, exit
-    call dace_check(dace_mapped_tasklet_options_init(mt), "options_init")
+    call dace_check(dace_mapped_tasklet_options_init(mt, DACE_MAPPED_TASKLET_OPTIONS_VERSION), "options_init")
     mt%schedule = DACE_SCHEDULE_CPU_MULTICORE
     mt%external_edges = 1
     call dace_check(dace_state_add_mapped_tasklet(tasklet, entry, exit, g, state, dace_cstr("sweep_" // src), &

@@ -2,6 +2,7 @@
 #include <iterator>
 
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 #include "builder/api_text.h"
 #include "ir/data.h"
 
@@ -30,11 +31,9 @@ Status add_data(dace_sdfg_t* h, const char* name, const dace_dtype_t& dtype, con
   SDFG& sdfg = **s;
   DACE_TRY(check_free_name(sdfg, name, "data name"));
   const std::string where = path_of_data(sdfg, name);
-  dace_array_options_t o = DACE_ARRAY_OPTIONS_INIT;
-  if (options) {
-    DACE_TRY(check_version(options->version, DACE_ARRAY_OPTIONS_VERSION, "array options"));
-    o = *options;
-  }
+  auto read = read_options(options);
+  if (!read) return read.take_error();
+  const dace_array_options_t o = *read;
   DataDescriptor d;
   d.kind = kind;
   auto type = to_scalar(dtype, where);

@@ -84,8 +84,6 @@ inline Error exists(std::string message) { return make_error(Code::AlreadyExists
 
 // NULL checks of required pointer arguments; `what` names the parameter.
 Status require(const void* p, const char* what);
-// Option struct version check (1..current).
-Status check_version(uint32_t version, uint32_t current, const char* what);
 
 // Mutable access marks the tree changed (dace_sdfg::generation); use the const overload
 // for reads.
@@ -127,6 +125,8 @@ Result<ir::Lifetime> to_lifetime(const dace_lifetime_t& v, const std::string& wh
 Result<ir::OmpSchedule> to_omp_schedule(const dace_omp_schedule_t& v, const std::string& where);
 Result<ir::Language> to_language(const dace_language_t& v, const std::string& where);
 Result<ir::ScalarType> to_scalar(const dace_dtype_t& v, const std::string& where);
+// DaCe's name of a C API dtype ("float64"), or its number when no such dtype exists.
+std::string dtype_label(const dace_dtype_t& v);
 
 // Two-call idiom for id lists.
 template <class Ids>

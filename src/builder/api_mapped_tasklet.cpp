@@ -3,6 +3,7 @@
 #include <set>
 
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 #include "builder/api_memlet.h"
 #include "builder/api_nodes.h"
 
@@ -96,11 +97,9 @@ dace_status_t dace_state_add_mapped_tasklet(dace_id_t* out_tasklet, dace_id_t* o
     State& S = **st;
     std::string label = name && *name ? name : "tasklet";
     std::string where = path_of(g, S) + " / mapped tasklet " + quoted(label);
-    dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
-    if (options) {
-      DACE_TRY(check_version(options->version, DACE_MAPPED_TASKLET_OPTIONS_VERSION, "mapped tasklet options"));
-      o = *options;
-    }
+    auto read = read_options(options);
+    if (!read) return read.take_error();
+    const dace_mapped_tasklet_options_t o = *read;
     auto schedule = to_schedule(o.schedule, where);
     if (!schedule) return schedule.take_error();
     auto lang = to_language(o.language, where);

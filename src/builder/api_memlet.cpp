@@ -4,6 +4,7 @@
 #include <set>
 
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 #include "builder/api_text.h"
 #include "ir/tasklet/parser.h"
 
@@ -82,9 +83,12 @@ Result<std::string> parse_wcr(const char* wcr, const std::string& where) {
   return *canonical;
 }
 
-Result<Memlet> build_memlet(const SDFG& sdfg, const char* text, const dace_memlet_options_t* options,
+Result<Memlet> build_memlet(const SDFG& sdfg, const char* text, const dace_memlet_options_t* caller_options,
                             const std::string& where) {
-  if (options) DACE_TRY(check_version(options->version, DACE_MEMLET_OPTIONS_VERSION, "memlet options"));
+  // Only the caller's version's bytes are read; `options` points at that copy.
+  auto read = read_options(caller_options);
+  if (!read) return read.take_error();
+  const dace_memlet_options_t* options = caller_options ? &*read : nullptr;
   std::string_view t = text ? std::string_view(text) : std::string_view();
   auto parsed = parse_memlet(t);
   if (!parsed) {

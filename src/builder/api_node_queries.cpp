@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 #include "builder/api_memlet.h"
 #include "builder/api_nodes.h"
 
@@ -295,8 +296,7 @@ dace_status_t dace_node_get_map_options(dace_map_options_t* out_options, const d
     o.omp_chunk_size = m->omp_chunk_size;
     o.unroll = m->unroll ? 1 : 0;
     o.gpu_block_size = m->gpu_block_size.empty() ? nullptr : keep(join_exprs(m->gpu_block_size));
-    *out_options = o;
-    return Status::success();
+    return write_versioned(out_options, o);
   });
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 
 using namespace dace::capi;
 using namespace dace::ir;
@@ -13,9 +14,12 @@ namespace sym = dace::sym;
 
 namespace dace::capi {
 
-Status apply_map_options(MapScope& map, const dace_map_options_t* options, const std::string& where) {
-  if (!options) return Status::success();
-  DACE_TRY(check_version(options->version, DACE_MAP_OPTIONS_VERSION, "map options"));
+Status apply_map_options(MapScope& map, const dace_map_options_t* caller_options, const std::string& where) {
+  if (!caller_options) return Status::success();
+  // Only the caller's version's bytes are read; `options` points at that copy.
+  auto read = read_options(caller_options);
+  if (!read) return read.take_error();
+  const dace_map_options_t* options = &*read;
   auto schedule = to_schedule(options->schedule, where);
   if (!schedule) return schedule.take_error();
   auto omp = to_omp_schedule(options->omp_schedule, where);

@@ -15,6 +15,7 @@
 #include "analysis/arguments.h"
 #include "analysis/validate.h"
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 #include "codegen/lower.h"
 #include "codegen/registry_query.h"
 #include "ir/equality.h"
@@ -314,7 +315,7 @@ Status prepare_call(dace_program& p, const char* const* names, const dace_arg_t*
     const dace_array_desc_t& d = plan.given[i]->value.array;
     if (!d.data) return invalid("program call: " + arg_label(a) + ": data is NULL");
     if (enum_bits(d.dtype) != static_cast<int>(a.dtype.scalar))
-      return invalid("program call: " + arg_label(a) + ": dtype " + std::to_string(enum_bits(d.dtype)) +
+      return invalid("program call: " + arg_label(a) + ": dtype " + dtype_label(d.dtype) +
                      " does not match the descriptor's " + dace::ir::scalar_type_name(a.dtype.scalar));
     const auto& dims = plan.dims[i];
     if (d.ndim != static_cast<int32_t>(dims.size()))
@@ -462,12 +463,8 @@ Status evaluate_layout(int64_t* out, size_t capacity, size_t* out_ndim, const da
 
 extern "C" {
 
-dace_status_t dace_compile_options_init(dace_compile_options_t* options) {
-  return guard([&]() -> Status {
-    DACE_TRY(require(options, "options"));
-    *options = DACE_COMPILE_OPTIONS_INIT;
-    return Status::success();
-  });
+dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version) {
+  return guard([&]() -> Status { return init_options(options, version); });
 }
 
 dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context, const dace_sdfg_t* sdfg,
@@ -478,11 +475,9 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     auto sd = sdfg_of(sdfg);
     if (!sd) return sd.take_error();
     const dace::ir::SDFG& g = **sd;
-    dace_compile_options_t opts = DACE_COMPILE_OPTIONS_INIT;
-    if (options) {
-      DACE_TRY(check_version(options->version, DACE_COMPILE_OPTIONS_VERSION, "compile options"));
-      opts = *options;
-    }
+    auto read = read_options(options);
+    if (!read) return read.take_error();
+    const dace_compile_options_t opts = *read;
     const auto t_start = Clock::now();
     dace::codegen::LowerOptions lo;
     lo.fast_math = opts.fast_math != 0;
@@ -624,9 +619,7 @@ dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const 
   return guard([&]() -> Status {
     DACE_TRY(require(out_stats, "out_stats"));
     DACE_TRY(require(program, "program"));
-    DACE_TRY(check_version(out_stats->version, DACE_COMPILE_STATS_VERSION, "compile stats"));
-    *out_stats = program->stats;
-    return Status::success();
+    return write_versioned(out_stats, program->stats);
   });
 }
 

@@ -5,6 +5,7 @@
 #include "analysis/arguments.h"
 #include "analysis/validate.h"
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 #include "builder/api_text.h"
 #include "ir/equality.h"
 #include "ir/json/sdfg_json.h"
@@ -36,9 +37,10 @@ Status adopt_loaded(dace_sdfg_t** out, dace::Result<std::unique_ptr<SDFG>> loade
 dace::Result<dace::ir::json::WriteOptions> write_options(const dace_save_options_t* options) {
   dace::ir::json::WriteOptions w;
   if (!options) return w;
-  DACE_TRY(check_version(options->version, DACE_SAVE_OPTIONS_VERSION, "save options"));
-  w.pretty = options->compact == 0;
-  w.include_guids = options->omit_guids == 0;
+  auto read = read_options(options);
+  if (!read) return read.take_error();
+  w.pretty = read->compact == 0;
+  w.include_guids = read->omit_guids == 0;
   return w;
 }
 

@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "builder/api_internal.h"
+#include "builder/api_options.h"
 
 #ifndef LIBDACE_VERSION_STRING
 #define LIBDACE_VERSION_STRING "0.1.0"
@@ -72,12 +73,6 @@ Status require(const void* p, const char* what) {
   return invalid(std::string(what) + " is NULL");
 }
 
-Status check_version(uint32_t version, uint32_t current, const char* what) {
-  if (version >= 1 && version <= current) return Status::success();
-  return invalid(std::string(what) + ": unknown version " + std::to_string(version) + " (this library knows 1.." +
-                 std::to_string(current) + "; initialize it with its _INIT macro)");
-}
-
 }  // namespace dace::capi
 
 using namespace dace::capi;
@@ -109,44 +104,24 @@ void dace_clear_last_error(void) {
 void dace_string_free(char* str) { std::free(str); }
 void dace_buffer_free(void* buffer) { std::free(buffer); }
 
-dace_status_t dace_array_options_init(dace_array_options_t* options) {
-  return guard([&]() -> dace::Status {
-    DACE_TRY(require(options, "options"));
-    *options = dace_array_options_t DACE_ARRAY_OPTIONS_INIT;
-    return dace::Status::success();
-  });
+dace_status_t dace_array_options_init(dace_array_options_t* options, uint32_t version) {
+  return guard([&]() -> dace::Status { return init_options(options, version); });
 }
 
-dace_status_t dace_map_options_init(dace_map_options_t* options) {
-  return guard([&]() -> dace::Status {
-    DACE_TRY(require(options, "options"));
-    *options = dace_map_options_t DACE_MAP_OPTIONS_INIT;
-    return dace::Status::success();
-  });
+dace_status_t dace_map_options_init(dace_map_options_t* options, uint32_t version) {
+  return guard([&]() -> dace::Status { return init_options(options, version); });
 }
 
-dace_status_t dace_memlet_options_init(dace_memlet_options_t* options) {
-  return guard([&]() -> dace::Status {
-    DACE_TRY(require(options, "options"));
-    *options = dace_memlet_options_t DACE_MEMLET_OPTIONS_INIT;
-    return dace::Status::success();
-  });
+dace_status_t dace_memlet_options_init(dace_memlet_options_t* options, uint32_t version) {
+  return guard([&]() -> dace::Status { return init_options(options, version); });
 }
 
-dace_status_t dace_save_options_init(dace_save_options_t* options) {
-  return guard([&]() -> dace::Status {
-    DACE_TRY(require(options, "options"));
-    *options = dace_save_options_t DACE_SAVE_OPTIONS_INIT;
-    return dace::Status::success();
-  });
+dace_status_t dace_save_options_init(dace_save_options_t* options, uint32_t version) {
+  return guard([&]() -> dace::Status { return init_options(options, version); });
 }
 
-dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options) {
-  return guard([&]() -> dace::Status {
-    DACE_TRY(require(options, "options"));
-    *options = dace_mapped_tasklet_options_t DACE_MAPPED_TASKLET_OPTIONS_INIT;
-    return dace::Status::success();
-  });
+dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options, uint32_t version) {
+  return guard([&]() -> dace::Status { return init_options(options, version); });
 }
 
 }  // extern "C"

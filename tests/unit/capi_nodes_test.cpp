@@ -134,7 +134,7 @@ TEST_F(SdfgTest, MapStringAndDictForms) {
   EXPECT_EQ(partner, x3);
   ASSERT_DACE_OK(dace_node_get_scope_partner(&partner, sdfg, state, x3));
   EXPECT_EQ(partner, e3);
-  dace_map_options_t got;
+  dace_map_options_t got = DACE_MAP_OPTIONS_INIT;
   ASSERT_DACE_OK(dace_node_get_map_options(&got, sdfg, state, exit));
   EXPECT_EQ(got.schedule, DACE_SCHEDULE_CPU_MULTICORE);
   EXPECT_EQ(got.collapse, 2);

@@ -172,7 +172,7 @@ TEST(ProgramCompile, RejectsBadOptionsAndNull) {
   ASSERT_DACE_OK(dace_sdfg_create(&sdfg, "empty"));
   dace_program_t* p = nullptr;
   dace_compile_options_t o;
-  ASSERT_DACE_OK(dace_compile_options_init(&o));
+  ASSERT_DACE_OK(dace_compile_options_init(&o, DACE_COMPILE_OPTIONS_VERSION));
   EXPECT_EQ(o.opt_level, 3);
   o.version = 99;
   EXPECT_DACE_ERROR(dace_program_compile(&p, ctx, sdfg, &o), DACE_ERROR_INVALID_ARGUMENT, "version");

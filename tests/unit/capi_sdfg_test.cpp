@@ -58,24 +58,24 @@ TEST(CapiStatus, LastErrorIsPerThreadAndKeptOnSuccess) {
 TEST(CapiOptions, InitFunctionsMatchMacros) {
   dace_array_options_t a;
   std::memset(&a, 0x5a, sizeof a);
-  ASSERT_DACE_OK(dace_array_options_init(&a));
+  ASSERT_DACE_OK(dace_array_options_init(&a, DACE_ARRAY_OPTIONS_VERSION));
   EXPECT_EQ(a.version, 1u);
   EXPECT_EQ(a.strides, nullptr);
   EXPECT_EQ(a.storage, DACE_STORAGE_DEFAULT);
   dace_map_options_t m;
-  ASSERT_DACE_OK(dace_map_options_init(&m));
+  ASSERT_DACE_OK(dace_map_options_init(&m, DACE_MAP_OPTIONS_VERSION));
   EXPECT_EQ(m.collapse, 1);
   EXPECT_EQ(m.schedule, DACE_SCHEDULE_DEFAULT);
   dace_memlet_options_t mo;
-  ASSERT_DACE_OK(dace_memlet_options_init(&mo));
+  ASSERT_DACE_OK(dace_memlet_options_init(&mo, DACE_MEMLET_OPTIONS_VERSION));
   EXPECT_EQ(mo.wcr, nullptr);
   dace_save_options_t so;
-  ASSERT_DACE_OK(dace_save_options_init(&so));
+  ASSERT_DACE_OK(dace_save_options_init(&so, DACE_SAVE_OPTIONS_VERSION));
   EXPECT_EQ(so.gzip, 0);
   dace_mapped_tasklet_options_t mt;
-  ASSERT_DACE_OK(dace_mapped_tasklet_options_init(&mt));
+  ASSERT_DACE_OK(dace_mapped_tasklet_options_init(&mt, DACE_MAPPED_TASKLET_OPTIONS_VERSION));
   EXPECT_EQ(mt.external_edges, 0);
-  EXPECT_EQ(dace_array_options_init(nullptr), DACE_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(dace_array_options_init(nullptr, DACE_ARRAY_OPTIONS_VERSION), DACE_ERROR_INVALID_ARGUMENT);
 }
 
 TEST(CapiContext, OptionsRoundTrip) {

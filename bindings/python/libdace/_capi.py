@@ -349,21 +349,30 @@ dace_clear_last_error = _bind("dace_clear_last_error", None, [])
 dace_string_free = _bind("dace_string_free", None, [ctypes.c_void_p])
 # void dace_buffer_free(void* buffer)
 dace_buffer_free = _bind("dace_buffer_free", None, [ctypes.c_void_p])
-# dace_status_t dace_array_options_init(dace_array_options_t* options)
+# dace_status_t dace_array_options_init(dace_array_options_t* options, uint32_t version)
 dace_array_options_init = _bind("dace_array_options_init", dace_status_t, [
     ctypes.POINTER(dace_array_options_t),
+    ctypes.c_uint32,
 ])
-# dace_status_t dace_map_options_init(dace_map_options_t* options)
-dace_map_options_init = _bind("dace_map_options_init", dace_status_t, [ctypes.POINTER(dace_map_options_t)])
-# dace_status_t dace_memlet_options_init(dace_memlet_options_t* options)
+# dace_status_t dace_map_options_init(dace_map_options_t* options, uint32_t version)
+dace_map_options_init = _bind("dace_map_options_init", dace_status_t, [
+    ctypes.POINTER(dace_map_options_t),
+    ctypes.c_uint32,
+])
+# dace_status_t dace_memlet_options_init(dace_memlet_options_t* options, uint32_t version)
 dace_memlet_options_init = _bind("dace_memlet_options_init", dace_status_t, [
     ctypes.POINTER(dace_memlet_options_t),
+    ctypes.c_uint32,
 ])
-# dace_status_t dace_save_options_init(dace_save_options_t* options)
-dace_save_options_init = _bind("dace_save_options_init", dace_status_t, [ctypes.POINTER(dace_save_options_t)])
-# dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options)
+# dace_status_t dace_save_options_init(dace_save_options_t* options, uint32_t version)
+dace_save_options_init = _bind("dace_save_options_init", dace_status_t, [
+    ctypes.POINTER(dace_save_options_t),
+    ctypes.c_uint32,
+])
+# dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options, uint32_t version)
 dace_mapped_tasklet_options_init = _bind("dace_mapped_tasklet_options_init", dace_status_t, [
     ctypes.POINTER(dace_mapped_tasklet_options_t),
+    ctypes.c_uint32,
 ])
 # dace_status_t dace_context_create(dace_context_t** out_context)
 dace_context_create = _bind("dace_context_create", dace_status_t, [
@@ -1182,9 +1191,10 @@ dace_edge_set_memlet = _bind("dace_edge_set_memlet", dace_status_t, [
     ctypes.c_char_p,
     ctypes.POINTER(dace_memlet_options_t),
 ])
-# dace_status_t dace_compile_options_init(dace_compile_options_t* options)
+# dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version)
 dace_compile_options_init = _bind("dace_compile_options_init", dace_status_t, [
     ctypes.POINTER(dace_compile_options_t),
+    ctypes.c_uint32,
 ])
 # dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context, const dace_sdfg_t* sdfg, const dace_compile_options_t* options)
 dace_program_compile = _bind("dace_program_compile", dace_status_t, [
@@ -1399,11 +1409,11 @@ PARAM_NAMES = {
     "dace_clear_last_error": (),
     "dace_string_free": ("str",),
     "dace_buffer_free": ("buffer",),
-    "dace_array_options_init": ("options",),
-    "dace_map_options_init": ("options",),
-    "dace_memlet_options_init": ("options",),
-    "dace_save_options_init": ("options",),
-    "dace_mapped_tasklet_options_init": ("options",),
+    "dace_array_options_init": ("options", "version",),
+    "dace_map_options_init": ("options", "version",),
+    "dace_memlet_options_init": ("options", "version",),
+    "dace_save_options_init": ("options", "version",),
+    "dace_mapped_tasklet_options_init": ("options", "version",),
     "dace_context_create": ("out_context",),
     "dace_context_release": ("context",),
     "dace_context_set_option": ("context", "key", "value",),
@@ -1520,7 +1530,7 @@ PARAM_NAMES = {
     "dace_edge_get_memlet": ("out_memlet", "sdfg", "state", "edge",),
     "dace_edge_get_memlet_property": ("out_value", "sdfg", "state", "edge", "property",),
     "dace_edge_set_memlet": ("sdfg", "state", "edge", "memlet", "options",),
-    "dace_compile_options_init": ("options",),
+    "dace_compile_options_init": ("options", "version",),
     "dace_program_compile": ("out_program", "context", "sdfg", "options",),
     "dace_program_release": ("program",),
     "dace_program_argument_count": ("out_count", "program",),

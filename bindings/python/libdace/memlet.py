@@ -52,7 +52,7 @@ class Memlet:
         if not self.has_options():
             return None
         opts = _capi.dace_memlet_options_t()
-        _capi.dace_memlet_options_init(ctypes.byref(opts))
+        _capi.dace_memlet_options_init(ctypes.byref(opts), _capi.DACE_MEMLET_OPTIONS_VERSION)
         opts.wcr = enc(self.wcr)
         opts.volume = enc(None if self.volume is None else str(self.volume))
         opts.dynamic = int(bool(self.dynamic))

@@ -143,7 +143,7 @@ class CompiledProgram(Releasable):
                  context=None):
         self._context = context or default_context()
         opts = _capi.dace_compile_options_t()
-        check(_capi.dace_compile_options_init(ctypes.byref(opts)))
+        check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
         opts.opt_level, opts.fast_math, opts.num_threads = int(opt_level), int(bool(fast_math)), int(num_threads)
         opts.cache_dir, opts.dump_dir = enc(cache_dir), enc(dump_dir)
         self._options = opts

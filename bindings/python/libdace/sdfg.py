@@ -219,7 +219,7 @@ class Data:
 def _array_options(transient=False, strides=None, offset=None, total_size=None, storage=None, lifetime=None,
                    alignment=0, may_alias=False, optional=False):
     opts = _capi.dace_array_options_t()
-    check(_capi.dace_array_options_init(ctypes.byref(opts)))
+    check(_capi.dace_array_options_init(ctypes.byref(opts), _capi.DACE_ARRAY_OPTIONS_VERSION))
     opts.transient = int(bool(transient))
     opts.strides = enc(None if strides is None else shape_text(strides))
     opts.offset = enc(None if offset is None else shape_text(offset))
@@ -434,7 +434,7 @@ class SDFG(ControlFlowRegion, Releasable):
 
 def _save_options(compact, omit_guids):
     opts = _capi.dace_save_options_t()
-    check(_capi.dace_save_options_init(ctypes.byref(opts)))
+    check(_capi.dace_save_options_init(ctypes.byref(opts), _capi.DACE_SAVE_OPTIONS_VERSION))
     opts.compact = int(bool(compact))
     opts.omit_guids = int(bool(omit_guids))
     return opts

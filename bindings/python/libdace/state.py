@@ -33,7 +33,7 @@ def _language(language):
 
 def _map_options(schedule, **extra):
     opts = _capi.dace_map_options_t()
-    check(_capi.dace_map_options_init(ctypes.byref(opts)))
+    check(_capi.dace_map_options_init(ctypes.byref(opts), _capi.DACE_MAP_OPTIONS_VERSION))
     if schedule is not None:
         opts.schedule = schedule
     for key, value in extra.items():
@@ -138,7 +138,7 @@ class SDFGState(ControlFlowBlock):
             raise ValueError("add_mapped_tasklet: all output memlets must share one wcr")
         outs = "; ".join(f"{c}: {m}" for c, m in outs_m.items())
         opts = _capi.dace_mapped_tasklet_options_t()
-        check(_capi.dace_mapped_tasklet_options_init(ctypes.byref(opts)))
+        check(_capi.dace_mapped_tasklet_options_init(ctypes.byref(opts), _capi.DACE_MAPPED_TASKLET_OPTIONS_VERSION))
         if schedule is not None:
             opts.schedule = schedule
         opts.external_edges = int(bool(external_edges))

@@ -317,29 +317,29 @@ function dace_buffer_free(buffer)
     ccall((:dace_buffer_free, libdace), Cvoid, (Ptr{Cvoid},), buffer)
 end
 
-# dace_status_t dace_array_options_init(dace_array_options_t* options)
-function dace_array_options_init(options)
-    ccall((:dace_array_options_init, libdace), dace_status_t, (Ptr{dace_array_options_t},), options)
+# dace_status_t dace_array_options_init(dace_array_options_t* options, uint32_t version)
+function dace_array_options_init(options, version)
+    ccall((:dace_array_options_init, libdace), dace_status_t, (Ptr{dace_array_options_t}, UInt32), options, version)
 end
 
-# dace_status_t dace_map_options_init(dace_map_options_t* options)
-function dace_map_options_init(options)
-    ccall((:dace_map_options_init, libdace), dace_status_t, (Ptr{dace_map_options_t},), options)
+# dace_status_t dace_map_options_init(dace_map_options_t* options, uint32_t version)
+function dace_map_options_init(options, version)
+    ccall((:dace_map_options_init, libdace), dace_status_t, (Ptr{dace_map_options_t}, UInt32), options, version)
 end
 
-# dace_status_t dace_memlet_options_init(dace_memlet_options_t* options)
-function dace_memlet_options_init(options)
-    ccall((:dace_memlet_options_init, libdace), dace_status_t, (Ptr{dace_memlet_options_t},), options)
+# dace_status_t dace_memlet_options_init(dace_memlet_options_t* options, uint32_t version)
+function dace_memlet_options_init(options, version)
+    ccall((:dace_memlet_options_init, libdace), dace_status_t, (Ptr{dace_memlet_options_t}, UInt32), options, version)
 end
 
-# dace_status_t dace_save_options_init(dace_save_options_t* options)
-function dace_save_options_init(options)
-    ccall((:dace_save_options_init, libdace), dace_status_t, (Ptr{dace_save_options_t},), options)
+# dace_status_t dace_save_options_init(dace_save_options_t* options, uint32_t version)
+function dace_save_options_init(options, version)
+    ccall((:dace_save_options_init, libdace), dace_status_t, (Ptr{dace_save_options_t}, UInt32), options, version)
 end
 
-# dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options)
-function dace_mapped_tasklet_options_init(options)
-    ccall((:dace_mapped_tasklet_options_init, libdace), dace_status_t, (Ptr{dace_mapped_tasklet_options_t},), options)
+# dace_status_t dace_mapped_tasklet_options_init(dace_mapped_tasklet_options_t* options, uint32_t version)
+function dace_mapped_tasklet_options_init(options, version)
+    ccall((:dace_mapped_tasklet_options_init, libdace), dace_status_t, (Ptr{dace_mapped_tasklet_options_t}, UInt32), options, version)
 end
 
 # dace_status_t dace_context_create(dace_context_t** out_context)
@@ -922,9 +922,9 @@ function dace_edge_set_memlet(sdfg, state, edge, memlet, options)
     ccall((:dace_edge_set_memlet, libdace), dace_status_t, (Ptr{dace_sdfg_t}, dace_id_t, dace_id_t, Ptr{Cchar}, Ptr{dace_memlet_options_t}), sdfg, state, edge, memlet, options)
 end
 
-# dace_status_t dace_compile_options_init(dace_compile_options_t* options)
-function dace_compile_options_init(options)
-    ccall((:dace_compile_options_init, libdace), dace_status_t, (Ptr{dace_compile_options_t},), options)
+# dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version)
+function dace_compile_options_init(options, version)
+    ccall((:dace_compile_options_init, libdace), dace_status_t, (Ptr{dace_compile_options_t}, UInt32), options, version)
 end
 
 # dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context, const dace_sdfg_t* sdfg, const dace_compile_options_t* options)
