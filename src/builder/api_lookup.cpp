@@ -134,5 +134,11 @@ Result<ScalarType> to_scalar(const dace_dtype_t& v, const std::string& where) {
   // Unknown is not a type one can declare a container or symbol with.
   return enum_in_range(enum_bits(v), ScalarType::Complex128, where, "dtype");
 }
+std::string dtype_label(const dace_dtype_t& v) {
+  const int bits = enum_bits(v);
+  if (bits >= 0 && bits <= static_cast<int>(ScalarType::Complex128))
+    return scalar_type_name(static_cast<ScalarType>(bits));
+  return std::to_string(bits) + " (no such dace_dtype_t)";
+}
 
 }  // namespace dace::capi
