@@ -464,6 +464,16 @@ DACE_API dace_status_t dace_sdfg_remove_data(dace_sdfg_t* sdfg, const char* name
 DACE_API dace_status_t dace_sdfg_data_count(size_t* out_count, const dace_sdfg_t* sdfg);
 /* Containers sorted by name; `index` < count. */
 DACE_API dace_status_t dace_sdfg_get_data_name(const char** out_name, const dace_sdfg_t* sdfg, size_t index);
+/* The positional signature (DaCe's `arg_names`): the arguments a positional call takes, in
+ * order; saved to and loaded from .sdfg JSON. Replaces the list; count 0 clears it. Each name
+ * must be a non-transient container or a symbol of this SDFG (else DACE_ERROR_NOT_FOUND for a
+ * name that does not exist, DACE_ERROR_INVALID_ARGUMENT for a transient, a duplicate or NULL);
+ * on error the list is unchanged. The Python binding's positional calls follow it; the C
+ * positional order of dace_program_call is the argument order of dace_program_argument_info. */
+DACE_API dace_status_t dace_sdfg_set_arg_names(dace_sdfg_t* sdfg, const char* const* names, size_t count);
+DACE_API dace_status_t dace_sdfg_arg_name_count(size_t* out_count, const dace_sdfg_t* sdfg);
+/* Borrowed; `index` < count (else DACE_ERROR_NOT_FOUND). */
+DACE_API dace_status_t dace_sdfg_get_arg_name(const char** out_name, const dace_sdfg_t* sdfg, size_t index);
 
 DACE_API dace_status_t dace_data_get_kind(dace_data_kind_t* out_kind, const dace_sdfg_t* sdfg, const char* name);
 /* DACE_DTYPE_UNKNOWN for types without an enum value (see the "dtype" property). */

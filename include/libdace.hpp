@@ -731,6 +731,26 @@ class sdfg {
     return out;
   }
 
+  // The positional signature (DaCe's arg_names); an empty list clears it.
+  void set_arg_names(const std::vector<std::string>& names) {
+    std::vector<const char*> ptrs;
+    ptrs.reserve(names.size());
+    for (const auto& n : names) ptrs.push_back(n.c_str());
+    check(dace_sdfg_set_arg_names(handle_.get(), ptrs.data(), ptrs.size()));
+  }
+  std::vector<std::string> arg_names() const {
+    size_t count = 0;
+    check(dace_sdfg_arg_name_count(&count, handle_.get()));
+    std::vector<std::string> out;
+    out.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      const char* s = nullptr;
+      check(dace_sdfg_get_arg_name(&s, handle_.get(), i));
+      out.emplace_back(detail::copy(s));
+    }
+    return out;
+  }
+
   // Data descriptors. `shape`: "N, M+1".
   void add_scalar(std::string_view name, dtype type, const array_options& options = {}) {
     const dace_array_options_t o = options.c();

@@ -767,6 +767,37 @@ module libdace_capi
       integer(c_size_t), value :: index
     end function dace_sdfg_get_data_name
 
+    ! dace_status_t dace_sdfg_set_arg_names(dace_sdfg_t* sdfg, const char* const* names,
+    !    size_t count)
+    function dace_sdfg_set_arg_names(sdfg, names, count) bind(C, name="dace_sdfg_set_arg_names")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_set_arg_names
+      type(c_ptr), value :: sdfg
+      type(c_ptr), value :: names
+      integer(c_size_t), value :: count
+    end function dace_sdfg_set_arg_names
+
+    ! dace_status_t dace_sdfg_arg_name_count(size_t* out_count, const dace_sdfg_t* sdfg)
+    function dace_sdfg_arg_name_count(out_count, sdfg) bind(C, name="dace_sdfg_arg_name_count")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_arg_name_count
+      integer(c_size_t), intent(inout) :: out_count
+      type(c_ptr), value :: sdfg
+    end function dace_sdfg_arg_name_count
+
+    ! dace_status_t dace_sdfg_get_arg_name(const char** out_name, const dace_sdfg_t* sdfg,
+    !    size_t index)
+    function dace_sdfg_get_arg_name(out_name, sdfg, index) bind(C, name="dace_sdfg_get_arg_name")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_get_arg_name
+      type(c_ptr), intent(inout) :: out_name
+      type(c_ptr), value :: sdfg
+      integer(c_size_t), value :: index
+    end function dace_sdfg_get_arg_name
+
     ! dace_status_t dace_data_get_kind(dace_data_kind_t* out_kind, const dace_sdfg_t* sdfg,
     !    const char* name)
     function dace_data_get_kind(out_kind, sdfg, name) bind(C, name="dace_data_get_kind")

@@ -562,6 +562,23 @@ dace_sdfg_get_data_name = _bind("dace_sdfg_get_data_name", dace_status_t, [
     ctypes.POINTER(dace_sdfg_t),
     ctypes.c_size_t,
 ])
+# dace_status_t dace_sdfg_set_arg_names(dace_sdfg_t* sdfg, const char* const* names, size_t count)
+dace_sdfg_set_arg_names = _bind("dace_sdfg_set_arg_names", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.c_size_t,
+])
+# dace_status_t dace_sdfg_arg_name_count(size_t* out_count, const dace_sdfg_t* sdfg)
+dace_sdfg_arg_name_count = _bind("dace_sdfg_arg_name_count", dace_status_t, [
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(dace_sdfg_t),
+])
+# dace_status_t dace_sdfg_get_arg_name(const char** out_name, const dace_sdfg_t* sdfg, size_t index)
+dace_sdfg_get_arg_name = _bind("dace_sdfg_get_arg_name", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_size_t,
+])
 # dace_status_t dace_data_get_kind(dace_data_kind_t* out_kind, const dace_sdfg_t* sdfg, const char* name)
 dace_data_get_kind = _bind("dace_data_get_kind", dace_status_t, [
     ctypes.POINTER(dace_data_kind_t),
@@ -1304,6 +1321,9 @@ FUNCTIONS = (
     "dace_sdfg_remove_data",
     "dace_sdfg_data_count",
     "dace_sdfg_get_data_name",
+    "dace_sdfg_set_arg_names",
+    "dace_sdfg_arg_name_count",
+    "dace_sdfg_get_arg_name",
     "dace_data_get_kind",
     "dace_data_get_dtype",
     "dace_data_get_transient",
@@ -1448,6 +1468,9 @@ PARAM_NAMES = {
     "dace_sdfg_remove_data": ("sdfg", "name",),
     "dace_sdfg_data_count": ("out_count", "sdfg",),
     "dace_sdfg_get_data_name": ("out_name", "sdfg", "index",),
+    "dace_sdfg_set_arg_names": ("sdfg", "names", "count",),
+    "dace_sdfg_arg_name_count": ("out_count", "sdfg",),
+    "dace_sdfg_get_arg_name": ("out_name", "sdfg", "index",),
     "dace_data_get_kind": ("out_kind", "sdfg", "name",),
     "dace_data_get_dtype": ("out_dtype", "sdfg", "name",),
     "dace_data_get_transient": ("out_transient", "sdfg", "name",),

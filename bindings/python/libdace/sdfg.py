@@ -319,6 +319,18 @@ class SDFG(ControlFlowRegion, Releasable):
     def label(self):
         return self.name
 
+    @property
+    def arg_names(self):
+        """The positional signature (DaCe's `arg_names`); Program's positional calls follow it."""
+        n = out_value(ctypes.c_size_t, _capi.dace_sdfg_arg_name_count, self._h())
+        return [borrowed_string(_capi.dace_sdfg_get_arg_name, self._h(), i) for i in range(n)]
+
+    @arg_names.setter
+    def arg_names(self, names):
+        names = list(names or [])
+        arr = (ctypes.c_char_p * max(1, len(names)))(*[enc(n) for n in names])
+        check(_capi.dace_sdfg_set_arg_names(self._h(), arr, len(names)))
+
     def free_symbols(self):
         text = borrowed_string(_capi.dace_sdfg_get_free_symbols, self._h())
         return [s.strip() for s in text.split(",") if s.strip()]

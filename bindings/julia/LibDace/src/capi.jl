@@ -512,6 +512,21 @@ function dace_sdfg_get_data_name(out_name, sdfg, index)
     ccall((:dace_sdfg_get_data_name, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, Csize_t), out_name, sdfg, index)
 end
 
+# dace_status_t dace_sdfg_set_arg_names(dace_sdfg_t* sdfg, const char* const* names, size_t count)
+function dace_sdfg_set_arg_names(sdfg, names, count)
+    ccall((:dace_sdfg_set_arg_names, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Ptr{Ptr{Cchar}}, Csize_t), sdfg, names, count)
+end
+
+# dace_status_t dace_sdfg_arg_name_count(size_t* out_count, const dace_sdfg_t* sdfg)
+function dace_sdfg_arg_name_count(out_count, sdfg)
+    ccall((:dace_sdfg_arg_name_count, libdace), dace_status_t, (Ptr{Csize_t}, Ptr{dace_sdfg_t}), out_count, sdfg)
+end
+
+# dace_status_t dace_sdfg_get_arg_name(const char** out_name, const dace_sdfg_t* sdfg, size_t index)
+function dace_sdfg_get_arg_name(out_name, sdfg, index)
+    ccall((:dace_sdfg_get_arg_name, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, Csize_t), out_name, sdfg, index)
+end
+
 # dace_status_t dace_data_get_kind(dace_data_kind_t* out_kind, const dace_sdfg_t* sdfg, const char* name)
 function dace_data_get_kind(out_kind, sdfg, name)
     ccall((:dace_data_get_kind, libdace), dace_status_t, (Ptr{dace_data_kind_t}, Ptr{dace_sdfg_t}, Ptr{Cchar}), out_kind, sdfg, name)
@@ -1018,6 +1033,9 @@ const FUNCTIONS = (
     :dace_sdfg_remove_data,
     :dace_sdfg_data_count,
     :dace_sdfg_get_data_name,
+    :dace_sdfg_set_arg_names,
+    :dace_sdfg_arg_name_count,
+    :dace_sdfg_get_arg_name,
     :dace_data_get_kind,
     :dace_data_get_dtype,
     :dace_data_get_transient,
