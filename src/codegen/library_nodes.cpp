@@ -1,5 +1,7 @@
 #include "codegen/library_nodes.h"
 
+#include <map>
+
 #include "codegen/addressing.h"
 #include "codegen/node_emit.h"
 
@@ -57,18 +59,50 @@ llvm::Value* operand_element(Frame& f, const Operand& op, const std::vector<llvm
   return f.b.CreateGEP(storage_type(f.mc.ctx, op.type), op.base, off);
 }
 
+namespace {
+
+using LibraryLowering = Status (*)(StateEmitter&, int);
+
+// Lowerings by DaCe's full class path: a class of another library with the same short name
+// (dace.libraries.mpi.nodes.reduce.Reduce next to the standard Reduce) must never be taken
+// for it. Copy/Memset are DaCe main's nodes (DaCe 1.0.2 has none).
+const std::map<std::string, LibraryLowering>& library_lowerings() {
+  static const std::map<std::string, LibraryLowering> table = {
+      {"dace.libraries.blas.nodes.matmul.MatMul", emit_matmul},
+      {"dace.libraries.blas.nodes.gemm.Gemm", emit_matmul},
+      {"dace.libraries.blas.nodes.gemv.Gemv", emit_matmul},
+      {"dace.libraries.blas.nodes.dot.Dot", emit_matmul},
+      {"dace.libraries.blas.nodes.batched_matmul.BatchedMatMul", emit_matmul},
+      {"dace.libraries.standard.nodes.reduce.Reduce", emit_reduce},
+      {"dace.libraries.standard.nodes.transpose.Transpose", emit_transpose},
+      {"dace.libraries.standard.nodes.ttranspose.TensorTranspose", emit_tensor_transpose},
+      {"dace.libraries.standard.nodes.copy_node.CopyLibraryNode", emit_copy_node},
+      {"dace.libraries.standard.nodes.memset_node.MemsetLibraryNode", emit_memset_node},
+  };
+  return table;
+}
+
+// What a class outside the table needs, by its DaCe library package.
+std::string missing_backend(const std::string& classpath) {
+  auto in = [&](const char* package) { return classpath.rfind(package, 0) == 0; };
+  if (in("dace.libraries.mpi.") || in("dace.libraries.pblas.") || in("dace.libraries.mpi_"))
+    return "it needs the MPI backend plugin (distributed execution), which is not available";
+  if (in("dace.libraries.cublas.") || in("dace.libraries.cutensor.") || in("dace.libraries.cusparse.") ||
+      in("dace.libraries.cusolverdn."))
+    return "it needs the CUDA backend plugin, which is not available";
+  if (in("dace.libraries.lapack.") || in("dace.libraries.linalg."))
+    return "LAPACK / linear-algebra nodes have no lowering yet";
+  return "libdace has no lowering for this class";
+}
+
+}  // namespace
+
 Status emit_library_node(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
-  std::string cls = n.classpath;
-  size_t dot = cls.rfind('.');
-  if (dot != std::string::npos) cls = cls.substr(dot + 1);
-  if (cls == "MatMul" || cls == "Gemm" || cls == "Gemv" || cls == "Dot" || cls == "BatchedMatMul") return emit_matmul(se, node);
-  if (cls == "Reduce") return emit_reduce(se, node);
-  if (cls == "Transpose") return emit_transpose(se, node);
-  if (cls == "TensorTranspose") return emit_tensor_transpose(se, node);
-  if (cls == "CopyLibraryNode") return emit_copy_node(se, node);
-  if (cls == "MemsetLibraryNode") return emit_memset_node(se, node);
-  return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " has no CPU lowering yet");
+  auto it = library_lowerings().find(n.classpath);
+  if (it != library_lowerings().end()) return it->second(se, node);
+  return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " +
+                                           missing_backend(n.classpath));
 }
 
 }  // namespace dace::codegen
