@@ -139,8 +139,17 @@ Status emit_statement(Frame& f, const std::string& code) {
 
 Status init_sdfg_context(SdfgContext& sc, bool top_level) {
   const ir::SDFG& sdfg = sc.sdfg;
-  for (const auto& [name, t] : sdfg.symbols)
+  for (const auto& [name, t] : sdfg.symbols) {
+    // DaCe falls back to the Python interpreter for calls it cannot lower (np.any, ...): the
+    // callee becomes a symbol of type "callback" called from a side-effect tasklet. Compiled
+    // code has no interpreter to call; refuse here, naming the symbol, instead of failing later
+    // on an unknown function in the tasklet.
+    if (t.raw_json.find("\"type\":\"callback\"") != std::string::npos)
+      return make_error(Code::Unsupported, ir::path_of_symbol(sdfg, name) +
+                                               ": Python callback (DaCe calls back into the interpreter for it) "
+                                               "cannot be compiled: libdace has no Python interpreter");
     sc.symbol_types[name] = t.scalar == ScalarType::Unknown ? ScalarType::Int64 : t.scalar;
+  }
   for (const auto& [name, c] : sdfg.constants)
     sc.symbol_types[name] = c.dtype.scalar == ScalarType::Unknown ? ScalarType::Float64 : c.dtype.scalar;
   // Free symbols the SDFG does not declare are integers (DaCe's default symbol type).
