@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ir/json/json_internal.h"
+#include "ir/json/memlet_paths.h"
 
 namespace dace::ir::json::detail {
 namespace {
@@ -144,58 +145,10 @@ std::string display_label(const State& st, const Node& n) {
   return n.label;
 }
 
-// Ends of the memlet path through scope connectors (DaCe's memlet_path): the first source and
-// the last destination node, or nullopt where DaCe would fail (and keep the stored value).
-struct PathEnds {
-  int src = -1, dst = -1;
-};
-
-std::optional<PathEnds> memlet_path_ends(const State& st, int edge_id) {
-  const DataflowEdge* e = st.edge(edge_id);
-  PathEnds ends{e->src, e->dst};
-  if (e->src_conn.empty() && e->dst_conn.empty() && e->memlet.is_empty()) return ends;
-  const int limit = st.edge_slots() + 1;  // no path is longer than the number of edges
-  auto is_scope = [&](int node) {
-    const Node* n = st.node(node);
-    return n && (n->is_scope_entry() || n->is_scope_exit());
-  };
-  const DataflowEdge* cur = e;
-  for (int steps = 0; is_scope(cur->src); ++steps) {
-    if (steps > limit || !cur->src_conn.starts_with("OUT_")) return std::nullopt;
-    std::string want = "IN_" + cur->src_conn.substr(4);
-    const DataflowEdge* next = nullptr;
-    for (int id : st.in_edges(cur->src))
-      if (st.edge(id)->dst_conn == want) {
-        next = st.edge(id);
-        break;
-      }
-    if (!next) return std::nullopt;
-    cur = next;
-  }
-  ends.src = cur->src;
-  cur = e;
-  for (int steps = 0; is_scope(cur->dst); ++steps) {
-    if (steps > limit || cur->dst_conn.empty()) return std::nullopt;
-    if (!cur->dst_conn.starts_with("IN_")) break;  // a dynamic map-range input
-    std::string want = "OUT_" + cur->dst_conn.substr(3);
-    const DataflowEdge* next = nullptr;
-    for (int id : st.out_edges(cur->dst))
-      if (st.edge(id)->src_conn == want) {
-        next = st.edge(id);
-        break;
-      }
-    if (!next) return std::nullopt;
-    cur = next;
-  }
-  ends.dst = cur->dst;
-  return ends;
-}
-
 // DaCe's Memlet.try_initialize: which end of the path holds `data`.
-std::optional<bool> effective_is_data_src(const State& st, int edge_id) {
-  const DataflowEdge* e = st.edge(edge_id);
-  const Memlet& m = e->memlet;
-  auto ends = memlet_path_ends(st, edge_id);
+std::optional<bool> effective_is_data_src(const State& st, int edge_id, MemletPaths& paths) {
+  const Memlet& m = st.edge(edge_id)->memlet;
+  auto ends = paths.ends(edge_id);
   if (!ends) return m.is_data_src;
   auto holds = [&](int node) {
     const Node* n = st.node(node);
@@ -206,7 +159,7 @@ std::optional<bool> effective_is_data_src(const State& st, int edge_id) {
   return src;
 }
 
-Json memlet_json(const State& st, const SDFG& sdfg, int edge_id, const WriteContext& ctx) {
+Json memlet_json(const State& st, const SDFG& sdfg, int edge_id, const WriteContext& ctx, MemletPaths& paths) {
   const Memlet& m = st.edge(edge_id)->memlet;
   sym::Subset subset = m.subset;
   if (!m.data.empty() && subset.dims.empty()) {
@@ -234,7 +187,7 @@ Json memlet_json(const State& st, const SDFG& sdfg, int edge_id, const WriteCont
   if (m.allow_oob) a["allow_oob"] = true;
   put_extras(a, m.extra);
   put_guid(a, m.guid, ctx);
-  auto is_src = effective_is_data_src(st, edge_id);
+  auto is_src = effective_is_data_src(st, edge_id, paths);
   Json subset_j = has_subset ? range_json(subset) : Json(nullptr);
   Json other_j = m.other_subset ? range_json(*m.other_subset) : Json(nullptr);
   bool data_is_src = !is_src || *is_src;
@@ -259,10 +212,21 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
 
   // Scope of each node: the entry whose scope holds it; exits belong to their own entry.
   std::vector<int> parent = st.scope_parents();
+  // State::exit_of scans all nodes; one table keeps writing linear in the number of scopes.
+  std::vector<int> exit_of(static_cast<size_t>(st.node_slots()), -1);
   for (int id : ids) {
     const Node* n = st.node(id);
-    if (n->is_scope_exit()) parent[static_cast<size_t>(id)] = st.node(entry_of_exit(*n)) ? entry_of_exit(*n) : -1;
+    if (!n->is_scope_exit()) continue;
+    int entry = entry_of_exit(*n);
+    parent[static_cast<size_t>(id)] = st.node(entry) ? entry : -1;
+    // The first exit naming an entry wins, as in State::exit_of.
+    if (entry >= 0 && entry < st.node_slots() && exit_of[static_cast<size_t>(entry)] < 0)
+      exit_of[static_cast<size_t>(entry)] = id;
   }
+  auto exit_text = [&](int entry) {
+    return entry >= 0 && exit_of[static_cast<size_t>(entry)] >= 0 ? id_text(exit_of[static_cast<size_t>(entry)])
+                                                                  : Json(nullptr);
+  };
   std::map<int, std::vector<int>> scope_dict;
   scope_dict[-1];
   for (int id : ids)
@@ -304,11 +268,11 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
     if (n.is_scope_exit()) {
       scope = entry_of_exit(n);
     }
-    if (scope >= 0 && st.exit_of(scope) >= 0) {
+    if (scope >= 0 && scope < st.node_slots() && exit_of[static_cast<size_t>(scope)] >= 0) {
       scope_entry = id_text(scope);
-      scope_exit = id_text(st.exit_of(scope));
+      scope_exit = exit_text(scope);
     }
-    if (n.is_scope_entry()) scope_exit = st.exit_of(id) >= 0 ? id_text(st.exit_of(id)) : Json(nullptr);
+    if (n.is_scope_entry()) scope_exit = exit_text(id);
 
     Json nj = Json::object();
     nj["type"] = node_type(n);
@@ -322,13 +286,14 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
   }
 
   Json edges = Json::array();
+  MemletPaths paths(st);
   for (int eid : st.edge_ids()) {
     const DataflowEdge& e = *st.edge(eid);
     if (dense_of(e.src) < 0 || dense_of(e.dst) < 0) continue;  // dangling: not representable
     Json ej = Json::object();
     ej["type"] = "MultiConnectorEdge";
     Json attrs = Json::object();
-    attrs["data"] = memlet_json(st, sdfg, eid, ctx);
+    attrs["data"] = memlet_json(st, sdfg, eid, ctx, paths);
     ej["attributes"] = std::move(attrs);
     ej["src"] = std::to_string(dense_of(e.src));
     ej["dst"] = std::to_string(dense_of(e.dst));
