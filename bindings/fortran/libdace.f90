@@ -33,7 +33,7 @@ module libdace
   use, intrinsic :: iso_c_binding
   use libdace_capi
   implicit none
-  private :: describe_common, addr
+  private :: addr
 
   integer, parameter :: DACE_MAX_RANK = 8
 
@@ -144,6 +144,7 @@ contains
   end function addr
 
   ! next(d): address of the element one step along dimension d (unused when extent <= 1).
+  ! Public so that libdace_call describes arrays of every kind and rank the same way.
   subroutine describe_common(h, dtype, elem_bytes, first, next, extents, lower)
     type(dace_array_t), intent(out) :: h
     integer(dace_dtype_t), intent(in) :: dtype

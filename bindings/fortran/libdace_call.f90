@@ -26,7 +26,7 @@
 module libdace_call
   use, intrinsic :: iso_c_binding
   use libdace_capi
-  use libdace, only: dace_array_t, dace_cstring, dace_cstring_set, dace_cstring_ptr, dace_array_arg, &
+  use libdace, only: dace_array_t, describe_common, dace_cstring, dace_cstring_set, dace_cstring_ptr, dace_array_arg, &
                      dace_float_arg, dace_int_arg, dace_symbol_arg
   implicit none
   private
@@ -138,32 +138,6 @@ contains
     same_name = .true.
   end function same_name
 
-  ! Shape and element strides of an array from the addresses of its first element and of the
-  ! next element along each dimension (sections keep their real distances).
-  subroutine describe(h, dtype, elem_bytes, first, next, extents)
-    type(dace_array_t), intent(out) :: h
-    integer(dace_dtype_t), intent(in) :: dtype
-    integer, intent(in) :: elem_bytes
-    type(c_ptr), intent(in) :: first
-    type(c_ptr), intent(in) :: next(:)
-    integer, intent(in) :: extents(:)
-    integer :: d
-    integer(c_int64_t) :: dense
-    h%data = first
-    h%dtype = dtype
-    h%ndim = int(size(extents), c_int32_t)
-    dense = 1
-    do d = 1, size(extents)
-      h%shape(d) = extents(d)
-      if (extents(d) > 1) then
-        h%strides(d) = (transfer(next(d), 0_c_intptr_t) - transfer(first, 0_c_intptr_t)) / elem_bytes
-      else
-        h%strides(d) = dense
-      end if
-      dense = dense * max(extents(d), 1)
-    end do
-  end subroutine describe
-
   subroutine scalar_f64(c, name, x)
     type(dace_call_t), target, intent(inout) :: c
     character(len=*), intent(in) :: name
@@ -231,9 +205,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -246,9 +221,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -262,9 +238,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -279,9 +256,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT32, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -297,9 +275,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -312,9 +291,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -328,9 +308,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -345,9 +326,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_FLOAT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_FLOAT64, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -363,9 +345,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -378,9 +361,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -394,9 +378,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -411,9 +396,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX64, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -429,9 +415,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -444,9 +431,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -460,9 +448,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -477,9 +466,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_COMPLEX128, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_COMPLEX128, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -495,9 +485,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT8, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_INT8, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -510,9 +501,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT8, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT8, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -526,9 +518,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT8, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT8, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -543,9 +536,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_INT8, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT8, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT8, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -561,9 +555,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT16, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_INT16, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -576,9 +571,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT16, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT16, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -592,9 +588,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT16, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT16, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -609,9 +606,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_INT16, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT16, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT16, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -627,9 +625,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT32, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_INT32, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -642,9 +641,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT32, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT32, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -658,9 +658,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT32, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT32, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -675,9 +676,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_INT32, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT32, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT32, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -693,9 +695,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT64, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_INT64, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -708,9 +711,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT64, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT64, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -724,9 +728,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT64, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT64, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -741,9 +746,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_INT64, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_INT64, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_INT64, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
@@ -759,9 +765,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 1), shape(a))
+      call describe_common(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 1), shape(a))
     else
-      call describe(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1))), c_loc(a(1)), [ &
+      call describe_common(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1))), c_loc(a(1)), [ &
         c_loc(a(min(2, size(a, 1))))], shape(a))
     end if
     c%args(k) = dace_array_arg(c%arrays(k))
@@ -774,9 +781,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 2), shape(a))
+      call describe_common(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 2), shape(a))
     else
-      call describe(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1, 1))), c_loc(a(1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1)), &
         c_loc(a(1, min(2, size(a, 2))))], shape(a))
     end if
@@ -790,9 +798,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 3), shape(a))
+      call describe_common(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 3), shape(a))
     else
-      call describe(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1, 1, 1))), c_loc(a(1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1)), &
         c_loc(a(1, 1, min(2, size(a, 3))))], shape(a))
@@ -807,9 +816,10 @@ contains
     integer :: k
     if (.not. next_slot(c, name, k)) return
     if (size(a) == 0) then
-      call describe(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), spread(c_loc(empty_array_data), 1, 4), shape(a))
+      call describe_common(c%arrays(k), DACE_BOOL, 1, c_loc(empty_array_data), &
+        spread(c_loc(empty_array_data), 1, 4), shape(a))
     else
-      call describe(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
+      call describe_common(c%arrays(k), DACE_BOOL, int(c_sizeof(a(1, 1, 1, 1))), c_loc(a(1, 1, 1, 1)), [ &
         c_loc(a(min(2, size(a, 1)), 1, 1, 1)), &
         c_loc(a(1, min(2, size(a, 2)), 1, 1)), &
         c_loc(a(1, 1, min(2, size(a, 3)), 1)), &
