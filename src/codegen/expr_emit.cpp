@@ -282,9 +282,8 @@ Result<TypedValue> ExprEmitter::attribute(const Expr& e, const Attribute& a) {
   if (std::optional<std::string> d = dotted_name(e)) {
     if (std::optional<double> v = find_constant(*d))
       return TypedValue{llvm::ConstantFP::get(b_.getDoubleTy(), *v), ScalarType::Float64};
-    for (const char* gpu : {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."})
-      if (d->rfind(gpu, 0) == 0)
-        return unsupported(e, "the GPU built-in '" + *d + "' exists only inside a GPU kernel (CPU code reads it)");
+    if (is_gpu_builtin(*d))
+      return unsupported(e, "the GPU built-in '" + *d + "' exists only inside a GPU kernel (CPU code reads it)");
   }
   Result<TypedValue> v = emit(*a.value);
   if (!v) return v;

@@ -1,5 +1,7 @@
 #include "codegen/library_nodes.h"
 
+#include <cctype>
+#include <cstdlib>
 #include <map>
 
 #include "codegen/addressing.h"
@@ -10,6 +12,29 @@ namespace dace::codegen {
 std::string library_property(const ir::LibraryNode& n, const std::string& key) {
   auto it = n.properties.find(key);
   return it == n.properties.end() ? std::string() : it->second;
+}
+
+std::optional<std::vector<int64_t>> library_int_list(const std::string& text) {
+  std::vector<int64_t> out;
+  size_t i = 0;
+  auto skip = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  skip();
+  if (i >= text.size() || text[i] != '[') return std::nullopt;
+  ++i;
+  for (;;) {
+    skip();
+    if (i < text.size() && text[i] == ']') return out;
+    char* end = nullptr;
+    long long v = std::strtoll(text.c_str() + i, &end, 10);
+    if (end == text.c_str() + i) return std::nullopt;
+    out.push_back(v);
+    i = static_cast<size_t>(end - text.c_str());
+    skip();
+    if (i < text.size() && text[i] == ',') ++i;
+    else if (i >= text.size() || text[i] != ']') return std::nullopt;
+  }
 }
 
 Result<Operand> library_operand(StateEmitter& se, int node, const std::string& conn, bool input) {

@@ -2,6 +2,7 @@
 // through CBLAS when the registry offers OpenBLAS, library_blas.cpp), Reduce, Transpose,
 // Copy and Memset.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ Result<Operand> library_operand(StateEmitter& se, int node, const std::string& c
 llvm::Value* operand_element(Frame& f, const Operand& op, const std::vector<llvm::Value*>& idx);
 // A class-specific property (JSON text), or "" when absent.
 std::string library_property(const ir::LibraryNode& n, const std::string& key);
+// A property holding a JSON list of integers ("[2, 0, 1]"); nullopt on anything else.
+std::optional<std::vector<int64_t>> library_int_list(const std::string& text);
 
 Status emit_matmul(StateEmitter& se, int node);
 Status emit_reduce(StateEmitter& se, int node);

@@ -10,27 +10,6 @@
 
 namespace dace::codegen {
 
-namespace {
-
-// "[3]", "[0, 2]", "null" -> axes (nullopt = all).
-std::optional<std::vector<int64_t>> parse_axes(const std::string& text) {
-  if (text.empty() || text == "null") return std::nullopt;
-  std::vector<int64_t> out;
-  const char* p = text.c_str();
-  while (*p) {
-    if ((*p >= '0' && *p <= '9') || *p == '-') {
-      char* end = nullptr;
-      out.push_back(std::strtoll(p, &end, 10));
-      p = end;
-    } else {
-      ++p;
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 Status emit_reduce(StateEmitter& se, int node) {
   Frame& f = *se.f;
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
@@ -52,7 +31,14 @@ Status emit_reduce(StateEmitter& se, int node) {
   int64_t k = 0;
   for (size_t d = 0; d < full.size(); ++d)
     if (!(sym::as_integer(sym::simplify(full[d])) == std::optional<int64_t>(1))) squeezed_of[d] = k++;
-  std::optional<std::vector<int64_t>> axes = parse_axes(library_property(n, "axes"));
+  // Axes "null" (or absent) reduce over everything.
+  std::string axes_text = library_property(n, "axes");
+  std::optional<std::vector<int64_t>> axes;
+  if (!axes_text.empty() && axes_text != "null") {
+    axes = library_int_list(axes_text);
+    if (!axes)
+      return make_error(Code::InvalidSdfg, se.where(node) + ": Reduce property \"axes\" is not a list of integers");
+  }
   std::vector<bool> reduced(in->sizes.size(), !axes.has_value());
   if (axes)
     for (int64_t a : *axes) {

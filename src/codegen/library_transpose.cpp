@@ -10,30 +10,6 @@ namespace dace::codegen {
 
 namespace {
 
-// "[2, 0, 1]" -> {2, 0, 1}; nullopt on anything else.
-std::optional<std::vector<int64_t>> parse_int_list(const std::string& text) {
-  std::vector<int64_t> out;
-  size_t i = 0;
-  auto skip = [&] {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n')) ++i;
-  };
-  skip();
-  if (i >= text.size() || text[i] != '[') return std::nullopt;
-  ++i;
-  for (;;) {
-    skip();
-    if (i < text.size() && text[i] == ']') return out;
-    char* end = nullptr;
-    long long v = std::strtoll(text.c_str() + i, &end, 10);
-    if (end == text.c_str() + i) return std::nullopt;
-    out.push_back(v);
-    i = static_cast<size_t>(end - text.c_str());
-    skip();
-    if (i < text.size() && text[i] == ',') ++i;
-    else if (i >= text.size() || text[i] != ']') return std::nullopt;
-  }
-}
-
 // A JSON number (or absent: `fallback`); nullopt when the property is not a plain number.
 std::optional<double> number_property(const ir::LibraryNode& n, const std::string& key, double fallback) {
   std::string text = library_property(n, key);
@@ -77,7 +53,7 @@ Status emit_tensor_transpose(StateEmitter& se, int node) {
   if (!in) return in.take_error();
   Result<Operand> out = library_operand(se, node, "_out_tensor", false);
   if (!out) return out.take_error();
-  std::optional<std::vector<int64_t>> axes = parse_int_list(library_property(n, "axes"));
+  std::optional<std::vector<int64_t>> axes = library_int_list(library_property(n, "axes"));
   if (!axes) return refuse("property \"axes\" is not a list of integers");
   std::optional<double> alpha = number_property(n, "alpha", 1.0), beta = number_property(n, "beta", 0.0);
   if (!alpha || !beta) return refuse("scaling factors alpha/beta must be numbers");

@@ -124,4 +124,13 @@ bool is_module_name(std::string_view name) {
   return name == "math" || name == "dace" || name == "numpy" || name == "np" || name == "cmath";
 }
 
+bool is_gpu_builtin(std::string_view dotted) {
+  for (std::string_view base : {"threadIdx.", "blockIdx.", "blockDim.", "gridDim."}) {
+    if (dotted.substr(0, base.size()) != base) continue;
+    std::string_view member = dotted.substr(base.size());
+    return member == "x" || member == "y" || member == "z";
+  }
+  return false;
+}
+
 }  // namespace dace::tasklet

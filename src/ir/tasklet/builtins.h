@@ -49,4 +49,8 @@ std::optional<double> find_constant(std::string_view dotted);
 // "math", "dace", "numpy", "np", "cmath": names that are modules, not values.
 bool is_module_name(std::string_view name);
 
+// CUDA's thread/block indices and dimensions as DaCe's GPU expansions write them in Python
+// tasklets: "threadIdx.x", "blockIdx.y", "blockDim.z", "gridDim.x", ...
+bool is_gpu_builtin(std::string_view dotted);
+
 }  // namespace dace::tasklet

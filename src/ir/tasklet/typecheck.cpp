@@ -452,12 +452,11 @@ class Checker {
 
   // CUDA's thread and block indices and dimensions (`threadIdx.x`, ...): unsigned 32-bit
   // values that only a GPU kernel defines; DaCe's GPU expansions use them in Python tasklets.
-  std::optional<std::string> gpu_builtin(const Attribute& a) const {
+  // A connector or local of the same name shadows them.
+  bool gpu_builtin(const Attribute& a) const {
     const Name* base = a.value ? a.value->as<Name>() : nullptr;
-    if (!base || inputs_.count(base->id) || outputs_.count(base->id) || locals_.count(base->id)) return std::nullopt;
-    static const std::set<std::string> kBases = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-    if (!kBases.count(base->id) || (a.attr != "x" && a.attr != "y" && a.attr != "z")) return std::nullopt;
-    return base->id + "." + a.attr;
+    if (!base || inputs_.count(base->id) || outputs_.count(base->id) || locals_.count(base->id)) return false;
+    return is_gpu_builtin(base->id + "." + a.attr);
   }
 
   Result<Typed> attribute(const Expr& e, const Attribute& a, const Scope& scope) {
@@ -472,7 +471,7 @@ class Checker {
         return type_error(e.loc, "unknown name '" + *dotted + "'");
       if (!base) return type_error(e.loc, "unknown name '" + *dotted + "'");
     }
-    if (std::optional<std::string> builtin = gpu_builtin(a)) return typed(e.loc, a, ScalarType::UInt32);
+    if (gpu_builtin(a)) return typed(e.loc, a, ScalarType::UInt32);
     if (a.attr != "real" && a.attr != "imag")
       return type_error(e.loc, "unknown attribute '" + a.attr + "'");
     Result<Typed> v = scalar_expr(a.value, scope);
