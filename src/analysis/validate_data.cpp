@@ -23,7 +23,8 @@ struct DescriptorChecker {
   void fail(const std::string& what) const { ctx.error(path, what); }
 
   // Checks one list property; returns false when an entry is null (nothing else is safe).
-  bool check_list(const std::vector<sym::Expr>& values, const char* what, bool nonnegative) {
+  bool check_list(const std::vector<sym::Expr>& values, const char* what, bool nonnegative,
+                  const std::string& why = "") {
     bool ok = true;
     for (size_t i = 0; i < values.size(); ++i) {
       sym::Expr e = values[i];
@@ -33,7 +34,7 @@ struct DescriptorChecker {
         ok = false;
         continue;
       }
-      if (nonnegative && definitely_negative(e)) fail(at + " is negative (" + sym::to_string(e) + ")");
+      if (nonnegative && definitely_negative(e)) fail(at + " is negative (" + sym::to_string(e) + ")" + why);
       check_symbols(e, what);
     }
     return ok;
@@ -72,9 +73,15 @@ struct DescriptorChecker {
       if (!d.offset.empty() && d.offset.size() < d.shape.size())
         fail("has " + std::to_string(d.offset.size()) + " offsets for " + std::to_string(d.shape.size()) +
              " dimensions");
-      check_list(d.strides, "strides", true);
+      // Negative strides (NumPy's a[::-1]) and zero strides (broadcasts) are legal for data the
+      // caller passes in, as in DaCe. A transient is allocated by libdace from its first
+      // element upwards, so a negative stride would address memory before the allocation.
+      check_list(d.strides, "strides", d.transient,
+                 ": only non-transient data (passed in by the caller) may have negative strides");
       check_list(d.offset, "offset", false);
-      check_scalar(d.total_size, "total size", true);
+      // DaCe writes total sizes such as `2 - N` for reversed arguments; only what libdace
+      // allocates must have a size that makes sense.
+      check_scalar(d.total_size, "total size", d.transient);
       check_scalar(d.start_offset, "start offset", false);
     }
     if (d.kind == ir::DataKind::Stream) check_scalar(d.buffer_size, "buffer size", true);

@@ -36,8 +36,12 @@ void complete_defaults(DataDescriptor& d) {
   if (!d.total_size) {
     // Largest reachable element + 1, which equals the product of the shape for C order.
     sym::Expr extent = sym::integer(1);
-    for (size_t i = 0; i < d.shape.size(); ++i)
-      extent = sym::add(extent, sym::mul(sym::sub(d.shape[i], sym::integer(1)), d.strides[i]));
+    for (size_t i = 0; i < d.shape.size(); ++i) {
+      // A constant negative stride (a reversed view) reaches as far as its magnitude.
+      sym::Expr stride = d.strides[i];
+      if (auto v = sym::as_integer(stride); v && *v < 0) stride = sym::integer(-*v);
+      extent = sym::add(extent, sym::mul(sym::sub(d.shape[i], sym::integer(1)), stride));
+    }
     d.total_size = d.shape.empty() ? sym::integer(1) : extent;
   }
   if (!d.start_offset) d.start_offset = sym::integer(0);

@@ -56,6 +56,29 @@ def test_strided_views_written_in_place(axpb2d):
     assert np.all(big_b[untouched] == -1.0)
 
 
+def test_reversed_views_read_and_written(axpb2d):
+    # Negative strides: NumPy's a[::-1] passed without copies, read and written in place.
+    big_a = np.arange(42.0).reshape(6, 7)
+    a = big_a[::-1, ::-2]
+    b_store = np.full((6, 8), -1.0)
+    b = b_store[::-1, 1::2]
+    expect = ref(a.copy(), 4.0)
+    axpb2d(A=a, B=b, s=4.0)
+    np.testing.assert_array_equal(b, expect)
+    untouched = np.ones_like(b_store, dtype=bool)
+    untouched[:, 1::2] = False
+    assert np.all(b_store[untouched] == -1.0)
+    np.testing.assert_array_equal(big_a, np.arange(42.0).reshape(6, 7))  # input untouched
+
+
+def test_broadcast_input_with_zero_strides(axpb2d):
+    row = np.arange(5.0)
+    a = np.broadcast_to(row, (3, 5))  # strides (0, 8)
+    b = np.zeros((3, 5))
+    axpb2d(A=a, B=b, s=2.0)
+    np.testing.assert_array_equal(b, ref(np.tile(row, (3, 1)), 2.0))
+
+
 def test_mixed_layouts_and_transposed_view(axpb2d):
     a = np.arange(30.0).reshape(5, 6).T  # Fortran-order view of a C array
     b = np.zeros((6, 5))
@@ -131,6 +154,18 @@ def test_return_values_like_dace():
         out = np.zeros(5)
         assert prog(A=a, __return=out) is out
         np.testing.assert_array_equal(out, a * 2)
+
+
+def test_return_array_with_negative_strides():
+    # A return descriptor laid out reversed: the array handed back views a buffer of its own.
+    with returning_sdfg() as sdfg:
+        sdfg.arrays["__return"].set_strides(["-1"])
+        with sdfg.compile() as prog:
+            a = np.arange(6.0)
+            r = prog(A=a)
+            assert r.strides == (-8,)
+            np.testing.assert_array_equal(r, a * 2)
+            np.testing.assert_array_equal(r.base[::-1], a * 2)  # memory order is reversed
 
 
 def test_several_returns_as_tuple():

@@ -281,6 +281,47 @@ TEST(ProgramStrides, FortranOrderArgumentIsReadInPlace) {
   dace_sdfg_release(sdfg);
 }
 
+// Negative and zero strides (A's rows reversed and each row one broadcast value: "-M, 0"):
+// dace_program_argument_strides reports them and the call reads through them in place.
+TEST(ProgramStrides, NegativeAndZeroStridesReadInPlace) {
+  dace_sdfg_t* sdfg = make_twice("-M, 0");
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, nullptr));
+  int32_t count = 0, a = -1;
+  ASSERT_DACE_OK(dace_program_argument_count(&count, p));
+  for (int32_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    ASSERT_DACE_OK(dace_program_argument_info(&name, nullptr, nullptr, p, i));
+    if (std::string(name) == "A") a = i;
+  }
+  const int64_t N = 4, M = 3;
+  const char* sym_names[] = {"N", "M"};
+  const int64_t sym_values[] = {N, M};
+  int64_t out[2] = {0, 0};
+  size_t ndim = 0;
+  ASSERT_DACE_OK(dace_program_argument_strides(out, 2, &ndim, p, a, sym_names, sym_values, 2));
+  EXPECT_EQ(out[0], -M);
+  EXPECT_EQ(out[1], 0);
+
+  // Row i of A is element (N-1-i)*M of `store` (one value per row, broadcast over columns).
+  std::vector<double> store(N * M);
+  for (size_t k = 0; k < store.size(); ++k) store[k] = 0.5 * static_cast<double>(k);
+  std::vector<double> b(N * M, -1.0);
+  const int64_t shape[2] = {N, M}, strides[2] = {-M, 0};
+  const char* names[] = {"A", "B"};
+  dace_arg_t args[] = {array(store.data() + (N - 1) * M, shape, 2, strides), array(b.data(), shape, 2)};
+  ASSERT_DACE_OK(dace_program_call(p, names, args, 2));
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < M; ++j)
+      EXPECT_EQ(b[static_cast<size_t>(i * M + j)], 2 * store[static_cast<size_t>((N - 1 - i) * M)] + 1) << i << "," << j;
+
+  dace_program_release(p);
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
+}
+
 TEST(ProgramStrides, ResetAndErrors) {
   dace_sdfg_t* sdfg = make_twice("1, N");
   EXPECT_DACE_ERROR(dace_data_set_strides(sdfg, "A", "1"), DACE_ERROR_INVALID_ARGUMENT, "\"A\"");

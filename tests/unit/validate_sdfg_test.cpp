@@ -89,12 +89,22 @@ TEST(ValidateData, TrailingOffsetsAreAccepted) {
   expect_valid(*b.g);
 }
 
-TEST(ValidateData, NegativeStride) {
+TEST(ValidateData, NegativeStrideOfTransient) {
   Builder b = simple_map_sdfg();
   DataDescriptor d = array({"4"}, true);
   d.strides = {E("-1")};
   b.data("T", d);
-  expect_error(*b.g, "sdfg \"simple\" / data \"T\": strides dimension 0 is negative (-1)");
+  expect_error(*b.g, "sdfg \"simple\" / data \"T\": strides dimension 0 is negative (-1): only non-transient "
+                     "data (passed in by the caller) may have negative strides");
+}
+
+TEST(ValidateData, NegativeAndZeroStridesOfArguments) {
+  // NumPy's a[::-1] and np.broadcast_to views, as DaCe accepts them.
+  Builder b = simple_map_sdfg();
+  DataDescriptor d = array({"4", "3"}, false);
+  d.strides = {E("-3"), E("0")};
+  b.data("T", d);
+  expect_valid(*b.g);
 }
 
 TEST(ValidateData, NegativeTotalSize) {

@@ -185,6 +185,7 @@ int cmd_run(const std::vector<std::string>& args) {
     report_capi_error(o.file, st);
     return kExitError;
   }
+  collect_arrays(bound);
 
   std::vector<double> times;
   if (o.repeat > 0) {
@@ -194,6 +195,7 @@ int cmd_run(const std::vector<std::string>& args) {
       // Copy in place: call_args point into the scratch buffers.
       for (size_t i = 0; i < scratch.size(); ++i)
         std::copy(initial[i].bytes.begin(), initial[i].bytes.end(), scratch[i].bytes.begin());
+      stage_arrays(scratch);
       auto t = Clock::now();
       st = dace_program_call(program.get(), names.data(), call_args.data(), static_cast<int32_t>(names.size()));
       times.push_back(ms_between(t, Clock::now()));

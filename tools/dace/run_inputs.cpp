@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstring>
 
 #include "array_values.h"
 #include "capi_util.h"
@@ -114,6 +116,42 @@ void generated_scalar(dace_dtype_t t, bool symbol, dace_arg_t& v) {
     v.kind = symbol ? DACE_ARG_SYMBOL : DACE_ARG_INT;
     v.value.i = static_cast<int64_t>(c.real());
   }
+}
+
+
+// Records the element strides the program expects for array argument `index` when they are
+// not C order, so the array is laid out that way for the call (DaCe's descriptors may be
+// Fortran-ordered, padded, reversed or broadcast).
+bool expected_layout(const dace_program_t* program, int32_t index, const std::vector<const char*>& sym_names,
+                     const std::vector<int64_t>& sym_values, BoundArgument& a, std::string& error) {
+  std::vector<int64_t> strides(a.shape.size() + 1);
+  size_t ndim = 0;
+  dace_status_t st = dace_program_argument_strides(strides.data(), strides.size(), &ndim, program, index,
+                                                   sym_names.data(), sym_values.data(),
+                                                   static_cast<int32_t>(sym_names.size()));
+  if (st != DACE_OK) {
+    error = "array " + quoted(a.name) + ": strides: " + dace_last_error_message();
+    return false;
+  }
+  if (ndim != a.shape.size()) return true;  // a rank mismatch: the call reports it
+  strides.resize(ndim);
+  bool c_order = true;
+  int64_t running = 1;
+  for (size_t d = ndim; d-- > 0;) {
+    if (a.shape[d] > 1 && strides[d] != running) c_order = false;
+    running *= a.shape[d];
+  }
+  if (c_order) return true;
+  // The buffer spans every element the strides reach; refuse spans that do not fit memory.
+  long double span = 1;
+  for (size_t d = 0; d < ndim; ++d)
+    if (a.shape[d] > 0) span += static_cast<long double>(a.shape[d] - 1) * std::abs(static_cast<long double>(strides[d]));
+  if (span * dtype_size(a.dtype) > static_cast<long double>(INT64_MAX) / 4) {
+    error = "array " + quoted(a.name) + ": its strides span more memory than can be allocated";
+    return false;
+  }
+  a.strides = std::move(strides);
+  return true;
 }
 
 }  // namespace
@@ -283,6 +321,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
     }
     a.shape = shape;
     if (a.bytes.empty()) a.bytes.assign(es ? es : 1, 0);  // zero-size arrays still need a pointer
+    if (!expected_layout(program, static_cast<int32_t>(i), sym_names, sym_values, a, error)) return false;
   }
   return true;
 }
@@ -290,16 +329,18 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
 void make_call_args(std::vector<BoundArgument>& bound, std::vector<const char*>& names, std::vector<dace_arg_t>& args) {
   names.clear();
   args.clear();
+  stage_arrays(bound);
   for (BoundArgument& a : bound) {
     names.push_back(a.name.c_str());
     if (a.kind == DACE_ARGUMENT_ARRAY) {
       dace_arg_t v{};
       v.kind = DACE_ARG_ARRAY;
-      v.value.array.data = a.bytes.data();
+      const size_t es = static_cast<size_t>(dtype_size(a.dtype));
+      v.value.array.data = a.strides.empty() ? a.bytes.data() : a.storage.data() + static_cast<size_t>(a.origin) * es;
       v.value.array.dtype = a.dtype;
       v.value.array.ndim = static_cast<int32_t>(a.shape.size());
       v.value.array.shape = a.shape.data();
-      v.value.array.strides = nullptr;
+      v.value.array.strides = a.strides.empty() ? nullptr : a.strides.data();
       args.push_back(v);
     } else {
       args.push_back(a.value);
@@ -315,6 +356,57 @@ npy::Array to_npy(const BoundArgument& a) {
   for (int64_t e : a.shape) n *= e;
   out.data.assign(a.bytes.begin(), a.bytes.begin() + n * dtype_size(a.dtype));
   return out;
+}
+
+namespace {
+
+// Calls f(c_order_index, storage_index) for every element of `a`.
+template <class F>
+void for_each_element(const BoundArgument& a, F&& f) {
+  const size_t nd = a.shape.size();
+  int64_t n = 1;
+  for (int64_t e : a.shape) n *= e;
+  std::vector<int64_t> idx(nd, 0);
+  for (int64_t flat = 0; flat < n; ++flat) {
+    int64_t at = a.origin;
+    for (size_t d = 0; d < nd; ++d) at += idx[d] * a.strides[d];
+    f(flat, at);
+    for (size_t d = nd; d-- > 0;) {
+      if (++idx[d] < a.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void stage_arrays(std::vector<BoundArgument>& bound) {
+  for (BoundArgument& a : bound) {
+    if (a.kind != DACE_ARGUMENT_ARRAY || a.strides.empty()) continue;
+    const size_t es = static_cast<size_t>(dtype_size(a.dtype));
+    int64_t low = 0, high = 0;  // element offsets reached, relative to element 0
+    for (size_t d = 0; d < a.shape.size(); ++d) {
+      if (a.shape[d] <= 0) continue;
+      (a.strides[d] < 0 ? low : high) += (a.shape[d] - 1) * a.strides[d];
+    }
+    a.origin = -low;
+    // Allocated once: call arguments keep pointing into it across repeated calls.
+    const size_t bytes = static_cast<size_t>(high - low + 1) * es;
+    if (a.storage.size() != bytes) a.storage.assign(bytes, 0);
+    for_each_element(a, [&](int64_t flat, int64_t at) {
+      std::memcpy(a.storage.data() + static_cast<size_t>(at) * es, a.bytes.data() + static_cast<size_t>(flat) * es, es);
+    });
+  }
+}
+
+void collect_arrays(std::vector<BoundArgument>& bound) {
+  for (BoundArgument& a : bound) {
+    if (a.kind != DACE_ARGUMENT_ARRAY || a.strides.empty()) continue;
+    const size_t es = static_cast<size_t>(dtype_size(a.dtype));
+    for_each_element(a, [&](int64_t flat, int64_t at) {
+      std::memcpy(a.bytes.data() + static_cast<size_t>(flat) * es, a.storage.data() + static_cast<size_t>(at) * es, es);
+    });
+  }
 }
 
 }  // namespace dace::cli

@@ -18,6 +18,12 @@ struct BoundArgument {
   std::vector<int64_t> shape;  // arrays
   std::vector<uint8_t> bytes;  // arrays: C order, never empty so the data pointer is never null
   bool from_file = false;      // given by -i or the case file
+  // Arrays whose descriptor is not C-ordered (Fortran order, padding, negative or zero
+  // strides): the element strides the program expects, and the buffer laid out that way
+  // (`origin` = element offset of element 0 in it). Empty strides: `bytes` is passed as is.
+  std::vector<int64_t> strides;
+  std::vector<uint8_t> storage;
+  int64_t origin = 0;
   dace_arg_t value{};          // scalars and symbols
 };
 
@@ -35,9 +41,14 @@ struct RunInputs {
 bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, const RunInputs& in,
                     std::vector<BoundArgument>& out, std::string& error);
 
-// Parallel name/argument arrays for dace_program_call, pointing into `bound`.
+// Parallel name/argument arrays for dace_program_call, pointing into `bound` (arrays with
+// their own layout are staged into it first).
 void make_call_args(std::vector<BoundArgument>& bound, std::vector<const char*>& names,
                     std::vector<dace_arg_t>& args);
+// Copies `bytes` into the laid-out buffers again (before a repeated call); pointers stay valid.
+void stage_arrays(std::vector<BoundArgument>& bound);
+// Copies laid-out buffers back into `bytes` (after a call), so results read in C order.
+void collect_arrays(std::vector<BoundArgument>& bound);
 
 // An array argument as a .npy array.
 npy::Array to_npy(const BoundArgument& a);

@@ -119,9 +119,9 @@ class _Plan:
         returned = None
         for slot, name, conv in self.slots:
             if conv is None:  # a return array the caller did not pass
-                shape, dtype, strides, total = self.returns[name][:4]
+                shape, dtype, strides, total, _, origin = self.returns[name]
                 arr = np.empty(shape, dtype) if strides is None else np.ndarray(
-                    shape, dtype, buffer=np.empty(total, dtype), strides=strides)
+                    shape, dtype, buffer=np.empty(total, dtype), offset=origin, strides=strides)
                 if returned is None:
                     returned = {}
                 returned[name] = arr
@@ -343,15 +343,18 @@ class CompiledProgram(Releasable):
         return tuple(arr.shape), tuple(strides)
 
     def _return_spec(self, info, symbols):
-        """(shape, dtype, byte strides or None for C order, total elements, element strides)."""
+        """(shape, dtype, byte strides or None for C order, total elements, element strides,
+        byte offset of element 0 in the buffer: nonzero when a stride is negative)."""
         shape = self._shape_of(info, symbols)
         strides = self._strides_of(info, symbols)
         c_order = _c_strides(shape)
         if strides is None or tuple(strides) == c_order or len(strides) != len(shape):
-            return shape, info.np_dtype, None, 0, c_order
-        total = 1 + sum((n - 1) * s for n, s in zip(shape, strides) if n > 0)
+            return shape, info.np_dtype, None, 0, c_order, 0
+        reach = [(n - 1) * s for n, s in zip(shape, strides) if n > 0]
+        low = sum(r for r in reach if r < 0)
+        total = 1 + sum(r for r in reach if r > 0) - low
         itemsize = info.np_dtype.itemsize
-        return shape, info.np_dtype, tuple(s * itemsize for s in strides), total, tuple(strides)
+        return shape, info.np_dtype, tuple(s * itemsize for s in strides), total, tuple(strides), -low * itemsize
 
     def _shape_of(self, info, symbols):
         return self._evaluated(_capi.dace_program_argument_shape, info, symbols)

@@ -438,6 +438,27 @@ ufunc_case('ufuncs_two_outputs', TWO_OUTPUTS[1:], ['A'], 'float64', signed_float
 ufunc_case('ufuncs_divmod', TWO_OUTPUTS[:1], ['A', 'B'], 'int64', small_ints)
 
 
+# Argument layouts DaCe's descriptors allow besides C order: reversed (negative stride),
+# Fortran order and broadcast (zero stride). The inputs are the logical arrays; the runner lays
+# them out as the descriptors say.
+REVERSED = dace.data.Array(dace.float64, (N, ), strides=(-1, ))
+FORTRAN = dace.data.Array(dace.float64, (N, M), strides=(1, N))
+BROADCAST_ROWS = dace.data.Array(dace.float64, (N, M), strides=(0, 1))
+
+
+def layouts_inputs(r):
+    return dict(A=r.random(7), B=r.random((7, 4)), W=np.tile(r.random(4), (7, 1)), C=np.zeros((7, 4)), D=np.zeros(7))
+
+
+@case({'N': 7, 'M': 4}, layouts_inputs,
+      lambda i: dict(C=i['B'] * 2 + i['A'][:, None] + i['W'], D=i['A'] * 3))
+@dace.program
+def layouts(A: REVERSED, B: FORTRAN, W: BROADCAST_ROWS, C: dace.float64[N, M], D: REVERSED):
+    for i, j in dace.map[0:N, 0:M]:
+        C[i, j] = B[i, j] * 2 + A[i] + W[i, j]
+    D[:] = A * 3
+
+
 def write(entry, root):
     program = entry['program']
     name = program.name
