@@ -22,7 +22,7 @@ Result<std::vector<llvm::Value*>> container_strides(Frame& f, const ir::DataDesc
 
 Result<llvm::Value*> element_pointer(Frame& f, const DataBinding& data, const std::vector<llvm::Value*>& indices) {
   const ir::DataDescriptor& d = *data.desc;
-  llvm::Type* et = storage_type(f.mc.ctx, d.dtype.scalar);
+  llvm::Type* et = element_storage_type(f.mc.ctx, d.dtype);
   if (d.kind == ir::DataKind::Scalar) return data.base;
   Result<std::vector<llvm::Value*>> strides = container_strides(f, d);
   if (!strides) return strides.take_error();

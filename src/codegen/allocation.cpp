@@ -33,7 +33,7 @@ sym::Expr element_count(const ir::DataDescriptor& d) {
 std::optional<int64_t> constant_bytes(const ir::DataDescriptor& d) {
   std::optional<int64_t> n = sym::as_integer(sym::simplify(element_count(d)));
   if (!n) return std::nullopt;
-  return *n * ir::scalar_type_size(d.dtype.scalar);
+  return *n * ir::element_size(d.dtype);
 }
 
 struct Usage {
@@ -103,6 +103,11 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
       continue;
     }
     if (!d.transient) {
+      // The C ABI passes dace_dtype_t scalars; a struct argument would need the host to know
+      // libdace's layout. DaCe's frontend writes struct transients only.
+      if (std::optional<ir::StructLayout> layout = ir::struct_layout(d.dtype); top_level && layout)
+        return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": struct element type " +
+                                                 layout->name + " cannot be a program argument");
       k = AllocKind::External;
     } else if (d.kind == ir::DataKind::View) {
       k = AllocKind::View;
@@ -114,7 +119,8 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
           d.storage != ir::StorageType::CPU_ThreadLocal)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
-      if (!d.dtype.raw_json.empty() || !d.dtype.opaque.empty() || d.dtype.pointer_depth > 0)
+      if (!d.dtype.opaque.empty() || d.dtype.pointer_depth > 0 ||
+          (!d.dtype.raw_json.empty() && !ir::struct_layout(d.dtype)))
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": element type " + ir::to_string(d.dtype) +
                                                  " cannot be compiled yet");
       const Usage& u = usage[name];
@@ -149,7 +155,7 @@ Result<llvm::Value*> allocation_bytes(Frame& f, const ir::DataDescriptor& desc) 
     if (!so) return so;
     elems = f.b.CreateAdd(elems, *so);
   }
-  return f.b.CreateMul(elems, f.b.getInt64(ir::scalar_type_size(desc.dtype.scalar)));
+  return f.b.CreateMul(elems, f.b.getInt64(ir::element_size(desc.dtype)));
 }
 
 llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero) {
@@ -225,16 +231,17 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
   const ir::DataDescriptor& d = it->second;
   if (d.kind == ir::DataKind::Stream) return allocate_stream_container(f, name, kind, d);
   bool zero = f.sc.plan.setzero.count(name) > 0;
-  llvm::Type* et = storage_type(f.mc.ctx, d.dtype.scalar);
+  llvm::Type* et = element_storage_type(f.mc.ctx, d.dtype);
+  const int64_t elem_bytes = std::max(1, ir::element_size(d.dtype));
   std::vector<llvm::Value*> to_free;
   std::optional<int64_t> bytes = constant_bytes(d);
   bool stack = kind == AllocKind::StackSlot ||
                (kind == AllocKind::ScopeLocal && bytes && *bytes <= kMaxStackBytes);
   if (stack) {
-    int64_t n = bytes ? std::max<int64_t>(1, *bytes / std::max(1, ir::scalar_type_size(d.dtype.scalar))) : 1;
+    int64_t n = bytes ? std::max<int64_t>(1, *bytes / elem_bytes) : 1;
     llvm::AllocaInst* slot = f.entry_alloca(n == 1 ? et : llvm::ArrayType::get(et, static_cast<uint64_t>(n)), name);
-    slot->setAlignment(llvm::Align(std::min<int64_t>(64, std::max<int64_t>(8, ir::scalar_type_size(d.dtype.scalar)))));
-    if (zero) f.b.CreateMemSet(slot, f.b.getInt8(0), f.b.getInt64(n * ir::scalar_type_size(d.dtype.scalar)), slot->getAlign());
+    slot->setAlignment(llvm::Align(std::min<uint64_t>(64, llvm::PowerOf2Ceil(static_cast<uint64_t>(std::max<int64_t>(8, elem_bytes))))));
+    if (zero) f.b.CreateMemSet(slot, f.b.getInt8(0), f.b.getInt64(n * elem_bytes), slot->getAlign());
     f.bind_data(name, DataBinding{slot, &d, thread_local_storage});
     return to_free;
   }

@@ -68,6 +68,9 @@ Status emit_copy(StateEmitter& se, int edge_id) {
   if (!sb) return sb.take_error();
   Result<DataBinding> db = f.data(dst.data);
   if (!db) return db.take_error();
+  if (ir::struct_layout(sb->desc->dtype) || ir::struct_layout(db->desc->dtype))
+    return make_error(Code::Unsupported, se.where_edge(edge_id) + ": copies of struct elements (" +
+                                             ir::to_string(sb->desc->dtype) + ") cannot be compiled yet");
   if (sb->desc->kind == ir::DataKind::Stream || db->desc->kind == ir::DataKind::Stream) {
     if (!e->memlet.wcr.empty())
       return make_error(Code::Unsupported, se.where_edge(edge_id) + ": copies to or from streams cannot resolve write conflicts");

@@ -11,6 +11,7 @@
 #include "codegen/node_emit.h"
 #include "codegen/scalar_ops.h"
 #include "codegen/stream_queue.h"
+#include "codegen/struct_values.h"
 #include "codegen/wcr.h"
 #include "ir/tasklet/language.h"
 #include "ir/tasklet/parser.h"
@@ -122,6 +123,18 @@ struct Output {
   std::vector<Target> targets;
 };
 
+// A struct-typed output connector: its fields are scalar outputs ("conn.field"), written
+// together into each destination element at the end.
+struct StructOutput {
+  ir::StructLayout layout;
+  struct Destination {
+    llvm::Value* element = nullptr;
+    std::optional<Wcr> wcr;
+    bool atomic = false;
+  };
+  std::vector<Destination> destinations;
+};
+
 struct Input {
   bool scalar = true;
   TypedValue value;          // eager scalar
@@ -165,7 +178,9 @@ class TaskletEmitter : public NameEnv {
     DACE_TRY(bind_outputs(t, arity, out_info));
     std::map<std::string, ScalarType> symbols = f_.sc.symbol_types;
     for (const auto& [n, ty] : se_.scope_symbols) symbols[n] = ty;
-    Result<TypedProgram> typed = typecheck(*parsed, in_info, out_info, symbols);
+    Result<Program> split = split_struct_connectors(*parsed, structs_);
+    if (!split) return fail(split.error());
+    Result<TypedProgram> typed = typecheck(*split, in_info, out_info, symbols);
     if (!typed) return fail(typed.error());
     for (auto& [name, out] : outputs_) {
       if (!out.scalar) continue;
@@ -185,6 +200,14 @@ class TaskletEmitter : public NameEnv {
       if (has_if && !out.dynamic && !out.targets.empty() && out.targets[0].tasklet_edge < 0 && !out.targets[0].wcr)
         store_scalar(f_.b, convert_typed(f_.b, load_scalar(f_.b, out.targets[0].ptr, out.targets[0].elem), ty), out.local);
     }
+    // A conditionally written struct keeps the destination's fields on paths that skip them.
+    for (const auto& [name, so] : struct_outputs_) {
+      if (!has_if || so.destinations.empty() || so.destinations[0].wcr) continue;
+      for (const ir::StructField& fl : so.layout.fields) {
+        Output& out = outputs_.at(field_connector(name, fl.name));
+        store_scalar(f_.b, load_scalar(f_.b, field_pointer(f_.b, so.destinations[0].element, fl), fl.type), out.local);
+      }
+    }
     for (const auto& [name, ty] : typed->locals) {
       ScalarType lt = ty == ScalarType::Unknown ? ScalarType::Float64 : ty;
       locals_[name] = {f_.entry_alloca(storage_type(f_.mc.ctx, lt), name), lt};
@@ -195,6 +218,17 @@ class TaskletEmitter : public NameEnv {
       if (!out.scalar || out.dynamic) continue;
       TypedValue v = load_scalar(f_.b, out.local, out.type);
       for (const Target& tg : out.targets) DACE_TRY(write_target(tg, v));
+    }
+    for (const auto& [name, so] : struct_outputs_) {
+      std::map<std::string, TypedValue> fields;
+      for (const ir::StructField& fl : so.layout.fields) {
+        const Output& out = outputs_.at(field_connector(name, fl.name));
+        fields[fl.name] = load_scalar(f_.b, out.local, out.type);
+      }
+      for (const auto& dst : so.destinations) {
+        Status st = emit_struct_write(f_, so.layout, dst.element, fields, dst.wcr ? &*dst.wcr : nullptr, dst.atomic);
+        if (!st.ok()) return fail(st.error());
+      }
     }
     return Status::success();
   }
@@ -248,6 +282,10 @@ class TaskletEmitter : public NameEnv {
       ScalarType elem = d->desc->dtype.scalar;
       ScalarType ty = declared.scalar != ScalarType::Unknown ? declared.scalar : elem;
       auto ar = arity.find(conn);
+      if (std::optional<ir::StructLayout> layout = ir::struct_layout(d->desc->dtype)) {
+        DACE_TRY(bind_struct_input(e, conn, *d, subset, ar != arity.end(), *layout, info));
+        continue;
+      }
       if (d->desc->kind == ir::DataKind::Stream) {
         DACE_TRY(pop_input(e, conn, *d, subset, ar != arity.end(), ty, in, info));
         continue;
@@ -300,6 +338,11 @@ class TaskletEmitter : public NameEnv {
       Result<DataBinding> d = f_.data(edge->memlet.data);
       if (!d) return fail(d.error());
       sym::Subset subset = edge->memlet.subset.rank() ? edge->memlet.subset : full_subset(*d->desc);
+      if (std::optional<ir::StructLayout> layout = ir::struct_layout(d->desc->dtype)) {
+        outputs_.erase(conn);
+        DACE_TRY(bind_struct_output(e, conn, *d, subset, arity.count(conn) > 0, *layout, info));
+        continue;
+      }
       tg.elem = d->desc->dtype.scalar;
       if (out.type == ScalarType::Unknown) out.type = tg.elem;
       if (d->desc->kind == ir::DataKind::Stream) {
@@ -340,6 +383,62 @@ class TaskletEmitter : public NameEnv {
       out.targets.push_back(tg);
       info[conn] = ConnectorInfo{tg.elem, static_cast<int>(dims->size()), false};
     }
+    return Status::success();
+  }
+
+  Status struct_point(int e, const std::string& conn, const DataBinding& d, const sym::Subset& subset, bool indexed,
+                      llvm::Value*& element) {
+    const ir::DataflowEdge* edge = se_.state.edge(e);
+    if (indexed || !scalar_memlet(edge->memlet, ir::DType{}) || d.desc->kind == ir::DataKind::Stream)
+      return make_error(Code::Unsupported, se_.where_edge(e) + ": struct connector \"" + conn +
+                                               "\" must access one element (indexed struct arrays and struct "
+                                               "streams cannot be compiled yet)");
+    if (edge->memlet.dynamic)
+      return make_error(Code::Unsupported, se_.where_edge(e) + ": dynamic struct connector \"" + conn +
+                                               "\" cannot be compiled yet");
+    Result<llvm::Value*> p = subset_pointer(f_, d, subset);
+    if (!p) return fail(p.error());
+    element = *p;
+    return Status::success();
+  }
+
+  Status bind_struct_input(int e, const std::string& conn, const DataBinding& d, const sym::Subset& subset,
+                           bool indexed, const ir::StructLayout& layout, std::map<std::string, ConnectorInfo>& info) {
+    llvm::Value* element = nullptr;
+    DACE_TRY(struct_point(e, conn, d, subset, indexed, element));
+    for (const ir::StructField& fl : layout.fields) {
+      Input in;
+      in.value = load_scalar(f_.b, field_pointer(f_.b, element, fl), fl.type);
+      std::string name = field_connector(conn, fl.name);
+      inputs_[name] = in;
+      info[name] = ConnectorInfo{fl.type, 0, false};
+    }
+    structs_[conn] = layout;
+    return Status::success();
+  }
+
+  Status bind_struct_output(int e, const std::string& conn, const DataBinding& d, const sym::Subset& subset,
+                            bool indexed, const ir::StructLayout& layout, std::map<std::string, ConnectorInfo>& info) {
+    const ir::DataflowEdge* edge = se_.state.edge(e);
+    StructOutput::Destination dst;
+    DACE_TRY(struct_point(e, conn, d, subset, indexed, dst.element));
+    if (!edge->memlet.wcr.empty()) {
+      Result<Wcr> w = parse_wcr(edge->memlet.wcr);
+      if (!w) return fail(w.error());
+      dst.wcr = *w;
+      dst.atomic = f_.parallel_context && !d.thread_local_storage && !edge->memlet.wcr_nonatomic &&
+                   conflicted(subset, se_.parallel_params);
+    }
+    StructOutput& so = struct_outputs_[conn];
+    so.layout = layout;
+    so.destinations.push_back(std::move(dst));
+    for (const ir::StructField& fl : layout.fields) {
+      std::string name = field_connector(conn, fl.name);
+      Output& out = outputs_[name];
+      out.type = fl.type;
+      info[name] = ConnectorInfo{fl.type, 0, false};
+    }
+    structs_[conn] = layout;
     return Status::success();
   }
 
@@ -472,6 +571,8 @@ class TaskletEmitter : public NameEnv {
   int node_;
   std::map<std::string, Input> inputs_;
   std::map<std::string, Output> outputs_;
+  std::map<std::string, StructOutput> struct_outputs_;
+  StructConnectors structs_;
   std::map<std::string, std::pair<llvm::AllocaInst*, ScalarType>> locals_;
 };
 

@@ -41,6 +41,11 @@ llvm::Type* storage_type(llvm::LLVMContext& ctx, ScalarType t) {
   return value_type(ctx, t);
 }
 
+llvm::Type* element_storage_type(llvm::LLVMContext& ctx, const ir::DType& t) {
+  if (auto s = ir::struct_layout(t)) return llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), static_cast<uint64_t>(s->size));
+  return storage_type(ctx, t.scalar);
+}
+
 TypedValue load_scalar(llvm::IRBuilder<>& b, llvm::Value* ptr, ScalarType t, const char* name) {
   llvm::Value* v = b.CreateLoad(storage_type(b.getContext(), t), ptr, name);
   if (t == ScalarType::Bool) v = b.CreateICmpNE(v, b.getInt8(0));

@@ -4,6 +4,7 @@
 #pragma once
 #include <llvm/IR/IRBuilder.h>
 
+#include "ir/dtype.h"
 #include "ir/tasklet/types.h"
 
 namespace dace::codegen {
@@ -18,6 +19,9 @@ struct TypedValue {
 
 llvm::Type* value_type(llvm::LLVMContext& ctx, ScalarType t);
 llvm::Type* storage_type(llvm::LLVMContext& ctx, ScalarType t);
+// One element of a container in memory: the scalar's storage type, or a struct's bytes
+// ([size x i8]; fields are reached by byte offset, ir::StructLayout).
+llvm::Type* element_storage_type(llvm::LLVMContext& ctx, const ir::DType& t);
 
 // Memory <-> register forms (bool: i8 <-> i1).
 TypedValue load_scalar(llvm::IRBuilder<>& b, llvm::Value* ptr, ScalarType t, const char* name = "");

@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 namespace dace::ir {
 namespace {
 
@@ -62,6 +64,43 @@ std::optional<DType> parse_dtype(std::string_view text) {
   if (!s) return std::nullopt;
   d.scalar = *s;
   return d;
+}
+
+const StructField* StructLayout::field(std::string_view n) const {
+  for (const StructField& f : fields)
+    if (f.name == n) return &f;
+  return nullptr;
+}
+
+std::optional<StructLayout> struct_layout(const DType& t) {
+  if (t.raw_json.empty() || t.pointer_depth != 0) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(t.raw_json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || j.value("type", "") != "struct" || !j.contains("data") || !j["data"].is_array())
+    return std::nullopt;
+  StructLayout out;
+  if (j.contains("name") && j["name"].is_string()) out.name = j["name"].get<std::string>();
+  int at = 0;
+  for (const auto& entry : j["data"]) {
+    // DaCe writes [["idx", "int32"], ["val", "float64"]]: name and scalar typeclass.
+    if (!entry.is_array() || entry.size() != 2 || !entry[0].is_string() || !entry[1].is_string()) return std::nullopt;
+    std::optional<ScalarType> ft = parse_scalar_type(entry[1].get<std::string>());
+    if (!ft) return std::nullopt;
+    int size = scalar_type_size(*ft);
+    int align = *ft == ScalarType::Complex128 || *ft == ScalarType::Complex64 ? size / 2 : size;
+    at = (at + align - 1) / align * align;
+    out.fields.push_back(StructField{entry[0].get<std::string>(), *ft, at});
+    at += size;
+    out.align = std::max(out.align, align);
+  }
+  if (out.fields.empty()) return std::nullopt;
+  out.size = (at + out.align - 1) / out.align * out.align;
+  return out;
+}
+
+int element_size(const DType& t) {
+  if (t.pointer_depth == 0 && t.opaque.empty() && t.raw_json.empty()) return scalar_type_size(t.scalar);
+  if (auto s = struct_layout(t)) return s->size;
+  return 0;
 }
 
 }  // namespace dace::ir

@@ -1,7 +1,9 @@
 // Element types of data containers, connectors and symbols.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/tasklet/types.h"
 
@@ -33,5 +35,27 @@ int scalar_type_size(ScalarType t);
 std::string to_string(const DType& t);
 // Inverse of to_string for scalar and pointer forms; nullopt otherwise.
 std::optional<DType> parse_dtype(std::string_view text);
+
+// DaCe's `dace.struct` of scalar fields (np.argmax/argmin reduce `_val_and_idx` pairs),
+// as libdace lays it out: fields in DaCe's order at naturally aligned offsets, the size
+// rounded up to the largest alignment (a C struct). Only transients may have struct
+// elements, so the layout is libdace's own and need not match DaCe's packed ctypes one.
+struct StructField {
+  std::string name;
+  ScalarType type = ScalarType::Unknown;
+  int offset = 0;  // bytes
+};
+struct StructLayout {
+  std::string name;
+  std::vector<StructField> fields;
+  int size = 0;  // bytes
+  int align = 1;
+  const StructField* field(std::string_view name) const;
+};
+// The layout of a struct typeclass kept in `raw_json`; nullopt for anything else or for a
+// struct with a field that is not a scalar (nested structs, pointers).
+std::optional<StructLayout> struct_layout(const DType& t);
+// Bytes of one element: the scalar's size or the struct's; 0 when libdace cannot lay it out.
+int element_size(const DType& t);
 
 }  // namespace dace::ir

@@ -35,7 +35,7 @@ def program(variants):
 # Struct element type: DaCe lowers argmax/argmin to a reduction over `_val_and_idx` structs,
 # built with a keyword constructor, read by attribute (`__inp.idx`) and combined by a WCR
 # lambda that returns a struct.
-@program(('raw', 'simp'))
+@program(('raw', 'simp', 'opt'))
 @dace.program
 def argmax_struct(A: dace.float64[N, M], imax: dace.int64[N], imin: dace.int64[M]):
     imax[:] = np.argmax(A, axis=1)
