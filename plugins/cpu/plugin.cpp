@@ -4,7 +4,9 @@
 // its vendor libraries, the CPU_Multicore schedule (outlined by src/codegen, which calls the
 // runtime entry named here) and the OpenBLAS implementations of the BLAS library nodes
 // (src/codegen/library_blas.cpp emits the cblas calls when the registry lists them and
-// libopenblas loaded; otherwise the nodes become loop nests).
+// libopenblas loaded; otherwise the nodes become loop nests), and the LAPACKE implementations
+// of the LAPACK / linear-algebra nodes (src/codegen/library_lapack.cpp; without liblapacke
+// those nodes are Unsupported).
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -30,6 +32,7 @@ void* address_of(Fn* fn) {
 }
 
 constexpr const char* kOpenBlas = "libopenblas.so.0";
+constexpr const char* kLapacke = "liblapacke.so.3";
 
 // The core outlines the map body and calls runtime_entry(); there is nothing to do here.
 class MulticoreSchedule final : public dace::plugin::ScheduleLowering {
@@ -49,6 +52,17 @@ class OpenBlasExpansion final : public dace::plugin::LibraryExpansion {
                             "the OpenBLAS implementation is emitted during lowering, not as an SDFG expansion");
   }
   std::string_view vendor_library() const override { return kOpenBlas; }
+};
+
+// Marks a LAPACK / linear-algebra node class as callable through LAPACKE (DaCe names this
+// implementation "OpenBLAS" too); src/codegen/library_lapack.cpp emits the calls.
+class LapackeExpansion final : public dace::plugin::LibraryExpansion {
+ public:
+  dace::Status expand(dace::transform::ExpansionContext&) const override {
+    return dace::make_error(dace::Code::Unsupported,
+                            "the LAPACKE implementation is emitted during lowering, not as an SDFG expansion");
+  }
+  std::string_view vendor_library() const override { return kLapacke; }
 };
 
 int32_t register_cpu(dace_plugin_registry_t* handle) {
@@ -82,6 +96,8 @@ int32_t register_cpu(dace_plugin_registry_t* handle) {
   // optional: without it the BLAS expansions fall back to plain loops.
   if (!registry->add_vendor_library("libomp.so.5", true).ok()) return 1;
   if (!registry->add_vendor_library(kOpenBlas, false).ok()) return 1;
+  // LAPACKE is optional as well: without it LAPACK nodes are refused as Unsupported.
+  if (!registry->add_vendor_library(kLapacke, false).ok()) return 1;
 
   if (!registry->add_schedule("CPU_Multicore", std::make_shared<MulticoreSchedule>()).ok()) return 1;
   const char* blas_classes[] = {
@@ -93,6 +109,15 @@ int32_t register_cpu(dace_plugin_registry_t* handle) {
   auto blas = std::make_shared<OpenBlasExpansion>();
   for (const char* cls : blas_classes)
     if (!registry->add_expansion(cls, "OpenBLAS", blas).ok()) return 1;
+  const char* lapack_classes[] = {
+      "dace.libraries.linalg.nodes.solve.Solve",      "dace.libraries.linalg.nodes.inv.Inv",
+      "dace.libraries.linalg.nodes.cholesky.Cholesky", "dace.libraries.lapack.nodes.getrf.Getrf",
+      "dace.libraries.lapack.nodes.getri.Getri",      "dace.libraries.lapack.nodes.getrs.Getrs",
+      "dace.libraries.lapack.nodes.potrf.Potrf",      "dace.libraries.lapack.nodes.potrs.Potrs",
+  };
+  auto lapack = std::make_shared<LapackeExpansion>();
+  for (const char* cls : lapack_classes)
+    if (!registry->add_expansion(cls, "OpenBLAS", lapack).ok()) return 1;
   return 0;
 }
 

@@ -21,49 +21,42 @@
 
 #include "codegen/addressing.h"
 #include "codegen/cpp_blas_tasklet.h"
+#include "codegen/lapack.h"
 #include "codegen/loops.h"
 #include "codegen/registry_query.h"
 #include "codegen/scalar_ops.h"
 
 namespace dace::codegen {
 
-namespace {
-
-std::string trim(const std::string& s) {
+std::string trim_cpp(const std::string& s) {
   size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return s.substr(b, e - b);
 }
 
-bool is_identifier(const std::string& s) {
+bool is_cpp_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   return true;
 }
 
-struct ParsedCall {
-  std::string result;  // "_result" in `_result = cblas_ddot(...)`, else ""
-  std::string function;
-  std::vector<std::string> args;
-};
-
-Result<ParsedCall> parse_call(const std::string& code) {
+Result<CppCall> parse_cpp_call(const std::string& code) {
   auto fail = [](const std::string& why) { return make_error(Code::Unsupported, why); };
-  std::string s = trim(code);
-  while (!s.empty() && s.back() == ';') s = trim(s.substr(0, s.size() - 1));
-  ParsedCall out;
+  std::string s = trim_cpp(code);
+  while (!s.empty() && s.back() == ';') s = trim_cpp(s.substr(0, s.size() - 1));
+  CppCall out;
   size_t paren = s.find('(');
   if (paren == std::string::npos || s.back() != ')') return fail("not a single function call");
-  std::string head = trim(s.substr(0, paren));
+  std::string head = trim_cpp(s.substr(0, paren));
   size_t eq = head.find('=');
   if (eq != std::string::npos) {
-    out.result = trim(head.substr(0, eq));
-    head = trim(head.substr(eq + 1));
-    if (!is_identifier(out.result)) return fail("assignment to \"" + out.result + "\"");
+    out.result = trim_cpp(head.substr(0, eq));
+    head = trim_cpp(head.substr(eq + 1));
+    if (!is_cpp_identifier(out.result)) return fail("assignment to \"" + out.result + "\"");
   }
-  if (!is_identifier(head)) return fail("call of \"" + head + "\"");
+  if (!is_cpp_identifier(head)) return fail("call of \"" + head + "\"");
   out.function = head;
   std::string inner = s.substr(paren + 1, s.size() - paren - 2);
   int depth = 0;
@@ -74,16 +67,18 @@ Result<ParsedCall> parse_call(const std::string& code) {
     if (c == ')') --depth;
     if (depth < 0) return fail("unbalanced parentheses");
     if (c == ',' && depth == 0) {
-      out.args.push_back(trim(cur));
+      out.args.push_back(trim_cpp(cur));
       cur.clear();
     } else {
       cur += c;
     }
   }
   if (depth != 0) return fail("unbalanced parentheses");
-  if (!trim(cur).empty() || !out.args.empty()) out.args.push_back(trim(cur));
+  if (!trim_cpp(cur).empty() || !out.args.empty()) out.args.push_back(trim_cpp(cur));
   return out;
 }
+
+namespace {
 
 // A value `T(re)` or `T(re, im)` of a declared scalar, T a C++ spelling of a float or complex type.
 struct DeclaredScalar {
@@ -98,26 +93,26 @@ Result<std::pair<std::map<std::string, DeclaredScalar>, std::string>> split_decl
   std::map<std::string, DeclaredScalar> decls;
   std::string rest = code;
   for (;;) {
-    std::string t = trim(rest);
+    std::string t = trim_cpp(rest);
     size_t semi = t.find(';');
     size_t eq = t.find('=');
     size_t paren = t.find('(');
     // A declaration has a space-separated type before the name, and its '=' comes before any '('.
     if (semi == std::string::npos || eq == std::string::npos || eq > semi || (paren != std::string::npos && paren < eq))
       return std::make_pair(decls, t);
-    std::string lhs = trim(t.substr(0, eq));
+    std::string lhs = trim_cpp(t.substr(0, eq));
     size_t space = lhs.find_last_of(" \t");
     if (space == std::string::npos) return std::make_pair(decls, t);
-    std::string name = trim(lhs.substr(space + 1));
-    std::string value = trim(t.substr(eq + 1, semi - eq - 1));
-    if (!is_identifier(name)) return fail("declaration of \"" + name + "\"");
+    std::string name = trim_cpp(lhs.substr(space + 1));
+    std::string value = trim_cpp(t.substr(eq + 1, semi - eq - 1));
+    if (!is_cpp_identifier(name)) return fail("declaration of \"" + name + "\"");
     size_t open = value.find('(');
     if (open == std::string::npos || value.back() != ')') return fail("initializer \"" + value + "\"");
     std::string inner = value.substr(open + 1, value.size() - open - 2);
     DeclaredScalar d;
     size_t comma = inner.find(',');
-    std::optional<double> re = number(trim(inner.substr(0, comma)));
-    std::optional<double> im = comma == std::string::npos ? std::optional<double>(0.0) : number(trim(inner.substr(comma + 1)));
+    std::optional<double> re = number(trim_cpp(inner.substr(0, comma)));
+    std::optional<double> im = comma == std::string::npos ? std::optional<double>(0.0) : number(trim_cpp(inner.substr(comma + 1)));
     if (!re || !im) return fail("initializer \"" + value + "\"");
     d.re = *re;
     d.im = *im;
@@ -153,9 +148,9 @@ std::optional<int32_t> cblas_enum(const std::string& s) {
 std::optional<double> number(std::string s) {
   size_t p = s.find('(');
   if (p != std::string::npos && s.back() == ')') {
-    std::string type = trim(s.substr(0, p));
+    std::string type = trim_cpp(s.substr(0, p));
     if (type != "double" && type != "float" && type != "dace::float64" && type != "dace::float32") return std::nullopt;
-    s = trim(s.substr(p + 1, s.size() - p - 2));
+    s = trim_cpp(s.substr(p + 1, s.size() - p - 2));
   }
   if (!s.empty() && (s.back() == 'f' || s.back() == 'F')) s.pop_back();
   char* end = nullptr;
@@ -194,10 +189,12 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
   auto unsupported = [&](const std::string& why) {
     return make_error(Code::Unsupported, se.where(node) + ": C++ tasklet is not a recognized CBLAS call (" + why + ")");
   };
+  // LAPACKE calls of DaCe's LAPACK expansions, and Cholesky's zeroing tasklet.
+  if (is_cpp_lapack_tasklet(t.code.code)) return emit_cpp_lapack_tasklet(se, node);
   auto split = split_declarations(t.code.code);
   if (!split) return unsupported(split.error().message);
   const std::map<std::string, DeclaredScalar>& declared = split->first;
-  Result<ParsedCall> call = parse_call(split->second);
+  Result<CppCall> call = parse_cpp_call(split->second);
   if (!call) return unsupported(call.error().message);
   const std::string& fn = call->function;
   if (fn.rfind("cblas_", 0) != 0 || fn.size() < 8) return unsupported("call of \"" + fn + "\"");
@@ -259,7 +256,7 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
       case 'S': {
         if (is_complex_call) {
           // By address: `&name` of a declared scalar, materialized in an entry-block slot.
-          std::string name = a.size() > 1 && a[0] == '&' ? trim(a.substr(1)) : std::string();
+          std::string name = a.size() > 1 && a[0] == '&' ? trim_cpp(a.substr(1)) : std::string();
           auto d = declared.find(name);
           if (d == declared.end())
             return unsupported("argument " + std::to_string(i + 1) + " \"" + a + "\" is not the address of a declared scalar");

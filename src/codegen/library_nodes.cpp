@@ -5,6 +5,7 @@
 #include <map>
 
 #include "codegen/addressing.h"
+#include "codegen/lapack.h"
 #include "codegen/node_emit.h"
 
 namespace dace::codegen {
@@ -107,6 +108,13 @@ const std::map<std::string, LibraryLowering>& library_lowerings() {
   return table;
 }
 
+// LAPACK / linear-algebra classes, lowered through LAPACKE (library_lapack.cpp).
+bool is_lapack_class(const std::string& classpath) {
+  for (const std::string& c : lapack_classpaths())
+    if (c == classpath) return true;
+  return false;
+}
+
 // What a class outside the table needs, by its DaCe library package.
 std::string missing_backend(const std::string& classpath) {
   auto in = [&](const char* package) { return classpath.rfind(package, 0) == 0; };
@@ -116,7 +124,8 @@ std::string missing_backend(const std::string& classpath) {
       in("dace.libraries.cusolverdn."))
     return "it needs the CUDA backend plugin, which is not available";
   if (in("dace.libraries.lapack.") || in("dace.libraries.linalg."))
-    return "LAPACK / linear-algebra nodes have no lowering yet";
+    return "libdace lowers Solve, Inv, Cholesky, Getrf, Getri, Getrs, Potrf and Potrs of DaCe's LAPACK / "
+           "linear-algebra libraries, not this class";
   return "libdace has no lowering for this class";
 }
 
@@ -126,6 +135,7 @@ Status emit_library_node(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
   auto it = library_lowerings().find(n.classpath);
   if (it != library_lowerings().end()) return it->second(se, node);
+  if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);
   return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " +
                                            missing_backend(n.classpath));
 }

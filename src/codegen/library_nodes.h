@@ -1,6 +1,6 @@
 // Library nodes lowered by the core: MatMul (GEMM / batched / GEMV / dot by operand ranks;
 // through CBLAS when the registry offers OpenBLAS, library_blas.cpp), Reduce, Transpose,
-// Copy and Memset.
+// Copy and Memset; the LAPACK / linear-algebra nodes through LAPACKE (lapack.h).
 #pragma once
 #include <optional>
 #include <string>

@@ -1,5 +1,6 @@
 #include "codegen/registry_query.h"
 
+#include "codegen/lapack.h"
 #include "codegen/lower.h"
 #include "plugin/registry.h"
 
@@ -47,6 +48,8 @@ std::string options_fingerprint(const LowerOptions& options) {
   s += ";blas=";
   for (const char* cls : {"MatMul", "Gemm", "Gemv", "Dot"})
     s += vendor_implementation(options, blas_classpath(cls), "OpenBLAS") ? "1" : "0";
+  s += ";lapack=";
+  for (const std::string& cls : lapack_classpaths()) s += lapacke_available(options, cls) ? "1" : "0";
   return s;
 }
 

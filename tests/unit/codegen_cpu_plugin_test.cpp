@@ -1,8 +1,9 @@
 // What the lowering asks of the real CPU plugin: the CPU_Multicore schedule names its
 // runtime entry (a runtime symbol of the same plugin) and the BLAS node classes have an
-// OpenBLAS implementation tied to libopenblas.
+// OpenBLAS implementation tied to libopenblas; the LAPACK classes one tied to liblapacke.
 #include <gtest/gtest.h>
 
+#include "codegen/lapack.h"
 #include "codegen/lower.h"
 #include "codegen/registry_query.h"
 #include "plugin_test_support.h"
@@ -35,8 +36,16 @@ TEST(CodegenCpuPlugin, RegistersScheduleAndBlasImplementations) {
               registry.vendor_library_available("libopenblas.so.0"))
         << cls;
   }
+  // The LAPACK / linalg classes: the OpenBLAS (LAPACKE) implementation, tied to liblapacke.
+  for (const std::string& cls : codegen::lapack_classpaths()) {
+    auto impl = registry.find_expansion(cls, "OpenBLAS");
+    ASSERT_NE(impl, nullptr) << cls;
+    EXPECT_EQ(impl->vendor_library(), codegen::kLapackeLibrary);
+    EXPECT_EQ(codegen::lapacke_available(o, cls), registry.vendor_library_available(codegen::kLapackeLibrary)) << cls;
+  }
   o.use_vendor_libraries = false;
   EXPECT_FALSE(codegen::vendor_implementation(o, codegen::blas_classpath("Gemm"), "OpenBLAS"));
+  EXPECT_FALSE(codegen::lapacke_available(o, codegen::lapack_classpaths()[0]));
 }
 
 }  // namespace

@@ -140,11 +140,13 @@ TEST(PluginCpuRuntime, PluginRegistersRuntimeAndVendorLibraries) {
   EXPECT_EQ(r.runtime_symbols().size(), 17u);
   EXPECT_TRUE(r.vendor_library_available("libomp.so.5"));
   std::vector<VendorLibrary> libs = r.vendor_libraries();
-  ASSERT_EQ(libs.size(), 2u);
-  EXPECT_EQ(libs[0].name, "libomp.so.5");
-  EXPECT_TRUE(libs[0].required);
-  EXPECT_EQ(libs[1].name, "libopenblas.so.0");
-  EXPECT_FALSE(libs[1].required);  // optional: availability recorded, no failure
+  ASSERT_EQ(libs.size(), 3u);  // by name
+  EXPECT_EQ(libs[0].name, "liblapacke.so.3");
+  EXPECT_FALSE(libs[0].required);  // optional: availability recorded, no failure
+  EXPECT_EQ(libs[1].name, "libomp.so.5");
+  EXPECT_TRUE(libs[1].required);
+  EXPECT_EQ(libs[2].name, "libopenblas.so.0");
+  EXPECT_FALSE(libs[2].required);
 }
 
 TEST(PluginCpuRuntime, EveryIndexExactlyOnce) {
