@@ -1,5 +1,7 @@
 #include "codegen/frame.h"
 
+#include <algorithm>
+
 namespace dace::codegen {
 
 llvm::FunctionCallee ModuleContext::malloc_fn() {
@@ -73,11 +75,14 @@ llvm::Value* Frame::capture(llvm::Value* outer, const std::string& name, bool is
       if (c.outer == outer && c.data != name) c.data.clear();
     return it->second;
   }
-  size_t slot = captures.size();
+  // Values wider than a slot (complex symbols) take several, so the next capture cannot
+  // overlap them.
+  size_t slot = closure_slots();
+  size_t slots = std::max<size_t>(1, (mc.module.getDataLayout().getTypeAllocSize(outer->getType()) + 7) / 8);
   llvm::IRBuilder<> eb(entry_->getTerminator());
   llvm::Value* addr = eb.CreateConstInBoundsGEP1_64(eb.getInt64Ty(), closure, slot, name + ".slot");
   llvm::LoadInst* v = eb.CreateLoad(outer->getType(), addr, name);
-  captures.push_back(Capture{outer, v, is_data ? name : std::string()});
+  captures.push_back(Capture{outer, v, is_data ? name : std::string(), slot, slots});
   captured_[outer] = v;
   return v;
 }

@@ -106,7 +106,11 @@ class Frame {
     llvm::Value* outer;               // value in the parent frame, stored into the closure
     llvm::Instruction* load = nullptr;  // its load from the closure in this frame
     std::string data;                 // the data container it is the base of; "" for symbols
+    size_t slot = 0;                  // its first 8-byte closure slot
+    size_t slots = 1;                 // how many it fills (2 for a complex128 symbol)
   };
+  // 8-byte slots the closure needs for all captures.
+  size_t closure_slots() const { return captures.empty() ? 0 : captures.back().slot + captures.back().slots; }
   std::vector<Capture> captures;
 
   // Code to run on every exit of the function (frees of SDFG-lifetime storage), in order.

@@ -2,7 +2,8 @@
 //   void body(void* closure, int64_t begin, int64_t end)
 // iterating a chunk of the flattened collapsed dimensions, and the map becomes one call of
 // the CPU runtime's parallel_for. Values the body needs from the enclosing function are
-// captured lazily into an array of 8-byte slots (the closure).
+// captured lazily into an array of 8-byte slots (the closure); a wider value (a complex
+// symbol) takes consecutive slots.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 
@@ -122,12 +123,12 @@ Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* 
       !may_inline ? 0 : point_cost(fn->getParent()->getFunction((fn->getName() + ".kernel").str()), depth);
   if (threads <= 0) threads = mc.options.default_num_threads;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
-  size_t n = std::max<size_t>(1, body.captures.size());
+  size_t n = std::max<size_t>(1, body.closure_slots());
   llvm::AllocaInst* closure = outer.entry_alloca(llvm::ArrayType::get(i64, n), "closure");
   closure->setAlignment(llvm::Align(16));
-  for (size_t i = 0; i < body.captures.size(); ++i) {
-    llvm::Value* slot = outer.b.CreateConstInBoundsGEP1_64(i64, closure, i);
-    outer.b.CreateStore(body.captures[i].outer, slot);
+  for (const Frame::Capture& c : body.captures) {
+    llvm::Value* slot = outer.b.CreateConstInBoundsGEP1_64(i64, closure, c.slot);
+    outer.b.CreateStore(c.outer, slot);
   }
   llvm::BasicBlock* done = nullptr;
   if (cost > 0) {
@@ -209,7 +210,7 @@ void split_kernel(Frame& body, llvm::Function* fn) {
   llvm::IRBuilder<> b(entry);
   std::vector<llvm::Value*> args;
   for (size_t i = 0; i < n; ++i) {
-    llvm::Value* addr = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(0), i);
+    llvm::Value* addr = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), fn->getArg(0), body.captures[i].slot);
     args.push_back(b.CreateLoad(params[i], addr, body.captures[i].data.empty() ? "sym" : body.captures[i].data));
   }
   args.push_back(fn->getArg(1));

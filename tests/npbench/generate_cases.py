@@ -33,13 +33,15 @@ def load_module(path, name):
     return module
 
 
-def small_sizes(params):
-    """NPBench's S sizes scaled down so the largest is about 24 (each at least 2)."""
+def small_sizes(params, scalable):
+    """NPBench's S sizes scaled down so the largest is about 24 (each at least 2). Only the
+    names in `scalable` change: a parameter the program neither takes nor has as a symbol is
+    a size its DaCe version hard-codes (coninteg's 32 integration points), so it keeps its value."""
     largest = max(v for v in params.values() if isinstance(v, (int, float)))
     scale = max(1.0, largest / 24.0)
     out = {}
     for k, v in params.items():
-        out[k] = max(2, int(round(v / scale))) if isinstance(v, int) and v > 24 else v
+        out[k] = max(2, int(round(v / scale))) if isinstance(v, int) and v > 24 and k in scalable else v
     return out
 
 
@@ -64,7 +66,9 @@ def write_case(npbench, info, root):
         sys.path.pop(0)
     if 'init' not in info:
         return 'SKIP %s: no initialize function in its bench_info' % name
-    sizes = small_sizes(info['parameters']['S'])
+    program = getattr(program_module, info['func_name'])
+    raw = program.to_sdfg(simplify=False)
+    sizes = small_sizes(info['parameters']['S'], set(map(str, raw.free_symbols)) | set(info['input_args']))
     init = info['init']
     values = getattr(base, init['func_name'])(*[sizes[a] for a in init['input_args']])
     if len(init['output_args']) == 1:
@@ -76,8 +80,6 @@ def write_case(npbench, info, root):
     numpy_args = copy.deepcopy(args)
     returned = getattr(reference, info['func_name'])(**numpy_args)
 
-    program = getattr(program_module, info['func_name'])
-    raw = program.to_sdfg(simplify=False)
     # Arrays passed with another shape of the same size (NPBench's harness reshapes them).
     for k, v in args.items():
         desc = raw.arrays.get(k)
