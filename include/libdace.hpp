@@ -9,7 +9,10 @@
 // - strings: inputs are std::string_view, outputs std::string (borrowed C strings are copied
 //   immediately, owned ones are freed);
 // - option structs with C++ defaults, and typed program arguments (array_ref<T> deduces the
-//   dtype from T).
+//   dtype from T);
+// - out-parameters returned as values (structs such as consume_scope for several), the
+//   two-call idiom of lists hidden behind std::vector.
+// Every function of libdace.h is called here (ctest cpp.wrapper_coverage checks it).
 //
 // Namespace `libdace`, because `dace::` is libdace's own (unstable) C++ API for plugins.
 // Views (region, state, conditional) hold the raw SDFG handle and an id: like
@@ -86,6 +89,8 @@ inline void check(status s) {
 }
 
 inline std::string version() { return dace_version(); }
+// DACE_VERSION_NUMBER of the loaded library, to compare with the header's DACE_VERSION_NUMBER.
+inline uint32_t version_number() noexcept { return dace_version_number(); }
 
 namespace detail {
 
@@ -249,6 +254,18 @@ struct map_options {
     o.gpu_block_size = gpu_block_size.empty() ? nullptr : gpu_block_size.c_str();
     return o;
   }
+  // Copies a C struct (its borrowed gpu_block_size included).
+  static map_options from_c(const dace_map_options_t& o) {
+    map_options out;
+    out.schedule_type = o.schedule;
+    out.collapse = o.collapse;
+    out.omp_num_threads = o.omp_num_threads;
+    out.omp_schedule = o.omp_schedule;
+    out.omp_chunk_size = o.omp_chunk_size;
+    out.unroll = o.unroll != 0;
+    out.gpu_block_size = o.gpu_block_size ? o.gpu_block_size : "";
+    return out;
+  }
 };
 
 struct memlet_options {
@@ -327,9 +344,18 @@ struct mapped_tasklet {
   dace_id_t entry = no_id;
   dace_id_t exit = no_id;
 };
+struct consume_scope {
+  dace_id_t entry = no_id;
+  dace_id_t exit = no_id;
+};
 struct interstate_edge {
   dace_id_t region = root_region;  // the region holding the edge
   dace_id_t edge = no_id;
+};
+// Blocks an interstate edge joins (both in the region holding the edge).
+struct interstate_endpoints {
+  dace_id_t src = no_id;
+  dace_id_t dst = no_id;
 };
 struct edge_endpoints {
   dace_id_t src = no_id;
@@ -418,6 +444,18 @@ class state {
                                   ranges.data(), names.size(), &o));
     return out;
   }
+  // A consume scope over a stream (connect it to the entry's IN_stream; the body reads
+  // OUT_stream). `num_pes` is an expression; `condition` "" = until the stream is empty;
+  // `chunksize` "" = 1.
+  consume_scope add_consume(std::string_view label, std::string_view pe_index, std::string_view num_pes,
+                            std::string_view condition = {}, std::string_view chunksize = {},
+                            schedule s = DACE_SCHEDULE_DEFAULT) const {
+    consume_scope out;
+    check(dace_state_add_consume(&out.entry, &out.exit, g_, id_, detail::z(label).get(), detail::z(pe_index).get(),
+                                 detail::z(num_pes).get(), detail::opt(condition).get(), detail::opt(chunksize).get(),
+                                 s));
+    return out;
+  }
   // `inputs`/`outputs`: "a: A[i, j]; b: B[i]".
   mapped_tasklet add_mapped_tasklet(std::string_view name, std::string_view map_ranges, std::string_view inputs,
                                     std::string_view code, std::string_view outputs,
@@ -477,6 +515,9 @@ class state {
     check(dace_node_get_label(&s, g_, id_, node));
     return detail::copy(s);
   }
+  void set_label(dace_id_t node, std::string_view label) const {
+    check(dace_node_set_label(g_, id_, node, detail::z(label).get()));
+  }
   // Any node property as text ("code", "range", "schedule", ...).
   std::string node_property(dace_id_t node, std::string_view property) const {
     const char* s = nullptr;
@@ -491,9 +532,87 @@ class state {
     const dace_map_options_t o = options.c();
     check(dace_node_set_map_options(g_, id_, node, &o));
   }
+  // Of a map entry or exit. (Not named `map_options`: that would hide the type in this class.)
+  map_options map_options_of(dace_id_t node) const {
+    dace_map_options_t o = DACE_MAP_OPTIONS_INIT;
+    check(dace_node_get_map_options(&o, g_, id_, node));
+    return map_options::from_c(o);
+  }
+  // Map entry or exit: replaces parameters and ranges ("i=0:N, j=0:M").
+  void set_map_ranges(dace_id_t node, std::string_view ranges) const {
+    check(dace_node_set_map_ranges(g_, id_, node, detail::z(ranges).get()));
+  }
+  // NestedSDFG: replaces the symbol mapping ("N: N, M: M - 1"; "" = none).
+  void set_symbol_mapping(dace_id_t node, std::string_view symbol_mapping) const {
+    check(dace_node_set_symbol_mapping(g_, id_, node, detail::opt(symbol_mapping).get()));
+  }
+  // AccessNode: the container it accesses (must exist).
+  void set_data(dace_id_t node, std::string_view data) const {
+    check(dace_node_set_data(g_, id_, node, detail::z(data).get()));
+  }
+  // LibraryNode: `implementation` "" = default (it is always replaced); `properties_json` a
+  // JSON object that replaces the class-specific properties, "" = keep them.
+  void set_library_properties(dace_id_t node, std::string_view implementation,
+                              std::string_view properties_json = {}) const {
+    check(dace_node_set_library_properties(g_, id_, node, detail::opt(implementation).get(),
+                                           detail::opt(properties_json).get()));
+  }
+
+  // Connectors. `type` is text such as "float64" or "int32*"; "" = inferred.
+  void add_in_connector(dace_id_t node, std::string_view name, std::string_view type = {}) const {
+    check(dace_node_add_in_connector(g_, id_, node, detail::z(name).get(), detail::opt(type).get()));
+  }
+  void add_out_connector(dace_id_t node, std::string_view name, std::string_view type = {}) const {
+    check(dace_node_add_out_connector(g_, id_, node, detail::z(name).get(), detail::opt(type).get()));
+  }
+  // Throws DACE_ERROR_INVALID_ARGUMENT while an edge uses the connector.
+  void remove_in_connector(dace_id_t node, std::string_view name) const {
+    check(dace_node_remove_connector(g_, id_, node, 0, detail::z(name).get()));
+  }
+  void remove_out_connector(dace_id_t node, std::string_view name) const {
+    check(dace_node_remove_connector(g_, id_, node, 1, detail::z(name).get()));
+  }
+  // The connector's type text, "" when inferred; DACE_ERROR_NOT_FOUND when there is none.
+  std::string in_connector_type(dace_id_t node, std::string_view name) const {
+    const char* s = nullptr;
+    check(dace_node_get_connector_type(&s, g_, id_, node, 0, detail::z(name).get()));
+    return detail::copy(s);
+  }
+  std::string out_connector_type(dace_id_t node, std::string_view name) const {
+    const char* s = nullptr;
+    check(dace_node_get_connector_type(&s, g_, id_, node, 1, detail::z(name).get()));
+    return detail::copy(s);
+  }
+
+  // Scope structure: the exit of an entry or the entry of an exit (no_id if missing).
+  dace_id_t scope_partner(dace_id_t node) const {
+    dace_id_t out = no_id;
+    check(dace_node_get_scope_partner(&out, g_, id_, node));
+    return out;
+  }
+  // The scope entry directly enclosing `node`; no_id at the top level of the state.
+  dace_id_t scope_parent(dace_id_t node) const {
+    dace_id_t out = no_id;
+    check(dace_node_get_scope_parent(&out, g_, id_, node));
+    return out;
+  }
+  // `memlet` as seen inside the map of `map_node` (entry or exit), as seen outside it: data
+  // and subset only ("A[0:N]"). What DaCe's add_memlet_path puts on the outer edge.
+  std::string propagate_memlet(dace_id_t map_node, std::string_view memlet) const {
+    const char* s = nullptr;
+    check(dace_map_propagate_memlet(&s, g_, id_, map_node, detail::z(memlet).get()));
+    return detail::copy(s);
+  }
   std::string memlet(dace_id_t edge) const {
     const char* s = nullptr;
     check(dace_edge_get_memlet(&s, g_, id_, edge));
+    return detail::copy(s);
+  }
+  // "data", "subset", "other_subset" ("" if none), "volume", "dynamic" ("0"/"1"), "wcr"
+  // ("" if none), "wcr_nonatomic", "allow_oob".
+  std::string memlet_property(dace_id_t edge, std::string_view property) const {
+    const char* s = nullptr;
+    check(dace_edge_get_memlet_property(&s, g_, id_, edge, detail::z(property).get()));
     return detail::copy(s);
   }
   void set_memlet(dace_id_t edge, std::string_view memlet, const memlet_options& options = {}) const {
@@ -575,6 +694,59 @@ class region {
     return out;
   }
   void set_start_block(dace_id_t block) const { check(dace_region_set_start_block(g_, id_, block)); }
+  // This region as a loop: replaces its header (same arguments as add_loop).
+  void set_loop_header(std::string_view loop_variable, std::string_view init, std::string_view condition,
+                       std::string_view update, bool inverted = false) const {
+    check(dace_loop_set_header(g_, id_, detail::z(loop_variable).get(), detail::opt(init).get(),
+                               detail::z(condition).get(), detail::opt(update).get(), inverted ? 1 : 0));
+  }
+
+  // Interstate edges of this region, by the ids edges() lists (sdfg::add_interstate_edge
+  // returns the region and the id).
+  interstate_endpoints endpoints(dace_id_t edge) const {
+    interstate_endpoints out;
+    check(dace_interstate_edge_get_endpoints(&out.src, &out.dst, g_, id_, edge));
+    return out;
+  }
+  void remove_edge(dace_id_t edge) const { check(dace_interstate_edge_remove(g_, id_, edge)); }
+  // "1" when the edge is unconditional.
+  std::string edge_condition(dace_id_t edge) const {
+    const char* s = nullptr;
+    check(dace_interstate_edge_get_condition(&s, g_, id_, edge));
+    return detail::copy(s);
+  }
+  // `condition` "" = always.
+  void set_edge_condition(dace_id_t edge, std::string_view condition) const {
+    check(dace_interstate_edge_set_condition(g_, id_, edge, detail::opt(condition).get()));
+  }
+  // (symbol, value expression) in the order they are applied.
+  std::vector<std::pair<std::string, std::string>> edge_assignments(dace_id_t edge) const {
+    size_t count = 0;
+    check(dace_interstate_edge_assignment_count(&count, g_, id_, edge));
+    std::vector<std::pair<std::string, std::string>> out;
+    out.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      const char* name = nullptr;
+      const char* value = nullptr;
+      check(dace_interstate_edge_get_assignment(&name, &value, g_, id_, edge, i));
+      out.emplace_back(detail::copy(name), detail::copy(value));  // both valid together
+    }
+    return out;
+  }
+  // The same as one text: "k = k + 1; j = 0" ("" when none).
+  std::string edge_assignments_text(dace_id_t edge) const {
+    const char* s = nullptr;
+    check(dace_interstate_edge_get_assignments(&s, g_, id_, edge));
+    return detail::copy(s);
+  }
+  // Replaces every assignment: "k = k + 1; j = 0", "" = none.
+  void set_edge_assignments(dace_id_t edge, std::string_view assignments) const {
+    check(dace_interstate_edge_set_assignments(g_, id_, edge, detail::opt(assignments).get()));
+  }
+  // Appends `name = value`.
+  void add_edge_assignment(dace_id_t edge, std::string_view name, std::string_view value) const {
+    check(dace_interstate_edge_add_assignment(g_, id_, edge, detail::z(name).get(), detail::z(value).get()));
+  }
 
  private:
   dace_sdfg_t* g_;
@@ -716,6 +888,12 @@ class sdfg {
     check(dace_sdfg_add_symbol(handle_.get(), detail::z(name).get(), type));
   }
   void remove_symbol(std::string_view name) { check(dace_sdfg_remove_symbol(handle_.get(), detail::z(name).get())); }
+  // DACE_ERROR_NOT_FOUND when no such symbol is declared.
+  dtype symbol_dtype(std::string_view name) const {
+    dtype t = DACE_DTYPE_UNKNOWN;
+    check(dace_sdfg_get_symbol_dtype(&t, handle_.get(), detail::z(name).get()));
+    return t;
+  }
   // (name, dtype) sorted by name.
   std::vector<std::pair<std::string, dtype>> symbols() const {
     size_t count = 0;
@@ -795,6 +973,26 @@ class sdfg {
     check(dace_data_get_dtype(&t, handle_.get(), detail::z(name).get()));
     return t;
   }
+  data_kind data_kind_of(std::string_view name) const {
+    data_kind k = DACE_DATA_KIND_MAX_ENUM;
+    check(dace_data_get_kind(&k, handle_.get(), detail::z(name).get()));
+    return k;
+  }
+  bool is_transient(std::string_view name) const {
+    int32_t t = 0;
+    check(dace_data_get_transient(&t, handle_.get(), detail::z(name).get()));
+    return t != 0;
+  }
+  storage data_storage(std::string_view name) const {
+    storage s = DACE_STORAGE_MAX_ENUM;
+    check(dace_data_get_storage(&s, handle_.get(), detail::z(name).get()));
+    return s;
+  }
+  lifetime data_lifetime(std::string_view name) const {
+    lifetime l = DACE_LIFETIME_MAX_ENUM;
+    check(dace_data_get_lifetime(&l, handle_.get(), detail::z(name).get()));
+    return l;
+  }
   // Any data property as text ("shape", "strides", "transient", ...).
   std::string data_property(std::string_view name, std::string_view property) const {
     const char* s = nullptr;
@@ -803,6 +1001,12 @@ class sdfg {
   }
   void set_transient(std::string_view name, bool transient) {
     check(dace_data_set_transient(handle_.get(), detail::z(name).get(), transient ? 1 : 0));
+  }
+  void set_storage(std::string_view name, storage s) {
+    check(dace_data_set_storage(handle_.get(), detail::z(name).get(), s));
+  }
+  void set_lifetime(std::string_view name, lifetime l) {
+    check(dace_data_set_lifetime(handle_.get(), detail::z(name).get(), l));
   }
   void set_shape(std::string_view name, std::string_view shape) {
     check(dace_data_set_shape(handle_.get(), detail::z(name).get(), detail::z(shape).get()));
@@ -843,6 +1047,16 @@ class sdfg {
     const char* s = nullptr;
     check(dace_block_get_label(&s, handle_.get(), block));
     return detail::copy(s);
+  }
+  void set_block_label(dace_id_t block, std::string_view label) {
+    check(dace_block_set_label(handle_.get(), block, detail::z(label).get()));
+  }
+  // The region holding `block`: root_region, a region id, or the conditional's id for a
+  // branch region.
+  dace_id_t block_parent(dace_id_t block) const {
+    dace_id_t out = no_id;
+    check(dace_block_get_parent(&out, handle_.get(), block));
+    return out;
   }
   std::string block_property(dace_id_t block, std::string_view property) const {
     const char* s = nullptr;
@@ -1057,21 +1271,18 @@ class program {
   // Extents of array argument `name` for the given symbol values.
   std::vector<int64_t> argument_shape(std::string_view name,
                                       const std::vector<std::pair<std::string, int64_t>>& symbols = {}) const {
-    const int32_t index = index_of(name);
-    if (index < 0) throw error(DACE_ERROR_NOT_FOUND, "no argument \"" + std::string(name) + "\"");
-    std::vector<const char*> names;
-    std::vector<int64_t> values;
-    for (const auto& s : symbols) {
-      names.push_back(s.first.c_str());
-      values.push_back(s.second);
-    }
-    size_t ndim = 0;
-    check(dace_program_argument_shape(nullptr, 0, &ndim, handle_.get(), index, names.data(), values.data(),
-                                      static_cast<int32_t>(names.size())));
-    std::vector<int64_t> shape(ndim);
-    check(dace_program_argument_shape(shape.data(), shape.size(), &ndim, handle_.get(), index, names.data(),
-                                      values.data(), static_cast<int32_t>(names.size())));
-    return shape;
+    return extents(name, symbols, [&](int64_t* out, size_t cap, size_t* n, int32_t index, const symbol_values& v) {
+      return dace_program_argument_shape(out, cap, n, handle_.get(), index, v.names.data(), v.values.data(),
+                                         static_cast<int32_t>(v.names.size()));
+    });
+  }
+  // Element strides the compiled code expects for array argument `name` (its layout).
+  std::vector<int64_t> argument_strides(std::string_view name,
+                                        const std::vector<std::pair<std::string, int64_t>>& symbols = {}) const {
+    return extents(name, symbols, [&](int64_t* out, size_t cap, size_t* n, int32_t index, const symbol_values& v) {
+      return dace_program_argument_strides(out, cap, n, handle_.get(), index, v.names.data(), v.values.data(),
+                                           static_cast<int32_t>(v.names.size()));
+    });
   }
 
   compile_stats stats() const {
@@ -1105,6 +1316,32 @@ class program {
       check(dace_program_argument_info(&name, &kind, &t, handle_.get(), i));
       args_.push_back(argument_info{detail::copy(name), static_cast<dace_argument_kind_t>(kind), t});
     }
+  }
+
+  // Symbol values as the C API's parallel arrays.
+  struct symbol_values {
+    std::vector<const char*> names;
+    std::vector<int64_t> values;
+  };
+  // dace_program_argument_shape and _strides share their arguments and two-call idiom.
+  template <class F>
+  std::vector<int64_t> extents(std::string_view name, const std::vector<std::pair<std::string, int64_t>>& symbols,
+                               F&& fn) const {
+    const int32_t index = index_of(name);
+    if (index < 0) throw error(DACE_ERROR_NOT_FOUND, "no argument \"" + std::string(name) + "\"");
+    symbol_values v;
+    for (const auto& s : symbols) {
+      v.names.push_back(s.first.c_str());
+      v.values.push_back(s.second);
+    }
+    size_t ndim = 0;
+    check(fn(nullptr, size_t{0}, &ndim, index, v));
+    std::vector<int64_t> out(ndim);
+    if (ndim == 0) return out;
+    size_t again = 0;
+    check(fn(out.data(), out.size(), &again, index, v));
+    out.resize(again < ndim ? again : ndim);
+    return out;
   }
 
   void call_named(const named_arg* args, size_t count) {
