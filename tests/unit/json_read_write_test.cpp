@@ -309,9 +309,10 @@ TEST(JsonErrors, SyntaxErrorPositionIsLineAndColumn) {
 }
 
 TEST(JsonErrors, DeepNestingIsRejectedNotCrashing) {
-  // A chain of nested SDFGs deeper than any real file.
+  // A chain of nested SDFGs deeper than any real file: 131 SDFGs, past the 128 levels of SDFGs
+  // and regions (an SDFG and its top-level graph count once).
   Json inner = small();
-  for (int i = 0; i < 70; ++i) {
+  for (int i = 0; i < 130; ++i) {
     Json outer = small();
     Json nested = Json::parse(R"({"type": "NestedSDFG", "label": "n", "attributes": {"label": "n"},
                                   "id": 0, "scope_entry": null, "scope_exit": null})");

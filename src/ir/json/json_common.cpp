@@ -27,11 +27,47 @@ Dialect Dialect::parse(std::string_view version) {
   return d;
 }
 
+std::string shorten_path(std::string_view path, size_t keep_head, size_t keep_tail) {
+  static constexpr std::string_view kSep = " / ";
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    size_t next = path.find(kSep, start);
+    if (next == std::string_view::npos) {
+      parts.push_back(path.substr(start));
+      break;
+    }
+    parts.push_back(path.substr(start, next - start));
+    start = next + kSep.size();
+  }
+  if (parts.size() <= keep_head + keep_tail + 1) return std::string(path);
+  std::string out;
+  for (size_t i = 0; i < keep_head; ++i) out.append(parts[i]).append(kSep);
+  out += "... (" + std::to_string(parts.size() - keep_head - keep_tail) + " more) ...";
+  for (size_t i = parts.size() - keep_tail; i < parts.size(); ++i) out.append(kSep).append(parts[i]);
+  return out;
+}
+
+namespace {
+
+std::string shorten_text(const std::string& text, size_t max_chars) {
+  if (text.size() <= max_chars) return text;
+  const size_t head = max_chars / 2, tail = max_chars / 4;
+  return text.substr(0, head) + " ... (" + std::to_string(text.size() - head - tail) + " characters) ... " +
+         text.substr(text.size() - tail);
+}
+
+}  // namespace
+
 Error parse_error(const std::string& path, std::string_view property, const std::string& what) {
-  std::string msg = path;
+  std::string msg = path.size() > kMaxPathChars ? shorten_path(path, 1, 3) : path;
   if (!property.empty()) msg += ": property " + ir::quoted(property);
-  msg += ": " + what;
+  msg += ": " + shorten_text(what, kMaxWhatChars);
   return make_error(Code::ParseError, std::move(msg));
+}
+
+Error nesting_error(const std::string& path) {
+  return make_error(Code::ParseError, shorten_path(path, 1, 1) + ": SDFGs and control-flow regions nested deeper than " +
+                                          std::to_string(kMaxDepth) + " levels");
 }
 
 std::string compact(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }

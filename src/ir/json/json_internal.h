@@ -34,10 +34,23 @@ struct ReadContext {
   int depth = 0;                          // nesting of SDFGs and regions, bounded
 };
 
-// Nesting bound against stack exhaustion on hostile input (DaCe's own files nest < 20).
+// Nesting bound of SDFGs and regions against stack exhaustion on hostile input (DaCe's own
+// files nest < 20): the root SDFG is level 1, each nested SDFG or control-flow region inside
+// it one more.
 inline constexpr int kMaxDepth = 128;
 
+// ParseError `PATH: property "KEY": WHAT`. A path longer than kMaxPathChars keeps its first
+// and last elements around `... (N more) ...`; a WHAT longer than kMaxWhatChars (e.g. a deep
+// expression quoted by the expression parser) keeps its head and tail.
 Error parse_error(const std::string& path, std::string_view property, const std::string& what);
+// ParseError for SDFGs/regions nested deeper than kMaxDepth: names the root and the element
+// that exceeded the bound, once.
+Error nesting_error(const std::string& path);
+inline constexpr size_t kMaxPathChars = 240;
+inline constexpr size_t kMaxWhatChars = 400;
+// `a / b / c / d / e` -> `a / ... (2 more) ... / d / e` for keep_head 1, keep_tail 2, when it
+// has more elements than that; unchanged otherwise.
+std::string shorten_path(std::string_view path, size_t keep_head, size_t keep_tail);
 
 // Typed access to the `attributes` object of one element. Every key read is remembered, so
 // that the keys libdace does not model can be kept verbatim afterwards (collect_extras).

@@ -247,6 +247,51 @@ void link_scopes(State& st, const std::vector<int>& scope_entry, const std::vect
   }
 }
 
+// Refuses scopes nested deeper than kMaxScopeDepth (see sdfg_json.h), naming the entry that
+// opens the first level too many. Linear: each node's depth is computed once, walking up the
+// scope parents only to the first node whose depth is known.
+Status check_scope_depth(const State& st, const std::string& path) {
+  const std::vector<int> parent = st.scope_parents();
+  const int n = st.node_slots();
+  constexpr int kUnknown = -1, kVisiting = -2;
+  // Number of scope entries around each node (its own scope not counted for an entry).
+  std::vector<int> depth(static_cast<size_t>(n), kUnknown);
+  std::vector<int> chain;
+  auto parent_of = [&](int u) {
+    int p = parent[static_cast<size_t>(u)];
+    return p >= 0 && p < n && st.node(p) ? p : -1;
+  };
+  for (int id : st.node_ids()) {
+    chain.clear();
+    int u = id, base = 0;
+    while (u >= 0) {
+      int& d = depth[static_cast<size_t>(u)];
+      if (d >= 0) {
+        base = d;
+        break;
+      }
+      if (d == kVisiting) break;  // cannot happen for a topological parent table; stay finite
+      d = kVisiting;
+      chain.push_back(u);
+      u = parent_of(u);
+    }
+    // chain runs from `id` up to the outermost unknown node; assign from the top down.
+    // An entry's contents are one level deeper than the entry itself.
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const int p = parent_of(*it);
+      const int here = p < 0 ? 0 : (it == chain.rbegin() ? base : depth[static_cast<size_t>(p)]) + 1;
+      depth[static_cast<size_t>(*it)] = here;
+    }
+  }
+  for (int id : st.node_ids()) {
+    const Node* node = st.node(id);
+    if (!node->is_scope_entry() || depth[static_cast<size_t>(id)] < kMaxScopeDepth) continue;
+    return parse_error(path + " / node " + std::to_string(id) + " (" + to_string(node->kind) + ")", "",
+                       "map and consume scopes nested deeper than " + std::to_string(kMaxScopeDepth) + " levels");
+  }
+  return {};
+}
+
 }  // namespace
 
 Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path, State& st) {
@@ -306,7 +351,7 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
     DACE_TRY(read_memlet(ej, e.memlet, ctx, epath));
     st.add_edge(std::move(e));
   }
-  return {};
+  return check_scope_depth(st, path);
 }
 
 }  // namespace dace::ir::json::detail

@@ -28,8 +28,54 @@ void line_column(std::string_view text, size_t byte, int& line, int& column) {
 
 }  // namespace
 
+Status check_json_depth(std::string_view text, int limit) {
+  int depth = 0;
+  int line = 1;
+  size_t line_start = 0;
+  bool in_string = false;
+  const size_t n = text.size();
+  for (size_t i = 0; i < n; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character, whatever it is, cannot end the string
+      else if (c == '"') in_string = false;
+      else if (c == '\n') {  // invalid in JSON strings, but keeps line numbers right
+        ++line;
+        line_start = i + 1;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > limit) {
+          const int column = static_cast<int>(i - line_start) + 1;
+          return make_error(Code::ParseError,
+                            "JSON nested deeper than " + std::to_string(limit) + " levels at line " +
+                                std::to_string(line) + ", column " + std::to_string(column) + " (byte offset " +
+                                std::to_string(i) + ")",
+                            line, column);
+        }
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      case '\n':
+        ++line;
+        line_start = i + 1;
+        break;
+      default: break;
+    }
+  }
+  return {};
+}
+
 Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
   using detail::Json;
+  // Before parsing: nlohmann's parser, dump and destructor, and the readers recurse per level.
+  DACE_TRY(check_json_depth(text));
   try {
     Json j;
     try {
