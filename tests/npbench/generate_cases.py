@@ -45,10 +45,19 @@ def small_sizes(params, scalable):
     return out
 
 
-def tolerance(arrays):
-    """float32 data gets float32 tolerances."""
+# Kernels whose outputs amplify rounding far beyond float64's epsilon, so that any other
+# summation order (libdace's loops, another machine's BLAS in NumPy) moves them more than the
+# default rtol. nbody: 40 leapfrog steps of 24 bodies; one ulp added to the input velocities
+# moves NumPy's own output velocities by 7.4e-8 relative (measured), so 1e-7 sits at the
+# kernel's conditioning, not at libdace's accuracy.
+ILL_CONDITIONED_RTOL = {'nbody': 1e-5}
+
+
+def tolerance(name, arrays):
+    """float32 data gets float32 tolerances; ill-conditioned kernels their measured bound."""
     single = any(isinstance(a, np.ndarray) and a.dtype in (np.float32, np.complex64) for a in arrays)
-    return (1e-4, 1e-5) if single else (1e-7, 1e-9)
+    rtol, atol = (1e-4, 1e-5) if single else (1e-7, 1e-9)
+    return max(rtol, ILL_CONDITIONED_RTOL.get(name, 0.0)), atol
 
 
 def write_case(npbench, info, root):
@@ -122,7 +131,7 @@ def write_case(npbench, info, root):
         for n, v in zip(returns, values):
             np.save(os.path.join(out, 'out', n + '.npy'), np.asarray(v))
             expected[n] = 'out/%s.npy' % n
-    rtol, atol = tolerance(list(args.values()))
+    rtol, atol = tolerance(name, list(args.values()))
     case = dict(kernel=name, dace_version=dace.__version__, symbols=symbols, inputs=inputs,
                 expected_outputs=expected, rtol=rtol, atol=atol)
     with open(os.path.join(out, 'case.json'), 'w') as fh:
