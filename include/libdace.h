@@ -128,14 +128,14 @@ typedef enum dace_status_t {
   DACE_OK = 0,
   DACE_ERROR_INVALID_ARGUMENT = 1,  /* NULL pointer, bad enum value, wrong kind of element */
   DACE_ERROR_INVALID_SDFG = 2,      /* validation failed */
-  DACE_ERROR_NOT_FOUND = 3,         /* unknown id, name, connector, file */
+  DACE_ERROR_NOT_FOUND = 3,         /* unknown id, name, connector */
   DACE_ERROR_UNSUPPORTED = 4,
   DACE_ERROR_PARSE = 5,             /* malformed expression, code or JSON (column given) */
   DACE_ERROR_COMPILE = 6,
   DACE_ERROR_RUNTIME = 7,
   DACE_ERROR_OUT_OF_MEMORY = 8,
   DACE_ERROR_PLUGIN_UNAVAILABLE = 9,
-  DACE_ERROR_IO = 10,
+  DACE_ERROR_IO = 10,               /* a file cannot be opened (a missing one too), read or written */
   DACE_ERROR_ALREADY_EXISTS = 11,   /* duplicate name */
   DACE_ERROR_INTERNAL = 12,
   DACE_STATUS_MAX_ENUM = 0x7FFFFFFF
@@ -397,7 +397,9 @@ DACE_API void dace_sdfg_release(dace_sdfg_t* sdfg);
 /* Deep copy (also of a borrowed nested SDFG; the copy is a top-level SDFG). */
 DACE_API dace_status_t dace_sdfg_clone(dace_sdfg_t** out_sdfg, const dace_sdfg_t* sdfg);
 
-/* `.sdfg` JSON of any DaCe dialect, or gzip (.sdfgz) content, recognized by its bytes. */
+/* `.sdfg` JSON of any DaCe dialect, or gzip (.sdfgz) content, recognized by its bytes. A file
+ * that cannot be opened or read (missing, a folder) is DACE_ERROR_IO; an empty path
+ * DACE_ERROR_INVALID_ARGUMENT. */
 DACE_API dace_status_t dace_sdfg_load_file(dace_sdfg_t** out_sdfg, const char* path);
 DACE_API dace_status_t dace_sdfg_load_string(dace_sdfg_t** out_sdfg, const char* json);
 DACE_API dace_status_t dace_sdfg_load_buffer(dace_sdfg_t** out_sdfg, const void* data, size_t size);
@@ -433,7 +435,8 @@ DACE_API dace_status_t dace_sdfg_get_arguments(const char** out_arguments, const
 DACE_API dace_status_t dace_sdfg_add_symbol(dace_sdfg_t* sdfg, const char* name, dace_dtype_t dtype);
 DACE_API dace_status_t dace_sdfg_remove_symbol(dace_sdfg_t* sdfg, const char* name);
 DACE_API dace_status_t dace_sdfg_symbol_count(size_t* out_count, const dace_sdfg_t* sdfg);
-/* Symbols sorted by name; `index` < count. */
+/* Symbols sorted by name; `index` < count (else DACE_ERROR_NOT_FOUND). Either out pointer may
+ * be NULL. */
 DACE_API dace_status_t dace_sdfg_get_symbol(const char** out_name, dace_dtype_t* out_dtype, const dace_sdfg_t* sdfg,
                                             size_t index);
 DACE_API dace_status_t dace_sdfg_get_symbol_dtype(dace_dtype_t* out_dtype, const dace_sdfg_t* sdfg, const char* name);
@@ -462,7 +465,7 @@ DACE_API dace_status_t dace_sdfg_add_reference(dace_sdfg_t* sdfg, const char* na
 /* Fails with DACE_ERROR_INVALID_ARGUMENT while an access node or memlet still uses it. */
 DACE_API dace_status_t dace_sdfg_remove_data(dace_sdfg_t* sdfg, const char* name);
 DACE_API dace_status_t dace_sdfg_data_count(size_t* out_count, const dace_sdfg_t* sdfg);
-/* Containers sorted by name; `index` < count. */
+/* Containers sorted by name; `index` < count (else DACE_ERROR_NOT_FOUND). */
 DACE_API dace_status_t dace_sdfg_get_data_name(const char** out_name, const dace_sdfg_t* sdfg, size_t index);
 /* The positional signature (DaCe's `arg_names`): the arguments a positional call takes, in
  * order; saved to and loaded from .sdfg JSON. Replaces the list; count 0 clears it. Each name
@@ -572,6 +575,7 @@ DACE_API dace_status_t dace_sdfg_add_interstate_edge(dace_id_t* out_edge, dace_i
 DACE_API dace_status_t dace_interstate_edge_remove(dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge);
 DACE_API dace_status_t dace_region_list_edges(dace_id_t* out_ids, size_t capacity, size_t* out_count,
                                               const dace_sdfg_t* sdfg, dace_id_t region);
+/* Either out pointer may be NULL. */
 DACE_API dace_status_t dace_interstate_edge_get_endpoints(dace_id_t* out_src, dace_id_t* out_dst,
                                                           const dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge);
 DACE_API dace_status_t dace_interstate_edge_get_condition(const char** out_condition, const dace_sdfg_t* sdfg,
@@ -581,6 +585,7 @@ DACE_API dace_status_t dace_interstate_edge_get_assignments(const char** out_ass
                                                             dace_id_t region, dace_id_t edge);
 DACE_API dace_status_t dace_interstate_edge_assignment_count(size_t* out_count, const dace_sdfg_t* sdfg,
                                                              dace_id_t region, dace_id_t edge);
+/* The `index`-th assignment (< count, else DACE_ERROR_NOT_FOUND); either out pointer may be NULL. */
 DACE_API dace_status_t dace_interstate_edge_get_assignment(const char** out_name, const char** out_value,
                                                            const dace_sdfg_t* sdfg, dace_id_t region, dace_id_t edge,
                                                            size_t index);
@@ -606,7 +611,8 @@ DACE_API dace_status_t dace_state_add_access(dace_id_t* out_node, dace_sdfg_t* s
 DACE_API dace_status_t dace_state_add_tasklet(dace_id_t* out_node, dace_sdfg_t* sdfg, dace_id_t state,
                                               const char* label, const char* inputs, const char* outputs,
                                               const char* code, dace_language_t language);
-/* `ranges`: "i=0:N, j=1:M-1" (exclusive ends, optional step "0:N:2"). */
+/* `ranges`: "i=0:N, j=1:M-1" (exclusive ends, optional step "0:N:2"). `out_exit` may be NULL
+ * (dace_node_get_scope_partner finds it); so for dace_state_add_map_dict and _add_consume. */
 DACE_API dace_status_t dace_state_add_map(dace_id_t* out_entry, dace_id_t* out_exit, dace_sdfg_t* sdfg,
                                           dace_id_t state, const char* label, const char* ranges,
                                           const dace_map_options_t* options);
@@ -694,7 +700,7 @@ DACE_API dace_status_t dace_node_set_map_options(dace_sdfg_t* sdfg, dace_id_t st
  * (DACE_MAP_OPTIONS_INIT or dace_map_options_init first); gpu_block_size is borrowed. */
 DACE_API dace_status_t dace_node_get_map_options(dace_map_options_t* out_options, const dace_sdfg_t* sdfg,
                                                  dace_id_t state, dace_id_t node);
-/* NestedSDFG: replaces the symbol mapping ("N: N, M: M - 1"). */
+/* NestedSDFG: replaces the symbol mapping ("N: N, M: M - 1"; NULL or "" = empty mapping). */
 DACE_API dace_status_t dace_node_set_symbol_mapping(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
                                                     const char* symbol_mapping);
 /* `memlet` ("A[i, 0:N]", as seen inside the map whose entry or exit is `map_node`) as seen

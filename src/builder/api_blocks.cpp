@@ -56,9 +56,10 @@ bool inside_loop(const ControlFlowRegion* region) {
   return false;
 }
 
-Status add_block(dace_id_t* out, dace_sdfg_t* h, dace_id_t parent, const char* label,
+// `out_name` is the caller's parameter name (out_state, out_loop, ...) for the NULL message.
+Status add_block(dace_id_t* out, const char* out_name, dace_sdfg_t* h, dace_id_t parent, const char* label,
                  std::unique_ptr<ControlFlowBlock> block, const char* prefix) {
-  DACE_TRY(require(out, "out id"));
+  DACE_TRY(require(out, out_name));
   auto s = sdfg_of(h);
   if (!s) return s.take_error();
   SDFG& sdfg = **s;
@@ -127,12 +128,14 @@ std::string block_where(const SDFG& sdfg, const ControlFlowBlock& b) {
 extern "C" {
 
 dace_status_t dace_sdfg_add_state(dace_id_t* out_state, dace_sdfg_t* sdfg, dace_id_t parent, const char* label) {
-  return guard([&] { return add_block(out_state, sdfg, parent, label, std::make_unique<State>(), "state"); });
+  return guard([&] {
+    return add_block(out_state, "out_state", sdfg, parent, label, std::make_unique<State>(), "state");
+  });
 }
 
 dace_status_t dace_sdfg_add_region(dace_id_t* out_region, dace_sdfg_t* sdfg, dace_id_t parent, const char* label) {
   return guard([&] {
-    return add_block(out_region, sdfg, parent, label, std::make_unique<ControlFlowRegion>(), "region");
+    return add_block(out_region, "out_region", sdfg, parent, label, std::make_unique<ControlFlowRegion>(), "region");
   });
 }
 
@@ -147,14 +150,15 @@ dace_status_t dace_sdfg_add_loop(dace_id_t* out_loop, dace_sdfg_t* sdfg, dace_id
     if (!h) return h.take_error();
     auto loop = std::make_unique<LoopRegion>();
     apply_header(*loop, std::move(*h));
-    return add_block(out_loop, sdfg, parent, label, std::move(loop), "loop");
+    return add_block(out_loop, "out_loop", sdfg, parent, label, std::move(loop), "loop");
   });
 }
 
 dace_status_t dace_sdfg_add_conditional(dace_id_t* out_conditional, dace_sdfg_t* sdfg, dace_id_t parent,
                                         const char* label) {
   return guard([&] {
-    return add_block(out_conditional, sdfg, parent, label, std::make_unique<ConditionalBlock>(), "conditional");
+    return add_block(out_conditional, "out_conditional", sdfg, parent, label, std::make_unique<ConditionalBlock>(),
+                     "conditional");
   });
 }
 
@@ -189,17 +193,21 @@ dace_status_t dace_conditional_add_branch(dace_id_t* out_region, dace_sdfg_t* sd
 }
 
 dace_status_t dace_sdfg_add_break(dace_id_t* out_block, dace_sdfg_t* sdfg, dace_id_t parent, const char* label) {
-  return guard([&] { return add_block(out_block, sdfg, parent, label, std::make_unique<BreakBlock>(), "break"); });
+  return guard([&] {
+    return add_block(out_block, "out_block", sdfg, parent, label, std::make_unique<BreakBlock>(), "break");
+  });
 }
 
 dace_status_t dace_sdfg_add_continue(dace_id_t* out_block, dace_sdfg_t* sdfg, dace_id_t parent, const char* label) {
   return guard([&] {
-    return add_block(out_block, sdfg, parent, label, std::make_unique<ContinueBlock>(), "continue");
+    return add_block(out_block, "out_block", sdfg, parent, label, std::make_unique<ContinueBlock>(), "continue");
   });
 }
 
 dace_status_t dace_sdfg_add_return(dace_id_t* out_block, dace_sdfg_t* sdfg, dace_id_t parent, const char* label) {
-  return guard([&] { return add_block(out_block, sdfg, parent, label, std::make_unique<ReturnBlock>(), "return"); });
+  return guard([&] {
+    return add_block(out_block, "out_block", sdfg, parent, label, std::make_unique<ReturnBlock>(), "return");
+  });
 }
 
 dace_status_t dace_sdfg_remove_block(dace_sdfg_t* sdfg, dace_id_t block) {

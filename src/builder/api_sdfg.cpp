@@ -1,6 +1,8 @@
 // SDFG handles: create, release, clone, load, save, compare, hash, validate, name, arguments.
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "analysis/arguments.h"
 #include "analysis/validate.h"
@@ -85,6 +87,11 @@ dace_status_t dace_sdfg_load_file(dace_sdfg_t** out_sdfg, const char* path) {
   return guard([&]() -> Status {
     DACE_TRY(require(out_sdfg, "out_sdfg"));
     DACE_TRY(require(path, "path"));
+    if (!*path) return invalid("path is empty");
+    // A folder opens as an empty stream, which would read as a JSON syntax error.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+      return dace::make_error(dace::Code::IoError, "file " + dace::ir::quoted(path) + ": is a directory");
     return adopt_loaded(out_sdfg, dace::ir::json::read_sdfg_file(path), std::string("file ") + dace::ir::quoted(path));
   });
 }
@@ -116,6 +123,7 @@ dace_status_t dace_sdfg_save_file(const dace_sdfg_t* sdfg, const char* path, con
     auto s = sdfg_of(sdfg);
     if (!s) return s.take_error();
     DACE_TRY(require(path, "path"));
+    if (!*path) return invalid("path is empty");
     auto w = write_options(options);
     if (!w) return w.take_error();
     return dace::ir::json::write_sdfg_file(**s, path, *w);
