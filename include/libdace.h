@@ -18,8 +18,10 @@
  *   on success. No C++ exception and no abort ever crosses this boundary (internal failures
  *   are DACE_ERROR_INTERNAL, allocation failures DACE_ERROR_OUT_OF_MEMORY). A NULL handle or
  *   NULL required pointer is DACE_ERROR_INVALID_ARGUMENT; an unknown id or name is
- *   DACE_ERROR_NOT_FOUND; a duplicate name DACE_ERROR_ALREADY_EXISTS; an enum value outside
- *   its range DACE_ERROR_INVALID_ARGUMENT; a malformed expression DACE_ERROR_PARSE.
+ *   DACE_ERROR_NOT_FOUND (an empty name to look up, too); a duplicate name
+ *   DACE_ERROR_ALREADY_EXISTS; a name for a new element that is no identifier ("" included)
+ *   DACE_ERROR_INVALID_ARGUMENT; an enum value outside its range DACE_ERROR_INVALID_ARGUMENT;
+ *   a malformed expression DACE_ERROR_PARSE.
  *
  * Ownership.  Whoever creates releases: a handle returned through `T** out` by a *_create,
  *   *_clone or *_load call is owned by the caller and released with the matching *_release.

@@ -137,7 +137,8 @@ void istate_edge_rows(std::vector<Row>& rows, const char* function, Fn fn) {
                   [fn](Fixture& f) { return fn(f, f.sdfg, 4711, f.istate_edge); }, DACE_ERROR_NOT_FOUND, {"4711"}});
   rows.push_back({function, "region id of a state", [fn](Fixture& f) { return fn(f, f.sdfg, f.s0, f.istate_edge); },
                   DACE_ERROR_INVALID_ARGUMENT, {"\"s0\""}});
-  rows.push_back({function, "edge that does not exist", [fn](Fixture& f) { return fn(f, f.sdfg, DACE_ROOT_REGION, 99); },
+  rows.push_back({function, "edge that does not exist",
+                  [fn](Fixture& f) { return fn(f, f.sdfg, DACE_ROOT_REGION, 99); },
                   DACE_ERROR_NOT_FOUND, {"99"}});
 }
 
@@ -374,6 +375,31 @@ std::vector<Row> rows_blocks() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"label"}},
+      {"dace_sdfg_find_block", "empty label (a label that does not exist)",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         dace_status_t s = dace_sdfg_find_block(&id, f.sdfg, "");
+         f.kept(id == kId, "out_block");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"block \"\""}},
+      {"dace_sdfg_add_loop", "empty condition (required)",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         return dace_sdfg_add_loop(&id, f.sdfg, DACE_ROOT_REGION, "l2", "k", nullptr, "", nullptr, 0);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"condition"}},
+      {"dace_block_get_property", "empty property",
+       CONTRACT_CALL {
+         const char* v = kStr;
+         dace_status_t s = dace_block_get_property(&v, f.sdfg, f.loop, "");
+         f.kept(v == kStr, "out_value");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"\"loop\""}},
+      {"dace_interstate_edge_add_assignment", "empty name",
+       CONTRACT_CALL { return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "", "1"); },
+       DACE_ERROR_INVALID_ARGUMENT, {"assignment target"}},
       {"dace_sdfg_find_block", "label that does not exist",
        CONTRACT_CALL {
          dace_id_t id = kId;
@@ -487,7 +513,9 @@ std::vector<Row> rows_blocks() {
        },
        DACE_ERROR_NOT_FOUND, {"\"loop\""}},
       {"dace_interstate_edge_assignment_count", "NULL out_count",
-       CONTRACT_CALL { return dace_interstate_edge_assignment_count(nullptr, f.sdfg, DACE_ROOT_REGION, f.istate_edge); },
+       CONTRACT_CALL {
+         return dace_interstate_edge_assignment_count(nullptr, f.sdfg, DACE_ROOT_REGION, f.istate_edge);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_count"}},
       {"dace_interstate_edge_get_condition", "NULL out_condition",
        CONTRACT_CALL { return dace_interstate_edge_get_condition(nullptr, f.sdfg, DACE_ROOT_REGION, f.istate_edge); },
@@ -514,16 +542,24 @@ std::vector<Row> rows_blocks() {
        },
        DACE_ERROR_PARSE, {}},
       {"dace_interstate_edge_add_assignment", "NULL name",
-       CONTRACT_CALL { return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, nullptr, "1"); },
+       CONTRACT_CALL {
+         return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, nullptr, "1");
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"assignment target"}},
       {"dace_interstate_edge_add_assignment", "name that is no identifier",
-       CONTRACT_CALL { return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "a b", "1"); },
+       CONTRACT_CALL {
+         return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "a b", "1");
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"a b"}},
       {"dace_interstate_edge_add_assignment", "NULL value",
-       CONTRACT_CALL { return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "k", nullptr); },
+       CONTRACT_CALL {
+         return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "k", nullptr);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"value"}},
       {"dace_interstate_edge_add_assignment", "malformed value",
-       CONTRACT_CALL { return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "k", "1 +"); },
+       CONTRACT_CALL {
+         return dace_interstate_edge_add_assignment(f.sdfg, DACE_ROOT_REGION, f.istate_edge, "k", "1 +");
+       },
        DACE_ERROR_PARSE, {"value"}},
   };
   add_block_rows(rows, "dace_sdfg_add_state", "out_state", dace_sdfg_add_state, false);
@@ -550,13 +586,15 @@ std::vector<Row> rows_blocks() {
   istate_edge_rows(rows, "dace_interstate_edge_remove", [](Fixture&, dace_sdfg_t* s, dace_id_t r, dace_id_t e) {
     return dace_interstate_edge_remove(s, r, e);
   });
-  istate_edge_rows(rows, "dace_interstate_edge_get_endpoints", [](Fixture& f, dace_sdfg_t* s, dace_id_t r, dace_id_t e) {
+  istate_edge_rows(rows, "dace_interstate_edge_get_endpoints",
+                   [](Fixture& f, dace_sdfg_t* s, dace_id_t r, dace_id_t e) {
     dace_id_t a = kId, b = kId;
     dace_status_t st = dace_interstate_edge_get_endpoints(&a, &b, s, r, e);
     f.kept(a == kId && b == kId, "out_src/out_dst");
     return st;
   });
-  istate_edge_rows(rows, "dace_interstate_edge_get_condition", [](Fixture& f, dace_sdfg_t* s, dace_id_t r, dace_id_t e) {
+  istate_edge_rows(rows, "dace_interstate_edge_get_condition",
+                   [](Fixture& f, dace_sdfg_t* s, dace_id_t r, dace_id_t e) {
     const char* v = kStr;
     dace_status_t st = dace_interstate_edge_get_condition(&v, s, r, e);
     f.kept(v == kStr, "out_condition");

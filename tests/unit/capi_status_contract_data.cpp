@@ -31,6 +31,14 @@ void name_getter_rows(std::vector<Row>& rows, const char* function, const char* 
                     return s;
                   },
                   DACE_ERROR_INVALID_ARGUMENT, {"name"}});
+  rows.push_back({function, "empty name (a name that does not exist)",
+                  [fn, sentinel, out_name](Fixture& f) {
+                    T v = sentinel;
+                    dace_status_t s = fn(&v, f.sdfg, "");
+                    f.kept(v == sentinel, out_name);
+                    return s;
+                  },
+                  DACE_ERROR_NOT_FOUND, {"\"\""}});
   rows.push_back({function, "container that does not exist",
                   [fn, sentinel, out_name](Fixture& f) {
                     T v = sentinel;
@@ -59,7 +67,8 @@ void add_rows(std::vector<Row>& rows, const char* function, AddFn fn) {
   rows.push_back({function, "duplicate container name",
                   [fn](Fixture& f) { return fn(f.sdfg, "B", DACE_FLOAT64, "4", nullptr); }, DACE_ERROR_ALREADY_EXISTS,
                   {"\"B\""}});
-  rows.push_back({function, "name of a symbol", [fn](Fixture& f) { return fn(f.sdfg, "N", DACE_FLOAT64, "4", nullptr); },
+  rows.push_back({function, "name of a symbol",
+                  [fn](Fixture& f) { return fn(f.sdfg, "N", DACE_FLOAT64, "4", nullptr); },
                   DACE_ERROR_ALREADY_EXISTS, {"\"N\""}});
   rows.push_back({function, "dtype out of range",
                   [fn](Fixture& f) { return fn(f.sdfg, "X", static_cast<dace_dtype_t>(999), "4", nullptr); },
@@ -88,12 +97,18 @@ void add_rows(std::vector<Row>& rows, const char* function, AddFn fn) {
 std::vector<Row> rows_data() {
   std::vector<Row> rows = {
       // --- add_scalar: no shape; array-only fields must keep their defaults.
-      {"dace_sdfg_add_scalar", "NULL sdfg", CONTRACT_CALL { return dace_sdfg_add_scalar(nullptr, "x", DACE_FLOAT64, nullptr); },
+      {"dace_sdfg_add_scalar", "NULL sdfg",
+       CONTRACT_CALL {
+         return dace_sdfg_add_scalar(nullptr, "x", DACE_FLOAT64, nullptr);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
       {"dace_sdfg_add_scalar", "NULL name",
        CONTRACT_CALL { return dace_sdfg_add_scalar(f.sdfg, nullptr, DACE_FLOAT64, nullptr); },
        DACE_ERROR_INVALID_ARGUMENT, {"name"}},
-      {"dace_sdfg_add_scalar", "duplicate name", CONTRACT_CALL { return dace_sdfg_add_scalar(f.sdfg, "s", DACE_FLOAT64, nullptr); },
+      {"dace_sdfg_add_scalar", "duplicate name",
+       CONTRACT_CALL {
+         return dace_sdfg_add_scalar(f.sdfg, "s", DACE_FLOAT64, nullptr);
+       },
        DACE_ERROR_ALREADY_EXISTS, {"\"s\""}},
       {"dace_sdfg_add_scalar", "dtype out of range",
        CONTRACT_CALL { return dace_sdfg_add_scalar(f.sdfg, "x", static_cast<dace_dtype_t>(-1), nullptr); },
@@ -113,7 +128,10 @@ std::vector<Row> rows_data() {
        },
        DACE_ERROR_INVALID_ARGUMENT, {"lifetime"}},
       // --- add_array: the header says "at least one dimension".
-      {"dace_sdfg_add_array", "NULL shape", CONTRACT_CALL { return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, nullptr, nullptr); },
+      {"dace_sdfg_add_array", "NULL shape",
+       CONTRACT_CALL {
+         return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, nullptr, nullptr);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"shape"}},
       // "" is no expression list (the header asks for at least one dimension): a parse error.
       {"dace_sdfg_add_array", "empty shape (no dimension)",
@@ -149,6 +167,34 @@ std::vector<Row> rows_data() {
        DACE_ERROR_INVALID_ARGUMENT, {"name"}},
       {"dace_sdfg_remove_data", "container that does not exist",
        CONTRACT_CALL { return dace_sdfg_remove_data(f.sdfg, "nosuchdata"); }, DACE_ERROR_NOT_FOUND, {"nosuchdata"}},
+      {"dace_sdfg_remove_data", "empty name", CONTRACT_CALL { return dace_sdfg_remove_data(f.sdfg, ""); },
+       DACE_ERROR_NOT_FOUND, {"\"\""}},
+      {"dace_data_set_transient", "empty name", CONTRACT_CALL { return dace_data_set_transient(f.sdfg, "", 1); },
+       DACE_ERROR_NOT_FOUND, {"\"\""}},
+      {"dace_data_set_storage", "empty name",
+       CONTRACT_CALL { return dace_data_set_storage(f.sdfg, "", DACE_STORAGE_CPU_HEAP); }, DACE_ERROR_NOT_FOUND,
+       {"\"\""}},
+      {"dace_data_set_lifetime", "empty name",
+       CONTRACT_CALL { return dace_data_set_lifetime(f.sdfg, "", DACE_LIFETIME_SDFG); }, DACE_ERROR_NOT_FOUND,
+       {"\"\""}},
+      {"dace_data_set_shape", "empty name", CONTRACT_CALL { return dace_data_set_shape(f.sdfg, "", "4"); },
+       DACE_ERROR_NOT_FOUND, {"\"\""}},
+      {"dace_data_set_strides", "empty name", CONTRACT_CALL { return dace_data_set_strides(f.sdfg, "", "1"); },
+       DACE_ERROR_NOT_FOUND, {"\"\""}},
+      {"dace_sdfg_set_arg_names", "empty name",
+       CONTRACT_CALL {
+         const char* names[] = {""};
+         return dace_sdfg_set_arg_names(f.sdfg, names, 1);
+       },
+       DACE_ERROR_NOT_FOUND, {"arg_names[0]"}},
+      {"dace_data_get_property", "empty property",
+       CONTRACT_CALL {
+         const char* v = kStr;
+         dace_status_t s = dace_data_get_property(&v, f.sdfg, "A", "");
+         f.kept(v == kStr, "out_value");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"\"A\""}},
       {"dace_sdfg_remove_data", "container still used by an access node",
        CONTRACT_CALL { return dace_sdfg_remove_data(f.sdfg, "A"); }, DACE_ERROR_INVALID_ARGUMENT, {"\"A\""}},
 
@@ -163,7 +209,10 @@ std::vector<Row> rows_data() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
-      {"dace_sdfg_get_data_name", "NULL out_name", CONTRACT_CALL { return dace_sdfg_get_data_name(nullptr, f.sdfg, 0); },
+      {"dace_sdfg_get_data_name", "NULL out_name",
+       CONTRACT_CALL {
+         return dace_sdfg_get_data_name(nullptr, f.sdfg, 0);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_name"}},
       {"dace_sdfg_get_data_name", "NULL sdfg",
        CONTRACT_CALL {
@@ -215,7 +264,10 @@ std::vector<Row> rows_data() {
          return dace_sdfg_set_arg_names(f.sdfg, names, 3);
        },
        DACE_ERROR_INVALID_ARGUMENT, {"\"A\""}},
-      {"dace_sdfg_arg_name_count", "NULL out_count", CONTRACT_CALL { return dace_sdfg_arg_name_count(nullptr, f.sdfg); },
+      {"dace_sdfg_arg_name_count", "NULL out_count",
+       CONTRACT_CALL {
+         return dace_sdfg_arg_name_count(nullptr, f.sdfg);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_count"}},
       {"dace_sdfg_arg_name_count", "NULL sdfg",
        CONTRACT_CALL {
@@ -276,9 +328,13 @@ std::vector<Row> rows_data() {
       {"dace_data_set_transient", "NULL name", CONTRACT_CALL { return dace_data_set_transient(f.sdfg, nullptr, 1); },
        DACE_ERROR_INVALID_ARGUMENT, {"name"}},
       {"dace_data_set_transient", "container that does not exist",
-       CONTRACT_CALL { return dace_data_set_transient(f.sdfg, "nosuchdata", 1); }, DACE_ERROR_NOT_FOUND, {"nosuchdata"}},
+       CONTRACT_CALL {
+         return dace_data_set_transient(f.sdfg, "nosuchdata", 1);
+       }, DACE_ERROR_NOT_FOUND, {"nosuchdata"}},
       {"dace_data_set_storage", "NULL sdfg",
-       CONTRACT_CALL { return dace_data_set_storage(nullptr, "A", DACE_STORAGE_CPU_HEAP); }, DACE_ERROR_INVALID_ARGUMENT,
+       CONTRACT_CALL {
+         return dace_data_set_storage(nullptr, "A", DACE_STORAGE_CPU_HEAP);
+       }, DACE_ERROR_INVALID_ARGUMENT,
        {"sdfg"}},
       {"dace_data_set_storage", "NULL name",
        CONTRACT_CALL { return dace_data_set_storage(f.sdfg, nullptr, DACE_STORAGE_CPU_HEAP); },
@@ -347,7 +403,9 @@ std::vector<Row> rows_data() {
                                     DACE_LIFETIME_EXTERNAL);
   name_getter_rows<const char*>(
       rows, "dace_data_get_property", "out_value",
-      [](const char** out, const dace_sdfg_t* s, const char* name) { return dace_data_get_property(out, s, name, "dtype"); },
+      [](const char** out, const dace_sdfg_t* s, const char* name) {
+        return dace_data_get_property(out, s, name, "dtype");
+      },
       kStr);
   return rows;
 }

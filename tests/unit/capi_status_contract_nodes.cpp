@@ -31,12 +31,14 @@ void addressed_rows(std::vector<Row>& rows, const char* function, const char* el
 
 // Rows of functions addressed by a state only (the add_* family): NULL sdfg, state missing,
 // state id of a loop.
-void state_rows(std::vector<Row>& rows, const char* function, std::function<dace_status_t(Fixture&, dace_sdfg_t*, dace_id_t)> call) {
+using StateCall = std::function<dace_status_t(Fixture&, dace_sdfg_t*, dace_id_t)>;
+void state_rows(std::vector<Row>& rows, const char* function, StateCall call) {
   rows.push_back({function, "NULL sdfg", [call](Fixture& f) { return call(f, nullptr, f.s1); },
                   DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}});
   rows.push_back({function, "state that does not exist", [call](Fixture& f) { return call(f, f.sdfg, 4711); },
                   DACE_ERROR_NOT_FOUND, {"4711"}});
-  rows.push_back({function, "state id of a conditional (no state)", [call](Fixture& f) { return call(f, f.sdfg, f.cond); },
+  rows.push_back({function, "state id of a conditional (no state)",
+                  [call](Fixture& f) { return call(f, f.sdfg, f.cond); },
                   DACE_ERROR_INVALID_ARGUMENT, {"\"cond\"", "not a state"}});
 }
 
@@ -51,7 +53,10 @@ Row wrong_kind(const char* function, const char* what, std::function<dace_status
 std::vector<Row> rows_nodes() {
   std::vector<Row> rows = {
       // --- add_access
-      {"dace_state_add_access", "NULL out_node", CONTRACT_CALL { return dace_state_add_access(nullptr, f.sdfg, f.s1, "B"); },
+      {"dace_state_add_access", "NULL out_node",
+       CONTRACT_CALL {
+         return dace_state_add_access(nullptr, f.sdfg, f.s1, "B");
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_node"}},
       {"dace_state_add_access", "NULL data",
        CONTRACT_CALL {
@@ -61,6 +66,14 @@ std::vector<Row> rows_nodes() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"data"}},
+      {"dace_state_add_access", "empty data (a name that does not exist)",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         dace_status_t s = dace_state_add_access(&id, f.sdfg, f.s1, "");
+         f.kept(id == kId, "out_node");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"data container \"\""}},
       {"dace_state_add_access", "container that does not exist",
        CONTRACT_CALL {
          dace_id_t id = kId;
@@ -72,7 +85,9 @@ std::vector<Row> rows_nodes() {
 
       // --- add_tasklet
       {"dace_state_add_tasklet", "NULL out_node",
-       CONTRACT_CALL { return dace_state_add_tasklet(nullptr, f.sdfg, f.s1, "t", "a", "b", "b = a", DACE_LANGUAGE_PYTHON); },
+       CONTRACT_CALL {
+         return dace_state_add_tasklet(nullptr, f.sdfg, f.s1, "t", "a", "b", "b = a", DACE_LANGUAGE_PYTHON);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_node"}},
       {"dace_state_add_tasklet", "NULL code",
        CONTRACT_CALL {
@@ -228,7 +243,8 @@ std::vector<Row> rows_nodes() {
       {"dace_state_add_consume", "NULL out_entry",
        CONTRACT_CALL {
          dace_id_t x = kId;
-         return dace_state_add_consume(nullptr, &x, f.sdfg, f.s1, "c", "p", "1", nullptr, nullptr, DACE_SCHEDULE_DEFAULT);
+         return dace_state_add_consume(nullptr, &x, f.sdfg, f.s1, "c", "p", "1", nullptr, nullptr,
+                                       DACE_SCHEDULE_DEFAULT);
        },
        DACE_ERROR_INVALID_ARGUMENT, {"out_entry"}},
       {"dace_state_add_consume", "NULL pe_index",
@@ -240,10 +256,30 @@ std::vector<Row> rows_nodes() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"pe_index"}},
+      {"dace_state_add_consume", "empty pe_index",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         return dace_state_add_consume(&e, nullptr, f.sdfg, f.s1, "c", "", "1", nullptr, nullptr,
+                                       DACE_SCHEDULE_DEFAULT);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"pe_index"}},
+      {"dace_state_add_map", "empty ranges (a map needs a parameter)",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         return dace_state_add_map(&e, nullptr, f.sdfg, f.s1, "m", "", nullptr);
+       },
+       DACE_ERROR_PARSE, {"ranges"}},
+      {"dace_state_add_library_node", "empty classpath",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         return dace_state_add_library_node(&id, f.sdfg, f.s1, "l2", "", nullptr, nullptr, nullptr, nullptr);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"classpath"}},
       {"dace_state_add_consume", "NULL num_pes",
        CONTRACT_CALL {
          dace_id_t e = kId, x = kId;
-         return dace_state_add_consume(&e, &x, f.sdfg, f.s1, "c", "p", nullptr, nullptr, nullptr, DACE_SCHEDULE_DEFAULT);
+         return dace_state_add_consume(&e, &x, f.sdfg, f.s1, "c", "p", nullptr, nullptr, nullptr,
+                                       DACE_SCHEDULE_DEFAULT);
        },
        DACE_ERROR_INVALID_ARGUMENT, {"num_pes"}},
       {"dace_state_add_consume", "malformed num_pes",
@@ -262,7 +298,9 @@ std::vector<Row> rows_nodes() {
 
       // --- add_nested_sdfg: connectors must name containers of `inner`.
       {"dace_state_add_nested_sdfg", "NULL out_node",
-       CONTRACT_CALL { return dace_state_add_nested_sdfg(nullptr, f.sdfg, f.s1, f.inner, "n2", "X", nullptr, nullptr); },
+       CONTRACT_CALL {
+         return dace_state_add_nested_sdfg(nullptr, f.sdfg, f.s1, f.inner, "n2", "X", nullptr, nullptr);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_node"}},
       {"dace_state_add_nested_sdfg", "NULL inner",
        CONTRACT_CALL {
@@ -316,7 +354,8 @@ std::vector<Row> rows_nodes() {
       {"dace_state_add_library_node", "malformed properties JSON",
        CONTRACT_CALL {
          dace_id_t id = kId;
-         dace_status_t s = dace_state_add_library_node(&id, f.sdfg, f.s1, "l2", "dace.libraries.blas.nodes.matmul.MatMul",
+         dace_status_t s = dace_state_add_library_node(&id, f.sdfg, f.s1, "l2",
+                                                       "dace.libraries.blas.nodes.matmul.MatMul",
                                                        nullptr, "{\"alpha\": ", nullptr, nullptr);
          f.kept(id == kId, "out_node");
          return s;
@@ -335,7 +374,8 @@ std::vector<Row> rows_nodes() {
        CONTRACT_CALL {
          dace_id_t t = kId, e = kId, x = kId;
          dace_status_t s =
-             dace_state_add_mapped_tasklet(&t, &e, &x, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]", nullptr, "b: B[i]", nullptr);
+             dace_state_add_mapped_tasklet(&t, &e, &x, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]", nullptr, "b: B[i]",
+                                           nullptr);
          f.kept(t == kId && e == kId && x == kId, "out_tasklet/out_entry/out_exit");
          return s;
        },
@@ -402,12 +442,18 @@ std::vector<Row> rows_nodes() {
        DACE_ERROR_INVALID_ARGUMENT, {"out_count"}},
 
       // --- queries and setters with bad non-id arguments
-      {"dace_node_get_kind", "NULL out_kind", CONTRACT_CALL { return dace_node_get_kind(nullptr, f.sdfg, f.s0, f.tasklet); },
+      {"dace_node_get_kind", "NULL out_kind",
+       CONTRACT_CALL {
+         return dace_node_get_kind(nullptr, f.sdfg, f.s0, f.tasklet);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_kind"}},
       {"dace_node_get_label", "NULL out_label",
        CONTRACT_CALL { return dace_node_get_label(nullptr, f.sdfg, f.s0, f.tasklet); }, DACE_ERROR_INVALID_ARGUMENT,
        {"out_label"}},
-      {"dace_node_set_label", "NULL label", CONTRACT_CALL { return dace_node_set_label(f.sdfg, f.s0, f.tasklet, nullptr); },
+      {"dace_node_set_label", "NULL label",
+       CONTRACT_CALL {
+         return dace_node_set_label(f.sdfg, f.s0, f.tasklet, nullptr);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"label"}},
       {"dace_node_set_label", "empty label", CONTRACT_CALL { return dace_node_set_label(f.sdfg, f.s0, f.tasklet, ""); },
        DACE_ERROR_INVALID_ARGUMENT, {"\"axpb\"", "label"}},
@@ -422,6 +468,35 @@ std::vector<Row> rows_nodes() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"property"}},
+      {"dace_node_get_property", "empty property",
+       CONTRACT_CALL {
+         const char* v = kStr;
+         dace_status_t s = dace_node_get_property(&v, f.sdfg, f.s0, f.tasklet, "");
+         f.kept(v == kStr, "out_value");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"\"axpb\""}},
+      {"dace_node_add_in_connector", "empty name",
+       CONTRACT_CALL { return dace_node_add_in_connector(f.sdfg, f.s0, f.tasklet, "", nullptr); },
+       DACE_ERROR_INVALID_ARGUMENT, {"connector name"}},
+      {"dace_node_add_out_connector", "empty name",
+       CONTRACT_CALL { return dace_node_add_out_connector(f.sdfg, f.s0, f.tasklet, "", nullptr); },
+       DACE_ERROR_INVALID_ARGUMENT, {"connector name"}},
+      {"dace_node_remove_connector", "empty name",
+       CONTRACT_CALL { return dace_node_remove_connector(f.sdfg, f.s0, f.tasklet, 0, ""); }, DACE_ERROR_NOT_FOUND,
+       {"connector \"\""}},
+      {"dace_node_get_connector_type", "empty name",
+       CONTRACT_CALL {
+         const char* v = kStr;
+         dace_status_t s = dace_node_get_connector_type(&v, f.sdfg, f.s0, f.tasklet, 0, "");
+         f.kept(v == kStr, "out_dtype");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"connector \"\""}},
+      {"dace_node_set_data", "empty data", CONTRACT_CALL { return dace_node_set_data(f.sdfg, f.s1, f.s1_acc, ""); },
+       DACE_ERROR_NOT_FOUND, {"data container \"\""}},
+      {"dace_node_set_map_ranges", "empty ranges",
+       CONTRACT_CALL { return dace_node_set_map_ranges(f.sdfg, f.s0, f.entry, ""); }, DACE_ERROR_PARSE, {"ranges"}},
       {"dace_node_get_property", "property the kind lacks (code of an AccessNode)",
        CONTRACT_CALL {
          const char* v = kStr;
@@ -590,7 +665,9 @@ std::vector<Row> rows_nodes() {
        },
        DACE_ERROR_INVALID_ARGUMENT, {"\"axpb\""}},
       {"dace_node_get_nested_sdfg", "NULL out_sdfg",
-       CONTRACT_CALL { return dace_node_get_nested_sdfg(nullptr, f.sdfg, f.s1, f.nested); }, DACE_ERROR_INVALID_ARGUMENT,
+       CONTRACT_CALL {
+         return dace_node_get_nested_sdfg(nullptr, f.sdfg, f.s1, f.nested);
+       }, DACE_ERROR_INVALID_ARGUMENT,
        {"out_sdfg"}},
       {"dace_node_get_nested_sdfg", "node that is no NestedSDFG",
        CONTRACT_CALL {
@@ -607,7 +684,9 @@ std::vector<Row> rows_nodes() {
                  CONTRACT_CALL { return dace_node_set_library_properties(f.sdfg, f.s1, f.nested, "pure", nullptr); },
                  {"\"nested\""}),
       {"dace_node_get_scope_partner", "NULL out_node",
-       CONTRACT_CALL { return dace_node_get_scope_partner(nullptr, f.sdfg, f.s0, f.entry); }, DACE_ERROR_INVALID_ARGUMENT,
+       CONTRACT_CALL {
+         return dace_node_get_scope_partner(nullptr, f.sdfg, f.s0, f.entry);
+       }, DACE_ERROR_INVALID_ARGUMENT,
        {"out_node"}},
       {"dace_node_get_scope_partner", "node that is no scope entry or exit",
        CONTRACT_CALL {
@@ -709,7 +788,8 @@ std::vector<Row> rows_nodes() {
   node("dace_node_add_in_connector", false, &Fixture::tasklet, [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
     return dace_node_add_in_connector(s, st, n, "c", nullptr);
   });
-  node("dace_node_add_out_connector", false, &Fixture::tasklet, [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
+  node("dace_node_add_out_connector", false, &Fixture::tasklet,
+       [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
     return dace_node_add_out_connector(s, st, n, "d", nullptr);
   });
   node("dace_node_remove_connector", false, &Fixture::tasklet, [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
@@ -745,7 +825,9 @@ std::vector<Row> rows_nodes() {
     return r;
   });
   node("dace_node_set_symbol_mapping", true, &Fixture::nested,
-       [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) { return dace_node_set_symbol_mapping(s, st, n, "N: 4"); });
+       [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
+         return dace_node_set_symbol_mapping(s, st, n, "N: 4");
+       });
   node("dace_map_propagate_memlet", false, &Fixture::entry, [](Fixture& f, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
     const char* v = kStr;
     dace_status_t r = dace_map_propagate_memlet(&v, s, st, n, "A[i]");
@@ -758,16 +840,19 @@ std::vector<Row> rows_nodes() {
     f.kept(out == reinterpret_cast<dace_sdfg_t*>(&f), "out_sdfg");
     return r;
   });
-  node("dace_node_set_library_properties", true, &Fixture::lib, [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
+  node("dace_node_set_library_properties", true, &Fixture::lib,
+       [](Fixture&, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
     return dace_node_set_library_properties(s, st, n, "pure", "{}");
   });
-  node("dace_node_get_scope_partner", false, &Fixture::entry, [](Fixture& f, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
+  node("dace_node_get_scope_partner", false, &Fixture::entry,
+       [](Fixture& f, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
     dace_id_t id = kId;
     dace_status_t r = dace_node_get_scope_partner(&id, s, st, n);
     f.kept(id == kId, "out_node");
     return r;
   });
-  node("dace_node_get_scope_parent", false, &Fixture::tasklet, [](Fixture& f, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
+  node("dace_node_get_scope_parent", false, &Fixture::tasklet,
+       [](Fixture& f, dace_sdfg_t* s, dace_id_t st, dace_id_t n) {
     dace_id_t id = kId;
     dace_status_t r = dace_node_get_scope_parent(&id, s, st, n);
     f.kept(id == kId, "out_entry");
@@ -779,7 +864,9 @@ std::vector<Row> rows_nodes() {
 std::vector<Row> rows_edges() {
   std::vector<Row> rows = {
       {"dace_state_add_edge", "NULL out_edge",
-       CONTRACT_CALL { return dace_state_add_edge(nullptr, f.sdfg, f.s0, f.acc_a, nullptr, f.acc_b, nullptr, "A", nullptr); },
+       CONTRACT_CALL {
+         return dace_state_add_edge(nullptr, f.sdfg, f.s0, f.acc_a, nullptr, f.acc_b, nullptr, "A", nullptr);
+       },
        DACE_ERROR_INVALID_ARGUMENT, {"out_edge"}},
       {"dace_state_add_edge", "source node that does not exist",
        CONTRACT_CALL {
@@ -867,6 +954,14 @@ std::vector<Row> rows_edges() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"property"}},
+      {"dace_edge_get_memlet_property", "empty property",
+       CONTRACT_CALL {
+         const char* v = kStr;
+         dace_status_t s = dace_edge_get_memlet_property(&v, f.sdfg, f.s0, f.edge, "");
+         f.kept(v == kStr, "out_value");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"edge"}},
       {"dace_edge_get_memlet_property", "property that does not exist",
        CONTRACT_CALL {
          const char* v = kStr;

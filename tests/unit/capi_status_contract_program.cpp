@@ -50,7 +50,18 @@ dace_arg_t float_arg(double v) {
 // `shape_needs_symbol`: the 1-D axpb arrays have shape [N] but strides [1], so only the shape
 // query needs N.
 template <class Fn>
-void extent_rows(std::vector<Row>& rows, const char* function, Fn fn, bool shape_needs_symbol) {
+void extent_rows(std::vector<Row>& rows, const char* function, const char* out_name, Fn fn, bool shape_needs_symbol) {
+  // Two-call idiom: a NULL buffer is only allowed with capacity 0.
+  rows.push_back({function, "NULL out buffer with a capacity",
+                  [fn](Fixture& f) {
+                    const char* names[] = {"N"};
+                    int64_t values[] = {4};
+                    size_t nd = kCount;
+                    dace_status_t s = fn(nullptr, 2, &nd, f.program, f.array_index, names, values, 1);
+                    f.kept(nd == kCount, "out_ndim");
+                    return s;
+                  },
+                  DACE_ERROR_INVALID_ARGUMENT, {out_name}, true});
   rows.push_back({function, "NULL program",
                   [fn](Fixture&) {
                     size_t nd = 0;
@@ -210,6 +221,25 @@ std::vector<Row> rows_program() {
          return call_named(f, d, {"A", "B", "s"}, {a, array_arg(d.b, DACE_FLOAT64, d.shape), float_arg(1)});
        },
        DACE_ERROR_INVALID_ARGUMENT, {"\"A\""}, true},
+      {"dace_program_call", "negative rank",
+       CONTRACT_CALL {
+         CallData d;
+         dace_arg_t a = array_arg(d.a, DACE_FLOAT64, d.shape);
+         a.value.array.ndim = -1;
+         return call_named(f, d, {"A", "B", "s"}, {a, array_arg(d.b, DACE_FLOAT64, d.shape), float_arg(1)});
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"A\"", "rank"}, true},
+      {"dace_program_call", "complex value for a float64 scalar",
+       CONTRACT_CALL {
+         CallData d;
+         dace_arg_t c{};
+         c.kind = DACE_ARG_COMPLEX;
+         c.value.c[0] = 1;
+         c.value.c[1] = 2;
+         return call_named(f, d, {"A", "B", "s"},
+                           {array_arg(d.a, DACE_FLOAT64, d.shape), array_arg(d.b, DACE_FLOAT64, d.shape), c});
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"s\""}, true},
       {"dace_program_call", "NULL shape pointer",
        CONTRACT_CALL {
          CallData d;
@@ -226,6 +256,14 @@ std::vector<Row> rows_program() {
                             float_arg(1), float_arg(2)});
        },
        DACE_ERROR_NOT_FOUND, {"nope"}, true},
+      {"dace_program_call", "empty name (no argument)",
+       CONTRACT_CALL {
+         CallData d;
+         return call_named(f, d, {"A", "B", "s", ""},
+                           {array_arg(d.a, DACE_FLOAT64, d.shape), array_arg(d.b, DACE_FLOAT64, d.shape),
+                            float_arg(1), float_arg(2)});
+       },
+       DACE_ERROR_NOT_FOUND, {"\"\""}, true},
       {"dace_program_call", "NULL name entry",
        CONTRACT_CALL {
          CallData d;
@@ -313,8 +351,8 @@ std::vector<Row> rows_program() {
        },
        DACE_ERROR_INVALID_ARGUMENT, {"dace_compile_stats_t", "version 0"}, true},
   };
-  extent_rows(rows, "dace_program_argument_shape", dace_program_argument_shape, true);
-  extent_rows(rows, "dace_program_argument_strides", dace_program_argument_strides, false);
+  extent_rows(rows, "dace_program_argument_shape", "out_shape", dace_program_argument_shape, true);
+  extent_rows(rows, "dace_program_argument_strides", "out_strides", dace_program_argument_strides, false);
   return rows;
 }
 

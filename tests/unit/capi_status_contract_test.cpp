@@ -489,7 +489,10 @@ std::vector<Row> rows_general() {
        DACE_ERROR_INVALID_ARGUMENT, {"name"}},
       {"dace_sdfg_add_symbol", "empty name", CONTRACT_CALL { return dace_sdfg_add_symbol(f.sdfg, "", DACE_INT64); },
        DACE_ERROR_INVALID_ARGUMENT, {"name"}},
-      {"dace_sdfg_add_symbol", "duplicate symbol", CONTRACT_CALL { return dace_sdfg_add_symbol(f.sdfg, "N", DACE_INT64); },
+      {"dace_sdfg_add_symbol", "duplicate symbol",
+       CONTRACT_CALL {
+         return dace_sdfg_add_symbol(f.sdfg, "N", DACE_INT64);
+       },
        DACE_ERROR_ALREADY_EXISTS, {"\"N\""}},
       {"dace_sdfg_add_symbol", "name of a data container",
        CONTRACT_CALL { return dace_sdfg_add_symbol(f.sdfg, "A", DACE_INT64); }, DACE_ERROR_ALREADY_EXISTS, {"\"A\""}},
@@ -500,6 +503,26 @@ std::vector<Row> rows_general() {
        DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
       {"dace_sdfg_remove_symbol", "NULL name", CONTRACT_CALL { return dace_sdfg_remove_symbol(f.sdfg, nullptr); },
        DACE_ERROR_INVALID_ARGUMENT, {"name"}},
+      {"dace_sdfg_remove_symbol", "empty name", CONTRACT_CALL { return dace_sdfg_remove_symbol(f.sdfg, ""); },
+       DACE_ERROR_NOT_FOUND, {"symbol \"\""}},
+      {"dace_sdfg_get_symbol_dtype", "empty name",
+       CONTRACT_CALL {
+         dace_dtype_t dt = DACE_COMPLEX64;
+         dace_status_t s = dace_sdfg_get_symbol_dtype(&dt, f.sdfg, "");
+         f.kept(dt == DACE_COMPLEX64, "out_dtype");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"symbol \"\""}},
+      {"dace_sdfg_set_name", "empty name", CONTRACT_CALL { return dace_sdfg_set_name(f.sdfg, ""); },
+       DACE_ERROR_INVALID_ARGUMENT, {"name"}},
+      {"dace_context_get_option", "empty key (not set)",
+       CONTRACT_CALL {
+         const char* v = kStr;
+         dace_status_t s = dace_context_get_option(&v, f.ctx, "");
+         f.kept(v == kStr, "out_value");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"\"\""}},
       {"dace_sdfg_remove_symbol", "symbol that does not exist",
        CONTRACT_CALL { return dace_sdfg_remove_symbol(f.sdfg, "nosuchsym"); }, DACE_ERROR_NOT_FOUND, {"nosuchsym"}},
       {"dace_sdfg_symbol_count", "NULL out_count", CONTRACT_CALL { return dace_sdfg_symbol_count(nullptr, f.sdfg); },
