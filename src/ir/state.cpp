@@ -94,6 +94,17 @@ void State::remove_node(int id) {
   nodes_[id].reset();
 }
 
+std::unique_ptr<Node> State::release_node(int id) {
+  if (!node(id)) return nullptr;
+  std::vector<int> touching;
+  if (id < static_cast<int>(in_adj_.size())) {
+    touching = in_adj_[id];
+    touching.insert(touching.end(), out_adj_[id].begin(), out_adj_[id].end());
+  }
+  for (int e : touching) remove_edge(e);
+  return std::move(nodes_[id]);
+}
+
 void State::remove_edge(int id) {
   if (!edge(id)) return;
   unlink(id);

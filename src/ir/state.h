@@ -36,6 +36,8 @@ class State : public ControlFlowBlock {
   void set_edge_ends(int id, int src, int dst);
   // Removes a node and every edge touching it.
   void remove_node(int id);
+  // Like remove_node, but hands the node back (to move it into another state).
+  std::unique_ptr<Node> release_node(int id);
   void remove_edge(int id);
 
   int node_slots() const { return static_cast<int>(nodes_.size()); }

@@ -1,0 +1,30 @@
+#include "transform/analysis_manager.h"
+
+namespace dace::transform {
+
+const ScopeTree& AnalysisManager::scope_tree(const ir::State& state) {
+  auto it = scope_trees_.find(&state);
+  if (it != scope_trees_.end()) {
+    ++cached_;
+    return *it->second;
+  }
+  ++computed_;
+  auto tree = std::make_unique<ScopeTree>(ScopeTree::compute(state));
+  return *scope_trees_.emplace(&state, std::move(tree)).first->second;
+}
+
+void AnalysisManager::invalidate(Modifies modified) {
+  // Removing or merging states may free a State and reuse its address for a new one: any
+  // change to the set of states drops every per-state analysis.
+  if (any(modified & (kScopeTreeDependsOn | Modifies::States))) scope_trees_.clear();
+}
+
+void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
+  if (any(modified & Modifies::States)) {
+    scope_trees_.clear();
+    return;
+  }
+  if (any(modified & kScopeTreeDependsOn)) scope_trees_.erase(&state);
+}
+
+}  // namespace dace::transform

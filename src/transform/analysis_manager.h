@@ -1,0 +1,39 @@
+// Cached analyses with invalidation (DESIGN.md §5, LLVM's new pass manager): an analysis is
+// computed on first request and kept until a pass or transformation reports that it modified
+// something the analysis depends on. Keys are element addresses, used only for lookup, never
+// for iteration order that could reach output.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "ir/state.h"
+#include "transform/modifies.h"
+#include "transform/scope_tree.h"
+
+namespace dace::transform {
+
+class AnalysisManager {
+ public:
+  // What the scope tree is computed from: the nodes of a state and its edges.
+  static constexpr Modifies kScopeTreeDependsOn = Modifies::Nodes | Modifies::Memlets;
+
+  const ScopeTree& scope_tree(const ir::State& state);
+
+  // Drops every cached analysis that depends on `modified` (all states).
+  void invalidate(Modifies modified);
+  // Drops the analyses of one state that depend on `modified`; a pass that edited only this
+  // state keeps every other state's analyses.
+  void invalidate(const ir::State& state, Modifies modified);
+  void clear() { scope_trees_.clear(); }
+
+  // Counters for tests and reports: how often an analysis was computed or served cached.
+  int64_t computed() const { return computed_; }
+  int64_t cached() const { return cached_; }
+
+ private:
+  std::unordered_map<const ir::State*, std::unique_ptr<ScopeTree>> scope_trees_;
+  int64_t computed_ = 0, cached_ = 0;
+};
+
+}  // namespace dace::transform

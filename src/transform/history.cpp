@@ -1,0 +1,124 @@
+#include "transform/history.h"
+
+#include <nlohmann/json.hpp>
+
+namespace dace::transform {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr const char* kKey = "transformation_hist";
+
+Json entry_json(const HistoryEntry& e) {
+  Json j = Json::object();
+  if (e.kind == HistoryEntry::Kind::Pattern) {
+    j["type"] = "PatternTransformation";
+    j["transformation"] = e.transformation;
+    j["cfg_id"] = e.match.cfg_id;
+    j["state_id"] = e.match.state_id;
+    Json sub = Json::object();
+    for (size_t i = 0; i < e.match.subgraph.size(); ++i) sub[std::to_string(i)] = e.match.subgraph[i];
+    j["_subgraph"] = std::move(sub);
+    j["expr_index"] = e.match.expr_index;
+  } else {
+    j["type"] = "Pass";
+    j["transformation"] = e.transformation;
+    j["CATEGORY"] = "Simplification";
+  }
+  Json props = Json::parse(e.properties, nullptr, false);
+  if (props.is_object())
+    for (auto& [k, v] : props.items()) j[k] = v;
+  return j;
+}
+
+Json stored(const ir::SDFG& root) {
+  auto it = root.extra.find(kKey);
+  if (it == root.extra.end()) return Json::array();
+  Json j = Json::parse(it->second, nullptr, false);
+  return j.is_array() ? j : Json::array();
+}
+
+Result<HistoryEntry> parse_entry(const Json& j, size_t index) {
+  const std::string where = "history entry " + std::to_string(index) + ": ";
+  if (!j.is_object()) return make_error(Code::InvalidArgument, where + "not a JSON object");
+  HistoryEntry e;
+  const Json* type = j.contains("type") ? &j["type"] : nullptr;
+  if (!type || !type->is_string()) return make_error(Code::InvalidArgument, where + "no \"type\"");
+  if (*type == "PatternTransformation") e.kind = HistoryEntry::Kind::Pattern;
+  else if (*type == "Pass") e.kind = HistoryEntry::Kind::Pass;
+  else return make_error(Code::Unsupported, where + "type " + type->dump() + " cannot be replayed");
+  if (!j.contains("transformation") || !j["transformation"].is_string())
+    return make_error(Code::InvalidArgument, where + "no \"transformation\" name");
+  e.transformation = j["transformation"].get<std::string>();
+  Json props = Json::object();
+  for (const auto& [k, v] : j.items()) {
+    if (k == "type" || k == "transformation" || k == "CATEGORY") continue;
+    if (e.kind == HistoryEntry::Kind::Pattern && (k == "cfg_id" || k == "state_id" || k == "expr_index")) {
+      if (!v.is_number_integer()) return make_error(Code::InvalidArgument, where + "\"" + k + "\" is not an integer");
+      int value = v.get<int>();
+      (k == "cfg_id" ? e.match.cfg_id : k == "state_id" ? e.match.state_id : e.match.expr_index) = value;
+      continue;
+    }
+    if (e.kind == HistoryEntry::Kind::Pattern && k == "_subgraph") {
+      if (!v.is_object()) return make_error(Code::InvalidArgument, where + "\"_subgraph\" is not an object");
+      // Keys are pattern indices "0", "1", ...: all of them, each once.
+      e.match.subgraph.assign(v.size(), -1);
+      for (const auto& [pk, pv] : v.items()) {
+        size_t idx = 0;
+        try {
+          idx = std::stoul(pk);
+        } catch (...) {
+          idx = v.size();
+        }
+        if (idx >= v.size() || !pv.is_number_integer() || e.match.subgraph[idx] != -1)
+          return make_error(Code::InvalidArgument, where + "bad \"_subgraph\" entry \"" + pk + "\"");
+        e.match.subgraph[idx] = pv.get<int>();
+      }
+      continue;
+    }
+    props[k] = v;
+  }
+  e.properties = props.dump();
+  return e;
+}
+
+}  // namespace
+
+std::string to_json(const HistoryEntry& e) { return entry_json(e).dump(); }
+
+Result<std::vector<HistoryEntry>> parse_history(std::string_view text) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded()) return make_error(Code::ParseError, "history is not valid JSON");
+  if (j.is_object()) j = Json::array({j});
+  if (!j.is_array()) return make_error(Code::InvalidArgument, "history is neither a list nor an object");
+  std::vector<HistoryEntry> out;
+  for (size_t i = 0; i < j.size(); ++i) {
+    Result<HistoryEntry> e = parse_entry(j[i], i);
+    if (!e.ok()) return e.take_error();
+    out.push_back(std::move(*e));
+  }
+  return out;
+}
+
+std::string history_json(const std::vector<HistoryEntry>& entries) {
+  std::string out = "[";
+  for (size_t i = 0; i < entries.size(); ++i) out += (i ? ",\n " : "\n ") + to_json(entries[i]);
+  return out + (entries.empty() ? "]\n" : "\n]\n");
+}
+
+void record(ir::SDFG& root, const HistoryEntry& e) {
+  Json list = stored(root);
+  list.push_back(entry_json(e));
+  root.extra[kKey] = list.dump();
+}
+
+std::vector<HistoryEntry> history_of(const ir::SDFG& root) {
+  std::vector<HistoryEntry> out;
+  Json list = stored(root);
+  for (size_t i = 0; i < list.size(); ++i)
+    if (Result<HistoryEntry> e = parse_entry(list[i], i); e.ok()) out.push_back(std::move(*e));
+  return out;
+}
+
+size_t history_size(const ir::SDFG& root) { return stored(root).size(); }
+
+}  // namespace dace::transform

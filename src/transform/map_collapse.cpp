@@ -1,0 +1,120 @@
+#include "transform/map_collapse.h"
+
+#include <algorithm>
+
+#include "transform/map_utils.h"
+#include "transform/symbol_use.h"
+
+namespace dace::transform {
+namespace {
+
+const ir::MapEntry* as_map_entry(const ir::Node* n) {
+  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
+}
+
+}  // namespace
+
+void MapCollapse::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
+  // The pattern is the path outer entry -> inner entry.
+  for (int id : state.node_ids()) {
+    if (!as_map_entry(state.node(id))) continue;
+    std::vector<int> inner;
+    for (int e : state.out_edges(id))
+      if (as_map_entry(state.node(state.edge(e)->dst))) inner.push_back(state.edge(e)->dst);
+    std::sort(inner.begin(), inner.end());
+    inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
+    for (int i : inner) out.push_back({id, i});
+  }
+}
+
+bool MapCollapse::can_apply(const Site& site, const std::vector<int>& nodes) {
+  const ir::State& state = site.state;
+  const int outer_id = nodes[0], inner_id = nodes[1];
+  const ir::MapEntry* outer = as_map_entry(state.node(outer_id));
+  const ir::MapEntry* inner = as_map_entry(state.node(inner_id));
+  if (!outer || !inner || outer_id == inner_id) return refuse("the pattern needs two map entries");
+  const int outer_exit = site.scopes.exit_of(outer_id), inner_exit = site.scopes.exit_of(inner_id);
+  if (outer_exit < 0 || inner_exit < 0) return refuse("a map entry has no exit");
+  if (site.scopes.parent[static_cast<size_t>(inner_id)] != outer_id)
+    return refuse("map " + std::to_string(inner_id) + " is not directly inside map " + std::to_string(outer_id));
+
+  const std::set<std::string> outer_params(outer->map.params.begin(), outer->map.params.end());
+  for (const std::string& p : inner->map.params)
+    if (outer_params.count(p)) return refuse("both maps have a parameter \"" + p + "\"");
+  for (const std::string& s : free_symbols(inner->map.range))
+    if (outer_params.count(s)) return refuse("the inner range depends on outer parameter \"" + s + "\"");
+  if (outer->map.schedule != inner->map.schedule) return refuse("the maps have different schedules");
+  if (has_dynamic_inputs(state, outer_id) || has_dynamic_inputs(state, inner_id))
+    return refuse("dynamic map-range inputs are not collapsed");
+
+  // Perfect nesting: the outer scope holds the inner map and nothing else.
+  for (int e : state.out_edges(outer_id))
+    if (state.edge(e)->dst != inner_id) return refuse("the outer map feeds a node other than the inner map");
+  for (int e : state.in_edges(inner_id))
+    if (state.edge(e)->src != outer_id) return refuse("the inner map is fed from outside the outer map");
+  for (int e : state.out_edges(inner_exit))
+    if (state.edge(e)->dst != outer_exit) return refuse("the inner map writes to a node other than the outer exit");
+  for (int e : state.in_edges(outer_exit))
+    if (state.edge(e)->src != inner_exit) return refuse("the outer exit receives from a node other than the inner exit");
+  // Every data path through the inner entry/exit continues one-to-one (IN_x <-> OUT_x).
+  for (int e : state.out_edges(inner_id)) {
+    const ir::DataflowEdge& edge = *state.edge(e);
+    if (edge.memlet.is_empty() && edge.src_conn.empty()) continue;
+    const std::string x = connector_suffix(edge.src_conn, "OUT_");
+    int feeding = 0;
+    for (int in : state.in_edges(inner_id))
+      if (state.edge(in)->dst_conn == "IN_" + x) ++feeding;
+    if (x.empty() || feeding != 1) return refuse("inner entry connector \"" + edge.src_conn + "\" is not fed by one edge");
+  }
+  for (int e : state.in_edges(inner_exit)) {
+    const ir::DataflowEdge& edge = *state.edge(e);
+    if (edge.memlet.is_empty() && edge.dst_conn.empty()) continue;
+    const std::string x = connector_suffix(edge.dst_conn, "IN_");
+    int leaving = 0;
+    for (int out : state.out_edges(inner_exit))
+      if (state.edge(out)->src_conn == "OUT_" + x) ++leaving;
+    if (x.empty() || leaving != 1) return refuse("inner exit connector \"" + edge.dst_conn + "\" does not leave once");
+  }
+  return true;
+}
+
+Status MapCollapse::apply_at(const Site& site, const std::vector<int>& nodes) {
+  ir::State& state = site.state;
+  const int outer_id = nodes[0], inner_id = nodes[1];
+  const int outer_exit = site.scopes.exit_of(outer_id), inner_exit = site.scopes.exit_of(inner_id);
+  auto* outer = static_cast<ir::MapEntry*>(state.node(outer_id));
+  const auto* inner = static_cast<const ir::MapEntry*>(state.node(inner_id));
+
+  outer->map.params.insert(outer->map.params.end(), inner->map.params.begin(), inner->map.params.end());
+  outer->map.range.dims.insert(outer->map.range.dims.end(), inner->map.range.dims.begin(), inner->map.range.dims.end());
+
+  // Inner entry's OUT_x edges now leave the outer entry from the connector that fed IN_x.
+  for (int e : state.out_edges(inner_id)) {
+    ir::DataflowEdge* edge = state.edge(e);
+    std::string from_conn;
+    if (!edge->src_conn.empty()) {
+      const std::string x = connector_suffix(edge->src_conn, "OUT_");
+      for (int in : state.in_edges(inner_id))
+        if (state.edge(in)->dst_conn == "IN_" + x) from_conn = state.edge(in)->src_conn;
+    }
+    edge->src_conn = from_conn;
+    state.set_edge_ends(e, outer_id, edge->dst);
+  }
+  // Inner exit's IN_x edges now enter the outer exit at the connector OUT_x led to.
+  for (int e : state.in_edges(inner_exit)) {
+    ir::DataflowEdge* edge = state.edge(e);
+    std::string to_conn;
+    if (!edge->dst_conn.empty()) {
+      const std::string x = connector_suffix(edge->dst_conn, "IN_");
+      for (int out : state.out_edges(inner_exit))
+        if (state.edge(out)->src_conn == "OUT_" + x) to_conn = state.edge(out)->dst_conn;
+    }
+    edge->dst_conn = to_conn;
+    state.set_edge_ends(e, edge->src, outer_exit);
+  }
+  state.remove_node(inner_id);
+  state.remove_node(inner_exit);
+  return Status::success();
+}
+
+}  // namespace dace::transform

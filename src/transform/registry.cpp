@@ -1,0 +1,68 @@
+#include "transform/registry.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "transform/dead_state_elimination.h"
+#include "transform/map_collapse.h"
+#include "transform/remove_unused_symbols.h"
+#include "transform/simplify.h"
+#include "transform/state_fusion.h"
+#include "transform/trivial_map_elimination.h"
+
+namespace dace::transform {
+namespace {
+
+template <class T>
+std::unique_ptr<Transformation> make_t() {
+  return std::make_unique<T>();
+}
+
+struct PatternEntry {
+  const char* name;
+  std::unique_ptr<Transformation> (*make)();
+};
+constexpr std::array<PatternEntry, 3> kPatterns{{
+    {"MapCollapse", &make_t<MapCollapse>},
+    {"StateFusion", &make_t<StateFusion>},
+    {"TrivialMapElimination", &make_t<TrivialMapElimination>},
+}};
+
+struct PassEntry {
+  const char* name;
+  std::unique_ptr<Pass> (*make)();
+};
+const std::array<PassEntry, 3> kPasses{{
+    {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
+    {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
+    {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
+}};
+
+}  // namespace
+
+std::vector<std::string> registered_names() {
+  std::vector<std::string> out;
+  for (const auto& p : kPatterns) out.emplace_back(p.name);
+  for (const auto& p : kPasses) out.emplace_back(p.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool is_pattern_transformation(std::string_view name) {
+  return std::any_of(kPatterns.begin(), kPatterns.end(), [&](const PatternEntry& p) { return name == p.name; });
+}
+
+std::unique_ptr<Transformation> make_transformation(std::string_view name) {
+  for (const auto& p : kPatterns)
+    if (name == p.name) return p.make();
+  return nullptr;
+}
+
+std::unique_ptr<Pass> make_pass(std::string_view name) {
+  for (const auto& p : kPasses)
+    if (name == p.name) return p.make();
+  return nullptr;
+}
+
+}  // namespace dace::transform

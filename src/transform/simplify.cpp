@@ -1,0 +1,19 @@
+#include "transform/simplify.h"
+
+#include "transform/apply.h"
+#include "transform/dead_state_elimination.h"
+#include "transform/remove_unused_symbols.h"
+#include "transform/state_fusion.h"
+
+namespace dace::transform {
+
+std::unique_ptr<Pipeline> make_simplify_pipeline() {
+  auto p = std::make_unique<Pipeline>("simplify");
+  p->add(std::make_unique<PatternPass>(std::make_unique<StateFusion>()));
+  p->add(std::make_unique<DeadStateElimination>());
+  p->add(std::make_unique<RemoveUnusedSymbols>());
+  p->fixed_point();
+  return p;
+}
+
+}  // namespace dace::transform

@@ -1,0 +1,205 @@
+#include "transform/state_fusion.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "transform/cfg_list.h"
+
+namespace dace::transform {
+namespace {
+
+const ir::State* as_state(const ir::ControlFlowBlock* b) {
+  return b && b->kind == ir::BlockKind::State ? static_cast<const ir::State*>(b) : nullptr;
+}
+
+// Whether a node's effects are not all on its memlets, so that only the state order keeps it
+// ordered with the rest: side-effect tasklets (also inside nested SDFGs), and MPI's
+// Wait/Waitall, which complete transfers into buffers they have no edges to (DaCe refuses
+// fusing those too).
+bool hidden_effects(const ir::Node& n);
+
+bool sdfg_has_hidden_effects(const ir::SDFG& sdfg) {
+  for (const ir::State* s : sdfg.all_states())
+    for (int id : s->node_ids())
+      if (hidden_effects(*s->node(id))) return true;
+  return false;
+}
+
+bool hidden_effects(const ir::Node& n) {
+  switch (n.kind) {
+    case ir::NodeKind::Tasklet: return static_cast<const ir::Tasklet&>(n).side_effects;
+    case ir::NodeKind::NestedSDFG: {
+      const auto& nested = static_cast<const ir::NestedSDFGNode&>(n);
+      return nested.sdfg && sdfg_has_hidden_effects(*nested.sdfg);
+    }
+    case ir::NodeKind::Library: {
+      const auto& lib = static_cast<const ir::LibraryNode&>(n);
+      const std::string& cls = lib.classpath;
+      const bool wait = cls.ends_with(".Waitall") || cls.ends_with(".Wait") || cls == "Waitall" || cls == "Wait";
+      return wait || lib.label == "_Waitall_" || lib.label == "_Wait_";
+    }
+    default: return false;
+  }
+}
+
+// How a state touches each container, from its access nodes.
+struct Access {
+  std::set<std::string> read, written;
+  std::map<std::string, std::vector<int>> nodes;  // container -> access node ids, ascending
+  bool hidden_effects = false;
+  bool references = false;
+  bool empty = true;
+};
+
+Access access_of(const ir::SDFG& sdfg, const ir::State& state) {
+  Access a;
+  for (int id : state.node_ids()) {
+    const ir::Node* n = state.node(id);
+    a.empty = false;
+    if (hidden_effects(*n)) a.hidden_effects = true;
+    if (n->kind != ir::NodeKind::Access) continue;
+    const std::string& d = static_cast<const ir::AccessNode*>(n)->data;
+    a.nodes[d].push_back(id);
+    auto desc = sdfg.arrays.find(d);
+    const bool stream = desc != sdfg.arrays.end() && desc->second.kind == ir::DataKind::Stream;
+    if (desc == sdfg.arrays.end() || desc->second.kind == ir::DataKind::Reference) a.references = true;
+    for (int e : state.out_edges(id))
+      if (!state.edge(e)->memlet.is_empty()) {
+        a.read.insert(d);
+        if (stream) a.written.insert(d);  // popping consumes
+      }
+    for (int e : state.in_edges(id))
+      if (!state.edge(e)->memlet.is_empty()) a.written.insert(d);
+  }
+  return a;
+}
+
+std::vector<std::string> common(const std::set<std::string>& x, const std::set<std::string>& y) {
+  std::vector<std::string> out;
+  std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
+  return out;
+}
+
+}  // namespace
+
+void StateFusion::region_matches(const ir::ControlFlowRegion& region, std::vector<std::vector<int>>& out) {
+  std::vector<std::vector<int>> found;
+  for (int es : region.edge_slots()) {
+    const ir::InterstateEdge& e = *region.edge(es);
+    if (e.src != e.dst && as_state(region.block(e.src)) && as_state(region.block(e.dst))) found.push_back({e.src, e.dst});
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+bool StateFusion::can_apply(const Site& site, const std::vector<int>& blocks) {
+  const ir::ControlFlowRegion& region = site.region;
+  const ir::State* first = as_state(region.block(blocks[0]));
+  const ir::State* second = as_state(region.block(blocks[1]));
+  if (!first || !second || blocks[0] == blocks[1]) return refuse("the pattern needs two different states");
+  const std::vector<int> out = region.out_edges(blocks[0]), in = region.in_edges(blocks[1]);
+  if (out.size() != 1 || in.size() != 1 || out[0] != in[0])
+    return refuse("the first state's only successor must be the second state, and its only predecessor the first");
+  const ir::InterstateEdge& edge = *region.edge(out[0]);
+  if (!edge.is_unconditional()) return refuse("the edge between the states has a condition");
+  if (!edge.assignments.empty()) return refuse("the edge between the states assigns symbols");
+  if (entry_block(region) == blocks[1]) return refuse("the second state is the region's start block");
+
+  const Access a = access_of(site.sdfg, *first), b = access_of(site.sdfg, *second);
+  if (a.references || b.references) return refuse("a state accesses a Reference or an undeclared container");
+  // Effects outside the dataflow are ordered with the other state's work only by the state
+  // boundary: keep it unless the other state has nothing to order against.
+  if ((a.hidden_effects && !b.empty) || (b.hidden_effects && !a.empty))
+    return refuse("a state has side effects (side-effect tasklets, MPI waits) whose order would be lost");
+  // DaCe refuses a second state with two source access nodes of one container (which of them
+  // would connect to the first state is ambiguous); so do we, to stay within its legality.
+  std::set<std::string> sources;
+  for (const auto& [d, ids] : b.nodes)
+    for (int n : ids)
+      if (second->in_edges(n).empty() && !sources.insert(d).second)
+        return refuse("the second state reads \"" + d + "\" from more than one source access node");
+  if (auto waw = common(a.written, b.written); !waw.empty())
+    return refuse("both states write \"" + waw[0] + "\"");
+  if (auto war = common(a.read, b.written); !war.empty())
+    return refuse("the second state writes \"" + war[0] + "\", which the first reads");
+  const ScopeTree& sa = site.am.scope_tree(*first);
+  const ScopeTree& sb = site.am.scope_tree(*second);
+  for (const std::string& d : common(a.written, b.read)) {
+    const std::vector<int>& writers = a.nodes.at(d);
+    if (writers.size() != 1 || sa.parent[static_cast<size_t>(writers[0])] != -1)
+      return refuse("\"" + d + "\" is written in the first state by more than one or a nested access node");
+    for (int n : b.nodes.at(d)) {
+      if (sb.parent[static_cast<size_t>(n)] != -1 || !second->in_edges(n).empty())
+        return refuse("\"" + d + "\" is accessed in the second state by a nested or written access node");
+    }
+  }
+  return true;
+}
+
+Status StateFusion::apply_at(const Site& site, const std::vector<int>& blocks) {
+  ir::ControlFlowRegion& region = site.region;
+  auto* first = static_cast<ir::State*>(region.block(blocks[0]));
+  auto* second = static_cast<ir::State*>(region.block(blocks[1]));
+  const Access a = access_of(site.sdfg, *first), b = access_of(site.sdfg, *second);
+
+  // An empty first state goes and the second takes its place, as in DaCe: the surviving
+  // block (its label, guid, position) is DaCe's, so later history entries name the same ids.
+  if (a.empty) {
+    std::vector<ir::InterstateEdge> predecessors;
+    for (int es : region.in_edges(blocks[0])) predecessors.push_back(*region.edge(es));
+    const bool was_start = region.start_block == blocks[0];
+    region.remove_block(blocks[0]);
+    for (ir::InterstateEdge& e : predecessors) {
+      e.dst = blocks[1];
+      region.add_edge(std::move(e));
+    }
+    if (was_start) region.start_block = blocks[1];
+    return Status::success();
+  }
+
+  // Read-after-write containers: the second state's readers merge into the first's writer.
+  std::map<int, int> moved;  // node id in `second` -> id in `first`
+  for (const std::string& d : common(a.written, b.read))
+    for (int n : b.nodes.at(d)) moved[n] = a.nodes.at(d)[0];
+
+  std::vector<ir::DataflowEdge> edges;
+  for (int e : second->edge_ids()) edges.push_back(*second->edge(e));
+  for (int id : second->node_ids()) {
+    std::unique_ptr<ir::Node> node = second->release_node(id);
+    if (moved.count(id)) continue;
+    moved[id] = first->add_node(std::move(node));
+  }
+  // Scope exits name their entry by id: follow the move.
+  for (const auto& [old_id, new_id] : moved) {
+    ir::Node* n = first->node(new_id);
+    if (n->kind == ir::NodeKind::MapExit) {
+      auto* x = static_cast<ir::MapExit*>(n);
+      if (moved.count(x->entry)) x->entry = moved[x->entry];
+    } else if (n->kind == ir::NodeKind::ConsumeExit) {
+      auto* x = static_cast<ir::ConsumeExit*>(n);
+      if (moved.count(x->entry)) x->entry = moved[x->entry];
+    }
+  }
+  for (ir::DataflowEdge& e : edges) {
+    e.src = moved.count(e.src) ? moved[e.src] : -1;
+    e.dst = moved.count(e.dst) ? moved[e.dst] : -1;
+    first->add_edge(std::move(e));
+  }
+
+  // The second state's successors become the first's.
+  std::vector<ir::InterstateEdge> successors;
+  for (int es : region.out_edges(blocks[1])) successors.push_back(*region.edge(es));
+  region.remove_block(blocks[1]);
+  // (A stale stored start block naming the second state, which was not the entry, is cleared
+  // by remove_block; the entry stays the unique source.)
+  for (ir::InterstateEdge& e : successors) {
+    e.src = blocks[0];
+    if (e.dst == blocks[1]) e.dst = blocks[0];
+    region.add_edge(std::move(e));
+  }
+  return Status::success();
+}
+
+}  // namespace dace::transform

@@ -1,0 +1,64 @@
+// Helpers of the transformation tests: compile and run an SDFG on double arrays, and apply a
+// transformation by name at its first legal match.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/validate.h"
+#include "codegen_test_support.h"
+#include "transform/apply.h"
+#include "transform/registry.h"
+
+namespace dace::transform::testing {
+
+// Runs `g` with the named arrays (modified in place) and int64 symbols; fails the test on
+// any error.
+inline void run_sdfg(const ir::SDFG& g, std::map<std::string, std::vector<double>*> arrays,
+                     const std::map<std::string, int64_t>& symbols) {
+  Status v = analysis::validate(g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<codegen::testing::CompiledProgram> p = codegen::testing::compile(g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  std::map<std::string, codegen::testing::ArgValue> args;
+  for (auto& [name, data] : arrays) args[name] = codegen::testing::ArgValue::pointer(data->data());
+  for (const auto& [name, value] : symbols) args[name] = codegen::testing::ArgValue::scalar<int64_t>(value);
+  Status r = codegen::testing::run(*p, args);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+}
+
+// Applies `name` at its first legal match; returns the match (nullopt when none applies).
+inline std::optional<Match> apply_once(ir::SDFG& g, const std::string& name) {
+  std::unique_ptr<Transformation> t = make_transformation(name);
+  EXPECT_TRUE(t) << name;
+  if (!t) return std::nullopt;
+  AnalysisManager am;
+  Result<std::optional<Match>> m = apply_first(g, *t, am);
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  if (!m.ok()) return std::nullopt;
+  Status v = analysis::validate(g);
+  EXPECT_TRUE(v.ok()) << v.error().message;
+  return *m;
+}
+
+// Whether `name` has some legal match, and the refusal reasons of the others.
+inline bool applies_anywhere(ir::SDFG& g, const std::string& name, std::string* reasons = nullptr) {
+  std::unique_ptr<Transformation> t = make_transformation(name);
+  AnalysisManager am;
+  for (const Match& m : t->enumerate(g, am)) {
+    if (t->can_be_applied(g, m, am)) return true;
+    if (reasons) *reasons += t->why_not() + "\n";
+  }
+  return false;
+}
+
+inline int count_nodes(const ir::SDFG& g, ir::NodeKind kind) {
+  int n = 0;
+  for (const ir::State* s : g.all_states())
+    for (int id : s->node_ids()) n += s->node(id)->kind == kind;
+  return n;
+}
+
+}  // namespace dace::transform::testing
