@@ -70,5 +70,59 @@ hj="$("$DACE" hash "$CORPUS/jacobi_2d/jacobi_2d.simp.sdfg")"
 if [[ "$hj" != "$h0" ]]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL hash_differs"; fi
 check convert_unwritable 2 -- "$DACE" convert "$GEMM" "/proc/no/such/dir/x.sdfg"
 
+# optimize: usage errors and unknown names exit 2 without writing OUT; --simplify writes an
+# SDFG that still computes NumPy's outputs; a recorded history replays to the same bytes.
+JRAW="$CORPUS/jacobi_2d/jacobi_2d.raw.sdfg"
+check optimize_usage 2 -- "$DACE" optimize "$JRAW"
+check optimize_bad_flag 2 -- "$DACE" optimize "$JRAW" -o "$TMP/o.sdfg" --frobnicate
+expect_grep optimize_bad_flag_names_it "frobnicate" "$TMP/err"
+check optimize_unknown_name 2 -- "$DACE" optimize "$JRAW" -o "$TMP/o.sdfg" --apply NoSuchTransformation
+expect_grep optimize_unknown_names_it "NoSuchTransformation" "$TMP/err"
+check optimize_bad_props 2 -- "$DACE" optimize "$JRAW" -o "$TMP/o.sdfg" --apply 'MapCollapse:{"bogus": 1}'
+expect_grep optimize_bad_props_names_it "bogus" "$TMP/err"
+check optimize_bad_location 2 -- "$DACE" optimize "$JRAW" -o "$TMP/o.sdfg" \
+  --apply 'StateFusion:{"cfg_id": 0, "_subgraph": {"0": 0, "1": 0}}'
+expect_grep optimize_bad_location_names_it "StateFusion at cfg 0" "$TMP/err"
+if [[ ! -e "$TMP/o.sdfg" ]]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_error_writes_nothing"; fi
+check optimize_missing_input 2 -- "$DACE" optimize "$TMP/does-not-exist.sdfg" -o "$TMP/o.sdfg" --simplify
+
+check optimize_simplify 0 -- "$DACE" optimize "$JRAW" -o "$TMP/js.sdfg" --simplify \
+  --apply-repeated TrivialMapElimination --apply-repeated MapCollapse --record "$TMP/hist.json" --json
+cp "$TMP/out" "$TMP/opt.json"
+$PY - "$TMP/opt.json" "$TMP/hist.json" "$JRAW" "$TMP/js.sdfg" <<'PYEOF' && passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL optimize_json"; }
+import json, sys
+j = json.load(open(sys.argv[1])); h = json.load(open(sys.argv[2]))
+assert j["ms"] >= 0 and j["applied"] == h and len(h) > 0, (j, h)
+assert {e["transformation"] for e in h} >= {"StateFusion"}, h
+assert all(e["type"] in ("PatternTransformation", "Pass") for e in h)
+count = lambda d: len(d["nodes"])
+raw, out = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
+assert count(out) < count(raw), (count(raw), count(out))
+assert out["attributes"]["transformation_hist"] == h
+PYEOF
+check optimize_result_validates 0 -- "$DACE" validate "$TMP/js.sdfg"
+check optimize_result_matches_numpy 0 -- "$DACE" run "$TMP/js.sdfg" --case "$CORPUS/jacobi_2d/case.json"
+check optimize_again 0 -- "$DACE" optimize "$JRAW" -o "$TMP/js2.sdfg" --simplify \
+  --apply-repeated TrivialMapElimination --apply-repeated MapCollapse
+if cmp -s "$TMP/js.sdfg" "$TMP/js2.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_deterministic"; fi
+check optimize_replay 0 -- "$DACE" optimize "$JRAW" -o "$TMP/jr.sdfg" --replay "$TMP/hist.json"
+if cmp -s "$TMP/js.sdfg" "$TMP/jr.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_replay_same_bytes"; fi
+echo '[{"type": "PatternTransformation", "transformation": "MapCollapse", "cfg_id": 0, "state_id": 0, "_subgraph": {"0": 0, "1": 999}}]' > "$TMP/badhist.json"
+check optimize_replay_mismatch 2 -- "$DACE" optimize "$JRAW" -o "$TMP/jb.sdfg" --replay "$TMP/badhist.json"
+expect_grep optimize_replay_names_entry "history entry 0 (MapCollapse)" "$TMP/err"
+
+# DaCe 1.0.2 (when installed next to the repository) loads the results and replays our
+# histories with its own transformations, at the same ids.
+VENV_PY="$(cd "$(dirname "$0")/../.." && pwd)/.venv-dace/bin/python"
+if [[ -x "$VENV_PY" ]]; then
+  triples=("$JRAW" "$TMP/js.sdfg" "$TMP/hist.json")
+  for k in crc16 heat_3d mandelbrot1; do
+    "$DACE" optimize "$CORPUS/$k/$k.raw.sdfg" -o "$TMP/$k.sdfg" --simplify --record "$TMP/$k.hist.json" >/dev/null
+    triples+=("$CORPUS/$k/$k.raw.sdfg" "$TMP/$k.sdfg" "$TMP/$k.hist.json")
+  done
+  if "$VENV_PY" "$(dirname "$0")/dace_history_check.py" "${triples[@]}" >"$TMP/dace_check.log" 2>&1; then
+    passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_dace_replays_history"; cat "$TMP/dace_check.log"; fi
+fi
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -23,6 +23,9 @@ void print_usage(FILE* out) {
       "                           compile and call; with --case exit 1 when an output mismatches\n"
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "                           compile and report the time of each phase\n"
+      "  optimize IN -o OUT [--simplify] [--apply NAME[:PROPS_JSON]]... [--apply-repeated NAME[:PROPS_JSON]]...\n"
+      "           [--replay HIST.json] [--record HIST.json] [--json]\n"
+      "                           apply passes and transformations in order, validate, write OUT\n"
       "  version                  print the libdace version\n",
       out);
 }
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
   if (cmd == "hash") return dace::cli::cmd_hash(args);
   if (cmd == "run") return dace::cli::cmd_run(args);
   if (cmd == "compile") return dace::cli::cmd_compile(args);
+  if (cmd == "optimize") return dace::cli::cmd_optimize(args);
   if (cmd == "version" || cmd == "--version") return dace::cli::cmd_version(args);
   std::fprintf(stderr, "dace: unknown command '%s'\n", cmd.c_str());
   print_usage(stderr);

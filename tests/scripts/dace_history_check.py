@@ -1,0 +1,57 @@
+"""DaCe reads what `dace optimize` writes: for each (input, output, history) triple, DaCe loads
+and validates the output, deserializes its transformation_hist into its own transformation
+classes, and replays the recorded history on the input: every entry must resolve to the same
+elements in DaCe's numbering (cfg_list index, node ids) and pass DaCe's own can_be_applied,
+and the replay must end with as many states as our output. Exit 1 on any difference."""
+import json
+import sys
+import warnings
+
+warnings.filterwarnings('ignore')
+import dace  # noqa: E402
+from dace import serialize  # noqa: E402
+# Importing registers the classes the history names.
+from dace.transformation.interstate import StateFusion  # noqa: E402,F401
+from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401
+from dace.transformation.passes.dead_state_elimination import DeadStateElimination  # noqa: E402,F401
+from dace.transformation.passes.prune_symbols import RemoveUnusedSymbols  # noqa: E402,F401
+
+
+def owning_sdfg(cfg):
+    return cfg if isinstance(cfg, dace.SDFG) else cfg.sdfg
+
+
+def check(raw_path, out_path, hist_path):
+    ours = dace.SDFG.from_file(out_path)
+    ours.validate()
+    history = json.load(open(hist_path))
+    names = [type(t).__name__ for t in ours.transformation_hist]
+    assert names[-len(history):] == [e['transformation'] for e in history] if history else True, names
+    g = dace.SDFG.from_file(raw_path)
+    for i, e in enumerate(history):
+        t = serialize.from_json(e)
+        if e['type'] == 'Pass':
+            t.apply_pass(g, {})
+        else:
+            cfg = g.cfg_list[e['cfg_id']]
+            graph = cfg if e['state_id'] < 0 else cfg.node(e['state_id'])
+            t.setup_match(g, e['cfg_id'], e['state_id'], t.subgraph, e.get('expr_index', 0))
+            if not t.can_be_applied(graph, e.get('expr_index', 0), owning_sdfg(cfg)):
+                raise AssertionError(f'{out_path}: DaCe refuses history entry {i}: {e}')
+            t.apply_pattern()
+        g.reset_cfg_list()  # ids of the next entry are those of the SDFG as it is now
+    n_dace, n_ours = len(list(g.all_states())), len(list(ours.all_states()))
+    assert n_dace == n_ours, f'{out_path}: DaCe replay has {n_dace} states, ours {n_ours}'
+    print(f'ok {out_path}: {len(history)} entries replayed by DaCe')
+
+
+if __name__ == '__main__':
+    args = sys.argv[1:]
+    if len(args) % 3:
+        sys.exit('usage: dace_history_check.py (RAW OUT HIST)...')
+    try:
+        for k in range(0, len(args), 3):
+            check(*args[k:k + 3])
+    except AssertionError as ex:
+        print('FAIL', ex)
+        sys.exit(1)

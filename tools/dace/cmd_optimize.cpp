@@ -1,0 +1,167 @@
+// `dace optimize IN -o OUT [--simplify] [--apply NAME[:PROPS]]... [--apply-repeated NAME[:PROPS]]...
+//  [--replay HIST.json] [--record HIST.json] [--json]`: runs transformations and passes in
+// command-line order, validates the result and writes it. Exit 2 for usage errors, unknown
+// names, locations where a transformation does not apply and replay failures; exit 1 when the
+// input (or, by a bug, the result) is invalid. On any error OUT is not written.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analysis/validate.h"
+#include "commands.h"
+#include "ir/json/sdfg_json.h"
+#include "load.h"
+#include "transform/apply.h"
+#include "transform/history.h"
+#include "transform/registry.h"
+#include "transform/replay.h"
+
+namespace dace::cli {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+struct Step {
+  enum class Kind { Apply, ApplyRepeated, Replay } kind;
+  std::string arg;  // NAME[:PROPS] or a history file
+};
+
+int usage() {
+  std::fputs(
+      "usage: dace optimize IN -o OUT [--simplify] [--apply NAME[:PROPS_JSON]]... [--apply-repeated NAME[:PROPS_JSON]]...\n"
+      "                     [--replay HIST.json] [--record HIST.json] [--json]\n",
+      stderr);
+  return kExitError;
+}
+
+std::string known_names() {
+  std::string s;
+  for (const std::string& n : transform::registered_names()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// NAME[:PROPS_JSON] as a history entry: PROPS may hold a location (cfg_id, state_id,
+// _subgraph) besides the transformation's properties.
+Result<transform::HistoryEntry> parse_apply(const std::string& arg, bool* has_location) {
+  const size_t colon = arg.find(':');
+  const std::string name = arg.substr(0, colon);
+  const std::string props = colon == std::string::npos ? "{}" : arg.substr(colon + 1);
+  const bool pattern = transform::is_pattern_transformation(name);
+  if (!pattern && !transform::make_pass(name))
+    return make_error(Code::NotFound, "unknown transformation \"" + name + "\" (known: " + known_names() + ")");
+  ordered_json j = ordered_json::parse(props, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return make_error(Code::InvalidArgument, name + ": properties are not a JSON object: " + props);
+  *has_location = j.contains("_subgraph");
+  ordered_json entry = ordered_json::object();
+  entry["type"] = pattern ? "PatternTransformation" : "Pass";
+  entry["transformation"] = name;
+  for (auto& [k, v] : j.items()) entry[k] = v;
+  Result<std::vector<transform::HistoryEntry>> parsed = transform::parse_history(entry.dump());
+  if (!parsed.ok()) return parsed.take_error();
+  return parsed->front();
+}
+
+Status run_step(ir::SDFG& sdfg, const Step& step, transform::AnalysisManager& am) {
+  if (step.kind == Step::Kind::Replay) {
+    std::ifstream in(step.arg, std::ios::binary);
+    if (!in) return make_error(Code::IoError, step.arg + ": cannot read");
+    std::stringstream text;
+    text << in.rdbuf();
+    Result<std::vector<transform::HistoryEntry>> entries = transform::parse_history(text.str());
+    if (!entries.ok()) return make_error(entries.error().code, step.arg + ": " + entries.error().message);
+    return transform::replay(sdfg, *entries, am);
+  }
+  bool has_location = false;
+  Result<transform::HistoryEntry> e = parse_apply(step.arg, &has_location);
+  if (!e.ok()) return e.take_error();
+  if (e->kind == transform::HistoryEntry::Kind::Pass || has_location) return transform::apply_entry(sdfg, *e, am);
+  std::unique_ptr<transform::Transformation> t = transform::make_transformation(e->transformation);
+  DACE_TRY(t->properties().set_from_json(e->properties));
+  if (step.kind == Step::Kind::ApplyRepeated) {
+    Result<int> n = transform::apply_repeated(sdfg, *t, am);
+    if (!n.ok()) return n.take_error();
+    return Status::success();
+  }
+  Result<std::optional<transform::Match>> m = transform::apply_first(sdfg, *t, am);
+  if (!m.ok()) return m.take_error();
+  if (!*m) std::fprintf(stderr, "dace optimize: %s: no match where it applies\n", e->transformation.c_str());
+  return Status::success();
+}
+
+}  // namespace
+
+int cmd_optimize(const std::vector<std::string>& args) {
+  std::string in, out, record;
+  std::vector<Step> steps;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool has_value = i + 1 < args.size();
+    if (a == "-o" && has_value) out = args[++i];
+    else if (a == "--simplify") steps.push_back({Step::Kind::Apply, "simplify"});
+    else if (a == "--apply" && has_value) steps.push_back({Step::Kind::Apply, args[++i]});
+    else if (a == "--apply-repeated" && has_value) steps.push_back({Step::Kind::ApplyRepeated, args[++i]});
+    else if (a == "--replay" && has_value) steps.push_back({Step::Kind::Replay, args[++i]});
+    else if (a == "--record" && has_value) record = args[++i];
+    else if (a == "--json") json = true;
+    else if (a.starts_with("-")) {
+      std::fprintf(stderr, "dace optimize: unknown option or missing value '%s'\n", a.c_str());
+      return usage();
+    } else if (in.empty()) in = a;
+    else return usage();
+  }
+  if (in.empty() || out.empty()) return usage();
+
+  auto sdfg = load_or_report(in);
+  if (!sdfg) return kExitError;
+  if (Status v = analysis::validate(*sdfg); !v.ok()) {
+    std::fprintf(stderr, "dace optimize: %s: invalid input: %s\n", in.c_str(), v.error().message.c_str());
+    return kExitFailed;
+  }
+  // Entries already in the input (ours or DaCe's) are not this run's steps.
+  const size_t history_before = transform::history_of(*sdfg).size();
+  const auto start = std::chrono::steady_clock::now();
+  transform::AnalysisManager am;
+  for (const Step& step : steps) {
+    Status s = run_step(*sdfg, step, am);
+    if (!s.ok()) {
+      std::fprintf(stderr, "dace optimize: %s: %s\n", code_name(s.error().code), s.error().message.c_str());
+      return kExitError;
+    }
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (Status v = analysis::validate(*sdfg); !v.ok()) {
+    std::fprintf(stderr, "dace optimize: the result is invalid (a transformation bug): %s\n", v.error().message.c_str());
+    return kExitFailed;
+  }
+  std::vector<transform::HistoryEntry> history = transform::history_of(*sdfg);
+  const std::vector<transform::HistoryEntry> applied(history.begin() + static_cast<std::ptrdiff_t>(history_before),
+                                                     history.end());
+
+  if (Status w = ir::json::write_sdfg_file(*sdfg, out); !w.ok()) {
+    std::fprintf(stderr, "dace: %s: %s\n", out.c_str(), w.error().message.c_str());
+    return kExitError;
+  }
+  if (!record.empty()) {
+    std::ofstream f(record, std::ios::binary | std::ios::trunc);
+    f << transform::history_json(applied);
+    if (!f) {
+      std::fprintf(stderr, "dace: %s: cannot write\n", record.c_str());
+      return kExitError;
+    }
+  }
+  if (json) {
+    ordered_json j = ordered_json::object();
+    j["ms"] = ms;
+    ordered_json list = ordered_json::array();
+    for (const auto& e : applied) list.push_back(ordered_json::parse(transform::to_json(e)));
+    j["applied"] = std::move(list);
+    std::printf("%s\n", j.dump().c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace dace::cli
