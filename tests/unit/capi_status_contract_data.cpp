@@ -151,6 +151,41 @@ std::vector<Row> rows_data() {
          return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, "4", &o);
        },
        DACE_ERROR_INVALID_ARGUMENT, {"strides"}},
+      {"dace_sdfg_add_array", "malformed strides",
+       CONTRACT_CALL {
+         dace_array_options_t o = DACE_ARRAY_OPTIONS_INIT;
+         o.strides = "1, (";
+         return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, "4, 4", &o);
+       },
+       DACE_ERROR_PARSE, {"strides"}},
+      {"dace_sdfg_add_array", "offset of the wrong rank",
+       CONTRACT_CALL {
+         dace_array_options_t o = DACE_ARRAY_OPTIONS_INIT;
+         o.offset = "0, 0";
+         return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, "4", &o);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"offset"}},
+      {"dace_sdfg_add_array", "malformed total_size",
+       CONTRACT_CALL {
+         dace_array_options_t o = DACE_ARRAY_OPTIONS_INIT;
+         o.total_size = "4 *";
+         return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, "4", &o);
+       },
+       DACE_ERROR_PARSE, {"total_size"}},
+      {"dace_sdfg_add_array", "negative alignment",
+       CONTRACT_CALL {
+         dace_array_options_t o = DACE_ARRAY_OPTIONS_INIT;
+         o.alignment = -8;
+         return dace_sdfg_add_array(f.sdfg, "X", DACE_FLOAT64, "4", &o);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"alignment"}},
+      {"dace_sdfg_add_stream", "malformed buffer_size",
+       CONTRACT_CALL {
+         dace_array_options_t o = DACE_ARRAY_OPTIONS_INIT;
+         o.buffer_size = "((";
+         return dace_sdfg_add_stream(f.sdfg, "X", DACE_FLOAT64, nullptr, &o);
+       },
+       DACE_ERROR_PARSE, {"buffer_size"}},
       // --- add_stream: array-only fields are rejected.
       {"dace_sdfg_add_stream", "array-only field set (alignment)",
        CONTRACT_CALL {

@@ -433,6 +433,93 @@ std::vector<Row> rows_nodes() {
        },
        DACE_ERROR_INVALID_ARGUMENT, {"language"}},
 
+      // With external edges the access nodes outside the map are built too: a late error
+      // (an output, the WCR) must still leave nothing behind.
+      {"dace_state_add_mapped_tasklet", "external edges, output container that does not exist",
+       CONTRACT_CALL {
+         dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
+         o.external_edges = 1;
+         dace_id_t t = kId;
+         dace_status_t s = dace_state_add_mapped_tasklet(&t, nullptr, nullptr, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]",
+                                                         "b = a", "b: Nope[i]", &o);
+         f.kept(t == kId, "out_tasklet");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"\"mt\"", "\"b\"", "Nope"}},
+      {"dace_state_add_mapped_tasklet", "external edges, malformed output WCR",
+       CONTRACT_CALL {
+         dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
+         o.external_edges = 1;
+         o.output_wcr = "lambda a, b: a +";
+         dace_id_t t = kId;
+         return dace_state_add_mapped_tasklet(&t, nullptr, nullptr, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]", "b = a",
+                                              "b: B[i]", &o);
+       },
+       DACE_ERROR_PARSE, {"\"mt\"", "WCR"}},
+      {"dace_state_add_mapped_tasklet", "malformed output memlet",
+       CONTRACT_CALL {
+         dace_id_t t = kId;
+         return dace_state_add_mapped_tasklet(&t, nullptr, nullptr, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]", "b = a",
+                                              "b: B[i", nullptr);
+       },
+       DACE_ERROR_PARSE, {"\"mt\"", "\"b\""}},
+      {"dace_state_add_mapped_tasklet", "input entry without 'connector: memlet'",
+       CONTRACT_CALL {
+         dace_id_t t = kId;
+         return dace_state_add_mapped_tasklet(&t, nullptr, nullptr, f.sdfg, f.s1, "mt", "i=0:N", "a A[i]", "b = a",
+                                              "b: B[i]", nullptr);
+       },
+       DACE_ERROR_PARSE, {"inputs"}},
+      {"dace_state_add_mapped_tasklet", "input connector twice",
+       CONTRACT_CALL {
+         dace_id_t t = kId;
+         return dace_state_add_mapped_tasklet(&t, nullptr, nullptr, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]; a: B[i]",
+                                              "b = a", "b: B[i]", nullptr);
+       },
+       DACE_ERROR_ALREADY_EXISTS, {"\"a\""}},
+      {"dace_state_add_mapped_tasklet", "schedule out of range",
+       CONTRACT_CALL {
+         dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
+         o.schedule = static_cast<dace_schedule_t>(99);
+         dace_id_t t = kId;
+         return dace_state_add_mapped_tasklet(&t, nullptr, nullptr, f.sdfg, f.s1, "mt", "i=0:N", "a: A[i]", "b = a",
+                                              "b: B[i]", &o);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"schedule"}},
+      {"dace_state_add_nested_sdfg", "output connector that names no container of inner",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         return dace_state_add_nested_sdfg(&id, f.sdfg, f.s1, f.inner, "n2", "X", "Y", nullptr);
+       },
+       DACE_ERROR_NOT_FOUND, {"\"Y\""}},
+      {"dace_state_add_tasklet", "connector both input and output",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         return dace_state_add_tasklet(&id, f.sdfg, f.s1, "t", "a", "a", "a = 1", DACE_LANGUAGE_PYTHON);
+       },
+       DACE_ERROR_ALREADY_EXISTS, {"\"a\""}},
+      {"dace_state_add_map", "parameter twice",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         return dace_state_add_map(&e, nullptr, f.sdfg, f.s1, "m", "i=0:N, i=0:N", nullptr);
+       },
+       DACE_ERROR_ALREADY_EXISTS, {"\"i\""}},
+      {"dace_state_add_map_dict", "no parameter (count 0)",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         dace_status_t s = dace_state_add_map_dict(&e, nullptr, f.sdfg, f.s1, "m", nullptr, nullptr, 0, nullptr);
+         f.kept(e == kId, "out_entry");
+         return s;
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"parameter"}},
+      {"dace_state_add_library_node", "malformed connector list",
+       CONTRACT_CALL {
+         dace_id_t id = kId;
+         return dace_state_add_library_node(&id, f.sdfg, f.s1, "l2", "dace.libraries.blas.nodes.matmul.MatMul",
+                                            nullptr, nullptr, "_a _b", nullptr);
+       },
+       DACE_ERROR_PARSE, {"inputs"}},
+
       // --- list_nodes
       {"dace_state_list_nodes", "NULL out_count",
        CONTRACT_CALL {
@@ -602,6 +689,34 @@ std::vector<Row> rows_nodes() {
                    return dace_node_set_map_options(f.sdfg, f.s0, f.tasklet, &o);
                  },
                  {"\"axpb\""}),
+      {"dace_node_set_map_options", "malformed gpu_block_size (schedule not applied either)",
+       CONTRACT_CALL {
+         dace_map_options_t o = DACE_MAP_OPTIONS_INIT;
+         o.schedule = DACE_SCHEDULE_SEQUENTIAL;
+         o.gpu_block_size = "32, x(";
+         return dace_node_set_map_options(f.sdfg, f.s0, f.entry, &o);
+       },
+       DACE_ERROR_PARSE, {"gpu_block_size"}},
+      {"dace_node_set_map_options", "collapse < 1",
+       CONTRACT_CALL {
+         dace_map_options_t o = DACE_MAP_OPTIONS_INIT;
+         o.schedule = DACE_SCHEDULE_SEQUENTIAL;
+         o.collapse = 0;
+         return dace_node_set_map_options(f.sdfg, f.s0, f.entry, &o);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"collapse"}},
+      {"dace_node_set_map_ranges", "malformed ranges given to the exit",
+       CONTRACT_CALL { return dace_node_set_map_ranges(f.sdfg, f.s0, f.exit, "i=0:"); }, DACE_ERROR_PARSE,
+       {"MapExit"}},
+      {"dace_node_set_symbol_mapping", "symbol mapped twice",
+       CONTRACT_CALL { return dace_node_set_symbol_mapping(f.sdfg, f.s1, f.nested, "N: 1, N: 2"); },
+       DACE_ERROR_ALREADY_EXISTS, {"\"N\""}},
+      {"dace_node_set_library_properties", "implementation with malformed JSON (neither applied)",
+       CONTRACT_CALL { return dace_node_set_library_properties(f.sdfg, f.s1, f.lib, "pure", "{bad"); },
+       DACE_ERROR_PARSE, {"\"lib\""}},
+      {"dace_node_set_library_properties", "properties that are no JSON object",
+       CONTRACT_CALL { return dace_node_set_library_properties(f.sdfg, f.s1, f.lib, "pure", "[1]"); },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"lib\"", "object"}},
       {"dace_node_get_map_options", "NULL out_options",
        CONTRACT_CALL { return dace_node_get_map_options(nullptr, f.sdfg, f.s0, f.entry); }, DACE_ERROR_INVALID_ARGUMENT,
        {"out_options"}},
@@ -928,6 +1043,33 @@ std::vector<Row> rows_edges() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"itself"}},
+      {"dace_state_add_edge", "destination connector that does not exist",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         return dace_state_add_edge(&e, f.sdfg, f.s0, f.acc_a, nullptr, f.tasklet, "zz", "A[0]", nullptr);
+       },
+       DACE_ERROR_NOT_FOUND, {"\"zz\""}},
+      {"dace_state_add_edge", "malformed volume",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         dace_memlet_options_t o = DACE_MEMLET_OPTIONS_INIT;
+         o.volume = "N +";
+         return dace_state_add_edge(&e, f.sdfg, f.s0, f.acc_a, nullptr, f.acc_b, nullptr, "A", &o);
+       },
+       DACE_ERROR_PARSE, {"volume"}},
+      {"dace_state_add_edge", "subset of the wrong rank",
+       CONTRACT_CALL {
+         dace_id_t e = kId;
+         return dace_state_add_edge(&e, f.sdfg, f.s0, f.acc_a, nullptr, f.acc_b, nullptr, "A[0, 0]", nullptr);
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"A\""}},
+      {"dace_edge_set_memlet", "valid memlet, malformed WCR (memlet kept)",
+       CONTRACT_CALL {
+         dace_memlet_options_t o = DACE_MEMLET_OPTIONS_INIT;
+         o.wcr = "lambda a: ";
+         return dace_edge_set_memlet(f.sdfg, f.s0, f.edge, "A[0:2]", &o);
+       },
+       DACE_ERROR_PARSE, {"WCR"}},
       {"dace_state_list_edges", "NULL out_count",
        CONTRACT_CALL {
          dace_id_t ids[8];
