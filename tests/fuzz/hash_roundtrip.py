@@ -9,10 +9,18 @@ in pretty and compact form. Files `dace hash` refuses (exit 2) are listed and sk
 are the reader's business, tested elsewhere. A file whose hash changes is a determinism bug of
 the reader or writer (src/ir/json).
 
-usage: hash_roundtrip.py DACE TMPDIR DIR... [--jobs N]   (stdlib only)
+With --mutants N, also N mutated copies of those files (seeded, so every run checks the same
+ones): one to three JSON values replaced, deleted or duplicated, as a fuzzer would. Most are
+refused; the ones that load must round-trip like the originals (a hostile `total_size: 0`
+once came back as the shape's extent and changed the hash).
+
+usage: hash_roundtrip.py DACE TMPDIR DIR... [--jobs N] [--mutants N]   (stdlib only)
 """
 import concurrent.futures
+import gzip
+import json
 import os
+import random
 import pathlib
 import shutil
 import subprocess
@@ -58,6 +66,63 @@ def check(exe, tmp, index, path):
     return problems
 
 
+# Replacement values: the types and edge values a mutating fuzzer tries.
+VALUES = [None, 0, -1, 1, 2**40, "", "0", "-1", "N", "i + 1", "a", [], {}, True, False, 1.5, "1:2",
+          "float64", "int32"]
+
+
+def containers(j, out):
+    """Every dict and list in `j`, iteratively (a file may nest deeper than Python recurses)."""
+    stack = [j]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, (dict, list)):
+            out.append(c)
+            stack.extend(c.values() if isinstance(c, dict) else c)
+    return out
+
+
+def mutate(j, rng):
+    cont = containers(j, [])
+    for _ in range(rng.randint(1, 3)):
+        c = rng.choice(cont)
+        if isinstance(c, dict) and c:
+            k = rng.choice(list(c))
+            r = rng.random()
+            if r < 0.3:
+                del c[k]
+            elif r < 0.8:
+                c[k] = rng.choice(VALUES)
+            else:
+                c[k + "_x"] = c[k]
+        elif isinstance(c, list) and c:
+            i = rng.randrange(len(c))
+            r = rng.random()
+            if r < 0.3:
+                del c[i]
+            elif r < 0.6:
+                c.append(c[i])
+            elif r < 0.8:
+                c.insert(0, c.pop(i))
+            else:
+                c[i] = rng.choice(VALUES)
+
+
+def write_mutants(files, count, tmp):
+    out = []
+    for k in range(count):
+        src = files[k % len(files)]
+        data = src.read_bytes()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        j = json.loads(data)
+        mutate(j, random.Random(k))
+        path = tmp / f"mutant{k}.{src.name.split('.')[0]}.sdfg"
+        path.write_text(json.dumps(j))
+        out.append(path)
+    return out
+
+
 def main(argv):
     jobs = os.cpu_count() or 2
     if "--jobs" in argv:
@@ -67,6 +132,11 @@ def main(argv):
     if len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
+    mutants = 0
+    if "--mutants" in argv:
+        i = argv.index("--mutants")
+        mutants = int(argv[i + 1])
+        del argv[i:i + 2]
     exe, tmp = argv[1], pathlib.Path(argv[2])
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -77,12 +147,15 @@ def main(argv):
             print(f"hash_roundtrip: no folder {root}", file=sys.stderr)
             return 1
         files += sorted(p for p in root.rglob("*") if p.suffix in (".sdfg", ".sdfgz") and p.is_file())
+    if mutants and files:
+        files += write_mutants(files, mutants, tmp)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(lambda ip: check(exe, tmp, *ip), enumerate(files)))
     refused = [f for f, r in zip(files, results) if r is None]
     bad = [(f, r) for f, r in zip(files, results) if r]
     for f in refused:
-        print(f"refused (skipped): {f}")
+        if "mutant" not in f.name:
+            print(f"refused (skipped): {f}")
     for f, problems in bad:
         for p in problems:
             print(f"FAIL {f}: {p}")

@@ -18,6 +18,18 @@ namespace dace::ir::json::detail {
 // deterministic.
 using Json = nlohmann::ordered_json;
 
+// An empty object with room for `keys` keys before it grows. ordered_json keeps an object's
+// members in a vector of pair<const string, Json>; a const key cannot be moved, so growing the
+// vector deep-copies every value already in it. An object that receives a nested SDFG (or a
+// list holding one) and then more keys therefore copied the whole nested SDFG, once per
+// enclosing level: writing 128 nested SDFGs took seconds. The writer creates such objects with
+// room for all their keys.
+inline Json object_with_room(size_t keys) {
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(keys);
+  return j;
+}
+
 // Canonical dialect written by libdace: the DaCe release whose loader it targets.
 inline constexpr const char* kWrittenDaceVersion = "1.0.2";
 

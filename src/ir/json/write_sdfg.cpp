@@ -37,6 +37,18 @@ const char* descriptor_type(const DataDescriptor& d) {
   return "Array";
 }
 
+// total_size 0 is omitted only where reading derives 0 again (an empty shape): a 0 next to a
+// non-empty shape (hostile input) would otherwise come back as the shape's extent, and the
+// content hash would change on a save/load round trip.
+bool omit_total_size(const DataDescriptor& d) {
+  if (!d.total_size) return true;
+  if (!is_int(d.total_size, 0)) return false;
+  DataDescriptor derived = d;
+  derived.total_size = nullptr;
+  complete_defaults(derived);
+  return is_int(derived.total_size, 0);
+}
+
 Json descriptor_json(const DataDescriptor& d) {
   Json a = Json::object();
   if (d.allow_conflicts && d.kind != DataKind::Stream) a["allow_conflicts"] = true;
@@ -45,7 +57,7 @@ Json descriptor_json(const DataDescriptor& d) {
     if (d.buffer_size && !is_int(d.buffer_size, 0)) a["buffer_size"] = expr_json(d.buffer_size);
   } else if (d.kind != DataKind::Scalar) {
     if (!d.strides.empty()) a["strides"] = expr_list_json(d.strides);
-    if (d.total_size && !is_int(d.total_size, 0)) a["total_size"] = expr_json(d.total_size);
+    if (!omit_total_size(d)) a["total_size"] = expr_json(d.total_size);
     if (!d.offset.empty()) a["offset"] = expr_list_json(d.offset);
     if (d.may_alias) a["may_alias"] = true;
     if (d.alignment != 0) a["alignment"] = d.alignment;
@@ -150,7 +162,8 @@ Json start_block_json(const ControlFlowRegion& region) {
 
 Json region_json(const ControlFlowRegion& region, const SDFG& sdfg, WriteContext& ctx, Json attrs, Json id) {
   const int cfg_id = ctx.next_cfg_id++;  // pre-order, as DaCe's cfg_list
-  Json out = Json::object();
+  // The nine keys below and dace_version (write_sdfg_json): nodes must not be copied.
+  Json out = object_with_room(10);
   out["type"] = to_string(region.kind);
   out["attributes"] = std::move(attrs);
   put_region_graph(out, region, sdfg, ctx);
@@ -189,7 +202,7 @@ Json block_json(const ControlFlowBlock& b, const SDFG& sdfg, WriteContext& ctx, 
       Json a = Json::object();
       put_extras(a, b.extra);
       put_guid(a, b.guid, ctx);
-      Json out = Json::object();
+      Json out = object_with_room(6);  // branches, holding nested regions, come last
       out["type"] = "ConditionalBlock";
       out["collapsed"] = false;
       out["label"] = b.label;

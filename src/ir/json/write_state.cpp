@@ -103,7 +103,8 @@ Json library_attrs(const LibraryNode& n) {
 }
 
 Json nested_attrs(const NestedSDFGNode& n, WriteContext& ctx) {
-  Json a = Json::object();
+  // Its own five keys, the extras, connectors and guid are added after the nested SDFG.
+  Json a = object_with_room(8 + n.extra.size());
   if (n.sdfg) a["sdfg"] = write_sdfg_json(*n.sdfg, ctx, /*root=*/false);
   else a["sdfg"] = nullptr;
   if (n.schedule != ScheduleType::Default) a["schedule"] = to_string(n.schedule);
@@ -274,7 +275,7 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
     }
     if (n.is_scope_entry()) scope_exit = exit_text(id);
 
-    Json nj = Json::object();
+    Json nj = object_with_room(7);  // attributes (maybe a nested SDFG) is followed by more keys
     nj["type"] = node_type(n);
     nj["label"] = display_label(st, n);
     nj["attributes"] = std::move(attrs);
@@ -307,7 +308,7 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
   put_extras(attrs, st.extra);
   put_guid(attrs, st.guid, ctx);
 
-  Json out = Json::object();
+  Json out = object_with_room(8);  // nodes is followed by more keys
   out["type"] = "SDFGState";
   out["label"] = st.label;
   out["id"] = json_id;
