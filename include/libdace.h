@@ -816,10 +816,11 @@ typedef struct dace_array_desc_t {
 
 typedef enum dace_arg_kind_t {
   DACE_ARG_ARRAY = 0,   /* value.array */
-  DACE_ARG_FLOAT,       /* value.f: a scalar argument of a floating-point (or bool/int) type */
-  DACE_ARG_INT,         /* value.i: a scalar argument of an integer or bool type */
+  DACE_ARG_FLOAT,       /* value.f: a scalar argument of type float32 or float64 */
+  DACE_ARG_INT,         /* value.i: a scalar argument of an integer or bool type (a value that
+                           does not fit is an error), or of type float32/float64 (converted) */
   DACE_ARG_COMPLEX,     /* value.c[0] real, value.c[1] imaginary: a complex scalar */
-  DACE_ARG_SYMBOL,      /* value.i: a symbol */
+  DACE_ARG_SYMBOL,      /* value.i: a symbol (DACE_ARG_INT is accepted for a symbol too) */
   DACE_ARG_KIND_MAX_ENUM = 0x7FFFFFFF
 } dace_arg_kind_t;
 

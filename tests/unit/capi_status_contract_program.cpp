@@ -240,6 +240,38 @@ std::vector<Row> rows_program() {
                            {array_arg(d.a, DACE_FLOAT64, d.shape), array_arg(d.b, DACE_FLOAT64, d.shape), c});
        },
        DACE_ERROR_INVALID_ARGUMENT, {"\"s\""}, true},
+      {"dace_program_call", "symbol that disagrees with the shapes",
+       CONTRACT_CALL {
+         CallData d;
+         dace_arg_t n{};
+         n.kind = DACE_ARG_SYMBOL;
+         n.value.i = 5;
+         return call_named(f, d, {"A", "B", "s", "N"},
+                           {array_arg(d.a, DACE_FLOAT64, d.shape), array_arg(d.b, DACE_FLOAT64, d.shape),
+                            float_arg(1), n});
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"A\"", "symbol N"}, true},
+      {"dace_program_call", "symbol given as a float scalar (wrong kind)",
+       CONTRACT_CALL {
+         CallData d;
+         return call_named(f, d, {"A", "B", "s", "N"},
+                           {array_arg(d.a, DACE_FLOAT64, d.shape), array_arg(d.b, DACE_FLOAT64, d.shape),
+                            float_arg(1), float_arg(4)});
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"N\""}, true},
+      {"dace_program_call", "strides that do not match the descriptor",
+       CONTRACT_CALL {
+         CallData d;
+         const int64_t strides[1] = {2};
+         const int64_t half[1] = {2};
+         dace_arg_t a = array_arg(d.a, DACE_FLOAT64, d.shape);
+         a.value.array.shape = half;
+         a.value.array.strides = strides;
+         dace_arg_t b = array_arg(d.b, DACE_FLOAT64, d.shape);
+         b.value.array.shape = half;
+         return call_named(f, d, {"A", "B", "s"}, {a, b, float_arg(1)});
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"\"A\"", "stride"}, true},
       {"dace_program_call", "NULL shape pointer",
        CONTRACT_CALL {
          CallData d;
