@@ -6,6 +6,7 @@
 
 #include "transform/dead_state_elimination.h"
 #include "transform/map_collapse.h"
+#include "transform/map_fusion.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/simplify.h"
 #include "transform/state_fusion.h"
@@ -23,8 +24,9 @@ struct PatternEntry {
   const char* name;
   std::unique_ptr<Transformation> (*make)();
 };
-constexpr std::array<PatternEntry, 3> kPatterns{{
+constexpr std::array<PatternEntry, 4> kPatterns{{
     {"MapCollapse", &make_t<MapCollapse>},
+    {"MapFusion", &make_t<MapFusion>},
     {"StateFusion", &make_t<StateFusion>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
 }};

@@ -1,0 +1,49 @@
+// Helpers of MapFusion (map_fusion.cpp, map_fusion_apply.cpp): parameter remapping, the
+// subset of a memlet that refers to a given container, reachability and whole-SDFG use of
+// a container, fresh names.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/sdfg.h"
+
+namespace dace::transform::map_fusion {
+
+// How to rename the second map's parameters into the first's so that each renamed
+// parameter has the same range (DaCe's find_parameter_remapping): parameters with equal
+// name and range stay; the others are paired in order with the first unused first-map
+// parameter of equal range. Empty map = no renaming needed; nullopt = the ranges differ.
+std::optional<std::map<std::string, std::string>> parameter_remapping(const ir::MapScope& first,
+                                                                      const ir::MapScope& second);
+
+// The subset of `m` that addresses container `data`: `subset` when the memlet names it,
+// else `other_subset` (a copy between two containers); null when neither says.
+const sym::Subset* subset_of(const ir::Memlet& m, const std::string& data);
+sym::Subset* subset_of(ir::Memlet& m, const std::string& data);
+
+sym::Subset substitute(const sym::Subset& s, const std::map<std::string, sym::Expr>& values);
+std::map<std::string, sym::Expr> as_symbols(const std::map<std::string, std::string>& rename);
+
+// Whether `to` can be reached from `from` along dataflow edges (`from` itself counts).
+bool reachable(const ir::State& state, int from, int to);
+// Whether an access node to `data` other than node `except` of `state` is reachable from it.
+bool accessed_downstream(const ir::State& state, int except, const std::string& data);
+// Whether `data` is used anywhere in `sdfg` besides node `except` of `state`: another access
+// node in any state, an interstate condition or assignment, a loop or branch condition.
+bool used_elsewhere(const ir::SDFG& sdfg, const ir::State& state, int except, const std::string& data);
+
+// `base` if `node` has neither IN_base nor OUT_base, else base_1, base_2, ...
+std::string fresh_connector(const ir::Node& node, const std::string& base);
+// `base` if no container has that name, else base_0, base_1, ...
+std::string fresh_data_name(const ir::SDFG& sdfg, const std::string& base);
+
+// Assumptions under which a subset relation must hold at every iteration: map parameters
+// may take any value, other symbols are positive as in DaCe.
+sym::Assumptions any_iteration(const std::vector<std::string>& params);
+
+// Views and references alias other containers; their accesses are not tracked here.
+bool is_view(const ir::DataDescriptor& d);
+
+}  // namespace dace::transform::map_fusion
