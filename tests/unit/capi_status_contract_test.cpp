@@ -1,9 +1,12 @@
 // The status codes include/libdace.h documents, one table row per (function, bad input):
 // a NULL handle or required pointer and malformed input are DACE_ERROR_INVALID_ARGUMENT, a
-// well-formed id or name that does not exist is DACE_ERROR_NOT_FOUND, a duplicate name
+// well-formed id or name that does not exist (an empty one too) is DACE_ERROR_NOT_FOUND, a
+// new name that is no identifier DACE_ERROR_INVALID_ARGUMENT, a duplicate name
 // DACE_ERROR_ALREADY_EXISTS, a malformed expression DACE_ERROR_PARSE; the message names the
-// element or the bad argument, out-parameters are not written and the SDFG does not change.
-// Expected values come from the header's text, not from the implementation.
+// element or the bad argument, out-parameters are not written and the SDFG does not change
+// (its saved JSON and hash are compared around every row by run_rows).
+// Expected values come from the header's text, not from the implementation. Where the two
+// disagreed, either the code or the header comment was fixed (see the commit messages).
 //
 // This file: the runner's entry points, the completeness check over the header, and the rows
 // of status/option/context/lifecycle/I-O/symbol functions. The other tables are in
