@@ -2,6 +2,7 @@
 
 #include "codegen/interstate.h"
 #include "codegen/state_emit.h"
+#include "ir/entry_block.h"
 #include "ir/path.h"
 
 namespace dace::codegen {
@@ -9,19 +10,6 @@ namespace dace::codegen {
 namespace {
 
 Status emit_block(Frame& f, const ir::ControlFlowBlock& block, const FlowTargets& targets, llvm::BasicBlock* after);
-
-// DaCe's start_block: the unique block without in-edges when there is one (even if the
-// stored start_block says otherwise: DaCe 1.0 writes 0 there), else the stored one.
-int start_slot(const ir::ControlFlowRegion& r) {
-  std::vector<int> slots = r.block_slots();
-  std::vector<int> sources;
-  for (int s : slots)
-    if (r.in_edges(s).empty()) sources.push_back(s);
-  if (sources.size() == 1) return sources.front();
-  if (r.start_block >= 0 && r.block(r.start_block)) return r.start_block;
-  if (!sources.empty()) return sources.front();
-  return slots.empty() ? -1 : slots.front();
-}
 
 std::string bb_name(const ir::ControlFlowBlock& b) {
   std::string n = b.label.empty() ? std::string(ir::to_string(b.kind)) : b.label;
@@ -131,7 +119,7 @@ Status emit_region(Frame& f, const ir::ControlFlowRegion& region, const FlowTarg
   }
   std::map<int, llvm::BasicBlock*> entry_of;
   for (int s : slots) entry_of[s] = llvm::BasicBlock::Create(ctx, bb_name(*region.block(s)), f.fn);
-  f.b.CreateBr(entry_of[start_slot(region)]);
+  f.b.CreateBr(entry_of[ir::entry_block(region)]);
   for (int s : slots) {
     const ir::ControlFlowBlock* block = region.block(s);
     llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx, "after." + bb_name(*block), f.fn);

@@ -40,17 +40,6 @@ CfgList CfgList::of(ir::SDFG& root) {
   return list;
 }
 
-int entry_block(const ir::ControlFlowRegion& region) {
-  const std::vector<int> slots = region.block_slots();
-  std::vector<int> sources;
-  for (int s : slots)
-    if (region.in_edges(s).empty()) sources.push_back(s);
-  if (sources.size() == 1) return sources.front();
-  if (region.block(region.start_block)) return region.start_block;
-  if (!sources.empty()) return sources.front();
-  return slots.empty() ? -1 : slots.front();
-}
-
 ir::SDFG& owning_sdfg(ir::ControlFlowRegion& region) {
   ir::ControlFlowBlock* b = &region;
   while (b->kind != ir::BlockKind::SDFG && b->parent) b = b->parent;

@@ -5,6 +5,7 @@
 #pragma once
 #include <vector>
 
+#include "ir/entry_block.h"
 #include "ir/sdfg.h"
 
 namespace dace::transform {
@@ -18,11 +19,8 @@ struct CfgList {
   }
 };
 
-// The block a region starts executing at, by the code generator's rule (codegen/control_flow.cpp,
-// which passes must agree with): the unique block without in-edges when there is one (DaCe 1.0
-// writes a stale 0 as start_block), else the stored start block, else the first source, else
-// the first block; -1 for an empty region.
-int entry_block(const ir::ControlFlowRegion& region);
+// The block a region starts executing at: ir::entry_block (shared with the code generator).
+using ir::entry_block;
 
 // The SDFG a region belongs to (the region itself for an SDFG).
 ir::SDFG& owning_sdfg(ir::ControlFlowRegion& region);
