@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -17,15 +18,36 @@ namespace fs = std::filesystem;
 
 void PrintTo(const CorpusFile& f, std::ostream* os) { *os << f.sdfg; }
 
-std::vector<fs::path> corpus_case_dirs() {
+std::vector<fs::path> case_dirs_under(const fs::path& root) {
   std::vector<fs::path> dirs;
-  fs::path root(LIBDACE_CORPUS_DIR);
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return dirs;
   for (const auto& e : fs::directory_iterator(root, ec))
     if (e.is_directory() && fs::exists(e.path() / "case.json")) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
   return dirs;
+}
+
+std::vector<fs::path> corpus_case_dirs() { return case_dirs_under(LIBDACE_CORPUS_DIR); }
+
+std::vector<CorpusFile> simp_and_raw_files(const std::vector<fs::path>& case_dirs) {
+  auto sanitize = [](std::string s) {
+    for (char& c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return s;
+  };
+  const fs::path v2_root = fs::path(LIBDACE_CORPUS_DIR) / "dialects" / "dace-2.0a5";
+  std::vector<CorpusFile> out;
+  for (const fs::path& d : case_dirs) {
+    const std::string kernel = d.filename().string();
+    for (const char* kind : {"simp", "raw"}) {
+      const fs::path f = d / (kernel + "." + kind + ".sdfg");
+      if (fs::exists(f)) out.push_back({f.string(), d.string(), sanitize(kernel + "_" + kind)});
+      const fs::path g = v2_root / (kernel + "." + kind + ".sdfg");
+      if (fs::exists(g)) out.push_back({g.string(), d.string(), sanitize("v2_0a5_" + kernel + "_" + kind)});
+    }
+  }
+  return out;
 }
 
 namespace {

@@ -26,6 +26,13 @@ void PrintTo(const CorpusFile& f, std::ostream* os);
 
 // The corpus kernel folders that have a case.json, sorted; empty when the corpus is missing.
 std::vector<std::filesystem::path> corpus_case_dirs();
+// Case folders below `root` (any layout like the corpus's), sorted.
+std::vector<std::filesystem::path> case_dirs_under(const std::filesystem::path& root);
+
+// The `<kernel>.simp.sdfg` and `<kernel>.raw.sdfg` of each folder, each followed by the same
+// kernel as written by DaCe 2.0a5 where the corpus has it (typed symbols, newer control flow);
+// test names `<kernel>_<kind>` and `v2_0a5_<kernel>_<kind>`, non-alphanumerics as `_`.
+std::vector<CorpusFile> simp_and_raw_files(const std::vector<std::filesystem::path>& case_dirs);
 
 // Runs `compiled` (lowered from `g`) on the case of folder `dir` and checks every expected
 // output against NumPy's within the case's rtol/atol; reports through gtest assertions.

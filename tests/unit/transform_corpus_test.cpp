@@ -25,25 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<CorpusFile> corpus_files() {
-  std::vector<CorpusFile> out;
-  fs::path root(LIBDACE_CORPUS_DIR);
-  auto sanitize = [](std::string s) {
-    for (char& c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
-  };
-  for (const fs::path& d : corpus_case_dirs()) {
-    std::string kernel = d.filename().string();
-    for (const char* kind : {"simp", "raw"}) {
-      fs::path f = d / (kernel + "." + kind + ".sdfg");
-      if (fs::exists(f)) out.push_back({f.string(), d.string(), sanitize(kernel + "_" + kind)});
-      fs::path g = root / "dialects" / "dace-2.0a5" / (kernel + "." + kind + ".sdfg");
-      if (fs::exists(g)) out.push_back({g.string(), d.string(), sanitize("v2_0a5_" + kernel + "_" + kind)});
-    }
-  }
-  return out;
-}
+std::vector<CorpusFile> corpus_files() { return simp_and_raw_files(corpus_case_dirs()); }
 
 class CorpusOptimize : public ::testing::TestWithParam<CorpusFile> {};
 

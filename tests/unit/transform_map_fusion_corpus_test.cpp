@@ -26,32 +26,10 @@ namespace fs = std::filesystem;
 // layout (e.g. the NPBench cases tests/scripts/npbench_cases.sh generates), those instead.
 std::vector<fs::path> case_dirs() {
   const char* other = std::getenv("LIBDACE_MAP_FUSION_CASES");
-  if (!other || !*other) return corpus_case_dirs();
-  std::vector<fs::path> dirs;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(other, ec))
-    if (e.is_directory() && fs::exists(e.path() / "case.json")) dirs.push_back(e.path());
-  std::sort(dirs.begin(), dirs.end());
-  return dirs;
+  return other && *other ? case_dirs_under(other) : corpus_case_dirs();
 }
 
-std::vector<CorpusFile> files() {
-  std::vector<CorpusFile> out;
-  for (const fs::path& d : case_dirs()) {
-    const std::string kernel = d.filename().string();
-    for (const char* kind : {"simp", "raw"}) {
-      const fs::path f = d / (kernel + "." + kind + ".sdfg");
-      std::string name = kernel + "_" + kind;
-      for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-      if (fs::exists(f)) out.push_back({f.string(), d.string(), name});
-      // The same kernel as written by DaCe 2.0a5 (typed symbols, newer control flow).
-      const fs::path v2 = fs::path(LIBDACE_CORPUS_DIR) / "dialects" / "dace-2.0a5" / (kernel + "." + kind + ".sdfg");
-      if (fs::exists(v2)) out.push_back({v2.string(), d.string(), "v2_0a5_" + name});
-    }
-  }
-  return out;
-}
+std::vector<CorpusFile> files() { return simp_and_raw_files(case_dirs()); }
 
 // Validates, checks the JSON round trip, compiles and runs the case.
 void check_runs(const CorpusFile& cf, const ir::SDFG& g) {
