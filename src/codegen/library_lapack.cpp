@@ -258,6 +258,21 @@ class LapackEmitter {
     return t;
   }
 
+  // An input and an output matrix of one element type, the type LAPACKE works in.
+  struct InOut {
+    Mat in, out;
+    ScalarType type;
+  };
+  Result<InOut> in_out(const std::string& in_conn, const std::string& out_conn) {
+    Result<Mat> in = matrix(in_conn, true);
+    if (!in) return in.take_error();
+    Result<Mat> out = matrix(out_conn, false);
+    if (!out) return out.take_error();
+    Result<ScalarType> t = common_type({&*out, &*in});
+    if (!t) return t.take_error();
+    return InOut{*in, *out, *t};
+  }
+
   // Pivots of a node connector: int32, staged like a one-column matrix.
   Result<Mat> pivot_operand(const std::string& conn, bool input) {
     Result<Mat> m = matrix(conn, input);
@@ -345,44 +360,33 @@ Status emit_solve(LapackEmitter& e) {
 }
 
 Status emit_inv(LapackEmitter& e) {
-  Result<Mat> a = e.matrix("_ain", true);
-  if (!a) return a.take_error();
-  Result<Mat> x = e.matrix("_aout", false);
-  if (!x) return x.take_error();
-  Result<ScalarType> t = e.common_type({&*x, &*a});
-  if (!t) return t.take_error();
-  Staged sx = e.stage(*x, &*a, nullptr, "inv.x");
-  llvm::Value* ipiv = e.pivots(x->rows);
-  llvm::Value* n = e.i32(x->rows);
-  e.call(*t, "getrf", {e.layout(), n, n, sx.ptr, e.i32(sx.ld), ipiv});
-  e.call(*t, "getri", {e.layout(), n, sx.ptr, e.i32(sx.ld), ipiv});
+  Result<LapackEmitter::InOut> io = e.in_out("_ain", "_aout");
+  if (!io) return io.take_error();
+  Staged sx = e.stage(io->out, &io->in, nullptr, "inv.x");
+  llvm::Value* ipiv = e.pivots(io->out.rows);
+  llvm::Value* n = e.i32(io->out.rows);
+  e.call(io->type, "getrf", {e.layout(), n, n, sx.ptr, e.i32(sx.ld), ipiv});
+  e.call(io->type, "getri", {e.layout(), n, sx.ptr, e.i32(sx.ld), ipiv});
   heap_free(e.builder(), e.frame().mc, ipiv);
   e.finish(sx, true);
   return Status::success();
 }
 
 Status emit_cholesky(LapackEmitter& e, bool lower) {
-  Result<Mat> a = e.matrix("_a", true);
-  if (!a) return a.take_error();
-  Result<Mat> l = e.matrix("_b", false);
-  if (!l) return l.take_error();
-  Result<ScalarType> t = e.common_type({&*l, &*a});
-  if (!t) return t.take_error();
-  Staged sl = e.stage(*l, &*a, nullptr, "chol.b");
-  e.call(*t, "potrf", {e.layout(), e.character(lower ? 'L' : 'U'), e.i32(l->rows), sl.ptr, e.i32(sl.ld)});
-  e.zero_triangle(sl, *t, lower);
+  Result<LapackEmitter::InOut> io = e.in_out("_a", "_b");
+  if (!io) return io.take_error();
+  Staged sl = e.stage(io->out, &io->in, nullptr, "chol.b");
+  e.call(io->type, "potrf", {e.layout(), e.character(lower ? 'L' : 'U'), e.i32(io->out.rows), sl.ptr, e.i32(sl.ld)});
+  e.zero_triangle(sl, io->type, lower);
   e.finish(sl, true);
   return Status::success();
 }
 
 Status emit_getrf(LapackEmitter& e) {
-  Result<Mat> xin = e.matrix("_xin", true);
-  if (!xin) return xin.take_error();
-  Result<Mat> xout = e.matrix("_xout", false);
-  if (!xout) return xout.take_error();
-  Result<ScalarType> t = e.common_type({&*xout, &*xin});
-  if (!t) return t.take_error();
-  Staged sx = e.stage(*xout, &*xin, nullptr, "getrf.x");
+  Result<LapackEmitter::InOut> io = e.in_out("_xin", "_xout");
+  if (!io) return io.take_error();
+  const Mat& xout = io->out;
+  Staged sx = e.stage(xout, &io->in, nullptr, "getrf.x");
   std::optional<Mat> piv_view;
   Staged sp;
   llvm::Value* ipiv = nullptr;
@@ -393,9 +397,9 @@ Status emit_getrf(LapackEmitter& e) {
     sp = e.stage_pivots(*p, false);
     ipiv = sp.ptr;
   } else {
-    ipiv = e.pivots(xout->rows);
+    ipiv = e.pivots(xout.rows);
   }
-  llvm::Value* info = e.call(*t, "getrf", {e.layout(), e.i32(xout->rows), e.i32(xout->cols), sx.ptr, e.i32(sx.ld), ipiv});
+  llvm::Value* info = e.call(io->type, "getrf", {e.layout(), e.i32(xout.rows), e.i32(xout.cols), sx.ptr, e.i32(sx.ld), ipiv});
   if (piv_view) e.finish_pivots(sp, *piv_view, true);
   else heap_free(e.builder(), e.frame().mc, ipiv);
   e.finish(sx, true);
@@ -403,17 +407,13 @@ Status emit_getrf(LapackEmitter& e) {
 }
 
 Status emit_getri(LapackEmitter& e) {
-  Result<Mat> xin = e.matrix("_xin", true);
-  if (!xin) return xin.take_error();
-  Result<Mat> xout = e.matrix("_xout", false);
-  if (!xout) return xout.take_error();
+  Result<LapackEmitter::InOut> io = e.in_out("_xin", "_xout");
+  if (!io) return io.take_error();
   Result<Mat> piv = e.pivot_operand("_ipiv", true);
   if (!piv) return piv.take_error();
-  Result<ScalarType> t = e.common_type({&*xout, &*xin});
-  if (!t) return t.take_error();
-  Staged sx = e.stage(*xout, &*xin, nullptr, "getri.x");
+  Staged sx = e.stage(io->out, &io->in, nullptr, "getri.x");
   Staged sp = e.stage_pivots(*piv, true);
-  llvm::Value* info = e.call(*t, "getri", {e.layout(), e.i32(xout->rows), sx.ptr, e.i32(sx.ld), sp.ptr});
+  llvm::Value* info = e.call(io->type, "getri", {e.layout(), e.i32(io->out.rows), sx.ptr, e.i32(sx.ld), sp.ptr});
   e.finish_pivots(sp, *piv, false);
   e.finish(sx, true);
   return e.store_info(info);
@@ -456,14 +456,11 @@ Status emit_factored_solve(LapackEmitter& e, bool cholesky, bool lower) {
 }
 
 Status emit_potrf(LapackEmitter& e, bool lower) {
-  Result<Mat> xin = e.matrix("_xin", true);
-  if (!xin) return xin.take_error();
-  Result<Mat> xout = e.matrix("_xout", false);
-  if (!xout) return xout.take_error();
-  Result<ScalarType> t = e.common_type({&*xout, &*xin});
-  if (!t) return t.take_error();
-  Staged sx = e.stage(*xout, &*xin, nullptr, "potrf.x");
-  llvm::Value* info = e.call(*t, "potrf", {e.layout(), e.character(lower ? 'L' : 'U'), e.i32(xout->rows), sx.ptr, e.i32(sx.ld)});
+  Result<LapackEmitter::InOut> io = e.in_out("_xin", "_xout");
+  if (!io) return io.take_error();
+  Staged sx = e.stage(io->out, &io->in, nullptr, "potrf.x");
+  llvm::Value* info =
+      e.call(io->type, "potrf", {e.layout(), e.character(lower ? 'L' : 'U'), e.i32(io->out.rows), sx.ptr, e.i32(sx.ld)});
   e.finish(sx, true);
   return e.store_info(info);
 }
