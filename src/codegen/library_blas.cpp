@@ -12,6 +12,7 @@
 
 #include "codegen/library_matmul.h"
 #include "codegen/registry_query.h"
+#include "codegen/vendor_prefix.h"
 #include "codegen/scalar_ops.h"
 
 namespace dace::codegen {
@@ -30,20 +31,9 @@ struct Matrix {
 
 Matrix matrix_of(const Operand& op) { return Matrix{op.size_values[0], op.size_values[1], op.strides[0], op.strides[1]}; }
 
-// Which CBLAS entry point family: s, d, c, z.
-char blas_prefix(ScalarType t) {
-  switch (t) {
-    case ScalarType::Float32: return 's';
-    case ScalarType::Float64: return 'd';
-    case ScalarType::Complex64: return 'c';
-    case ScalarType::Complex128: return 'z';
-    default: return 0;
-  }
-}
-
 class BlasEmitter {
  public:
-  BlasEmitter(Frame& f, ScalarType t) : f_(f), b_(f.b), t_(t), prefix_(blas_prefix(t)) {}
+  BlasEmitter(Frame& f, ScalarType t) : f_(f), b_(f.b), t_(t), prefix_(vendor_type_prefix(t)) {}
 
   llvm::Value* one() { return b_.getInt64(1); }
   llvm::Value* smax1(llvm::Value* v) { return b_.CreateSelect(b_.CreateICmpSGT(v, one()), v, one()); }
@@ -156,7 +146,7 @@ BlasPlan plan_gemv(Frame& f, const MatMulOperands& m, const std::shared_ptr<Blas
 
 std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
   ScalarType t = m.c.type;
-  if (!blas_prefix(t) || m.a.type != t || m.b.type != t) return std::nullopt;
+  if (!vendor_type_prefix(t) || m.a.type != t || m.b.type != t) return std::nullopt;
   // A separate C input is only free when beta ignores it.
   if (m.cin && m.beta != 0.0) return std::nullopt;
   // A WCR output accumulates; inside a parallel region another thread may write it too.

@@ -30,6 +30,7 @@
 #include "codegen/library_nodes.h"
 #include "codegen/loops.h"
 #include "codegen/registry_query.h"
+#include "codegen/vendor_prefix.h"
 
 namespace dace::codegen {
 
@@ -48,16 +49,6 @@ bool lapacke_available(const LowerOptions& options, const std::string& classpath
 }
 
 namespace {
-
-char lapack_prefix(ScalarType t) {
-  switch (t) {
-    case ScalarType::Float32: return 's';
-    case ScalarType::Float64: return 'd';
-    case ScalarType::Complex64: return 'c';
-    case ScalarType::Complex128: return 'z';
-    default: return 0;
-  }
-}
 
 int64_t element_bytes(ScalarType t) { return std::max(1, ir::scalar_type_size(t)); }
 
@@ -220,7 +211,7 @@ class LapackEmitter {
   llvm::Value* call(ScalarType t, const std::string& op, const std::vector<llvm::Value*>& args) {
     std::vector<llvm::Type*> types;
     for (llvm::Value* a : args) types.push_back(a->getType());
-    std::string name = std::string("LAPACKE_") + lapack_prefix(t) + op;
+    std::string name = std::string("LAPACKE_") + vendor_type_prefix(t) + op;
     llvm::FunctionCallee fn =
         f_.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b_.getInt32Ty(), types, false));
     llvm::CallInst* c = b_.CreateCall(fn, args);
@@ -248,7 +239,7 @@ class LapackEmitter {
   // The element type LAPACKE works in: the output's, which inputs must share.
   Result<ScalarType> common_type(std::initializer_list<const Mat*> mats) {
     ScalarType t = (*mats.begin())->type;
-    if (!lapack_prefix(t))
+    if (!vendor_type_prefix(t))
       return unsupported(std::string("LAPACK works on float32, float64, complex64 and complex128, not ") +
                          tasklet::type_name(t));
     for (const Mat* m : mats)
