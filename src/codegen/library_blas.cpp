@@ -12,8 +12,8 @@
 
 #include "codegen/library_matmul.h"
 #include "codegen/registry_query.h"
-#include "codegen/vendor_prefix.h"
 #include "codegen/scalar_ops.h"
+#include "codegen/vendor_prefix.h"
 
 namespace dace::codegen {
 
