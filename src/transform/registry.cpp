@@ -4,6 +4,7 @@
 #include <array>
 #include <functional>
 
+#include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/map_collapse.h"
 #include "transform/map_fusion.h"
@@ -35,7 +36,8 @@ struct PassEntry {
   const char* name;
   std::unique_ptr<Pass> (*make)();
 };
-const std::array<PassEntry, 3> kPasses{{
+const std::array<PassEntry, 4> kPasses{{
+    {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},

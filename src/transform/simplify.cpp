@@ -1,6 +1,7 @@
 #include "transform/simplify.h"
 
 #include "transform/apply.h"
+#include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/state_fusion.h"
@@ -10,6 +11,7 @@ namespace dace::transform {
 std::unique_ptr<Pipeline> make_simplify_pipeline() {
   auto p = std::make_unique<Pipeline>("simplify");
   p->add(std::make_unique<PatternPass>(std::make_unique<StateFusion>()));
+  p->add(std::make_unique<DeadDataflowElimination>());
   p->add(std::make_unique<DeadStateElimination>());
   p->add(std::make_unique<RemoveUnusedSymbols>());
   p->fixed_point();

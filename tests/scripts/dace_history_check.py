@@ -14,6 +14,7 @@ from dace import serialize  # noqa: E402
 from dace.transformation.interstate import StateFusion  # noqa: E402,F401
 from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401
 from dace.transformation.passes.dead_state_elimination import DeadStateElimination  # noqa: E402,F401
+from dace.transformation.passes.dead_dataflow_elimination import DeadDataflowElimination  # noqa: E402,F401
 from dace.transformation.passes.prune_symbols import RemoveUnusedSymbols  # noqa: E402,F401
 
 
