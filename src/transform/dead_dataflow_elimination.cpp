@@ -12,7 +12,7 @@ namespace {
 
 // Names mentioned by interstate code (conditions, assignments, loop statements, branch
 // conditions): a container named there is read by control flow.
-void control_flow_names(const ir::ControlFlowRegion& region, std::set<std::string>& out) {
+void collect_control_flow_names(const ir::ControlFlowRegion& region, std::set<std::string>& out) {
   for (int es : region.edge_slots()) {
     const ir::InterstateEdge& e = *region.edge(es);
     out.merge(identifiers_in(e.condition.code));
@@ -25,14 +25,14 @@ void control_flow_names(const ir::ControlFlowRegion& region, std::set<std::strin
         const auto& l = static_cast<const ir::LoopRegion&>(b);
         for (const ir::CodeBlock* c : {&l.init_statement, &l.loop_condition, &l.update_statement})
           out.merge(identifiers_in(c->code));
-        control_flow_names(l, out);
+        collect_control_flow_names(l, out);
         break;
       }
-      case ir::BlockKind::Region: control_flow_names(static_cast<const ir::ControlFlowRegion&>(b), out); break;
+      case ir::BlockKind::Region: collect_control_flow_names(static_cast<const ir::ControlFlowRegion&>(b), out); break;
       case ir::BlockKind::Conditional:
         for (const auto& [cond, branch] : static_cast<const ir::ConditionalBlock&>(b).branches) {
           if (cond) out.merge(identifiers_in(cond->code));
-          if (branch) control_flow_names(*branch, out);
+          if (branch) collect_control_flow_names(*branch, out);
         }
         break;
       default: break;
@@ -65,7 +65,7 @@ struct Observed {
 
 Observed observed(const ir::SDFG& sdfg, const std::vector<ir::State*>& states) {
   Observed o;
-  control_flow_names(sdfg, o.by_control_flow);
+  o.by_control_flow = control_flow_names(sdfg);
   for (const ir::State* s : states) {
     auto& names = o.read_in[s];
     for (int id : s->node_ids())
@@ -216,6 +216,12 @@ bool eliminate(ir::SDFG& sdfg) {
 }
 
 }  // namespace
+
+std::set<std::string> control_flow_names(const ir::SDFG& sdfg) {
+  std::set<std::string> out;
+  collect_control_flow_names(sdfg, out);
+  return out;
+}
 
 Result<bool> DeadDataflowElimination::apply(ir::SDFG& sdfg, AnalysisManager&) { return eliminate(sdfg); }
 

@@ -14,6 +14,8 @@
 // a transient read by any other state is live. This is more conservative than DaCe's
 // reachability, and right for loops without reasoning about them.
 #pragma once
+#include <set>
+#include <string>
 
 #include "transform/pass.h"
 
@@ -26,5 +28,10 @@ class DeadDataflowElimination : public Pass {
   Modifies depends_on() const override { return Modifies::States | Modifies::Edges | Modifies::Nodes | Modifies::Descriptors; }
   Result<bool> apply(ir::SDFG& sdfg, AnalysisManager& am) override;
 };
+
+// Every identifier that interstate code of `sdfg` (not of nested SDFGs) mentions: edge
+// conditions and assignments, loop statements, branch conditions. A superset of the
+// containers control flow reads.
+std::set<std::string> control_flow_names(const ir::SDFG& sdfg);
 
 }  // namespace dace::transform

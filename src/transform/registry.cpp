@@ -4,10 +4,12 @@
 #include <array>
 #include <functional>
 
+#include "transform/array_elimination.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/map_collapse.h"
 #include "transform/map_fusion.h"
+#include "transform/redundant_array.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/simplify.h"
 #include "transform/state_fusion.h"
@@ -25,9 +27,10 @@ struct PatternEntry {
   const char* name;
   std::unique_ptr<Transformation> (*make)();
 };
-constexpr std::array<PatternEntry, 4> kPatterns{{
+constexpr std::array<PatternEntry, 5> kPatterns{{
     {"MapCollapse", &make_t<MapCollapse>},
     {"MapFusion", &make_t<MapFusion>},
+    {"RedundantArray", &make_t<RedundantArray>},
     {"StateFusion", &make_t<StateFusion>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
 }};
@@ -36,7 +39,8 @@ struct PassEntry {
   const char* name;
   std::unique_ptr<Pass> (*make)();
 };
-const std::array<PassEntry, 4> kPasses{{
+const std::array<PassEntry, 5> kPasses{{
+    {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},

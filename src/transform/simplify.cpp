@@ -1,6 +1,7 @@
 #include "transform/simplify.h"
 
 #include "transform/apply.h"
+#include "transform/array_elimination.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/remove_unused_symbols.h"
@@ -14,6 +15,7 @@ std::unique_ptr<Pipeline> make_simplify_pipeline() {
   p->add(std::make_unique<DeadDataflowElimination>());
   p->add(std::make_unique<DeadStateElimination>());
   p->add(std::make_unique<RemoveUnusedSymbols>());
+  p->add(std::make_unique<ArrayElimination>());
   p->fixed_point();
   return p;
 }

@@ -10,11 +10,14 @@ import warnings
 warnings.filterwarnings('ignore')
 import dace  # noqa: E402
 from dace import serialize  # noqa: E402
+from dace.transformation.pass_pipeline import Pipeline  # noqa: E402
 # Importing registers the classes the history names.
 from dace.transformation.interstate import StateFusion  # noqa: E402,F401
 from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401
+from dace.transformation.dataflow.redundant_array import RedundantArray  # noqa: E402,F401
 from dace.transformation.passes.dead_state_elimination import DeadStateElimination  # noqa: E402,F401
 from dace.transformation.passes.dead_dataflow_elimination import DeadDataflowElimination  # noqa: E402,F401
+from dace.transformation.passes.array_elimination import ArrayElimination  # noqa: E402,F401
 from dace.transformation.passes.prune_symbols import RemoveUnusedSymbols  # noqa: E402,F401
 
 
@@ -32,7 +35,8 @@ def check(raw_path, out_path, hist_path):
     for i, e in enumerate(history):
         t = serialize.from_json(e)
         if e['type'] == 'Pass':
-            t.apply_pass(g, {})
+            # A pipeline runs the analyses a pass depends on (ArrayElimination needs them).
+            Pipeline([t]).apply_pass(g, {})
         else:
             cfg = g.cfg_list[e['cfg_id']]
             graph = cfg if e['state_id'] < 0 else cfg.node(e['state_id'])

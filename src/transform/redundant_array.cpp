@@ -1,0 +1,186 @@
+#include "transform/redundant_array.h"
+
+#include <algorithm>
+#include <set>
+
+#include "transform/dead_dataflow_elimination.h"
+
+namespace dace::transform {
+namespace {
+
+const ir::AccessNode* as_access(const ir::Node* n) {
+  return n && n->kind == ir::NodeKind::Access ? static_cast<const ir::AccessNode*>(n) : nullptr;
+}
+
+bool equal(sym::Expr a, sym::Expr b) {
+  if (!a || !b) return a == b;
+  return sym::as_integer(sym::simplify(sym::sub(a, b))) == std::optional<int64_t>(0);
+}
+
+bool unit_step(const sym::Range& r) { return equal(r.step, sym::integer(1)); }
+
+// The subsets of the copy edge on the in side and the out side. Without an other subset,
+// both ends use the same subset (DaCe's reading of such a copy).
+struct CopySides {
+  const sym::Subset* in = nullptr;
+  const sym::Subset* out = nullptr;
+};
+
+CopySides sides(const ir::Memlet& m, const std::string& in_name) {
+  const sym::Subset* other = m.other_subset ? &*m.other_subset : &m.subset;
+  return m.data == in_name ? CopySides{&m.subset, other} : CopySides{other, &m.subset};
+}
+
+// Collects edge `e` and, when it leaves a scope exit, the edges into the exit's matching IN_
+// connector, recursively: the memlet tree of one write. False for a shape not rewritten here.
+bool collect_tree(const ir::State& s, int e, std::vector<int>& edges) {
+  edges.push_back(e);
+  const ir::DataflowEdge& edge = *s.edge(e);
+  if (!s.node(edge.src)->is_scope_exit()) return true;
+  if (!edge.src_conn.starts_with("OUT_")) return false;
+  const std::string in = "IN_" + edge.src_conn.substr(4);
+  bool found = false;
+  for (int ie : s.in_edges(edge.src))
+    if (s.edge(ie)->dst_conn == in) {
+      found = true;
+      if (!collect_tree(s, ie, edges)) return false;
+    }
+  return found;
+}
+
+bool write_tree(const ir::State& s, int node, std::vector<int>& edges) {
+  for (int e : s.in_edges(node))
+    if (!collect_tree(s, e, edges)) return false;
+  return true;
+}
+
+bool plain_kind(const ir::DataDescriptor& d) { return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::Scalar; }
+
+void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
+  for (size_t k = 0; k < subset.dims.size() && k < by.size(); ++k) {
+    subset.dims[k].start = sym::simplify(sym::add(subset.dims[k].start, by[k]));
+    subset.dims[k].end = sym::simplify(sym::add(subset.dims[k].end, by[k]));
+  }
+}
+
+}  // namespace
+
+void RedundantArray::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
+  std::vector<std::vector<int>> found;
+  for (int e : state.edge_ids()) {
+    const ir::DataflowEdge& edge = *state.edge(e);
+    if (edge.src != edge.dst && as_access(state.node(edge.src)) && as_access(state.node(edge.dst)))
+      found.push_back({edge.src, edge.dst});
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) {
+  const ir::State& s = site.state;
+  const ir::AccessNode* in = as_access(s.node(nodes[0]));
+  const ir::AccessNode* out = as_access(s.node(nodes[1]));
+  if (!in || !out || nodes[0] == nodes[1]) return refuse("the pattern needs two access nodes");
+  if (in->data == out->data) return refuse("both nodes access " + in->data);
+  const std::vector<int> outs = s.out_edges(nodes[0]);
+  if (outs.size() != 1 || s.edge(outs[0])->dst != nodes[1])
+    return refuse("the copy must be the only edge out of " + in->data);
+  const ir::Memlet& copy = s.edge(outs[0])->memlet;
+  if (copy.is_empty() || !copy.wcr.empty()) return refuse("the copy is empty or has a WCR");
+  if (copy.data != in->data && copy.data != out->data) return refuse("the copy's memlet names neither array");
+  if (in->setzero) return refuse(in->data + " is set to zero");
+
+  const auto di = site.sdfg.arrays.find(in->data), dout = site.sdfg.arrays.find(out->data);
+  if (di == site.sdfg.arrays.end() || dout == site.sdfg.arrays.end()) return refuse("an array is not declared");
+  const ir::DataDescriptor& a = di->second;
+  const ir::DataDescriptor& b = dout->second;
+  if (!a.transient || !plain_kind(a)) return refuse(in->data + " is not a transient array or scalar");
+  if (a.lifetime != ir::Lifetime::Scope && a.lifetime != ir::Lifetime::State && a.lifetime != ir::Lifetime::SDFG)
+    return refuse(in->data + " outlives the SDFG call");
+  if (!plain_kind(b)) return refuse(out->data + " is a view, reference or stream");
+  if (!(a.dtype == b.dtype) || a.storage != b.storage) return refuse("the arrays differ in type or storage");
+
+  int nodes_of_in = 0;
+  for (const ir::State* st : site.sdfg.all_states())
+    for (int id : st->node_ids())
+      if (const ir::AccessNode* n = as_access(st->node(id)); n && n->data == in->data) ++nodes_of_in;
+  if (nodes_of_in != 1) return refuse(in->data + " has other access nodes");
+  if (control_flow_names(site.sdfg).count(in->data)) return refuse(in->data + " is named by control flow");
+
+  // The copy takes all of `in` and puts it, unchanged in extent, into a block of `out`.
+  const CopySides c = sides(copy, in->data);
+  if (c.in->rank() != a.rank() || c.out->rank() != a.rank()) return refuse("the copy changes the rank");
+  bool identity = b.rank() == a.rank();
+  for (size_t k = 0; k < a.rank(); ++k) {
+    const sym::Range& ri = c.in->dims[k];
+    const sym::Range& ro = c.out->dims[k];
+    if (!unit_step(ri) || !unit_step(ro)) return refuse("the copy has a step");
+    if (!equal(ri.start, sym::integer(0)) || !equal(ri.end, sym::sub(a.shape[k], sym::integer(1))))
+      return refuse("the copy reads only part of " + in->data);
+    if (!equal(sym::sub(ro.end, ro.start), sym::sub(a.shape[k], sym::integer(1))))
+      return refuse("the copy writes a block of another extent");
+    identity = identity && equal(ro.start, sym::integer(0)) && equal(a.shape[k], b.shape[k]) &&
+               k < a.strides.size() && k < b.strides.size() && equal(a.strides[k], b.strides[k]);
+  }
+
+  std::vector<int> tree;
+  if (!write_tree(s, nodes[0], tree)) return refuse("a write into " + in->data + " is not a plain memlet tree");
+  for (int e : tree) {
+    const ir::DataflowEdge& edge = *s.edge(e);
+    if (!edge.memlet.wcr.empty()) return refuse("a write into " + in->data + " has a WCR");
+    if (edge.memlet.is_empty()) continue;
+    const ir::Node& src = *s.node(edge.src);
+    if (src.kind == ir::NodeKind::NestedSDFG || src.kind == ir::NodeKind::Library) {
+      if (!identity) return refuse("a nested SDFG or library node writes " + in->data + " and the layouts differ");
+    } else if (src.kind == ir::NodeKind::Access && edge.memlet.data != in->data && !edge.memlet.other_subset) {
+      return refuse("a copy into " + in->data + " has no explicit subset of it");
+    } else if (src.kind != ir::NodeKind::Access && edge.memlet.data != in->data) {
+      return refuse("a write into " + in->data + " names another container");
+    }
+  }
+
+  // The producers must not read `out`: walk back from `in` over every predecessor.
+  std::set<int> seen{nodes[0]};
+  std::vector<int> stack{nodes[0]};
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    for (int e : s.in_edges(n)) {
+      const int src = s.edge(e)->src;
+      if (!seen.insert(src).second) continue;
+      if (const ir::AccessNode* an = as_access(s.node(src)); an && an->data == out->data)
+        return refuse(out->data + " is accessed before " + in->data + " is written");
+      stack.push_back(src);
+    }
+  }
+  return true;
+}
+
+Status RedundantArray::apply_at(const Site& site, const std::vector<int>& nodes) {
+  ir::State& s = site.state;
+  const std::string in_name = static_cast<const ir::AccessNode*>(s.node(nodes[0]))->data;
+  const std::string out_name = static_cast<const ir::AccessNode*>(s.node(nodes[1]))->data;
+  const int copy = s.out_edges(nodes[0])[0];
+  const CopySides c = sides(s.edge(copy)->memlet, in_name);
+  std::vector<sym::Expr> by;
+  for (const sym::Range& r : c.out->dims) by.push_back(r.start);
+
+  std::vector<int> tree;
+  write_tree(s, nodes[0], tree);
+  for (int e : tree) {
+    ir::Memlet& m = s.edge(e)->memlet;
+    if (m.data == in_name) {
+      m.data = out_name;
+      offset(m.subset, by);
+    } else if (m.other_subset) {
+      offset(*m.other_subset, by);  // a copy from another container: the in side is the other subset
+    }
+  }
+  for (int e : s.in_edges(nodes[0])) s.set_edge_ends(e, s.edge(e)->src, nodes[1]);
+  s.remove_node(nodes[0]);
+  site.sdfg.arrays.erase(in_name);
+  return Status::success();
+}
+
+}  // namespace dace::transform

@@ -1,0 +1,143 @@
+// RedundantArray on hand-built SDFGs: `tmp = f(A); B[block] = tmp` becomes a direct write of
+// B (with offset memlets for a sub-block), checked against plain C++ loops; refused for views,
+// partial copies, reads of the destination before the write, and transients used elsewhere.
+#include <gtest/gtest.h>
+
+#include "codegen_test_builder.h"
+#include "ir/json/sdfg_json.h"
+#include "transform/array_elimination.h"
+#include "transform/history.h"
+#include "transform_test_support.h"
+
+namespace dace::transform::testing {
+namespace {
+
+using namespace codegen::testing;
+using codegen::testing::tasklet;  // not the dace::tasklet namespace
+using T = ir::ScalarType;
+
+// tmp[i] = A[i + 1] * 2 for i in 0:N-2, then B[1:N-1] = tmp (a sub-block copy).
+// `copy_in` / `copy_out` override the copy's two subsets.
+std::unique_ptr<ir::SDFG> program(const std::string& copy = "tmp[0:N - 2] -> [1:N - 1]") {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "redundant";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  for (const char* n : {"A", "B"}) add_array(*g, n, T::Float64, {"N"});
+  add_array(*g, "tmp", T::Float64, {"N - 2"}, true);
+  ir::State& s = add_state(*g, *g, "s0");
+  auto [entry, exit] = map(s, {"i"}, "0:N - 2");
+  int t = tasklet(s, "y = x * 2", {"x"}, {"y"});
+  edge_in(s, access(s, "A"), entry, t, "x", "A[1:N - 1]", "A[i + 1]");
+  const int tmp = access(s, "tmp");
+  edge_out(s, t, "y", exit, tmp, "tmp[i]", "tmp[0:N - 2]");
+  edge(s, tmp, "", access(s, "B"), "", copy);
+  return g;
+}
+
+std::vector<double> expected(const std::vector<double>& a, std::vector<double> b) {
+  for (size_t i = 1; i + 1 < a.size(); ++i) b[i] = a[i] * 2;
+  return b;
+}
+
+TEST(TransformRedundantArray, RemovesATransientCopiedIntoASubBlock) {
+  auto g = program();
+  const int64_t n = 7;
+  std::vector<double> a{1, 2, 3, 4, 5, 6, 7}, b(n, -1.0);
+  const std::vector<double> expect = expected(a, b);
+  ASSERT_TRUE(apply_once(*g, "RedundantArray"));
+  EXPECT_EQ(g->arrays.count("tmp"), 0u);
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::Access), 2);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  EXPECT_EQ(b, expect);  // B[0] and B[N-1] keep their values
+}
+
+TEST(TransformRedundantArray, RemovesAWholeArrayCopyAndIsDeterministic) {
+  auto make = [] {
+    auto g = program("tmp[0:N - 2]");
+    g->arrays["B"].shape = {E("N - 2")};
+    g->arrays["B"].strides = {E("1")};
+    g->arrays["B"].total_size = E("N - 2");
+    return g;
+  };
+  auto g = make();
+  ASSERT_TRUE(apply_once(*g, "RedundantArray"));
+  auto h = make();
+  ASSERT_TRUE(apply_once(*h, "RedundantArray"));
+  EXPECT_EQ(ir::json::write_sdfg(*g), ir::json::write_sdfg(*h));
+  const int64_t n = 6;
+  std::vector<double> a{1, 2, 3, 4, 5, 6}, b(n - 2, 0);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  EXPECT_EQ(b, (std::vector<double>{4, 6, 8, 10}));
+}
+
+TEST(TransformRedundantArray, RefusesAPartialCopy) {
+  auto g = program("tmp[0:N - 3] -> [1:N - 2]");
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "RedundantArray", &why));
+  EXPECT_NE(why.find("only part"), std::string::npos) << why;
+}
+
+TEST(TransformRedundantArray, RefusesAView) {
+  auto g = program();
+  g->arrays["B"].kind = ir::DataKind::View;
+  g->arrays["B"].json_type = "ArrayView";
+  EXPECT_FALSE(applies_anywhere(*g, "RedundantArray"));
+  auto h = program();
+  h->arrays["tmp"].transient = false;
+  EXPECT_FALSE(applies_anywhere(*h, "RedundantArray"));
+}
+
+TEST(TransformRedundantArray, RefusesWhenTheProducerReadsTheDestination) {
+  // B[1:N-1] = B[2:N] * 2 through tmp: writing B directly would race with the reads.
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "redundant_rw";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "B", T::Float64, {"N"});
+  add_array(*g, "tmp", T::Float64, {"N - 2"}, true);
+  ir::State& s = add_state(*g, *g, "s0");
+  auto [entry, exit] = map(s, {"i"}, "0:N - 2");
+  int t = tasklet(s, "y = x * 2", {"x"}, {"y"});
+  edge_in(s, access(s, "B"), entry, t, "x", "B[2:N]", "B[i + 2]");
+  const int tmp = access(s, "tmp");
+  edge_out(s, t, "y", exit, tmp, "tmp[i]", "tmp[0:N - 2]");
+  edge(s, tmp, "", access(s, "B"), "", "tmp[0:N - 2] -> [1:N - 1]");
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "RedundantArray", &why));
+  EXPECT_NE(why.find("accessed before"), std::string::npos) << why;
+}
+
+TEST(TransformRedundantArray, RefusesATransientReadInAnotherState) {
+  auto g = program();
+  int s1 = 0;
+  ir::State& second = add_state(*g, *g, "s1", &s1);
+  edge(second, access(second, "tmp"), "", access(second, "A"), "", "tmp[0:N - 2] -> [0:N - 2]");
+  add_interstate(*g, 0, s1);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "RedundantArray", &why));
+  EXPECT_NE(why.find("other access nodes"), std::string::npos) << why;
+}
+
+TEST(TransformArrayElimination, AppliesRedundantArrayAndRecordsOnePassEntry) {
+  auto g = program();
+  ArrayElimination p;
+  AnalysisManager am;
+  Result<bool> r = run_pass(*g, p, am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(g->arrays.count("tmp"), 0u);
+  std::vector<HistoryEntry> h = history_of(*g);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].transformation, "ArrayElimination");
+  EXPECT_EQ(h[0].kind, HistoryEntry::Kind::Pass);
+  const int64_t n = 5;
+  std::vector<double> a{1, 2, 3, 4, 5}, b(n, 7.0);
+  const std::vector<double> expect = expected(a, b);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  EXPECT_EQ(b, expect);
+  Result<bool> again = run_pass(*g, p, am);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+}
+
+}  // namespace
+}  // namespace dace::transform::testing
