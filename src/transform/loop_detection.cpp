@@ -8,6 +8,7 @@
 #include "ir/sdfg.h"
 #include "ir/state.h"
 #include "transform/cfg_list.h"
+#include "transform/loop_variable_use.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -199,6 +200,7 @@ std::optional<ForLoop> detect_for_loop(const ir::ControlFlowRegion& region, int 
   if (candidates.size() != 1) return refuse(why, "no unique loop variable set on the init and back edges");
   L.variable = candidates.front();
   if (sizes_data(owning_sdfg(region), L.variable)) return refuse(why, "the loop variable sizes a data container");
+  if (read_after_exit(region, L.exit_edge, L.variable)) return refuse(why, "the loop variable is read after the loop");
   L.init_value = *assigned(init_e, L.variable);
   L.update_value = *assigned(back_e, L.variable);
   if (reads_other_assignment(init_e, L.variable, L.init_value) ||
