@@ -879,6 +879,66 @@ typedef struct dace_compile_stats_t {
 } dace_compile_stats_t;
 DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program);
 
+/* ------------------------------------------------------------------------------------ */
+/* Transformations (the optimizer, docs/optimizer.md)                                    */
+/* ------------------------------------------------------------------------------------ */
+
+/* Transformations and passes have DaCe's names ("MapFusion", "StateFusion", "simplify"...).
+ * Properties are a JSON object with DaCe's property names (NULL or "" = defaults); it may
+ * also hold a location in DaCe's history form, {"cfg_id": 0, "state_id": 1,
+ * "_subgraph": {"0": 4, "1": 6}, "expr_index": 0}: cfg_id indexes DaCe's cfg_list, state_id
+ * and the _subgraph ids are DaCe's node ids (the position among the live elements, as a
+ * saved file numbers them). A match returned by dace_sdfg_match_transformation or an entry
+ * of dace_sdfg_history_json may be passed as the properties as it is ("type" and
+ * "transformation" keys are accepted; the name must agree).
+ * Every applied pattern transformation and every pass that changed something is appended to
+ * the SDFG's history (DaCe's `transformation_hist`, saved and loaded with the SDFG).
+ * Common errors: an unknown name is DACE_ERROR_NOT_FOUND (the message lists the known
+ * names); properties that are no valid JSON DACE_ERROR_PARSE; no JSON object, an unknown
+ * property or a value of the wrong type DACE_ERROR_INVALID_ARGUMENT naming it; a location
+ * whose element does not exist, or where the transformation does not apply,
+ * DACE_ERROR_INVALID_ARGUMENT naming the location, the element and the reason; an invalid
+ * input SDFG DACE_ERROR_INVALID_SDFG. Calls that transform need a top-level SDFG (a borrowed
+ * nested handle is DACE_ERROR_INVALID_ARGUMENT). On any error the SDFG is unchanged: the
+ * steps run on a copy first and are replayed on the SDFG once they all succeeded.
+ * Reverting steps is not offered yet: replay a prefix of the history on the saved input. */
+
+/* Runs DaCe's simplify pipeline (the passes libdace has; docs/optimizer.md) to a fixed point. */
+DACE_API dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg);
+/* The registered transformations and passes, sorted by name. Thread-safe. */
+DACE_API dace_status_t dace_sdfg_transformation_count(size_t* out_count);
+/* Borrowed; `index` < count (else DACE_ERROR_NOT_FOUND). Thread-safe. */
+DACE_API dace_status_t dace_sdfg_transformation_name(const char** out_name, size_t index);
+/* 1 for a pass (applied to the whole SDFG, no matches or location), 0 for a pattern
+ * transformation. Thread-safe. */
+DACE_API dace_status_t dace_sdfg_transformation_is_pass(int32_t* out_is_pass, const char* name);
+/* The legal matches of pattern transformation `name` (with the properties of `props_json`,
+ * which must hold no location), in the canonical order, as borrowed JSON text: a list of
+ * history entries {"type": "PatternTransformation", "transformation": name, "cfg_id",
+ * "state_id", "_subgraph", "expr_index", <properties>}, one per line ("[]" when none). Reads
+ * only, but counts as a mutating call for threading. A pass is DACE_ERROR_INVALID_ARGUMENT. */
+DACE_API dace_status_t dace_sdfg_match_transformation(const char** out_matches_json, dace_sdfg_t* sdfg,
+                                                      const char* name, const char* props_json);
+/* Applies pattern transformation `name` once: at the location in `props_json`, else at its
+ * first legal match (none: DACE_ERROR_NOT_FOUND naming it); a pass `name` runs once (no
+ * location allowed). */
+DACE_API dace_status_t dace_sdfg_apply_transformation(dace_sdfg_t* sdfg, const char* name, const char* props_json);
+/* Applies pattern transformation `name` at its first legal match until none is left (DaCe's
+ * apply_transformations_repeated); `*out_applied` (may be NULL) receives how often, 0 when it
+ * never applied. No location allowed; a pass is DACE_ERROR_INVALID_ARGUMENT. */
+DACE_API dace_status_t dace_sdfg_apply_transformation_repeated(int32_t* out_applied, dace_sdfg_t* sdfg,
+                                                               const char* name, const char* props_json);
+/* The SDFG's history as borrowed JSON text: a list of entries, one per line ("[]" when
+ * none), in the form dace_sdfg_replay_history reads (entries DaCe wrote of other types are
+ * left out). */
+DACE_API dace_status_t dace_sdfg_history_json(const char** out_json, const dace_sdfg_t* sdfg);
+/* Applies the entries of `history_json` (a list of entries, or one entry) in order, each
+ * pattern entry at its recorded location, each pass entry run again; on the input the history
+ * was recorded on, this reproduces the same SDFG bytes. Malformed JSON is DACE_ERROR_PARSE;
+ * an entry of an unknown name DACE_ERROR_NOT_FOUND; an entry that no longer applies fails
+ * with "history entry N (NAME): " and the reason, and nothing is applied. */
+DACE_API dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_json);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1073,6 +1073,38 @@ class sdfg {
     return out;
   }
 
+  // The optimizer (docs/optimizer.md). `props` is a JSON object of DaCe property names ("" =
+  // defaults) and may hold a location in DaCe's history form; a match or history entry can be
+  // passed as it is. On any error the SDFG is unchanged.
+  void simplify() { check(dace_sdfg_simplify(handle_.get())); }
+  // The legal matches of a pattern transformation: a JSON list of history entries.
+  std::string match_transformation(std::string_view name, std::string_view props = {}) {
+    const char* s = nullptr;
+    check(dace_sdfg_match_transformation(&s, handle_.get(), detail::z(name).get(), detail::opt(props).get()));
+    return detail::copy(s);
+  }
+  // Once: at the location in `props`, else at the first legal match (none: DACE_ERROR_NOT_FOUND);
+  // a pass runs once.
+  void apply_transformation(std::string_view name, std::string_view props = {}) {
+    check(dace_sdfg_apply_transformation(handle_.get(), detail::z(name).get(), detail::opt(props).get()));
+  }
+  // Until no legal match is left; returns how often it applied.
+  int32_t apply_transformation_repeated(std::string_view name, std::string_view props = {}) {
+    int32_t applied = 0;
+    check(dace_sdfg_apply_transformation_repeated(&applied, handle_.get(), detail::z(name).get(),
+                                                  detail::opt(props).get()));
+    return applied;
+  }
+  // The recorded steps as a JSON list (what replay_history reads).
+  std::string history_json() const {
+    const char* s = nullptr;
+    check(dace_sdfg_history_json(&s, handle_.get()));
+    return detail::copy(s);
+  }
+  void replay_history(std::string_view history_json) {
+    check(dace_sdfg_replay_history(handle_.get(), detail::z(history_json).get()));
+  }
+
   dace_sdfg_t* get() const noexcept { return handle_.get(); }
   // Gives up ownership (for C code that releases it).
   dace_sdfg_t* release() noexcept { return handle_.release(); }
@@ -1082,6 +1114,25 @@ class sdfg {
   explicit sdfg(dace_sdfg_t* handle) noexcept : handle_(handle) {}
   std::unique_ptr<dace_sdfg_t, detail::sdfg_deleter> handle_;
 };
+
+// The registered transformations and passes, sorted by name.
+inline std::vector<std::string> transformations() {
+  size_t count = 0;
+  check(dace_sdfg_transformation_count(&count));
+  std::vector<std::string> out;
+  for (size_t i = 0; i < count; ++i) {
+    const char* s = nullptr;
+    check(dace_sdfg_transformation_name(&s, i));
+    out.push_back(detail::copy(s));
+  }
+  return out;
+}
+// Whether `name` is a pass (no matches, no location) rather than a pattern transformation.
+inline bool is_pass(std::string_view name) {
+  int32_t pass = 0;
+  check(dace_sdfg_transformation_is_pass(&pass, detail::z(name).get()));
+  return pass != 0;
+}
 
 inline dace_id_t state::add_nested_sdfg(const sdfg& inner, std::string_view label, std::string_view inputs,
                                    std::string_view outputs, std::string_view symbol_mapping) const {

@@ -2014,5 +2014,98 @@ module libdace_capi
       type(dace_compile_stats_t), intent(inout) :: out_stats
       type(c_ptr), value :: program
     end function dace_program_compile_stats
+
+    ! dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
+    function dace_sdfg_simplify(sdfg) bind(C, name="dace_sdfg_simplify")
+      import :: c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_simplify
+      type(c_ptr), value :: sdfg
+    end function dace_sdfg_simplify
+
+    ! dace_status_t dace_sdfg_transformation_count(size_t* out_count)
+    function dace_sdfg_transformation_count(out_count) bind(C, &
+        name="dace_sdfg_transformation_count")
+      import :: c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_transformation_count
+      integer(c_size_t), intent(inout) :: out_count
+    end function dace_sdfg_transformation_count
+
+    ! dace_status_t dace_sdfg_transformation_name(const char** out_name, size_t index)
+    function dace_sdfg_transformation_name(out_name, index) bind(C, &
+        name="dace_sdfg_transformation_name")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_transformation_name
+      type(c_ptr), intent(inout) :: out_name
+      integer(c_size_t), value :: index
+    end function dace_sdfg_transformation_name
+
+    ! dace_status_t dace_sdfg_transformation_is_pass(int32_t* out_is_pass, const char* name)
+    function dace_sdfg_transformation_is_pass(out_is_pass, name) bind(C, &
+        name="dace_sdfg_transformation_is_pass")
+      import :: c_char, c_int32_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_transformation_is_pass
+      integer(c_int32_t), intent(inout) :: out_is_pass
+      character(kind=c_char), intent(in) :: name(*)
+    end function dace_sdfg_transformation_is_pass
+
+    ! dace_status_t dace_sdfg_match_transformation(const char** out_matches_json,
+    !    dace_sdfg_t* sdfg, const char* name, const char* props_json)
+    function dace_sdfg_match_transformation(out_matches_json, sdfg, name, props_json) bind(C, &
+        name="dace_sdfg_match_transformation")
+      import :: c_char, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_match_transformation
+      type(c_ptr), intent(inout) :: out_matches_json
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: props_json(*)
+    end function dace_sdfg_match_transformation
+
+    ! dace_status_t dace_sdfg_apply_transformation(dace_sdfg_t* sdfg, const char* name,
+    !    const char* props_json)
+    function dace_sdfg_apply_transformation(sdfg, name, props_json) bind(C, &
+        name="dace_sdfg_apply_transformation")
+      import :: c_char, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_apply_transformation
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: props_json(*)
+    end function dace_sdfg_apply_transformation
+
+    ! dace_status_t dace_sdfg_apply_transformation_repeated(int32_t* out_applied,
+    !    dace_sdfg_t* sdfg, const char* name, const char* props_json)
+    function dace_sdfg_apply_transformation_repeated(out_applied, sdfg, name, props_json) bind(C, &
+        name="dace_sdfg_apply_transformation_repeated")
+      import :: c_char, c_int32_t, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_apply_transformation_repeated
+      integer(c_int32_t), intent(inout) :: out_applied
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: name(*)
+      character(kind=c_char), intent(in) :: props_json(*)
+    end function dace_sdfg_apply_transformation_repeated
+
+    ! dace_status_t dace_sdfg_history_json(const char** out_json, const dace_sdfg_t* sdfg)
+    function dace_sdfg_history_json(out_json, sdfg) bind(C, name="dace_sdfg_history_json")
+      import :: c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_history_json
+      type(c_ptr), intent(inout) :: out_json
+      type(c_ptr), value :: sdfg
+    end function dace_sdfg_history_json
+
+    ! dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_json)
+    function dace_sdfg_replay_history(sdfg, history_json) bind(C, name="dace_sdfg_replay_history")
+      import :: c_char, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_replay_history
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: history_json(*)
+    end function dace_sdfg_replay_history
   end interface
 end module libdace_capi

@@ -10,7 +10,7 @@
 //
 // This file: the runner's entry points, the completeness check over the header, and the rows
 // of status/option/context/lifecycle/I-O/symbol functions. The other tables are in
-// capi_status_contract_{data,blocks,nodes,program}.cpp (nodes holds the edge rows too).
+// capi_status_contract_{data,blocks,nodes,program,transform}.cpp (nodes holds the edge rows too).
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -28,6 +28,9 @@
 #endif
 
 namespace capi_contract {
+
+// capi_status_contract_transform.cpp: the transformation functions.
+std::vector<Row> rows_transform();
 
 std::vector<Row> rows_general() {
   return {
@@ -616,7 +619,7 @@ std::vector<std::string> header_functions() {
 
 std::vector<Row> all_rows() {
   std::vector<Row> all;
-  for (auto* table : {rows_general, rows_data, rows_blocks, rows_nodes, rows_edges, rows_program}) {
+  for (auto* table : {rows_general, rows_data, rows_blocks, rows_nodes, rows_edges, rows_program, rows_transform}) {
     auto t = table();
     all.insert(all.end(), t.begin(), t.end());
   }
@@ -648,5 +651,6 @@ TEST(CapiStatusContract, Blocks) { run_rows(rows_blocks()); }
 TEST(CapiStatusContract, Nodes) { run_rows(rows_nodes()); }
 TEST(CapiStatusContract, Edges) { run_rows(rows_edges()); }
 TEST(CapiStatusContract, Program) { run_rows(rows_program()); }
+TEST(CapiStatusContract, Transform) { run_rows(rows_transform()); }
 
 }  // namespace capi_contract

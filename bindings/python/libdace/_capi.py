@@ -1269,6 +1269,52 @@ dace_program_compile_stats = _bind("dace_program_compile_stats", dace_status_t, 
     ctypes.POINTER(dace_compile_stats_t),
     ctypes.POINTER(dace_program_t),
 ])
+# dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
+dace_sdfg_simplify = _bind("dace_sdfg_simplify", dace_status_t, [ctypes.POINTER(dace_sdfg_t)])
+# dace_status_t dace_sdfg_transformation_count(size_t* out_count)
+dace_sdfg_transformation_count = _bind("dace_sdfg_transformation_count", dace_status_t, [
+    ctypes.POINTER(ctypes.c_size_t),
+])
+# dace_status_t dace_sdfg_transformation_name(const char** out_name, size_t index)
+dace_sdfg_transformation_name = _bind("dace_sdfg_transformation_name", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.c_size_t,
+])
+# dace_status_t dace_sdfg_transformation_is_pass(int32_t* out_is_pass, const char* name)
+dace_sdfg_transformation_is_pass = _bind("dace_sdfg_transformation_is_pass", dace_status_t, [
+    ctypes.POINTER(ctypes.c_int32),
+    ctypes.c_char_p,
+])
+# dace_status_t dace_sdfg_match_transformation(const char** out_matches_json, dace_sdfg_t* sdfg, const char* name, const char* props_json)
+dace_sdfg_match_transformation = _bind("dace_sdfg_match_transformation", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+])
+# dace_status_t dace_sdfg_apply_transformation(dace_sdfg_t* sdfg, const char* name, const char* props_json)
+dace_sdfg_apply_transformation = _bind("dace_sdfg_apply_transformation", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+])
+# dace_status_t dace_sdfg_apply_transformation_repeated(int32_t* out_applied, dace_sdfg_t* sdfg, const char* name, const char* props_json)
+dace_sdfg_apply_transformation_repeated = _bind("dace_sdfg_apply_transformation_repeated", dace_status_t, [
+    ctypes.POINTER(ctypes.c_int32),
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+])
+# dace_status_t dace_sdfg_history_json(const char** out_json, const dace_sdfg_t* sdfg)
+dace_sdfg_history_json = _bind("dace_sdfg_history_json", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+])
+# dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_json)
+dace_sdfg_replay_history = _bind("dace_sdfg_replay_history", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+])
 
 # Every bound C function, in header order.
 FUNCTIONS = (
@@ -1415,6 +1461,15 @@ FUNCTIONS = (
     "dace_program_argument_shape",
     "dace_program_argument_strides",
     "dace_program_compile_stats",
+    "dace_sdfg_simplify",
+    "dace_sdfg_transformation_count",
+    "dace_sdfg_transformation_name",
+    "dace_sdfg_transformation_is_pass",
+    "dace_sdfg_match_transformation",
+    "dace_sdfg_apply_transformation",
+    "dace_sdfg_apply_transformation_repeated",
+    "dace_sdfg_history_json",
+    "dace_sdfg_replay_history",
 )
 
 # C parameter names per function (for error messages and keyword helpers).
@@ -1562,4 +1617,13 @@ PARAM_NAMES = {
     "dace_program_argument_shape": ("out_shape", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
     "dace_program_argument_strides": ("out_strides", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
     "dace_program_compile_stats": ("out_stats", "program",),
+    "dace_sdfg_simplify": ("sdfg",),
+    "dace_sdfg_transformation_count": ("out_count",),
+    "dace_sdfg_transformation_name": ("out_name", "index",),
+    "dace_sdfg_transformation_is_pass": ("out_is_pass", "name",),
+    "dace_sdfg_match_transformation": ("out_matches_json", "sdfg", "name", "props_json",),
+    "dace_sdfg_apply_transformation": ("sdfg", "name", "props_json",),
+    "dace_sdfg_apply_transformation_repeated": ("out_applied", "sdfg", "name", "props_json",),
+    "dace_sdfg_history_json": ("out_json", "sdfg",),
+    "dace_sdfg_replay_history": ("sdfg", "history_json",),
 }

@@ -982,6 +982,51 @@ function dace_program_compile_stats(out_stats, program)
     ccall((:dace_program_compile_stats, libdace), dace_status_t, (Ptr{dace_compile_stats_t}, Ptr{dace_program_t}), out_stats, program)
 end
 
+# dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
+function dace_sdfg_simplify(sdfg)
+    ccall((:dace_sdfg_simplify, libdace), dace_status_t, (Ptr{dace_sdfg_t},), sdfg)
+end
+
+# dace_status_t dace_sdfg_transformation_count(size_t* out_count)
+function dace_sdfg_transformation_count(out_count)
+    ccall((:dace_sdfg_transformation_count, libdace), dace_status_t, (Ptr{Csize_t},), out_count)
+end
+
+# dace_status_t dace_sdfg_transformation_name(const char** out_name, size_t index)
+function dace_sdfg_transformation_name(out_name, index)
+    ccall((:dace_sdfg_transformation_name, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Csize_t), out_name, index)
+end
+
+# dace_status_t dace_sdfg_transformation_is_pass(int32_t* out_is_pass, const char* name)
+function dace_sdfg_transformation_is_pass(out_is_pass, name)
+    ccall((:dace_sdfg_transformation_is_pass, libdace), dace_status_t, (Ptr{Int32}, Ptr{Cchar}), out_is_pass, name)
+end
+
+# dace_status_t dace_sdfg_match_transformation(const char** out_matches_json, dace_sdfg_t* sdfg, const char* name, const char* props_json)
+function dace_sdfg_match_transformation(out_matches_json, sdfg, name, props_json)
+    ccall((:dace_sdfg_match_transformation, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, Ptr{Cchar}, Ptr{Cchar}), out_matches_json, sdfg, name, props_json)
+end
+
+# dace_status_t dace_sdfg_apply_transformation(dace_sdfg_t* sdfg, const char* name, const char* props_json)
+function dace_sdfg_apply_transformation(sdfg, name, props_json)
+    ccall((:dace_sdfg_apply_transformation, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Ptr{Cchar}, Ptr{Cchar}), sdfg, name, props_json)
+end
+
+# dace_status_t dace_sdfg_apply_transformation_repeated(int32_t* out_applied, dace_sdfg_t* sdfg, const char* name, const char* props_json)
+function dace_sdfg_apply_transformation_repeated(out_applied, sdfg, name, props_json)
+    ccall((:dace_sdfg_apply_transformation_repeated, libdace), dace_status_t, (Ptr{Int32}, Ptr{dace_sdfg_t}, Ptr{Cchar}, Ptr{Cchar}), out_applied, sdfg, name, props_json)
+end
+
+# dace_status_t dace_sdfg_history_json(const char** out_json, const dace_sdfg_t* sdfg)
+function dace_sdfg_history_json(out_json, sdfg)
+    ccall((:dace_sdfg_history_json, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}), out_json, sdfg)
+end
+
+# dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_json)
+function dace_sdfg_replay_history(sdfg, history_json)
+    ccall((:dace_sdfg_replay_history, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Ptr{Cchar}), sdfg, history_json)
+end
+
 # Every wrapped C function, in header order.
 const FUNCTIONS = (
     :dace_version,
@@ -1127,4 +1172,13 @@ const FUNCTIONS = (
     :dace_program_argument_shape,
     :dace_program_argument_strides,
     :dace_program_compile_stats,
+    :dace_sdfg_simplify,
+    :dace_sdfg_transformation_count,
+    :dace_sdfg_transformation_name,
+    :dace_sdfg_transformation_is_pass,
+    :dace_sdfg_match_transformation,
+    :dace_sdfg_apply_transformation,
+    :dace_sdfg_apply_transformation_repeated,
+    :dace_sdfg_history_json,
+    :dace_sdfg_replay_history,
 )

@@ -1,0 +1,304 @@
+// The optimizer through the C API (libdace.h, section "Transformations"): simplify, list,
+// match and apply transformations by name with JSON properties, read and replay the history.
+//
+// "A failed call changes nothing": every mutating call first runs on a copy of the SDFG and
+// validates the result; only when that succeeded are the steps it recorded replayed on the
+// SDFG itself (replay is exact: same input, same steps, same bytes — docs/optimizer.md). The
+// SDFG object is edited in place, so the root handle and borrowed handles of nested SDFGs
+// that the steps do not remove stay valid.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/validate.h"
+#include "builder/api_internal.h"
+#include "ir/path.h"
+#include "transform/apply.h"
+#include "transform/history.h"
+#include "transform/registry.h"
+#include "transform/replay.h"
+
+using namespace dace::capi;
+using dace::Code;
+using dace::Result;
+using dace::Status;
+using dace::ir::SDFG;
+namespace tf = dace::transform;
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string known_names() {
+  std::string s;
+  for (const std::string& n : tf::registered_names()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// The SDFG of a top-level handle, for calls that transform it (the history belongs to the
+// root SDFG, and cfg ids count from it).
+Result<SDFG*> root_of(dace_sdfg_t* h, const char* function) {
+  auto s = sdfg_of(h);
+  if (!s) return s.take_error();
+  if (!h->owned)
+    return invalid(std::string(function) + ": " + dace::ir::path_of(**s) +
+                   " is a nested SDFG (borrowed handle); transformations apply to a top-level SDFG (clone it first)");
+  return *s;
+}
+
+Status require_name(const char* name) {
+  DACE_TRY(require(name, "name"));
+  if (!tf::is_pattern_transformation(name) && !tf::make_pass(name))
+    return not_found("unknown transformation \"" + std::string(name) + "\" (known: " + known_names() + ")");
+  return Status::success();
+}
+
+Status require_valid(const SDFG& g, const std::string& name) {
+  Status v = dace::analysis::validate(g);
+  if (v.ok()) return v;
+  dace::Error e = v.take_error();
+  e.message = name + ": the SDFG is invalid: " + e.message;
+  return e;
+}
+
+// `props_json` (NULL or "" = no properties) as a history entry of `name`. The object may
+// hold a location (cfg_id, state_id, _subgraph, expr_index) besides the transformation's
+// properties, and "type" / "transformation" keys as a history entry or a match carries them
+// (the name must then agree).
+Result<tf::HistoryEntry> entry_of(const std::string& name, const char* props_json, bool* has_location) {
+  Json j = Json::object();
+  if (props_json && *props_json) {
+    try {
+      j = Json::parse(props_json);
+    } catch (const Json::parse_error& e) {
+      const int column = static_cast<int>(e.byte);
+      return dace::make_error(Code::ParseError,
+                              name + ": cannot parse properties JSON at column " + std::to_string(column) + ": " +
+                                  e.what(),
+                              1, column);
+    }
+  }
+  if (!j.is_object()) return invalid(name + ": properties must be a JSON object, not " + std::string(j.type_name()));
+  const bool pattern = tf::is_pattern_transformation(name);
+  if (j.contains("transformation") && j["transformation"] != name)
+    return invalid(name + ": properties name another transformation, " + j["transformation"].dump());
+  *has_location = j.contains("_subgraph") || j.contains("cfg_id") || j.contains("state_id");
+  if (*has_location && !pattern)
+    return invalid(name + ": is a pass, it takes no location (cfg_id, state_id, _subgraph)");
+  if (*has_location && !j.contains("_subgraph"))
+    return invalid(name + ": a location needs \"_subgraph\" (pattern index -> element id)");
+  Json entry = Json::object();
+  entry["type"] = pattern ? "PatternTransformation" : "Pass";
+  entry["transformation"] = name;
+  for (auto& [k, v] : j.items())
+    if (k != "type" && k != "transformation") entry[k] = v;
+  Result<std::vector<tf::HistoryEntry>> parsed = tf::parse_history(entry.dump());
+  if (!parsed) {
+    dace::Error e = parsed.take_error();
+    e.message = name + ": " + e.message;
+    return e;
+  }
+  return parsed->front();
+}
+
+// A transformation of `name` with the properties of `e` set (InvalidArgument naming an
+// unknown or mistyped property).
+Result<std::unique_ptr<tf::Transformation>> configured(const tf::HistoryEntry& e) {
+  std::unique_ptr<tf::Transformation> t = tf::make_transformation(e.transformation);
+  if (!t) return dace::make_error(Code::Internal, e.transformation + ": not a pattern transformation");
+  Status s = t->properties().set_from_json(e.properties);
+  if (!s.ok()) {
+    dace::Error err = s.take_error();
+    err.message = e.transformation + ": " + err.message;
+    return err;
+  }
+  return t;
+}
+
+// Runs `op` on a copy of `*h`'s SDFG; when it succeeds and the copy still validates, replays
+// the steps it recorded on the SDFG itself. Returns what `op` returned.
+template <class Op>
+Status transactional(dace_sdfg_t* h, SDFG& g, const std::string& what, Op&& op) {
+  std::unique_ptr<SDFG> copy = g.clone_sdfg();
+  const size_t before = tf::history_of(*copy).size();
+  {
+    tf::AnalysisManager am;
+    DACE_TRY(op(*copy, am));
+  }
+  if (Status v = dace::analysis::validate(*copy); !v.ok())
+    return dace::make_error(Code::Internal, what + ": the result does not validate (a transformation bug; the SDFG " +
+                                                "is unchanged): " + v.error().message);
+  std::vector<tf::HistoryEntry> steps = tf::history_of(*copy);
+  steps.erase(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(before));
+  if (steps.empty()) return Status::success();
+  tf::AnalysisManager am;
+  if (tf::replay(g, steps, am).ok()) return Status::success();
+  // Replay is exact, so this is a bug; the copy holds the right result: take it (borrowed
+  // nested handles of this SDFG are then stale, as after removing their nodes).
+  h->owned = std::move(copy);
+  h->sdfg = h->owned.get();
+  return Status::success();
+}
+
+}  // namespace
+
+extern "C" {
+
+dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg) {
+  return guard([&]() -> Status {
+    auto g = root_of(sdfg, "dace_sdfg_simplify");
+    if (!g) return g.take_error();
+    DACE_TRY(require_valid(**g, "simplify"));
+    return transactional(sdfg, **g, "simplify", [](SDFG& s, tf::AnalysisManager& am) -> Status {
+      std::unique_ptr<tf::Pass> p = tf::make_pass("simplify");
+      Result<bool> changed = tf::run_pass(s, *p, am);
+      if (!changed) return changed.take_error();
+      return Status::success();
+    });
+  });
+}
+
+dace_status_t dace_sdfg_transformation_count(size_t* out_count) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_count, "out_count"));
+    *out_count = tf::registered_names().size();
+    return Status::success();
+  });
+}
+
+dace_status_t dace_sdfg_transformation_name(const char** out_name, size_t index) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_name, "out_name"));
+    const std::vector<std::string> names = tf::registered_names();
+    if (index >= names.size())
+      return not_found("transformation index " + std::to_string(index) + ": there are " +
+                       std::to_string(names.size()) + " transformations");
+    *out_name = keep(names[index]);
+    return Status::success();
+  });
+}
+
+dace_status_t dace_sdfg_transformation_is_pass(int32_t* out_is_pass, const char* name) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_is_pass, "out_is_pass"));
+    DACE_TRY(require_name(name));
+    *out_is_pass = tf::is_pattern_transformation(name) ? 0 : 1;
+    return Status::success();
+  });
+}
+
+dace_status_t dace_sdfg_match_transformation(const char** out_matches_json, dace_sdfg_t* sdfg, const char* name,
+                                             const char* props_json) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_matches_json, "out_matches_json"));
+    auto g = root_of(sdfg, "dace_sdfg_match_transformation");
+    if (!g) return g.take_error();
+    DACE_TRY(require_name(name));
+    if (!tf::is_pattern_transformation(name))
+      return invalid(std::string(name) + ": is a pass, not a pattern transformation; it has no matches");
+    bool has_location = false;
+    auto e = entry_of(name, props_json, &has_location);
+    if (!e) return e.take_error();
+    if (has_location) return invalid(std::string(name) + ": properties to match with must not hold a location");
+    auto t = configured(*e);
+    if (!t) return t.take_error();
+    DACE_TRY(require_valid(**g, name));
+    tf::AnalysisManager am;
+    std::vector<tf::HistoryEntry> legal;
+    const std::string props = (*t)->properties().to_json();
+    for (const tf::Match& m : (*t)->enumerate(**g, am))
+      if ((*t)->can_be_applied(**g, m, am))
+        legal.push_back(tf::HistoryEntry{tf::HistoryEntry::Kind::Pattern, name, m, props});
+    *out_matches_json = keep(tf::history_json(legal));
+    return Status::success();
+  });
+}
+
+dace_status_t dace_sdfg_apply_transformation(dace_sdfg_t* sdfg, const char* name, const char* props_json) {
+  return guard([&]() -> Status {
+    auto g = root_of(sdfg, "dace_sdfg_apply_transformation");
+    if (!g) return g.take_error();
+    DACE_TRY(require_name(name));
+    bool has_location = false;
+    auto e = entry_of(name, props_json, &has_location);
+    if (!e) return e.take_error();
+    if (e->kind == tf::HistoryEntry::Kind::Pattern) {
+      auto t = configured(*e);
+      if (!t) return t.take_error();
+    }
+    DACE_TRY(require_valid(**g, name));
+    const tf::HistoryEntry entry = *e;
+    return transactional(sdfg, **g, name, [&](SDFG& s, tf::AnalysisManager& am) -> Status {
+      if (entry.kind == tf::HistoryEntry::Kind::Pass || has_location) return tf::apply_entry(s, entry, am);
+      auto t = configured(entry);
+      if (!t) return t.take_error();
+      Result<std::optional<tf::Match>> m = tf::apply_first(s, **t, am);
+      if (!m) return m.take_error();
+      if (!*m) return not_found(entry.transformation + ": no legal match in " + dace::ir::path_of(s));
+      return Status::success();
+    });
+  });
+}
+
+dace_status_t dace_sdfg_apply_transformation_repeated(int32_t* out_applied, dace_sdfg_t* sdfg, const char* name,
+                                                      const char* props_json) {
+  return guard([&]() -> Status {
+    auto g = root_of(sdfg, "dace_sdfg_apply_transformation_repeated");
+    if (!g) return g.take_error();
+    DACE_TRY(require_name(name));
+    if (!tf::is_pattern_transformation(name))
+      return invalid(std::string(name) + ": is a pass; apply it with dace_sdfg_apply_transformation");
+    bool has_location = false;
+    auto e = entry_of(name, props_json, &has_location);
+    if (!e) return e.take_error();
+    if (has_location)
+      return invalid(std::string(name) + ": repeated application takes no location (cfg_id, state_id, _subgraph)");
+    auto t = configured(*e);
+    if (!t) return t.take_error();
+    DACE_TRY(require_valid(**g, name));
+    int applied = 0;
+    DACE_TRY(transactional(sdfg, **g, name, [&](SDFG& s, tf::AnalysisManager& am) -> Status {
+      Result<int> n = tf::apply_repeated(s, **t, am);
+      if (!n) return n.take_error();
+      applied = *n;
+      return Status::success();
+    }));
+    if (out_applied) *out_applied = applied;
+    return Status::success();
+  });
+}
+
+dace_status_t dace_sdfg_history_json(const char** out_json, const dace_sdfg_t* sdfg) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_json, "out_json"));
+    auto g = sdfg_of(sdfg);
+    if (!g) return g.take_error();
+    *out_json = keep(tf::history_json(tf::history_of(**g)));
+    return Status::success();
+  });
+}
+
+dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_json) {
+  return guard([&]() -> Status {
+    auto g = root_of(sdfg, "dace_sdfg_replay_history");
+    if (!g) return g.take_error();
+    DACE_TRY(require(history_json, "history_json"));
+    Result<std::vector<tf::HistoryEntry>> entries = tf::parse_history(history_json);
+    if (!entries) return entries.take_error();
+    for (size_t i = 0; i < entries->size(); ++i) {
+      const std::string& n = (*entries)[i].transformation;
+      const bool pattern = (*entries)[i].kind == tf::HistoryEntry::Kind::Pattern;
+      if (pattern ? !tf::is_pattern_transformation(n) : !tf::make_pass(n))
+        return not_found("history entry " + std::to_string(i) + ": unknown " + (pattern ? "transformation" : "pass") +
+                         " \"" + n + "\" (known: " + known_names() + ")");
+    }
+    DACE_TRY(require_valid(**g, "replay"));
+    return transactional(sdfg, **g, "replay", [&](SDFG& s, tf::AnalysisManager& am) -> Status {
+      return tf::replay(s, *entries, am);
+    });
+  });
+}
+
+}  // extern "C"
