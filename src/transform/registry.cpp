@@ -7,6 +7,7 @@
 #include "transform/array_elimination.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
+#include "transform/loop_lifting.h"
 #include "transform/map_collapse.h"
 #include "transform/map_fusion.h"
 #include "transform/redundant_array.h"
@@ -39,10 +40,11 @@ struct PassEntry {
   const char* name;
   std::unique_ptr<Pass> (*make)();
 };
-const std::array<PassEntry, 5> kPasses{{
+const std::array<PassEntry, 6> kPasses{{
     {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
+    {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
 }};
