@@ -9,6 +9,7 @@
 #include "ir/json/sdfg_json.h"
 #include "transform/loop_detection.h"
 #include "transform/loop_lifting.h"
+#include "transform/simplify.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -345,6 +346,24 @@ TEST_P(LoopLiftingCorpus, LiftedMatchesNumPy) {
   // Unchanged files run in the corpus suites already; some frontend cases (strided layouts,
   // transposed returns) need tests/scripts/frontend_cases.sh's runner, not this one.
   if (!changed) return;
+  Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile(g);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  codegen::testing::run_corpus_case(cf.dir, g, *prog);
+}
+
+// Control-flow raising comes early in DaCe's simplify: the rest of simplify must keep the
+// lifted loops correct (StateFusion, dead-state and dead-dataflow removal inside loop bodies).
+TEST_P(LoopLiftingCorpus, LiftedThenSimplifiedMatchesNumPy) {
+  const auto& cf = GetParam();
+  Result<std::unique_ptr<ir::SDFG>> sdfg = ir::json::read_sdfg_file(cf.sdfg);
+  ASSERT_TRUE(sdfg.ok()) << sdfg.error().message;
+  ir::SDFG& g = **sdfg;
+  if (!lift(g)) return;
+  AnalysisManager am;
+  Result<bool> r = run_pass(g, *make_simplify_pipeline(), am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Status v = analysis::validate(g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
   Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile(g);
   ASSERT_TRUE(prog.ok()) << prog.error().message;
   codegen::testing::run_corpus_case(cf.dir, g, *prog);
