@@ -21,7 +21,7 @@ from .errors import (AlreadyExistsError, ArgumentTypeError, CompileError, Intern
 from .memlet import Memlet
 from .nodes import AccessNode, MapEntry, MapExit, NestedSDFG, Tasklet
 from .program import CompiledProgram
-from .sdfg import SDFG, ConditionalBlock, ControlFlowRegion, InterstateEdge, LoopRegion
+from .sdfg import SDFG, ConditionalBlock, ControlFlowRegion, InterstateEdge, LoopRegion, is_pass, transformations
 from .state import SDFGState
 
 
@@ -55,7 +55,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "SDFG", "SDFGState", "Memlet", "InterstateEdge", "LoopRegion", "ConditionalBlock", "ControlFlowRegion",
-    "CompiledProgram", "Context", "default_context", "AccessNode", "Tasklet", "MapEntry", "MapExit",
+    "CompiledProgram", "transformations", "is_pass",
+    "Context", "default_context", "AccessNode", "Tasklet", "MapEntry", "MapExit",
     "NestedSDFG", "ScheduleType", "StorageType", "Language", "version", "load_library", "library_path",
     "LibdaceError", "InvalidArgumentError", "ArgumentTypeError", "InvalidSDFGError", "NotFoundError",
     "UnsupportedError", "ParseError", "CompileError", "RuntimeFailure", "OutOfMemoryError",

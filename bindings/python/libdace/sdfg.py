@@ -7,6 +7,7 @@ never release anything.
 """
 
 import ctypes
+import json
 
 from . import _capi
 from ._util import (Releasable, assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
@@ -424,6 +425,78 @@ class SDFG(ControlFlowRegion, Releasable):
         b = out_value(ctypes.c_int32, _capi.dace_sdfg_find_block, self._h(), enc(label))
         return _block(self, b)
 
+    # --- optimizer ----------------------------------------------------------------------
+
+    def simplify(self, validate=True, **_ignored):
+        """Runs DaCe's simplify pipeline (the passes libdace has) in place, like
+        dace.SDFG.simplify(); returns the SDFG's new history entries (dicts)."""
+        before = len(self.transformation_history)
+        check(_capi.dace_sdfg_simplify(self._h()))
+        return self.transformation_history[before:]
+
+    def apply_transformations(self, xforms, options=None, **props):
+        """Applies each transformation of `xforms` (a name, a class with DaCe's name, or a list
+        of them) once at its first legal match, in order, like DaCe's apply_transformations;
+        returns how many applied. `options`: a dict of properties (or one per transformation);
+        keyword arguments are properties for all of them. A location (cfg_id, state_id,
+        _subgraph) among the properties applies there instead, and raises when it does not
+        match. Passes ("DeadStateElimination", "simplify") run once and count as applied."""
+        names = _names(xforms)
+        per = _options(options, len(names))
+        applied = 0
+        for name, opts in zip(names, per):
+            merged = dict(opts, **props)
+            located = any(k in merged for k in ("_subgraph", "cfg_id", "state_id"))
+            status = _capi.dace_sdfg_apply_transformation(self._h(), enc(name), enc(json.dumps(merged)))
+            if status == _capi.DACE_ERROR_NOT_FOUND and not located and not is_pass(name):
+                continue  # known name (checked by _names), no legal match: DaCe counts 0
+            check(status)
+            applied += 1
+        return applied
+
+    def apply_transformations_repeated(self, xforms, options=None, **props):
+        """Applies the transformations of `xforms` at their first legal match until none of
+        them matches (DaCe's apply_transformations_repeated); returns how many applied."""
+        names = _names(xforms)
+        per = _options(options, len(names))
+        total = 0
+        while True:
+            round_total = 0
+            for name, opts in zip(names, per):
+                out = ctypes.c_int32()
+                check(_capi.dace_sdfg_apply_transformation_repeated(ctypes.byref(out), self._h(), enc(name),
+                                                                    enc(json.dumps(dict(opts, **props)))))
+                round_total += out.value
+            total += round_total
+            if round_total == 0 or len(names) == 1:
+                return total
+
+    def apply_transformation_at(self, xform, location, **props):
+        """Applies `xform` once at `location` (a match from match_transformation, or a dict
+        with cfg_id, state_id, _subgraph); raises when it does not apply there."""
+        name = _names(xform)[0]
+        check(_capi.dace_sdfg_apply_transformation(self._h(), enc(name), enc(json.dumps(dict(location, **props)))))
+
+    def match_transformation(self, xform, **props):
+        """The legal matches of a pattern transformation, in libdace's canonical order: a list
+        of DaCe history entries (dicts with cfg_id, state_id, _subgraph)."""
+        name = _names(xform)[0]
+        return json.loads(borrowed_string(_capi.dace_sdfg_match_transformation, self._h(), enc(name),
+                                          enc(json.dumps(props))))
+
+    @property
+    def transformation_history(self):
+        """The applied steps (DaCe's transformation_hist, as JSON dicts), oldest first."""
+        return json.loads(borrowed_string(_capi.dace_sdfg_history_json, self._h()))
+
+    transformation_hist = transformation_history
+
+    def replay_history(self, history):
+        """Applies a history (a list of entries as dicts, or its JSON text) in order; on the SDFG
+        it was recorded on this reproduces the same SDFG. Nothing changes when a step fails."""
+        text = history if isinstance(history, str) else json.dumps(list(history))
+        check(_capi.dace_sdfg_replay_history(self._h(), enc(text)))
+
     # --- checking and compiling ---------------------------------------------------------
 
     def validate(self):
@@ -450,3 +523,39 @@ def _save_options(compact, omit_guids):
     opts.compact = int(bool(compact))
     opts.omit_guids = int(bool(omit_guids))
     return opts
+
+
+def transformations():
+    """The names of every transformation and pass libdace has, sorted."""
+    n = out_value(ctypes.c_size_t, _capi.dace_sdfg_transformation_count)
+    return [borrowed_string(_capi.dace_sdfg_transformation_name, i) for i in range(n)]
+
+
+def is_pass(name):
+    """True for a pass (whole SDFG, no matches), False for a pattern transformation."""
+    return bool(out_value(ctypes.c_int32, _capi.dace_sdfg_transformation_is_pass, enc(_names(name)[0])))
+
+
+def _names(xforms):
+    """Transformation names from a name, a class or object named like DaCe's, or a list."""
+    if isinstance(xforms, (str, bytes)) or not isinstance(xforms, (list, tuple)):
+        xforms = [xforms]
+    out = []
+    for x in xforms:
+        if isinstance(x, bytes):
+            x = x.decode()
+        if not isinstance(x, str):
+            x = x.__name__ if isinstance(x, type) else type(x).__name__
+        out.append(x)
+    return out
+
+
+def _options(options, count):
+    if options is None:
+        return [{}] * count
+    if isinstance(options, dict):
+        return [options] * count
+    options = list(options)
+    if len(options) != count:
+        raise ValueError(f"options: {len(options)} dicts for {count} transformations")
+    return [o or {} for o in options]
