@@ -1,12 +1,66 @@
 #include "transform/array_elimination.h"
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "transform/redundant_array.h"
 
 namespace dace::transform {
+namespace {
+
+// Access nodes of one container that are all sources (no in-edges) or all sinks (no
+// out-edges) of a state are unordered with respect to each other and to every other access
+// of the container in the state; one node can carry all their edges. Views, references and
+// streams (whose nodes mean more than "the container"), nodes with connectors or `setzero`,
+// and isolated nodes are left alone.
+bool merge_access_nodes(const ir::SDFG& sdfg, ir::State& s, bool sources) {
+  std::map<std::string, std::vector<int>> groups;
+  for (int id : s.node_ids()) {
+    const ir::Node& n = *s.node(id);
+    if (n.kind != ir::NodeKind::Access || !n.in_connectors.empty() || !n.out_connectors.empty()) continue;
+    const auto& an = static_cast<const ir::AccessNode&>(n);
+    if (an.setzero) continue;
+    auto d = sdfg.arrays.find(an.data);
+    if (d == sdfg.arrays.end() || (d->second.kind != ir::DataKind::Array && d->second.kind != ir::DataKind::Scalar)) continue;
+    const bool no_in = s.in_edges(id).empty(), no_out = s.out_edges(id).empty();
+    if (no_in && no_out) continue;
+    if (sources ? no_in : no_out) groups[an.data].push_back(id);
+  }
+  bool changed = false;
+  for (const auto& [data, ids] : groups) {
+    // node_ids() is ascending, so the kept node is the group's lowest id: deterministic.
+    for (size_t k = 1; k < ids.size(); ++k) {
+      for (int e : sources ? s.out_edges(ids[k]) : s.in_edges(ids[k])) {
+        const ir::DataflowEdge& edge = *s.edge(e);
+        if (sources) s.set_edge_ends(e, ids[0], edge.dst);
+        else s.set_edge_ends(e, edge.src, ids[0]);
+      }
+      s.remove_node(ids[k]);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+bool merge_all(ir::SDFG& sdfg) {
+  bool changed = false;
+  for (ir::State* s : sdfg.all_states()) {
+    for (int id : s->node_ids())
+      if (s->node(id)->kind == ir::NodeKind::NestedSDFG)
+        if (auto& inner = static_cast<ir::NestedSDFGNode*>(s->node(id))->sdfg) changed |= merge_all(*inner);
+    changed |= merge_access_nodes(sdfg, *s, true);
+    changed |= merge_access_nodes(sdfg, *s, false);
+  }
+  return changed;
+}
+
+}  // namespace
 
 Result<bool> ArrayElimination::apply(ir::SDFG& sdfg, AnalysisManager& am) {
+  bool changed = merge_all(sdfg);
+  if (changed) am.invalidate(modifies());
   RedundantArray t;
-  bool changed = false;
   // First legal match in canonical order, then enumerate again: an application removes nodes,
   // so the remaining matches' ids are stale.
   for (bool again = true; again;) {

@@ -139,5 +139,32 @@ TEST(TransformArrayElimination, AppliesRedundantArrayAndRecordsOnePassEntry) {
   EXPECT_FALSE(*again);
 }
 
+TEST(TransformArrayElimination, MergesSourceAndSinkNodesOfOneContainer) {
+  // B[0:H] = A[0:H] + 1 and B[H:N] = A[H:N] * 2 in one state, each map with its own A and B
+  // nodes: the two A sources become one node, and so do the two B sinks.
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "merge";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["H"] = ir::DType::of(T::Int64);
+  for (const char* n : {"A", "B"}) add_array(*g, n, T::Float64, {"N"});
+  ir::State& s = add_state(*g, *g, "s0");
+  for (const auto& [range, code] : {std::pair<std::string, std::string>{"0:H", "y = x + 1"}, {"H:N", "y = x * 2"}}) {
+    auto [entry, exit] = map(s, {"i"}, range);
+    int t = tasklet(s, code, {"x"}, {"y"});
+    edge_in(s, access(s, "A"), entry, t, "x", "A[" + range + "]", "A[i]");
+    edge_out(s, t, "y", exit, access(s, "B"), "B[i]", "B[" + range + "]");
+  }
+  ArrayElimination p;
+  AnalysisManager am;
+  Result<bool> r = run_pass(*g, p, am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::Access), 2);  // one A, one B
+  const int64_t n = 6;
+  std::vector<double> a{1, 2, 3, 4, 5, 6}, b(n, 0);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}, {"H", 2}});
+  EXPECT_EQ(b, (std::vector<double>{2, 3, 6, 8, 10, 12}));
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
