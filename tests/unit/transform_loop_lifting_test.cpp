@@ -240,6 +240,49 @@ TEST(TransformLoopLifting, LiftsNestedLoops) {
   }
 }
 
+TEST(TransformLoopLifting, TwoLoopsOverOneVariableAndABranchInTheBody) {
+  // for i in 0:N: if i % 2 == 0: A[i] += 1 else: A[i] += 10
+  // for i in 0:N: A[i] += i
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "two";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  int start = 0, mid = 0, end = 0, even = 0, odd = 0, join = 0;
+  add_state(*g, *g, "start", &start);
+  add_state(*g, *g, "mid", &mid);
+  add_state(*g, *g, "end", &end);
+  auto [g1, b1] = state_machine_loop(*g, *g, start, mid, {}, "for_a");
+  add_state(*g, *g, "even", &even);
+  add_state(*g, *g, "odd", &odd);
+  add_state(*g, *g, "join", &join);
+  // b1 branches; the back edge leaves from `join` instead.
+  for (int es : g->out_edges(b1)) {
+    ir::InterstateEdge e = *g->edge(es);
+    g->remove_edge(es);
+    e.src = join;
+    g->add_edge(std::move(e));
+  }
+  add_interstate(*g, b1, even, "(i % 2 == 0)");
+  add_interstate(*g, b1, odd, "(not (i % 2 == 0))");
+  add_interstate(*g, even, join);
+  add_interstate(*g, odd, join);
+  update(*static_cast<ir::State*>(g->block(even)), "i", "1");
+  update(*static_cast<ir::State*>(g->block(odd)), "i", "10");
+  auto [g2, b2] = state_machine_loop(*g, *g, mid, end, {}, "for_b");
+  update(*static_cast<ir::State*>(g->block(b2)), "i", "i");
+  auto before = g->clone_sdfg();
+  ASSERT_TRUE(lift(*g));
+  auto loops = loops_in(*g);
+  ASSERT_EQ(loops.size(), 2u);
+  EXPECT_EQ(loops[0]->block_slots().size(), 4u);  // b1, even, odd, join
+  EXPECT_TRUE(loops_in(*loops[0]).empty());       // the branch is not a loop
+  std::vector<double> a(5, 0.0), want = a;
+  for (int64_t i = 0; i < 5; ++i) want[static_cast<size_t>(i)] += (i % 2 == 0 ? 1 : 10);
+  for (int64_t i = 0; i < 5; ++i) want[static_cast<size_t>(i)] += static_cast<double>(i);
+  EXPECT_EQ(run(*before, 5, a), want);
+  EXPECT_EQ(run(*g, 5, a), want);
+}
+
 TEST(TransformLoopLifting, LeavesWhileLoopsAndLoopsWithOtherExits) {
   // A while loop: the variable is set before, not on the edge into the guard.
   {
