@@ -900,7 +900,8 @@ DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stat
  * DACE_ERROR_INVALID_ARGUMENT naming the location, the element and the reason; an invalid
  * input SDFG DACE_ERROR_INVALID_SDFG. Calls that transform need a top-level SDFG (a borrowed
  * nested handle is DACE_ERROR_INVALID_ARGUMENT). On any error the SDFG is unchanged: the
- * steps run on a copy first and are replayed on the SDFG once they all succeeded.
+ * steps run on a copy first, which must validate. Borrowed handles of nested SDFGs stay valid
+ * where the steps keep their nodes (the steps are then replayed on the SDFG itself).
  * Reverting steps is not offered yet: replay a prefix of the history on the saved input. */
 
 /* Runs DaCe's simplify pipeline (the passes libdace has; docs/optimizer.md) to a fixed point. */

@@ -2,10 +2,11 @@
 // match and apply transformations by name with JSON properties, read and replay the history.
 //
 // "A failed call changes nothing": every mutating call first runs on a copy of the SDFG and
-// validates the result; only when that succeeded are the steps it recorded replayed on the
-// SDFG itself (replay is exact: same input, same steps, same bytes — docs/optimizer.md). The
-// SDFG object is edited in place, so the root handle and borrowed handles of nested SDFGs
-// that the steps do not remove stay valid.
+// validates the result. When that succeeded, the copy becomes the handle's SDFG — unless the
+// host holds borrowed handles of nested SDFGs (dace_node_get_nested_sdfg), which point into
+// the SDFG object: then the steps the copy recorded are replayed on the SDFG itself (replay
+// is exact: same input, same steps, same bytes — docs/optimizer.md), so those handles stay
+// valid wherever the steps keep their nodes.
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -117,8 +118,13 @@ Result<std::unique_ptr<tf::Transformation>> configured(const tf::HistoryEntry& e
   return t;
 }
 
-// Runs `op` on a copy of `*h`'s SDFG; when it succeeds and the copy still validates, replays
-// the steps it recorded on the SDFG itself. Returns what `op` returned.
+bool has_borrowed_nested(dace_sdfg_t* h) {
+  std::lock_guard<std::mutex> lock(h->nested_mutex);
+  return !h->nested.empty();
+}
+
+// Runs `op` on a copy of `*h`'s SDFG; when it succeeds and the copy still validates, the
+// result replaces the SDFG (see the file comment). Returns what `op` returned.
 template <class Op>
 Status transactional(dace_sdfg_t* h, SDFG& g, const std::string& what, Op&& op) {
   std::unique_ptr<SDFG> copy = g.clone_sdfg();
@@ -130,6 +136,11 @@ Status transactional(dace_sdfg_t* h, SDFG& g, const std::string& what, Op&& op) 
   if (Status v = dace::analysis::validate(*copy); !v.ok())
     return dace::make_error(Code::Internal, what + ": the result does not validate (a transformation bug; the SDFG " +
                                                 "is unchanged): " + v.error().message);
+  if (!has_borrowed_nested(h)) {
+    h->owned = std::move(copy);
+    h->sdfg = h->owned.get();
+    return Status::success();
+  }
   std::vector<tf::HistoryEntry> steps = tf::history_of(*copy);
   steps.erase(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(before));
   if (steps.empty()) return Status::success();

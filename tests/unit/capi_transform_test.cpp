@@ -141,6 +141,51 @@ TEST(CapiTransform, MapFusionAtAListedLocationMatchesNumPy) {
   }
 }
 
+// With a borrowed handle of a nested SDFG out, the steps are replayed on the SDFG object
+// itself (so the handle stays valid) instead of adopting the copy: same bytes, same results.
+TEST(CapiTransform, SimplifyWithABorrowedNestedHandle) {
+  if (!have_corpus()) GTEST_SKIP() << "no corpus";
+  dace_sdfg_t* h = load(corpus_file("mandelbrot1", "raw"));
+  ASSERT_NE(h, nullptr);
+  dace_sdfg_t* nested = nullptr;
+  size_t n = 0;
+  ASSERT_DACE_OK(dace_sdfg_list_states(nullptr, 0, &n, h));
+  std::vector<dace_id_t> states(n);
+  ASSERT_DACE_OK(dace_sdfg_list_states(states.data(), n, &n, h));
+  for (dace_id_t st : states) {
+    size_t m = 0;
+    ASSERT_DACE_OK(dace_state_list_nodes(nullptr, 0, &m, h, st));
+    std::vector<dace_id_t> nodes(m);
+    ASSERT_DACE_OK(dace_state_list_nodes(nodes.data(), m, &m, h, st));
+    for (dace_id_t node : nodes) {
+      dace_node_kind_t kind{};
+      ASSERT_DACE_OK(dace_node_get_kind(&kind, h, st, node));
+      if (kind == DACE_NODE_NESTED_SDFG && !nested) {
+        ASSERT_DACE_OK(dace_node_get_nested_sdfg(&nested, h, st, node));
+      }
+    }
+  }
+  ASSERT_NE(nested, nullptr) << "mandelbrot1.raw has nested SDFGs";
+  const char* name_before = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_get_name(&name_before, nested));
+  const std::string nested_name = name_before;
+  const ir::SDFG* object = h->sdfg;
+
+  ASSERT_DACE_OK(dace_sdfg_simplify(h));
+  EXPECT_EQ(h->sdfg, object) << "edited in place";
+  const char* name_after = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_get_name(&name_after, nested));
+  EXPECT_EQ(nested_name, name_after);
+
+  Result<std::unique_ptr<ir::SDFG>> direct = ir::json::read_sdfg_file(corpus_file("mandelbrot1", "raw"));
+  ASSERT_TRUE(direct.ok());
+  transform::AnalysisManager am;
+  ASSERT_TRUE(transform::run_pass(**direct, *transform::make_pass("simplify"), am).ok());
+  EXPECT_EQ(bytes_of(h), ir::json::write_sdfg(**direct));
+  check_numpy(corpus_dir("mandelbrot1"), h);
+  dace_sdfg_release(h);
+}
+
 TEST(CapiTransform, RepeatedCountsAndReplays) {
   if (!have_corpus()) GTEST_SKIP() << "no corpus";
   dace_sdfg_t* h = load(corpus_file("gemm", "raw"));
