@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "transform/redundant_array.h"
+#include "transform/view_elimination.h"
 
 namespace dace::transform {
 namespace {
@@ -55,10 +56,21 @@ bool merge_all(ir::SDFG& sdfg) {
   return changed;
 }
 
+bool remove_views(ir::SDFG& sdfg) {
+  bool changed = false;
+  for (ir::State* s : sdfg.all_states())
+    for (int id : s->node_ids())
+      if (s->node(id)->kind == ir::NodeKind::NestedSDFG)
+        if (auto& inner = static_cast<ir::NestedSDFGNode*>(s->node(id))->sdfg) changed |= remove_views(*inner);
+  return remove_redundant_read_views(sdfg) || changed;
+}
+
 }  // namespace
 
 Result<bool> ArrayElimination::apply(ir::SDFG& sdfg, AnalysisManager& am) {
-  bool changed = merge_all(sdfg);
+  // Views first: the array's nodes they hung on are then duplicates that the merge joins.
+  bool changed = remove_views(sdfg);
+  changed |= merge_all(sdfg);
   if (changed) am.invalidate(modifies());
   RedundantArray t;
   // First legal match in canonical order, then enumerate again: an application removes nodes,

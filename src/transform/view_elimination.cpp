@@ -1,0 +1,144 @@
+#include "transform/view_elimination.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "transform/dead_dataflow_elimination.h"
+
+namespace dace::transform {
+namespace {
+
+bool equal(sym::Expr a, sym::Expr b) {
+  if (!a || !b) return a == b;
+  return sym::as_integer(sym::simplify(sym::sub(a, b))) == std::optional<int64_t>(0);
+}
+
+const ir::AccessNode* as_access(const ir::Node* n) {
+  return n && n->kind == ir::NodeKind::Access ? static_cast<const ir::AccessNode*>(n) : nullptr;
+}
+
+// Collects the read tree below edge `e` out of the view: through map entries (OUT_ matching
+// IN_) down to the leaves. False for a reader this rewrite does not handle.
+bool collect_reads(const ir::State& s, int e, std::vector<int>& edges) {
+  edges.push_back(e);
+  const ir::DataflowEdge& edge = *s.edge(e);
+  const ir::Node& dst = *s.node(edge.dst);
+  switch (dst.kind) {
+    case ir::NodeKind::Tasklet:
+    case ir::NodeKind::Access: return true;
+    case ir::NodeKind::MapEntry: {
+      if (!edge.dst_conn.starts_with("IN_")) return false;  // a dynamic range input
+      const std::string out = "OUT_" + edge.dst_conn.substr(3);
+      bool found = false;
+      for (int oe : s.out_edges(edge.dst))
+        if (s.edge(oe)->src_conn == out) {
+          found = true;
+          if (!collect_reads(s, oe, edges)) return false;
+        }
+      return found;
+    }
+    default: return false;
+  }
+}
+
+// The offset of view node `v` into its array, when the view can go; nullopt otherwise.
+std::optional<std::vector<sym::Expr>> removable(const ir::SDFG& sdfg, const ir::State& s, int v, int* source,
+                                                std::vector<int>* reads) {
+  const ir::AccessNode* view = as_access(s.node(v));
+  auto dv = sdfg.arrays.find(view->data);
+  if (dv == sdfg.arrays.end() || dv->second.kind != ir::DataKind::View) return std::nullopt;
+  const std::vector<int> ins = s.in_edges(v);
+  if (ins.size() != 1) return std::nullopt;
+  const ir::DataflowEdge& in = *s.edge(ins[0]);
+  const ir::AccessNode* src = as_access(s.node(in.src));
+  if (!src || !in.src_conn.empty() || in.memlet.is_empty() || !in.memlet.wcr.empty()) return std::nullopt;
+  auto da = sdfg.arrays.find(src->data);
+  if (da == sdfg.arrays.end() || da->second.kind != ir::DataKind::Array) return std::nullopt;
+  const ir::DataDescriptor& V = dv->second;
+  const ir::DataDescriptor& A = da->second;
+  if (!(V.dtype == A.dtype) || V.storage != A.storage) return std::nullopt;
+
+  // The block of A the view shows, and the part of the view it fills.
+  const bool data_is_a = in.memlet.data == src->data;
+  if (!data_is_a && in.memlet.data != view->data) return std::nullopt;
+  const sym::Subset& a_side = data_is_a ? in.memlet.subset : (in.memlet.other_subset ? *in.memlet.other_subset : in.memlet.subset);
+  const sym::Subset& v_side = data_is_a ? (in.memlet.other_subset ? *in.memlet.other_subset : in.memlet.subset) : in.memlet.subset;
+  if (a_side.rank() != V.rank() || v_side.rank() != V.rank() || A.rank() != V.rank()) return std::nullopt;
+  if (V.strides.size() != V.rank() || A.strides.size() != A.rank()) return std::nullopt;
+  std::vector<sym::Expr> by;
+  for (size_t k = 0; k < V.rank(); ++k) {
+    const sym::Range& ra = a_side.dims[k];
+    const sym::Range& rv = v_side.dims[k];
+    const sym::Expr last = sym::sub(V.shape[k], sym::integer(1));
+    if (!equal(ra.step, sym::integer(1)) || !equal(rv.step, sym::integer(1))) return std::nullopt;
+    if (!equal(rv.start, sym::integer(0)) || !equal(rv.end, last)) return std::nullopt;
+    if (!equal(sym::sub(ra.end, ra.start), last)) return std::nullopt;
+    if (!equal(V.strides[k], A.strides[k])) return std::nullopt;
+    if (V.offset.size() > k && !equal(V.offset[k], sym::integer(0))) return std::nullopt;
+    by.push_back(ra.start);
+  }
+  if (!in.dst_conn.empty() && in.dst_conn != "views") return std::nullopt;
+  for (int e : s.out_edges(v)) {
+    if (!s.edge(e)->src_conn.empty() || !s.edge(e)->memlet.wcr.empty()) return std::nullopt;
+    // Without the `views` mark, a view between two access nodes could be viewing either.
+    if (in.dst_conn.empty() && as_access(s.node(s.edge(e)->dst))) return std::nullopt;
+    if (!collect_reads(s, e, *reads)) return std::nullopt;
+  }
+  for (int e : *reads) {
+    const ir::Memlet& m = s.edge(e)->memlet;
+    if (m.is_empty() || m.data == view->data) continue;
+    // A copy out of the view names its destination; the view's side is the other subset.
+    if (!m.other_subset || !as_access(s.node(s.edge(e)->dst))) return std::nullopt;
+  }
+  *source = in.src;
+  return by;
+}
+
+void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
+  for (size_t k = 0; k < subset.dims.size() && k < by.size(); ++k) {
+    subset.dims[k].start = sym::simplify(sym::add(subset.dims[k].start, by[k]));
+    subset.dims[k].end = sym::simplify(sym::add(subset.dims[k].end, by[k]));
+  }
+}
+
+}  // namespace
+
+bool remove_redundant_read_views(ir::SDFG& sdfg) {
+  bool changed = false;
+  const std::set<std::string> named = control_flow_names(sdfg);
+  std::map<std::string, int> nodes_of;
+  for (const ir::State* s : sdfg.all_states())
+    for (int id : s->node_ids())
+      if (const ir::AccessNode* a = as_access(s->node(id))) ++nodes_of[a->data];
+  for (ir::State* s : sdfg.all_states()) {
+    for (int v : s->node_ids()) {
+      const ir::AccessNode* view = as_access(s->node(v));
+      if (!view || nodes_of[view->data] != 1 || named.count(view->data)) continue;
+      int source = -1;
+      std::vector<int> reads;
+      std::optional<std::vector<sym::Expr>> by = removable(sdfg, *s, v, &source, &reads);
+      if (!by) continue;
+      const std::string view_name = view->data;
+      const std::string array = static_cast<const ir::AccessNode*>(s->node(source))->data;
+      for (int e : reads) {
+        ir::Memlet& m = s->edge(e)->memlet;
+        if (m.is_empty()) continue;
+        if (m.data == view_name) {
+          m.data = array;
+          offset(m.subset, *by);
+        } else {
+          offset(*m.other_subset, *by);
+        }
+      }
+      for (int e : s->out_edges(v)) s->set_edge_ends(e, source, s->edge(e)->dst);
+      s->remove_node(v);
+      sdfg.arrays.erase(view_name);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace dace::transform
