@@ -133,8 +133,9 @@ bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) 
     const ir::Node& src = *s.node(edge.src);
     if (src.kind == ir::NodeKind::NestedSDFG || src.kind == ir::NodeKind::Library) {
       if (!identity) return refuse("a nested SDFG or library node writes " + in->data + " and the layouts differ");
-    } else if (src.kind == ir::NodeKind::Access && edge.memlet.data != in->data && !edge.memlet.other_subset) {
-      return refuse("a copy into " + in->data + " has no explicit subset of it");
+    } else if (src.kind == ir::NodeKind::Access && !edge.memlet.other_subset) {
+      // Offsetting one end of a copy needs both ends spelled out.
+      return refuse("a copy into " + in->data + " has no other subset");
     } else if (src.kind != ir::NodeKind::Access && edge.memlet.data != in->data) {
       return refuse("a write into " + in->data + " names another container");
     }

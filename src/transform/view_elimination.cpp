@@ -88,9 +88,11 @@ std::optional<std::vector<sym::Expr>> removable(const ir::SDFG& sdfg, const ir::
   }
   for (int e : *reads) {
     const ir::Memlet& m = s.edge(e)->memlet;
-    if (m.is_empty() || m.data == view->data) continue;
-    // A copy out of the view names its destination; the view's side is the other subset.
-    if (!m.other_subset || !as_access(s.node(s.edge(e)->dst))) return std::nullopt;
+    const bool to_access = as_access(s.node(s.edge(e)->dst)) != nullptr;
+    if (m.is_empty()) continue;
+    // Offsetting one end of a copy out of the view needs both ends spelled out.
+    if (to_access && !m.other_subset) return std::nullopt;
+    if (m.data != view->data && !to_access) return std::nullopt;
   }
   *source = in.src;
   return by;

@@ -117,6 +117,36 @@ TEST(TransformRedundantArray, RefusesATransientReadInAnotherState) {
   EXPECT_NE(why.find("other access nodes"), std::string::npos) << why;
 }
 
+// tmp = A[1:N-1] (a copy), then B[1:N-1] = tmp.
+std::unique_ptr<ir::SDFG> copy_chain(const std::string& first_copy) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "redundant_copy";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  for (const char* n : {"A", "B"}) add_array(*g, n, T::Float64, {"N"});
+  add_array(*g, "tmp", T::Float64, {"N - 2"}, true);
+  ir::State& s = add_state(*g, *g, "s0");
+  const int tmp = access(s, "tmp");
+  edge(s, access(s, "A"), "", tmp, "", first_copy);
+  edge(s, tmp, "", access(s, "B"), "", "tmp[0:N - 2] -> [1:N - 1]");
+  return g;
+}
+
+TEST(TransformRedundantArray, OffsetsTheOtherEndOfACopyIntoTheTransient) {
+  auto g = copy_chain("A[1:N - 1] -> [0:N - 2]");
+  ASSERT_TRUE(apply_once(*g, "RedundantArray"));
+  const int64_t n = 5;
+  std::vector<double> a{1, 2, 3, 4, 5}, b(n, 0);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  EXPECT_EQ(b, (std::vector<double>{0, 2, 3, 4, 0}));
+}
+
+TEST(TransformRedundantArray, RefusesACopyWithoutAnOtherSubset) {
+  auto g = copy_chain("tmp[0:N - 2]");
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "RedundantArray", &why));
+  EXPECT_NE(why.find("no other subset"), std::string::npos) << why;
+}
+
 TEST(TransformArrayElimination, AppliesRedundantArrayAndRecordsOnePassEntry) {
   auto g = program();
   ArrayElimination p;
