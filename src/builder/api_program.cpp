@@ -1,29 +1,20 @@
-// dace_program_t: compile an SDFG through the CPU backend and call it with checked arguments.
-//
-// With a cache dir, the cache key (jit/program_key.h) is computed from the SDFG before
-// anything else; a hit loads the object and makes it callable from the SDFG's ABI
-// (jit/program_abi.h) without validating or lowering. A miss, a damaged entry or an object
-// that lacks the entry points compiles in full and (re)writes the entry.
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-
+// dace_program_t: compile an SDFG through the compile pipeline (pipeline/compile.h: cache
+// lookup, validate, lower, JIT) with the context's plugins and session, and call it with
+// checked arguments.
 #include <algorithm>
 #include <chrono>
 #include <complex>
 #include <limits>
 
 #include "analysis/arguments.h"
-#include "analysis/validate.h"
 #include "builder/api_internal.h"
 #include "builder/api_options.h"
-#include "codegen/lower.h"
 #include "codegen/registry_query.h"
 #include "ir/equality.h"
 #include "jit/program.h"
-#include "jit/program_abi.h"
 #include "jit/program_key.h"
 #include "jit/session.h"
-#include "plugin/build_id.h"
+#include "pipeline/compile.h"
 #include "plugin/loader.h"
 #include "plugin/registry.h"
 
@@ -397,28 +388,6 @@ std::unique_ptr<dace_program> make_program(std::unique_ptr<dace::jit::Program> p
   return result;
 }
 
-// The program from the object cache, made callable with what lowering would have reported
-// (jit/program_abi.h); null on a miss or when the cached object turns out unusable, and the
-// caller compiles instead.
-std::unique_ptr<dace_program> load_cached_program(dace::jit::JitSession& session, const dace::ir::SDFG& g,
-                                                  const std::string& key, Clock::time_point t_start) {
-  auto module = session.load_cached(key);
-  if (!module) return nullptr;
-  const dace::jit::CompileStats js = (*module)->stats();
-  dace::jit::ProgramAbi abi = dace::jit::program_abi(g);
-  auto prog = dace::jit::Program::create(std::move(*module), abi.entry, std::move(abi.arguments),
-                                         std::move(abi.init_arguments));
-  if (!prog) return nullptr;
-  auto result = make_program(std::move(*prog), g);
-  dace_compile_stats_t& stats = result->stats;
-  stats.version = DACE_COMPILE_STATS_VERSION;
-  stats.cache_hit = 1;
-  stats.jit_ms = js.total_ms;
-  stats.object_bytes = js.object_bytes;
-  stats.total_ms = ms_since(t_start);
-  return result;
-}
-
 // The extents ("shape") or element strides ("strides") of array argument `index` for the
 // given symbol values: dace_program_argument_shape/_strides.
 Status evaluate_layout(int64_t* out, size_t capacity, size_t* out_ndim, const dace_program_t* program, int32_t index,
@@ -478,81 +447,36 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     auto read = read_options(options);
     if (!read) return read.take_error();
     const dace_compile_options_t opts = *read;
+    // The total includes the context's first plugin discovery and LLVM set-up, as it always did.
     const auto t_start = Clock::now();
-    dace::codegen::LowerOptions lo;
-    lo.fast_math = opts.fast_math != 0;
-    // Per program: baked into its parallel_for calls, so programs of one process differ.
-    lo.default_num_threads = std::max<int32_t>(0, opts.num_threads);
     DACE_TRY(ensure_jit(context, str_or_empty(opts.cache_dir)));
-    std::shared_ptr<dace::jit::JitSession> session;
-    std::shared_ptr<dace::plugin::Registry> registry;
-    std::string plugins;
+    dace::pipeline::Backend backend;
     {
       std::lock_guard<std::mutex> lock(context->jit_mutex);
-      session = context->session;
-      registry = context->registry;
-      plugins = context->plugins_fingerprint;
+      backend = {context->session, context->registry, context->plugins_fingerprint};
     }
-    lo.registry = registry.get();
-    const std::string dump_dir = str_or_empty(opts.dump_dir);
-
-    dace_compile_stats_t stats{};
+    dace::pipeline::CompileRequest request;
+    request.sdfg = &g;
+    if (backend.session->has_cache()) request.content_hash = content_hash_of(sdfg);
+    request.opt_level = opts.opt_level;
+    request.fast_math = opts.fast_math != 0;
+    // Per program: baked into its parallel_for calls, so programs of one process differ.
+    request.num_threads = opts.num_threads;
+    request.dump_dir = str_or_empty(opts.dump_dir);
+    auto compiled = dace::pipeline::compile(request, backend);
+    if (!compiled) return compiled.take_error();
+    auto result = make_program(std::move(compiled->program), g);
+    const dace::pipeline::PhaseTimes& t = compiled->times;
+    dace_compile_stats_t& stats = result->stats;
     stats.version = DACE_COMPILE_STATS_VERSION;
-    std::string key;
-    if (session->has_cache()) {
-      dace::jit::ProgramKeyInputs in;
-      in.sdfg_hash = content_hash_of(sdfg);
-      in.sdfg_name = g.name;
-      in.target_id = session->target().id();
-      in.libdace_version = dace_version();
-      in.libdace_build_id = dace::plugin::build_id();
-      in.plugins = plugins;
-      in.lowering = dace::codegen::options_fingerprint(lo);
-      in.opt_level = opts.opt_level;
-      in.fast_math = lo.fast_math;
-      in.vector_math_library = session->has_vector_math_library();
-      key = dace::jit::program_cache_key(in);
-      // A hit skips validation and lowering: the key covers the SDFG's content, and only a
-      // valid SDFG ever got compiled under it. A dump needs the IR, so it always compiles.
-      if (dump_dir.empty()) {
-        auto result = load_cached_program(*session, g, key, t_start);
-        if (result) {
-          *out_program = result.release();
-          return Status::success();
-        }
-      }
-    }
-
-    const auto t_validate = Clock::now();
-    DACE_TRY(dace::analysis::validate(g));
-    stats.validate_ms = ms_since(t_validate);
-    lo.validate = false;
-    const auto t_lower = Clock::now();
-    auto llvm_context = std::make_unique<llvm::LLVMContext>();
-    auto lowered = dace::codegen::lower(g, *llvm_context, lo);
-    if (!lowered) return lowered.take_error();
-    stats.lower_ms = ms_since(t_lower);
-    dace::jit::CompileOptions co;
-    co.opt.level = opts.opt_level;
-    co.opt.fast_math = lo.fast_math;
-    co.dump_dir = dump_dir;
-    co.cache_key = key;
-    co.cache_read = false;  // looked up above
-    auto module = session->compile(std::move(lowered->module), std::move(llvm_context), co);
-    if (!module) return module.take_error();
-    const dace::jit::CompileStats& js = (*module)->stats();
-    stats.cache_hit = js.cache_hit ? 1 : 0;
-    stats.optimize_ms = js.optimize_ms;
-    stats.jit_ms = js.total_ms - js.optimize_ms;
-    stats.ir_instructions = js.ir_instructions;
-    stats.object_bytes = js.object_bytes;
-    auto prog = dace::jit::Program::create(
-        std::move(*module), {lowered->init_function, lowered->program_function, lowered->exit_function},
-        lowered->arguments, lowered->init_arguments);
-    if (!prog) return prog.take_error();
-    auto result = make_program(std::move(*prog), g);
+    stats.cache_hit = t.cache_hit ? 1 : 0;
+    stats.validate_ms = t.validate_ms;
+    stats.lower_ms = t.lower_ms;
+    stats.optimize_ms = t.optimize_ms;
+    stats.jit_ms = t.jit_ms;
+    stats.ir_instructions = t.ir_instructions;
+    stats.object_bytes = t.object_bytes;
     stats.total_ms = ms_since(t_start);
-    result->stats = stats;
     *out_program = result.release();
     return Status::success();
   });

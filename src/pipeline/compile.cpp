@@ -1,0 +1,111 @@
+#include "pipeline/compile.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "analysis/validate.h"
+#include "codegen/lower.h"
+#include "codegen/registry_query.h"
+#include "jit/program_abi.h"
+#include "jit/program_key.h"
+#include "plugin/build_id.h"
+
+namespace dace::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// The program from the object cache, made callable with what lowering would have reported
+// (jit/program_abi.h); null on a miss or when the cached object turns out unusable, and the
+// caller compiles instead.
+std::unique_ptr<jit::Program> load_cached(jit::JitSession& session, const ir::SDFG& g, const std::string& key,
+                                          PhaseTimes& times) {
+  auto module = session.load_cached(key);
+  if (!module) return nullptr;
+  const jit::CompileStats js = (*module)->stats();
+  jit::ProgramAbi abi = jit::program_abi(g);
+  auto prog = jit::Program::create(std::move(*module), abi.entry, std::move(abi.arguments), std::move(abi.init_arguments));
+  if (!prog) return nullptr;
+  times.cache_hit = true;
+  times.jit_ms = js.total_ms;
+  times.object_bytes = js.object_bytes;
+  return std::move(*prog);
+}
+
+}  // namespace
+
+Result<Compiled> compile(const CompileRequest& request, const Backend& backend) {
+  const ir::SDFG& g = *request.sdfg;
+  const auto t_start = Clock::now();
+  codegen::LowerOptions lo;
+  lo.fast_math = request.fast_math;
+  lo.default_num_threads = std::max(0, request.num_threads);
+  lo.registry = backend.registry.get();
+  jit::JitSession& session = *backend.session;
+
+  Compiled out;
+  std::string key;
+  if (session.has_cache()) {
+    jit::ProgramKeyInputs in;
+    in.sdfg_hash = request.content_hash;
+    in.sdfg_name = g.name;
+    in.target_id = session.target().id();
+    in.libdace_version = LIBDACE_VERSION_STRING;  // defined for the library target (CMakeLists.txt)
+    in.libdace_build_id = plugin::build_id();
+    in.plugins = backend.plugins_fingerprint;
+    in.lowering = codegen::options_fingerprint(lo);
+    in.opt_level = request.opt_level;
+    in.fast_math = lo.fast_math;
+    in.vector_math_library = session.has_vector_math_library();
+    key = jit::program_cache_key(in);
+    // A hit skips validation and lowering: the key covers the SDFG's content, and only a
+    // valid SDFG ever got compiled under it. A dump needs the IR, so it always compiles.
+    if (request.dump_dir.empty()) {
+      if (auto cached = load_cached(session, g, key, out.times)) {
+        out.program = std::move(cached);
+        out.times.total_ms = ms_since(t_start);
+        return out;
+      }
+    }
+  }
+
+  const auto t_validate = Clock::now();
+  DACE_TRY(analysis::validate(g));
+  out.times.validate_ms = ms_since(t_validate);
+  lo.validate = false;
+  const auto t_lower = Clock::now();
+  auto llvm_context = std::make_unique<llvm::LLVMContext>();
+  auto lowered = codegen::lower(g, *llvm_context, lo);
+  if (!lowered) return lowered.take_error();
+  out.times.lower_ms = ms_since(t_lower);
+  jit::CompileOptions co;
+  co.opt.level = request.opt_level;
+  co.opt.fast_math = lo.fast_math;
+  co.dump_dir = request.dump_dir;
+  co.cache_key = key;
+  co.cache_read = false;  // looked up above
+  auto module = session.compile(std::move(lowered->module), std::move(llvm_context), co);
+  if (!module) return module.take_error();
+  const jit::CompileStats& js = (*module)->stats();
+  out.times.cache_hit = js.cache_hit;
+  out.times.optimize_ms = js.optimize_ms;
+  out.times.jit_ms = js.total_ms - js.optimize_ms;
+  out.times.ir_instructions = js.ir_instructions;
+  out.times.object_bytes = js.object_bytes;
+  auto prog = jit::Program::create(std::move(*module),
+                                   {lowered->init_function, lowered->program_function, lowered->exit_function},
+                                   lowered->arguments, lowered->init_arguments);
+  if (!prog) return prog.take_error();
+  out.program = std::move(*prog);
+  out.times.total_ms = ms_since(t_start);
+  return out;
+}
+
+}  // namespace dace::pipeline
