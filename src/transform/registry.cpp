@@ -8,6 +8,7 @@
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/loop_lifting.h"
+#include "transform/loop_to_map.h"
 #include "transform/map_collapse.h"
 #include "transform/map_fusion.h"
 #include "transform/redundant_array.h"
@@ -28,7 +29,8 @@ struct PatternEntry {
   const char* name;
   std::unique_ptr<Transformation> (*make)();
 };
-constexpr std::array<PatternEntry, 5> kPatterns{{
+constexpr std::array<PatternEntry, 6> kPatterns{{
+    {"LoopToMap", &make_t<LoopToMap>},
     {"MapCollapse", &make_t<MapCollapse>},
     {"MapFusion", &make_t<MapFusion>},
     {"RedundantArray", &make_t<RedundantArray>},

@@ -1,0 +1,60 @@
+#include "transform/loop_dependence.h"
+
+#include <cstdlib>
+#include <map>
+
+#include "analysis/sets.h"
+
+namespace dace::transform {
+namespace {
+
+// Distance parameter of the test; a name no SDFG symbol can have (DaCe symbols are
+// identifiers without this prefix in practice, and a clash would only add constraints to
+// a symbol that then reads as d, making the answer more conservative, not less).
+constexpr const char* kDistance = "__loop_to_map_d";
+
+sym::Subset substitute(const sym::Subset& s, const std::map<std::string, sym::Expr>& rep) {
+  sym::Subset out = s;
+  for (sym::Range& r : out.dims) {
+    r.start = sym::substitute(r.start, rep);
+    r.end = sym::substitute(r.end, rep);
+    r.step = sym::substitute(r.step, rep);
+  }
+  return out;
+}
+
+// nullopt = undecided; true = the write of iteration i meets `other` of some iteration j != i.
+std::optional<bool> conflicts(const BodyAccess& w, const BodyAccess& other, const std::string& var, int64_t step) {
+  if (w.subset.rank() != other.subset.rank()) return std::nullopt;
+  sym::Assumptions as;
+  as.unrestricted.insert(var);
+  as.bounds[kDistance] = {1, std::nullopt};
+  const sym::Expr shift = sym::mul(sym::integer(std::llabs(step)), sym::symbol(kDistance));
+  for (bool forward : {true, false}) {
+    const sym::Expr j = forward ? sym::add(sym::symbol(var), shift) : sym::sub(sym::symbol(var), shift);
+    std::optional<bool> meet = analysis::subsets_intersect(w.subset, substitute(other.subset, {{var, j}}), as);
+    if (!meet) return std::nullopt;
+    if (*meet) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string carried_dependence(const std::vector<BodyAccess>& accesses, const std::string& var, int64_t step,
+                               bool* undecided) {
+  *undecided = false;
+  for (const BodyAccess& w : accesses) {
+    if (!w.write) continue;
+    for (const BodyAccess& o : accesses) {
+      if (o.data != w.data) continue;
+      if (o.write && !w.wcr.empty() && o.wcr == w.wcr) continue;  // resolved by the WCR
+      std::optional<bool> c = conflicts(w, o, var, step);
+      if (!c) *undecided = true;
+      if (!c || *c) return w.data;
+    }
+  }
+  return "";
+}
+
+}  // namespace dace::transform

@@ -1,0 +1,28 @@
+// The dependence test of LoopToMap: whether iterations of a loop touch the same element of a
+// container where one of them writes it. Decided with ISL through analysis/sets.h.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/symbolic/expr.h"
+
+namespace dace::transform {
+
+// One memlet of the loop body at the state's top level, in terms of the loop variable.
+struct BodyAccess {
+  std::string data;
+  sym::Subset subset;
+  bool write = false;
+  std::string wcr;  // empty = plain write (or read)
+};
+
+// The first container with a carried dependence ("" when none): some element written by
+// iteration i is read or written by an iteration j = i ± |step|·d, d >= 1, for some value of
+// the free symbols. Two WCR writes with the same operator do not conflict (the map resolves
+// them). When ISL cannot decide, the container is reported too, with `*undecided` set.
+// The loop's range is not used to bound i and j: more refusals, never a wrong answer.
+std::string carried_dependence(const std::vector<BodyAccess>& accesses, const std::string& var, int64_t step,
+                               bool* undecided);
+
+}  // namespace dace::transform

@@ -1,0 +1,182 @@
+#include "transform/loop_to_map.h"
+
+#include <memory>
+#include <set>
+
+#include "builder/api_memlet.h"
+#include "transform/loop_bounds.h"
+#include "transform/loop_dependence.h"
+
+namespace dace::transform {
+namespace {
+
+const ir::LoopRegion* as_loop(const ir::ControlFlowBlock* b) {
+  return b && b->kind == ir::BlockKind::Loop ? static_cast<const ir::LoopRegion*>(b) : nullptr;
+}
+
+// The body state of a loop made of exactly one state and no interstate edges.
+const ir::State* single_body(const ir::LoopRegion& loop) {
+  const std::vector<int> blocks = loop.block_slots();
+  if (blocks.size() != 1 || !loop.edge_slots().empty()) return nullptr;
+  const ir::ControlFlowBlock* b = loop.block(blocks.front());
+  return b->kind == ir::BlockKind::State ? static_cast<const ir::State*>(b) : nullptr;
+}
+
+// The SDFG whose containers the region's dataflow names (nested SDFGs have their own).
+const ir::SDFG* owner_sdfg(const ir::ControlFlowBlock* b) {
+  while (b && b->kind != ir::BlockKind::SDFG) b = b->parent;
+  return static_cast<const ir::SDFG*>(b);
+}
+
+bool is_access(const ir::State& s, int n) { return s.node(n)->kind == ir::NodeKind::Access; }
+
+// Every memlet of the body as seen by its top-level access node; false (with `why`) when the
+// body does not have the shape this transformation handles.
+bool collect_accesses(const ir::State& s, std::vector<BodyAccess>& out, std::string& why) {
+  for (int n : s.node_ids()) {
+    if (!is_access(s, n)) continue;
+    const auto& an = static_cast<const ir::AccessNode&>(*s.node(n));
+    const bool reads = !s.out_edges(n).empty(), writes = !s.in_edges(n).empty();
+    if (reads && writes) {
+      why = "access node of '" + an.data + "' is both written and read in the body (not privatized)";
+      return false;
+    }
+    for (int e : reads ? s.out_edges(n) : s.in_edges(n)) {
+      const ir::DataflowEdge& de = *s.edge(e);
+      const int other = reads ? de.dst : de.src;
+      if (is_access(s, other)) {
+        why = "a copy between access nodes of '" + an.data + "' in the body";
+        return false;
+      }
+      if (de.memlet.is_empty() || de.memlet.data != an.data || de.memlet.other_subset) {
+        why = "a memlet at '" + an.data + "' that does not name it plainly";
+        return false;
+      }
+      out.push_back({an.data, de.memlet.subset, writes, de.memlet.wcr});
+    }
+  }
+  return true;
+}
+
+// A connector name `base` not used yet on `node`'s inputs (or outputs).
+std::string fresh_connector(const ir::Node& node, const std::string& prefix, const std::string& data) {
+  std::string name = prefix + data;
+  for (int k = 1; node.in_connectors.count(name) || node.out_connectors.count(name); ++k)
+    name = prefix + data + "_" + std::to_string(k);
+  return name;
+}
+
+}  // namespace
+
+void LoopToMap::region_matches(const ir::ControlFlowRegion& region, std::vector<std::vector<int>>& out) {
+  for (int b : region.block_slots())
+    if (as_loop(region.block(b))) out.push_back({b});
+}
+
+bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
+  const ir::LoopRegion* loop = as_loop(site.region.block(blocks[0]));
+  if (!loop) return refuse("the pattern needs a loop region");
+  const ir::State* body = single_body(*loop);
+  if (!body) return refuse("the loop body is not a single state");
+  std::optional<LoopBounds> b = loop_bounds(*loop);
+  if (!b) return refuse("loop header is not `i = a; i < b; i = i + s` with a constant step");
+  if (!ascending_range(*b)) return refuse("a negative step other than -1");
+  const ir::SDFG* sdfg = owner_sdfg(loop);
+  if (!sdfg) return refuse("the loop belongs to no SDFG");
+  std::vector<BodyAccess> acc;
+  std::string why;
+  if (!collect_accesses(*body, acc, why)) return refuse(why);
+  for (const BodyAccess& a : acc)
+    if (!sdfg->arrays.count(a.data)) return refuse("undeclared container '" + a.data + "'");
+  bool undecided = false;
+  const std::string dep = carried_dependence(acc, loop->loop_variable, b->step, &undecided);
+  if (!dep.empty())
+    return refuse(undecided ? "cannot decide whether iterations conflict on '" + dep + "'"
+                            : "loop-carried dependence on '" + dep + "'");
+  return true;
+}
+
+Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
+  ir::ControlFlowRegion& region = site.region;
+  const int slot = blocks[0];
+  const ir::LoopRegion& loop = *as_loop(region.block(slot));
+  const LoopBounds b = *loop_bounds(loop);
+  const sym::Range range = *ascending_range(b);
+  const std::string var = loop.loop_variable;
+  const ir::SDFG& sdfg = *owner_sdfg(&loop);
+
+  std::unique_ptr<ir::ControlFlowBlock> copy = single_body(loop)->clone();
+  auto* st = static_cast<ir::State*>(copy.get());
+  st->label = loop.label;
+  site.sdfg.register_block(*st);
+
+  const std::vector<int> nodes = st->node_ids();
+  const std::vector<int> edges = st->edge_ids();
+  const std::vector<int> parents = st->scope_parents();
+  auto entry_node = std::make_unique<ir::MapEntry>();
+  entry_node->label = loop.label;
+  entry_node->map.params = {var};
+  entry_node->map.range.dims = {range};
+  const int entry = st->add_node(std::move(entry_node));
+  auto exit_node = std::make_unique<ir::MapExit>();
+  exit_node->label = loop.label;
+  exit_node->entry = entry;
+  const int exit = st->add_node(std::move(exit_node));
+  const sym::Subset map_range{{range}};
+
+  // Each edge between a top-level access node and a top-level computation now passes the
+  // map: the inner half keeps the memlet, the outer half covers all iterations.
+  for (int e : edges) {
+    ir::DataflowEdge de = *st->edge(e);
+    const bool in = is_access(*st, de.src) && !is_access(*st, de.dst) && parents[static_cast<size_t>(de.dst)] == -1;
+    const bool out = !is_access(*st, de.src) && is_access(*st, de.dst) && parents[static_cast<size_t>(de.src)] == -1;
+    if (!in && !out) continue;
+    const ir::DataDescriptor& desc = sdfg.arrays.at(de.memlet.data);
+    ir::Memlet outer = de.memlet;
+    outer.subset = capi::propagate_over_map(de.memlet.subset, desc, {var}, map_range);
+    outer.volume = nullptr;
+    ir::Node& scope = *st->node(in ? entry : exit);
+    const std::string cin = fresh_connector(scope, "IN_", de.memlet.data);
+    const std::string cout = "OUT_" + cin.substr(3);
+    scope.in_connectors[cin] = ir::DType{};
+    scope.out_connectors[cout] = ir::DType{};
+    st->remove_edge(e);
+    ir::DataflowEdge first = de, second = de;
+    if (in) {
+      first.dst = entry, first.dst_conn = cin, first.memlet = outer;
+      second.src = entry, second.src_conn = cout;
+    } else {
+      first.dst = exit, first.dst_conn = cin;
+      second.src = exit, second.src_conn = cout, second.memlet = outer;
+    }
+    st->add_edge(std::move(first));
+    st->add_edge(std::move(second));
+  }
+  // Top-level computations without inputs (outputs) hang on the entry (exit) through empty
+  // memlets, so that they are inside the map's scope.
+  for (int n : nodes) {
+    if (is_access(*st, n) || parents[static_cast<size_t>(n)] != -1) continue;
+    const ir::NodeKind k = st->node(n)->kind;
+    if (st->in_edges(n).empty() && k != ir::NodeKind::MapExit) st->add_edge(ir::DataflowEdge{entry, n, "", "", {}});
+    if (st->out_edges(n).empty() && k != ir::NodeKind::MapEntry) st->add_edge(ir::DataflowEdge{n, exit, "", "", {}});
+  }
+
+  // The state takes the loop's place and its edges.
+  const int ns = region.add_block(std::move(copy));
+  for (int e : region.in_edges(slot)) {
+    ir::InterstateEdge ie = *region.edge(e);
+    ie.dst = ns;
+    region.add_edge(std::move(ie));
+  }
+  for (int e : region.out_edges(slot)) {
+    ir::InterstateEdge ie = *region.edge(e);
+    ie.src = ns;
+    region.add_edge(std::move(ie));
+  }
+  if (region.start_block == slot) region.start_block = ns;
+  region.remove_block(slot);
+  site.am.invalidate(modifies());
+  return Status::success();
+}
+
+}  // namespace dace::transform

@@ -1,0 +1,127 @@
+// LoopToMap on hand-built loop regions: independent loops become maps and give the results
+// of plain C++ loops; loops with a carried dependence are refused, naming the container.
+#include <gtest/gtest.h>
+
+#include "codegen_test_builder.h"
+#include "ir/sdfg.h"
+#include "transform_test_support.h"
+
+namespace dace::transform::testing {
+namespace {
+
+using namespace codegen::testing;
+using codegen::testing::tasklet;
+using T = ir::ScalarType;
+
+struct Loop {
+  std::unique_ptr<ir::SDFG> g;
+  ir::State* body = nullptr;
+};
+
+// start -> for (i = init; cond; i = update) { body } -> end, over A[0:N], B[0:N], s[1].
+Loop make_loop(const std::string& init, const std::string& cond, const std::string& update) {
+  Loop l;
+  l.g = std::make_unique<ir::SDFG>();
+  ir::SDFG& g = *l.g;
+  g.name = "l2m";
+  g.symbols["N"] = ir::DType::of(T::Int64);
+  add_array(g, "A", T::Float64, {"N"});
+  add_array(g, "B", T::Float64, {"N"});
+  add_array(g, "s", T::Float64, {"1"});
+  int start = 0, end = 0;
+  add_state(g, g, "start", &start);
+  auto loop = std::make_unique<ir::LoopRegion>();
+  loop->label = "for_1";
+  loop->loop_variable = "i";
+  loop->init_statement = ir::CodeBlock{"i = " + init, ir::Language::Python};
+  loop->loop_condition = ir::CodeBlock{cond, ir::Language::Python};
+  loop->update_statement = ir::CodeBlock{"i = " + update, ir::Language::Python};
+  g.register_block(*loop);
+  ir::LoopRegion* L = loop.get();
+  const int ls = g.add_block(std::move(loop));
+  l.body = &add_state(*L, g, "body");
+  add_state(g, g, "end", &end);
+  add_interstate(g, start, ls);
+  add_interstate(g, ls, end);
+  return l;
+}
+
+// dst[wi] = src[ri] <op>, one tasklet.
+void assign(ir::State& s, const std::string& dst, const std::string& wi, const std::string& src,
+            const std::string& ri, const std::string& rhs, const std::string& wcr = "") {
+  int t = tasklet(s, "y = " + rhs, {"x"}, {"y"});
+  edge(s, access(s, src), "", t, "x", src + "[" + ri + "]");
+  edge(s, t, "y", access(s, dst), "", dst + "[" + wi + "]", wcr);
+}
+
+std::string why(ir::SDFG& g) {
+  std::string reasons;
+  EXPECT_FALSE(applies_anywhere(g, "LoopToMap", &reasons));
+  return reasons;
+}
+
+TEST(TransformLoopToMap, IndependentLoopBecomesAMap) {
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  assign(*l.body, "B", "i", "A", "i", "x * 2");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  EXPECT_EQ(count_nodes(*l.g, ir::NodeKind::MapEntry), 1);
+  std::vector<double> a{1, 2, 3, 4, 5}, b(5, 0), s(1, 0), want(5, 0);
+  for (size_t i = 0; i < 5; ++i) want[i] = a[i] * 2;
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &s}}, {{"N", 5}});
+  EXPECT_EQ(b, want);
+}
+
+TEST(TransformLoopToMap, RefusesACarriedDependence) {
+  Loop l = make_loop("1", "(i < N)", "(i + 1)");
+  assign(*l.body, "A", "i", "A", "i - 1", "x + 1");
+  const std::string r = why(*l.g);
+  EXPECT_NE(r.find("dependence on 'A'"), std::string::npos) << r;
+}
+
+TEST(TransformLoopToMap, SameElementUpdateIsConverted) {
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  assign(*l.body, "A", "i", "A", "i", "x + 1");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  std::vector<double> a{1, 2, 3, 4}, b(4, 0), s(1, 0);
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &s}}, {{"N", 4}});
+  EXPECT_EQ(a, (std::vector<double>{2, 3, 4, 5}));
+}
+
+TEST(TransformLoopToMap, ReductionNeedsWcr) {
+  Loop plain = make_loop("0", "(i < N)", "(i + 1)");
+  assign(*plain.body, "s", "0", "A", "i", "x");
+  EXPECT_NE(why(*plain.g).find("'s'"), std::string::npos);
+
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  assign(*l.body, "s", "0", "A", "i", "x", "lambda a, b: a + b");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  std::vector<double> a{1, 2, 3, 4}, b(4, 0), s(1, 0);
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &s}}, {{"N", 4}});
+  EXPECT_EQ(s[0], 10.0);
+}
+
+TEST(TransformLoopToMap, StepTwoSymbolicBoundsAndDownwardLoops) {
+  // for (i = 0; i <= N - 1; i += 2) A[i + 1] = A[i] + 1: odd and even elements never meet.
+  Loop l = make_loop("0", "(i <= (N - 2))", "(i + 2)");
+  assign(*l.body, "A", "i + 1", "A", "i", "x + 1");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  std::vector<double> a{1, 2, 3, 4, 5, 6}, want = a, b(6, 0), s(1, 0);
+  for (size_t i = 0; i + 1 < 6; i += 2) want[i + 1] = want[i] + 1;
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &s}}, {{"N", 6}});
+  EXPECT_EQ(a, want);
+
+  // The same with step 1 reads what the previous iteration wrote: refused.
+  Loop dep = make_loop("0", "(i < (N - 1))", "(i + 1)");
+  assign(*dep.body, "A", "i + 1", "A", "i", "x + 1");
+  EXPECT_NE(why(*dep.g).find("'A'"), std::string::npos);
+
+  Loop down = make_loop("(N - 1)", "(i >= 0)", "(i - 1)");
+  assign(*down.body, "B", "i", "A", "i", "x * 3");
+  ASSERT_TRUE(apply_once(*down.g, "LoopToMap"));
+  std::vector<double> a2{1, 2, 3}, b2(3, 0), s2(1, 0);
+  run_sdfg(*down.g, {{"A", &a2}, {"B", &b2}, {"s", &s2}}, {{"N", 3}});
+  EXPECT_EQ(b2, (std::vector<double>{3, 6, 9}));
+}
+
+}  // namespace
+}  // namespace dace::transform::testing
