@@ -103,6 +103,34 @@ TEST(TransformHistory, RecordsEveryStepInDaceForm) {
   for (size_t i = 0; i < h.size(); ++i) EXPECT_EQ(to_json(h2[i]), to_json(h[i]));
 }
 
+// Steps are appended to whatever history the file brought: an empty list, DaCe's own
+// entries (kept, in order), or a value that is no list (replaced, as it cannot be read).
+TEST(TransformHistory, RecordAppendsToTheStoredList) {
+  const HistoryEntry step{HistoryEntry::Kind::Pass, "RemoveUnusedSymbols", {}, "{\"recursive\":true}"};
+  const std::string dace_entry =
+      "{\"type\":\"PatternTransformation\",\"transformation\":\"MapFusion\",\"cfg_id\":0,\"state_id\":0,"
+      "\"_subgraph\":{\"0\":1,\"1\":2,\"2\":3},\"expr_index\":0}";
+  struct Case {
+    const char* stored;  // nullptr: no history yet
+    std::vector<std::string> names;
+  };
+  for (const Case& c : {Case{nullptr, {"RemoveUnusedSymbols"}}, Case{"[]", {"RemoveUnusedSymbols"}},
+                        Case{"{\"a\":1}", {"RemoveUnusedSymbols"}}, Case{"7", {"RemoveUnusedSymbols"}},
+                        Case{"DACE", {"MapFusion", "RemoveUnusedSymbols"}}}) {
+    ir::SDFG g;
+    g.name = "h";
+    if (c.stored) g.extra["transformation_hist"] = std::string(c.stored) == "DACE" ? "[" + dace_entry + "]" : c.stored;
+    record(g, step);
+    record(g, step);
+    std::vector<std::string> names;
+    for (const HistoryEntry& e : history_of(g)) names.push_back(e.transformation);
+    std::vector<std::string> want = c.names;
+    want.push_back("RemoveUnusedSymbols");
+    EXPECT_EQ(names, want) << (c.stored ? c.stored : "(none)");
+    EXPECT_EQ(history_size(g), want.size());
+  }
+}
+
 TEST(TransformHistory, ReplayGivesTheSameBytes) {
   auto g = sample();
   optimize(*g);
