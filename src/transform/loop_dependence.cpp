@@ -26,8 +26,14 @@ sym::Subset substitute(const sym::Subset& s, const std::map<std::string, sym::Ex
 // nullopt = undecided; true = the write of iteration i meets `other` of some iteration j != i.
 std::optional<bool> conflicts(const BodyAccess& w, const BodyAccess& other, const std::string& var, int64_t step) {
   if (w.subset.rank() != other.subset.rank()) return std::nullopt;
+  // Every symbol may take any integer value: an outer loop's variable can be 0 or negative,
+  // and the default (positive symbols) could hide a conflict that exists only there.
   sym::Assumptions as;
   as.unrestricted.insert(var);
+  for (const BodyAccess* a : {&w, &other})
+    for (const sym::Range& r : a->subset.dims)
+      for (sym::Expr e : {r.start, r.end, r.step})
+        for (const std::string& name : sym::free_symbols(e)) as.unrestricted.insert(name);
   as.bounds[kDistance] = {1, std::nullopt};
   const sym::Expr shift = sym::mul(sym::integer(std::llabs(step)), sym::symbol(kDistance));
   for (bool forward : {true, false}) {

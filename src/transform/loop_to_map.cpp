@@ -6,6 +6,7 @@
 #include "builder/api_memlet.h"
 #include "transform/loop_bounds.h"
 #include "transform/loop_dependence.h"
+#include "transform/loop_privatization.h"
 
 namespace dace::transform {
 namespace {
@@ -30,20 +31,40 @@ const ir::SDFG* owner_sdfg(const ir::ControlFlowBlock* b) {
 
 bool is_access(const ir::State& s, int n) { return s.node(n)->kind == ir::NodeKind::Access; }
 
-// Every memlet of the body as seen by its top-level access node; false (with `why`) when the
-// body does not have the shape this transformation handles.
-bool collect_accesses(const ir::State& s, std::vector<BodyAccess>& out, std::string& why) {
+// Containers of the body that need a private copy per iteration: an access node both
+// written and read, or used only inside a nested scope (it never reaches the top level).
+std::set<std::string> needing_privatization(const ir::State& s, const std::vector<int>& parents) {
+  std::set<std::string> top_level, inner, both;
+  for (int n : s.node_ids()) {
+    if (!is_access(s, n)) continue;
+    const std::string& data = static_cast<const ir::AccessNode&>(*s.node(n)).data;
+    (parents[static_cast<size_t>(n)] == -1 ? top_level : inner).insert(data);
+    if (!s.in_edges(n).empty() && !s.out_edges(n).empty()) both.insert(data);
+  }
+  for (const std::string& d : inner)
+    if (!top_level.count(d)) both.insert(d);
+  return both;
+}
+
+// Every memlet of the body as seen by its top-level access node, except those of the
+// privatized containers (returned in `priv`); false (with `why`) when the body does not have
+// the shape this transformation handles.
+bool collect_accesses(const ir::SDFG& sdfg, const ir::State& s, std::vector<BodyAccess>& out,
+                      std::set<std::string>& priv, std::string& why) {
+  const std::vector<int> parents = s.scope_parents();
+  priv = needing_privatization(s, parents);
+  for (const std::string& d : priv)
+    if (!privatizable(sdfg, s, d, why)) return false;
   for (int n : s.node_ids()) {
     if (!is_access(s, n)) continue;
     const auto& an = static_cast<const ir::AccessNode&>(*s.node(n));
-    const bool reads = !s.out_edges(n).empty(), writes = !s.in_edges(n).empty();
-    if (reads && writes) {
-      why = "access node of '" + an.data + "' is both written and read in the body (not privatized)";
-      return false;
-    }
-    for (int e : reads ? s.out_edges(n) : s.in_edges(n)) {
+    // Inside an inner scope, memlets are in the inner parameters; what crosses the scope is
+    // covered by the propagated memlets of the top-level nodes.
+    if (priv.count(an.data) || parents[static_cast<size_t>(n)] != -1) continue;
+    const bool writes = !s.in_edges(n).empty();
+    for (int e : writes ? s.in_edges(n) : s.out_edges(n)) {
       const ir::DataflowEdge& de = *s.edge(e);
-      const int other = reads ? de.dst : de.src;
+      const int other = writes ? de.src : de.dst;
       if (is_access(s, other)) {
         why = "a copy between access nodes of '" + an.data + "' in the body";
         return false;
@@ -84,10 +105,17 @@ bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
   const ir::SDFG* sdfg = owner_sdfg(loop);
   if (!sdfg) return refuse("the loop belongs to no SDFG");
   std::vector<BodyAccess> acc;
+  std::set<std::string> priv;
   std::string why;
-  if (!collect_accesses(*body, acc, why)) return refuse(why);
-  for (const BodyAccess& a : acc)
-    if (!sdfg->arrays.count(a.data)) return refuse("undeclared container '" + a.data + "'");
+  if (!collect_accesses(*sdfg, *body, acc, priv, why)) return refuse(why);
+  for (const BodyAccess& a : acc) {
+    auto it = sdfg->arrays.find(a.data);
+    if (it == sdfg->arrays.end()) return refuse("undeclared container '" + a.data + "'");
+    // Views and references alias other containers: comparing accesses by name would miss
+    // conflicts through the alias.
+    if (it->second.kind == ir::DataKind::View || it->second.kind == ir::DataKind::Reference)
+      return refuse("'" + a.data + "' is a view or reference");
+  }
   bool undecided = false;
   const std::string dep = carried_dependence(acc, loop->loop_variable, b->step, &undecided);
   if (!dep.empty())
@@ -113,6 +141,11 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
   const std::vector<int> nodes = st->node_ids();
   const std::vector<int> edges = st->edge_ids();
   const std::vector<int> parents = st->scope_parents();
+  const std::set<std::string> priv = needing_privatization(*st, parents);
+  // A node of a privatized container stays inside the map; others are outside it.
+  auto outside = [&](int n) {
+    return is_access(*st, n) && !priv.count(static_cast<const ir::AccessNode&>(*st->node(n)).data);
+  };
   auto entry_node = std::make_unique<ir::MapEntry>();
   entry_node->label = loop.label;
   entry_node->map.params = {var};
@@ -128,8 +161,8 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
   // map: the inner half keeps the memlet, the outer half covers all iterations.
   for (int e : edges) {
     ir::DataflowEdge de = *st->edge(e);
-    const bool in = is_access(*st, de.src) && !is_access(*st, de.dst) && parents[static_cast<size_t>(de.dst)] == -1;
-    const bool out = !is_access(*st, de.src) && is_access(*st, de.dst) && parents[static_cast<size_t>(de.src)] == -1;
+    const bool in = outside(de.src) && !is_access(*st, de.dst) && parents[static_cast<size_t>(de.dst)] == -1;
+    const bool out = !is_access(*st, de.src) && outside(de.dst) && parents[static_cast<size_t>(de.src)] == -1;
     if (!in && !out) continue;
     const ir::DataDescriptor& desc = sdfg.arrays.at(de.memlet.data);
     ir::Memlet outer = de.memlet;
@@ -155,7 +188,7 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
   // Top-level computations without inputs (outputs) hang on the entry (exit) through empty
   // memlets, so that they are inside the map's scope.
   for (int n : nodes) {
-    if (is_access(*st, n) || parents[static_cast<size_t>(n)] != -1) continue;
+    if (outside(n) || parents[static_cast<size_t>(n)] != -1) continue;
     const ir::NodeKind k = st->node(n)->kind;
     if (st->in_edges(n).empty() && k != ir::NodeKind::MapExit) st->add_edge(ir::DataflowEdge{entry, n, "", "", {}});
     if (st->out_edges(n).empty() && k != ir::NodeKind::MapEntry) st->add_edge(ir::DataflowEdge{n, exit, "", "", {}});

@@ -2,8 +2,9 @@
 // iterations are independent becomes a map. Scope here: a LoopRegion whose body is one state
 // with no interstate edges, a header `loop_bounds.h` accepts, and a body whose top-level
 // access nodes are pure sources or pure sinks (so every access of a container is one memlet
-// at the state's top level, and nothing needs privatizing: a transient both written and read
-// inside the body is refused, not privatized).
+// at the state's top level), except transients that loop_privatization.h accepts: written by
+// tasklets before every read in each iteration and used nowhere else, they stay inside the
+// map, one copy per iteration. Other transients written and read in the body are refused.
 // Legality is exact (ISL, `analysis/sets.h`, loop_dependence.h): no container element written
 // in iteration i is read or written in an iteration j != i, for every value of the free
 // symbols; undecided means refused. WCR writes may overlap other WCR writes of the same

@@ -2,8 +2,14 @@
 // of plain C++ loops; loops with a carried dependence are refused, naming the container.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "codegen_test_builder.h"
+#include "corpus_case.h"
+#include "ir/json/sdfg_json.h"
 #include "ir/sdfg.h"
+#include "transform/loop_lifting.h"
+#include "transform/simplify.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -122,6 +128,97 @@ TEST(TransformLoopToMap, StepTwoSymbolicBoundsAndDownwardLoops) {
   run_sdfg(*down.g, {{"A", &a2}, {"B", &b2}, {"s", &s2}}, {{"N", 3}});
   EXPECT_EQ(b2, (std::vector<double>{3, 6, 9}));
 }
+
+TEST(TransformLoopToMap, SymbolsMayBeZeroOrNegative) {
+  // B[i, k] = B[i + 1, 0] conflicts only when k == 0 (k could be an outer loop's variable):
+  // the test must not assume symbols are positive.
+  Loop l = make_loop("0", "(i < (N - 1))", "(i + 1)");
+  l.g->symbols["k"] = ir::DType::of(T::Int64);
+  add_array(*l.g, "C", T::Float64, {"N", "N"});
+  assign(*l.body, "C", "i, k", "C", "i + 1, 0", "x");
+  EXPECT_NE(why(*l.g).find("'C'"), std::string::npos);
+}
+
+TEST(TransformLoopToMap, RefusesHeadersItCannotReadAsARange) {
+  Loop l = make_loop("0", "(i < N)", "(i * 2)");
+  assign(*l.body, "B", "i", "A", "i", "x");
+  EXPECT_NE(why(*l.g).find("header"), std::string::npos);
+  Loop down = make_loop("N", "(i > 0)", "(i - 2)");
+  assign(*down.body, "B", "i - 1", "A", "i - 1", "x");
+  EXPECT_NE(why(*down.g).find("negative step"), std::string::npos);
+}
+
+TEST(TransformLoopToMap, PrivatizesATransientWrittenBeforeItIsRead) {
+  // for i: t = A[i] * 2; B[i] = t + 1, with t a transient scalar: one t per iteration.
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  ir::DataDescriptor t;
+  t.kind = ir::DataKind::Scalar;
+  t.dtype = ir::DType::of(T::Float64);
+  t.shape = {sym::integer(1)};
+  t.transient = true;
+  l.g->arrays["t"] = t;
+  ir::State& s = *l.body;
+  const int t1 = tasklet(s, "y = x * 2", {"x"}, {"y"});
+  const int t2 = tasklet(s, "y = x + 1", {"x"}, {"y"});
+  const int tn = access(s, "t");
+  edge(s, access(s, "A"), "", t1, "x", "A[i]");
+  edge(s, t1, "y", tn, "", "t[0]");
+  edge(s, tn, "", t2, "x", "t[0]");
+  edge(s, t2, "y", access(s, "B"), "", "B[i]");
+  std::unique_ptr<ir::SDFG> shared = l.g->clone_sdfg();
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  std::vector<double> a{1, 2, 3}, b(3, 0), sv(1, 0);
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &sv}}, {{"N", 3}});
+  EXPECT_EQ(b, (std::vector<double>{3, 5, 7}));
+
+  // The same transient read after the loop is shared: refused, naming it.
+  ir::State& after = add_state(*shared, *shared, "after");
+  int last = 0;
+  for (int b2 : shared->block_slots())
+    if (shared->block(b2)->label == "end") last = b2;
+  add_interstate(*shared, last, shared->slot_of(&after));
+  edge(after, access(after, "t"), "", access(after, "s"), "", "t[0] -> [0]");
+  const std::string r = why(*shared);
+  EXPECT_NE(r.find("'t'"), std::string::npos) << r;
+}
+
+// Every corpus SDFG (raw and simplified): lifted, simplified, then LoopToMap wherever it is
+// legal; validated, compiled and run against NumPy.
+class LoopToMapCorpus : public ::testing::TestWithParam<codegen::testing::CorpusFile> {};
+
+TEST_P(LoopToMapCorpus, MapsMatchNumPy) {
+  const auto& cf = GetParam();
+  Result<std::unique_ptr<ir::SDFG>> sdfg = ir::json::read_sdfg_file(cf.sdfg);
+  ASSERT_TRUE(sdfg.ok()) << sdfg.error().message;
+  ir::SDFG& g = **sdfg;
+  AnalysisManager am;
+  LoopLifting lifting;
+  ASSERT_TRUE(run_pass(g, lifting, am).ok());
+  Result<bool> simp = run_pass(g, *make_simplify_pipeline(), am);
+  ASSERT_TRUE(simp.ok()) << simp.error().message;
+  std::unique_ptr<Transformation> t = make_transformation("LoopToMap");
+  Result<int> n = apply_repeated(g, *t, am);
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  std::string reasons;
+  for (const Match& m : t->enumerate(g, am))
+    if (!t->can_be_applied(g, m, am)) reasons += "\n    refused: " + t->why_not();
+  std::printf("[ loop-to-map ] %s: %d loop(s) became maps%s\n", cf.name.c_str(), *n, reasons.c_str());
+  Status v = analysis::validate(g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  if (*n == 0) return;
+  Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile(g);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  codegen::testing::run_corpus_case(cf.dir, g, *prog);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, LoopToMapCorpus,
+                         ::testing::ValuesIn(codegen::testing::simp_and_raw_files(codegen::testing::corpus_case_dirs())),
+                         [](const ::testing::TestParamInfo<codegen::testing::CorpusFile>& info) {
+                           std::string s = info.param.name;
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s;
+                         });
 
 }  // namespace
 }  // namespace dace::transform::testing
