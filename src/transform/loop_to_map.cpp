@@ -46,6 +46,27 @@ std::set<std::string> needing_privatization(const ir::State& s, const std::vecto
   return both;
 }
 
+// Inside an inner scope, memlets are in the inner parameters; the dependence test sees such
+// a node only through the propagated memlets of the top level. That is complete only when
+// its data crosses the scope: it is read from the entry, or what is written into it leaves
+// through exits (memlet paths through scope nodes name one container).
+bool crosses_its_scope(const ir::State& s, int n, const std::string& data) {
+  const std::vector<int> ins = s.in_edges(n);
+  if (ins.empty()) return false;
+  bool from_entry = true;
+  for (int e : ins) {
+    const ir::DataflowEdge& de = *s.edge(e);
+    if (de.memlet.is_empty() || de.memlet.data != data) return false;
+    from_entry = from_entry && s.node(de.src)->kind == ir::NodeKind::MapEntry;
+  }
+  if (from_entry) return true;
+  for (int e : s.out_edges(n)) {
+    const ir::DataflowEdge& de = *s.edge(e);
+    if (s.node(de.dst)->kind != ir::NodeKind::MapExit || de.memlet.is_empty() || de.memlet.data != data) return false;
+  }
+  return true;
+}
+
 // Every memlet of the body as seen by its top-level access node, except those of the
 // privatized containers (returned in `priv`); false (with `why`) when the body does not have
 // the shape this transformation handles.
@@ -58,9 +79,14 @@ bool collect_accesses(const ir::SDFG& sdfg, const ir::State& s, std::vector<Body
   for (int n : s.node_ids()) {
     if (!is_access(s, n)) continue;
     const auto& an = static_cast<const ir::AccessNode&>(*s.node(n));
-    // Inside an inner scope, memlets are in the inner parameters; what crosses the scope is
-    // covered by the propagated memlets of the top-level nodes.
-    if (priv.count(an.data) || parents[static_cast<size_t>(n)] != -1) continue;
+    if (priv.count(an.data)) continue;
+    if (parents[static_cast<size_t>(n)] != -1) {
+      if (!crosses_its_scope(s, n, an.data)) {
+        why = "an access node of '" + an.data + "' inside a nested scope whose data does not cross the scope";
+        return false;
+      }
+      continue;
+    }
     const bool writes = !s.in_edges(n).empty();
     for (int e : writes ? s.in_edges(n) : s.out_edges(n)) {
       const ir::DataflowEdge& de = *s.edge(e);

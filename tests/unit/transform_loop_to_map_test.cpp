@@ -182,6 +182,34 @@ TEST(TransformLoopToMap, PrivatizesATransientWrittenBeforeItIsRead) {
   EXPECT_NE(r.find("'t'"), std::string::npos) << r;
 }
 
+TEST(TransformLoopToMap, BodyWithAnInnerMap) {
+  // for i: map j: C[i, j] = A[j] + i  -> rows are independent; the inner map nests.
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  add_array(*l.g, "C", T::Float64, {"N", "N"});
+  ir::State& s = *l.body;
+  auto [en, ex] = map(s, {"j"}, "0:N");
+  const int t = tasklet(s, "y = x + i", {"x"}, {"y"});
+  edge_in(s, access(s, "A"), en, t, "x", "A[0:N]", "A[j]");
+  edge_out(s, t, "y", ex, access(s, "C"), "C[i, j]", "C[i, 0:N]");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  EXPECT_EQ(count_nodes(*l.g, ir::NodeKind::MapEntry), 2);
+  std::vector<double> a{1, 2, 3}, b(3, 0), sv(1, 0), c(9, 0), want(9, 0);
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < 3; ++j) want[i * 3 + j] = a[j] + static_cast<double>(i);
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &sv}, {"C", &c}}, {{"N", 3}});
+  EXPECT_EQ(c, want);
+
+  // Writing a whole row C[0, 0:N] every iteration is an output dependence: refused.
+  Loop w = make_loop("0", "(i < N)", "(i + 1)");
+  add_array(*w.g, "C", T::Float64, {"N", "N"});
+  ir::State& s2 = *w.body;
+  auto [en2, ex2] = map(s2, {"j"}, "0:N");
+  const int t2 = tasklet(s2, "y = x + i", {"x"}, {"y"});
+  edge_in(s2, access(s2, "A"), en2, t2, "x", "A[0:N]", "A[j]");
+  edge_out(s2, t2, "y", ex2, access(s2, "C"), "C[0, j]", "C[0, 0:N]");
+  EXPECT_NE(why(*w.g).find("'C'"), std::string::npos);
+}
+
 // Every corpus SDFG (raw and simplified): lifted, simplified, then LoopToMap wherever it is
 // legal; validated, compiled and run against NumPy.
 class LoopToMapCorpus : public ::testing::TestWithParam<codegen::testing::CorpusFile> {};
