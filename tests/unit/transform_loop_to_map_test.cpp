@@ -31,6 +31,7 @@ Loop make_loop(const std::string& init, const std::string& cond, const std::stri
   ir::SDFG& g = *l.g;
   g.name = "l2m";
   g.symbols["N"] = ir::DType::of(T::Int64);
+  g.symbols["i"] = ir::DType::of(T::Int64);  // as LoopLifting leaves the loop variable
   add_array(g, "A", T::Float64, {"N"});
   add_array(g, "B", T::Float64, {"N"});
   add_array(g, "s", T::Float64, {"1"});
