@@ -189,11 +189,16 @@ std::set<std::string> free_symbols(const ir::SDFG& sdfg) {
   }
   c.region(sdfg, {}, 0);
 
-  // Symbols assigned on interstate edges anywhere are defined inside the SDFG.
+  // Symbols assigned on interstate edges anywhere, and loop variables of loop regions (a
+  // transient may be sized by one, as after LoopLifting), are defined inside the SDFG.
   Names assigned;
   detail::for_each_region(sdfg, [&](const ir::ControlFlowRegion& r) {
     for (int slot : r.edge_slots())
       for (const auto& [target, value] : r.edge(slot)->assignments) assigned.insert(target);
+    if (r.kind == ir::BlockKind::Loop) {
+      const auto& loop = static_cast<const ir::LoopRegion&>(r);
+      if (!loop.loop_variable.empty()) assigned.insert(loop.loop_variable);
+    }
   });
 
   std::set<std::string> out;

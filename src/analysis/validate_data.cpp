@@ -104,6 +104,8 @@ struct DescriptorChecker {
 void validate_descriptors(SdfgContext& ctx) {
   std::set<std::string> allowed = ctx.declared;
   allowed.insert(ctx.assigned.begin(), ctx.assigned.end());
+  // A transient may be sized by a loop variable (DaCe's own LoopLifting output for syrk).
+  allowed.insert(ctx.loop_vars.begin(), ctx.loop_vars.end());
   if (ctx.holder)
     for (const auto& [inner, outer] : ctx.holder->symbol_mapping) allowed.insert(inner);
   for (const auto& [name, desc] : ctx.sdfg.arrays) {

@@ -104,20 +104,6 @@ bool reads_other_assignment(const ir::InterstateEdge& e, const std::string& var,
   return false;
 }
 
-// Whether a data container's shape or layout reads `name`. The argument analysis
-// (analysis/arguments.cpp) counts such a symbol as defined only while an interstate edge
-// assigns it; a loop variable would become a program argument. (DaCe's free_symbols does not.)
-bool sizes_data(const ir::SDFG& sdfg, const std::string& name) {
-  auto reads = [&](const sym::Expr& e) { return e && sym::free_symbols(e).count(name) > 0; };
-  for (const auto& [data, d] : sdfg.arrays) {
-    for (const auto* list : {&d.shape, &d.strides, &d.offset})
-      for (const sym::Expr& e : *list)
-        if (reads(e)) return true;
-    if (reads(d.total_size) || reads(d.start_offset) || reads(d.buffer_size)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 bool is_negation(const std::string& negated, const std::string& c) {
@@ -199,7 +185,6 @@ std::optional<ForLoop> detect_for_loop(const ir::ControlFlowRegion& region, int 
     if (assigned(init_e, k) && mentions(body_e.condition.code, k)) candidates.push_back(k);
   if (candidates.size() != 1) return refuse(why, "no unique loop variable set on the init and back edges");
   L.variable = candidates.front();
-  if (sizes_data(owning_sdfg(region), L.variable)) return refuse(why, "the loop variable sizes a data container");
   if (read_after_exit(region, L.exit_edge, L.variable)) return refuse(why, "the loop variable is read after the loop");
   L.init_value = *assigned(init_e, L.variable);
   L.update_value = *assigned(back_e, L.variable);

@@ -114,6 +114,26 @@ TEST(Arguments, LoopVariableAndMapParamsAreBound) {
   EXPECT_EQ(names(analysis::argument_list(*b.g)), "A N T");
 }
 
+// A transient sized by the loop variable (syrk's `__tmp2[i + 1]` once its loop is a loop
+// region): the variable is defined by the loop, not an argument, as in DaCe.
+TEST(Arguments, LoopVariableInATransientShapeIsBound) {
+  Builder b("loop_sized");
+  b.symbol("N");
+  b.data("A", array({"N"}));
+  b.data("tmp", array({"t + 1"}, true));
+  auto& loop = b.block<LoopRegion>("l");
+  loop.loop_variable = "t";
+  loop.loop_condition = CodeBlock{"t < N", Language::Python};
+  loop.init_statement = CodeBlock{"t = 0", Language::Python};
+  loop.update_statement = CodeBlock{"t = t + 1", Language::Python};
+  State& s = b.block("s", &loop);
+  int in = Builder::access(s, "A");
+  int out = Builder::access(s, "tmp");
+  b.edge(s, in, "", out, "", "A[0:t + 1]");
+  EXPECT_EQ(analysis::free_symbols(*b.g), (std::set<std::string>{"N"}));
+  EXPECT_EQ(names(analysis::argument_list(*b.g)), "A N");
+}
+
 TEST(Arguments, NestedSymbolMappingValuesAreFree) {
   Builder b("outer");
   b.symbol("K");
