@@ -18,11 +18,11 @@ struct BodyAccess {
 };
 
 // The first container with a carried dependence ("" when none): some element written by
-// iteration i is read or written by an iteration j = i ± |step|·d, d >= 1, for some value of
-// the free symbols. Two WCR writes with the same operator do not conflict (the map resolves
+// iteration i is read or written by an iteration j = i ± |step|·d, d >= 1, both i and j in
+// `iterations` (the loop's ascending range, inclusive end), for some integer value of the
+// free symbols. Two WCR writes with the same operator do not conflict (the map resolves
 // them). When ISL cannot decide, the container is reported too, with `*undecided` set.
-// The loop's range is not used to bound i and j: more refusals, never a wrong answer.
-std::string carried_dependence(const std::vector<BodyAccess>& accesses, const std::string& var, int64_t step,
-                               bool* undecided);
+std::string carried_dependence(const std::vector<BodyAccess>& accesses, const std::string& var,
+                               const sym::Range& iterations, bool* undecided);
 
 }  // namespace dace::transform

@@ -143,7 +143,7 @@ bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
       return refuse("'" + a.data + "' is a view or reference");
   }
   bool undecided = false;
-  const std::string dep = carried_dependence(acc, loop->loop_variable, b->step, &undecided);
+  const std::string dep = carried_dependence(acc, loop->loop_variable, *ascending_range(*b), &undecided);
   if (!dep.empty())
     return refuse(undecided ? "cannot decide whether iterations conflict on '" + dep + "'"
                             : "loop-carried dependence on '" + dep + "'");

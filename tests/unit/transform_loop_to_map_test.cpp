@@ -140,6 +140,24 @@ TEST(TransformLoopToMap, SymbolsMayBeZeroOrNegative) {
   EXPECT_NE(why(*l.g).find("'C'"), std::string::npos);
 }
 
+TEST(TransformLoopToMap, TheLoopRangeBoundsBothIterations) {
+  // for i in [0, N): C[i] = C[i + N] over C[0:2N]: halves never meet inside the range, but
+  // would for i and j outside it (i = j + N).
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  add_array(*l.g, "C", T::Float64, {"2 * N"});
+  assign(*l.body, "C", "i", "C", "i + N", "x + 1");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  std::vector<double> a(3, 0), b(3, 0), sv(1, 0), c{1, 2, 3, 4, 5, 6};
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"s", &sv}, {"C", &c}}, {{"N", 3}});
+  EXPECT_EQ(c, (std::vector<double>{5, 6, 7, 4, 5, 6}));
+
+  // The same over [0, N]: iteration 0 reads C[N], which iteration N writes: refused.
+  Loop r = make_loop("0", "(i <= N)", "(i + 1)");
+  add_array(*r.g, "C", T::Float64, {"2 * N + 1"});
+  assign(*r.body, "C", "i", "C", "i + N", "x + 1");
+  EXPECT_NE(why(*r.g).find("'C'"), std::string::npos);
+}
+
 TEST(TransformLoopToMap, RefusesHeadersItCannotReadAsARange) {
   Loop l = make_loop("0", "(i < N)", "(i * 2)");
   assign(*l.body, "B", "i", "A", "i", "x");
