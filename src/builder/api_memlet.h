@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/memlet_propagation.h"
 #include "ir/memlet.h"
 #include "ir/sdfg.h"
 #include "libdace.h"
@@ -16,12 +17,8 @@ Result<std::string> parse_wcr(const char* wcr, const std::string& where);
 // match the container's. Options may be NULL.
 Result<ir::Memlet> build_memlet(const ir::SDFG& sdfg, const char* text, const dace_memlet_options_t* options,
                                 const std::string& where);
-// The whole-container subset of `data` ("0:N, 0:M").
-sym::Subset whole_subset(const ir::DataDescriptor& data);
-// The subset that `subset` (seen inside a map with `params` over `range`, inclusive ends)
-// touches over all iterations: per dimension the hull when its bounds are affine in the
-// parameters, else the container's whole extent (DaCe's memlet propagation, simplified).
-sym::Subset propagate_over_map(const sym::Subset& subset, const ir::DataDescriptor& desc,
-                               const std::vector<std::string>& params, const sym::Subset& range);
+// Memlet propagation lives in the analysis layer; the builder's callers use it as before.
+using analysis::propagate_over_map;
+using analysis::whole_subset;
 
 }  // namespace dace::capi

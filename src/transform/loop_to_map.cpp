@@ -3,7 +3,7 @@
 #include <memory>
 #include <set>
 
-#include "builder/api_memlet.h"
+#include "analysis/memlet_propagation.h"
 #include "transform/loop_bounds.h"
 #include "transform/loop_dependence.h"
 #include "transform/loop_privatization.h"
@@ -192,7 +192,7 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
     if (!in && !out) continue;
     const ir::DataDescriptor& desc = sdfg.arrays.at(de.memlet.data);
     ir::Memlet outer = de.memlet;
-    outer.subset = capi::propagate_over_map(de.memlet.subset, desc, {var}, map_range);
+    outer.subset = analysis::propagate_over_map(de.memlet.subset, desc, {var}, map_range);
     outer.volume = nullptr;
     ir::Node& scope = *st->node(in ? entry : exit);
     const std::string cin = fresh_connector(scope, "IN_", de.memlet.data);
