@@ -8,7 +8,6 @@
 // is exact: same input, same steps, same bytes — docs/optimizer.md), so those handles stay
 // valid wherever the steps keep their nodes.
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "transform/history.h"
 #include "transform/registry.h"
 #include "transform/replay.h"
+#include "transform/request.h"
 
 using namespace dace::capi;
 using dace::Code;
@@ -29,14 +29,6 @@ using dace::ir::SDFG;
 namespace tf = dace::transform;
 
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-std::string known_names() {
-  std::string s;
-  for (const std::string& n : tf::registered_names()) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
 
 // The SDFG of a top-level handle, for calls that transform it (the history belongs to the
 // root SDFG, and cfg ids count from it).
@@ -51,9 +43,7 @@ Result<SDFG*> root_of(dace_sdfg_t* h, const char* function) {
 
 Status require_name(const char* name) {
   DACE_TRY(require(name, "name"));
-  if (!tf::is_pattern_transformation(name) && !tf::make_pass(name))
-    return not_found("unknown transformation \"" + std::string(name) + "\" (known: " + known_names() + ")");
-  return Status::success();
+  return tf::require_known(name);
 }
 
 Status require_valid(const SDFG& g, const std::string& name) {
@@ -62,60 +52,6 @@ Status require_valid(const SDFG& g, const std::string& name) {
   dace::Error e = v.take_error();
   e.message = name + ": the SDFG is invalid: " + e.message;
   return e;
-}
-
-// `props_json` (NULL or "" = no properties) as a history entry of `name`. The object may
-// hold a location (cfg_id, state_id, _subgraph, expr_index) besides the transformation's
-// properties, and "type" / "transformation" keys as a history entry or a match carries them
-// (the name must then agree).
-Result<tf::HistoryEntry> entry_of(const std::string& name, const char* props_json, bool* has_location) {
-  Json j = Json::object();
-  if (props_json && *props_json) {
-    try {
-      j = Json::parse(props_json);
-    } catch (const Json::parse_error& e) {
-      const int column = static_cast<int>(e.byte);
-      return dace::make_error(Code::ParseError,
-                              name + ": cannot parse properties JSON at column " + std::to_string(column) + ": " +
-                                  e.what(),
-                              1, column);
-    }
-  }
-  if (!j.is_object()) return invalid(name + ": properties must be a JSON object, not " + std::string(j.type_name()));
-  const bool pattern = tf::is_pattern_transformation(name);
-  if (j.contains("transformation") && j["transformation"] != name)
-    return invalid(name + ": properties name another transformation, " + j["transformation"].dump());
-  *has_location = j.contains("_subgraph") || j.contains("cfg_id") || j.contains("state_id");
-  if (*has_location && !pattern)
-    return invalid(name + ": is a pass, it takes no location (cfg_id, state_id, _subgraph)");
-  if (*has_location && !j.contains("_subgraph"))
-    return invalid(name + ": a location needs \"_subgraph\" (pattern index -> element id)");
-  Json entry = Json::object();
-  entry["type"] = pattern ? "PatternTransformation" : "Pass";
-  entry["transformation"] = name;
-  for (auto& [k, v] : j.items())
-    if (k != "type" && k != "transformation") entry[k] = v;
-  Result<std::vector<tf::HistoryEntry>> parsed = tf::parse_history(entry.dump());
-  if (!parsed) {
-    dace::Error e = parsed.take_error();
-    e.message = name + ": " + e.message;
-    return e;
-  }
-  return parsed->front();
-}
-
-// A transformation of `name` with the properties of `e` set (InvalidArgument naming an
-// unknown or mistyped property).
-Result<std::unique_ptr<tf::Transformation>> configured(const tf::HistoryEntry& e) {
-  std::unique_ptr<tf::Transformation> t = tf::make_transformation(e.transformation);
-  if (!t) return dace::make_error(Code::Internal, e.transformation + ": not a pattern transformation");
-  Status s = t->properties().set_from_json(e.properties);
-  if (!s.ok()) {
-    dace::Error err = s.take_error();
-    err.message = e.transformation + ": " + err.message;
-    return err;
-  }
-  return t;
 }
 
 bool has_borrowed_nested(dace_sdfg_t* h) {
@@ -210,10 +146,10 @@ dace_status_t dace_sdfg_match_transformation(const char** out_matches_json, dace
     if (!tf::is_pattern_transformation(name))
       return invalid(std::string(name) + ": is a pass, not a pattern transformation; it has no matches");
     bool has_location = false;
-    auto e = entry_of(name, props_json, &has_location);
+    auto e = tf::entry_from_request(name, props_json ? props_json : "", &has_location);
     if (!e) return e.take_error();
     if (has_location) return invalid(std::string(name) + ": properties to match with must not hold a location");
-    auto t = configured(*e);
+    auto t = tf::configured_transformation(*e);
     if (!t) return t.take_error();
     DACE_TRY(require_valid(**g, name));
     tf::AnalysisManager am;
@@ -233,17 +169,17 @@ dace_status_t dace_sdfg_apply_transformation(dace_sdfg_t* sdfg, const char* name
     if (!g) return g.take_error();
     DACE_TRY(require_name(name));
     bool has_location = false;
-    auto e = entry_of(name, props_json, &has_location);
+    auto e = tf::entry_from_request(name, props_json ? props_json : "", &has_location);
     if (!e) return e.take_error();
     if (e->kind == tf::HistoryEntry::Kind::Pattern) {
-      auto t = configured(*e);
+      auto t = tf::configured_transformation(*e);
       if (!t) return t.take_error();
     }
     DACE_TRY(require_valid(**g, name));
     const tf::HistoryEntry entry = *e;
     return transactional(sdfg, **g, name, [&](SDFG& s, tf::AnalysisManager& am) -> Status {
       if (entry.kind == tf::HistoryEntry::Kind::Pass || has_location) return tf::apply_entry(s, entry, am);
-      auto t = configured(entry);
+      auto t = tf::configured_transformation(entry);
       if (!t) return t.take_error();
       Result<std::optional<tf::Match>> m = tf::apply_first(s, **t, am);
       if (!m) return m.take_error();
@@ -262,11 +198,11 @@ dace_status_t dace_sdfg_apply_transformation_repeated(int32_t* out_applied, dace
     if (!tf::is_pattern_transformation(name))
       return invalid(std::string(name) + ": is a pass; apply it with dace_sdfg_apply_transformation");
     bool has_location = false;
-    auto e = entry_of(name, props_json, &has_location);
+    auto e = tf::entry_from_request(name, props_json ? props_json : "", &has_location);
     if (!e) return e.take_error();
     if (has_location)
       return invalid(std::string(name) + ": repeated application takes no location (cfg_id, state_id, _subgraph)");
-    auto t = configured(*e);
+    auto t = tf::configured_transformation(*e);
     if (!t) return t.take_error();
     DACE_TRY(require_valid(**g, name));
     int applied = 0;
@@ -303,7 +239,7 @@ dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_js
       const bool pattern = (*entries)[i].kind == tf::HistoryEntry::Kind::Pattern;
       if (pattern ? !tf::is_pattern_transformation(n) : !tf::make_pass(n))
         return not_found("history entry " + std::to_string(i) + ": unknown " + (pattern ? "transformation" : "pass") +
-                         " \"" + n + "\" (known: " + known_names() + ")");
+                         " \"" + n + "\" (known: " + tf::known_names_text() + ")");
     }
     DACE_TRY(require_valid(**g, "replay"));
     return transactional(sdfg, **g, "replay", [&](SDFG& s, tf::AnalysisManager& am) -> Status {

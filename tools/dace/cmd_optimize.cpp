@@ -15,8 +15,8 @@
 #include "load.h"
 #include "transform/apply.h"
 #include "transform/history.h"
-#include "transform/registry.h"
 #include "transform/replay.h"
+#include "transform/request.h"
 
 namespace dace::cli {
 namespace {
@@ -36,32 +36,13 @@ int usage() {
   return kExitError;
 }
 
-std::string known_names() {
-  std::string s;
-  for (const std::string& n : transform::registered_names()) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
-// NAME[:PROPS_JSON] as a history entry: PROPS may hold a location (cfg_id, state_id,
-// _subgraph) besides the transformation's properties.
+// NAME[:PROPS_JSON] as a history entry (transform/request.h: the parser the C API uses).
 Result<transform::HistoryEntry> parse_apply(const std::string& arg, bool* has_location) {
   const size_t colon = arg.find(':');
   const std::string name = arg.substr(0, colon);
-  const std::string props = colon == std::string::npos ? "{}" : arg.substr(colon + 1);
-  const bool pattern = transform::is_pattern_transformation(name);
-  if (!pattern && !transform::make_pass(name))
-    return make_error(Code::NotFound, "unknown transformation \"" + name + "\" (known: " + known_names() + ")");
-  ordered_json j = ordered_json::parse(props, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
-    return make_error(Code::InvalidArgument, name + ": properties are not a JSON object: " + props);
-  *has_location = j.contains("_subgraph");
-  ordered_json entry = ordered_json::object();
-  entry["type"] = pattern ? "PatternTransformation" : "Pass";
-  entry["transformation"] = name;
-  for (auto& [k, v] : j.items()) entry[k] = v;
-  Result<std::vector<transform::HistoryEntry>> parsed = transform::parse_history(entry.dump());
-  if (!parsed.ok()) return parsed.take_error();
-  return parsed->front();
+  DACE_TRY(transform::require_known(name));
+  const std::string_view props = colon == std::string::npos ? std::string_view() : std::string_view(arg).substr(colon + 1);
+  return transform::entry_from_request(name, props, has_location);
 }
 
 Status run_step(ir::SDFG& sdfg, const Step& step, transform::AnalysisManager& am) {
@@ -78,8 +59,9 @@ Status run_step(ir::SDFG& sdfg, const Step& step, transform::AnalysisManager& am
   Result<transform::HistoryEntry> e = parse_apply(step.arg, &has_location);
   if (!e.ok()) return e.take_error();
   if (e->kind == transform::HistoryEntry::Kind::Pass || has_location) return transform::apply_entry(sdfg, *e, am);
-  std::unique_ptr<transform::Transformation> t = transform::make_transformation(e->transformation);
-  DACE_TRY(t->properties().set_from_json(e->properties));
+  Result<std::unique_ptr<transform::Transformation>> configured = transform::configured_transformation(*e);
+  if (!configured.ok()) return configured.take_error();
+  std::unique_ptr<transform::Transformation>& t = *configured;
   if (step.kind == Step::Kind::ApplyRepeated) {
     Result<int> n = transform::apply_repeated(sdfg, *t, am);
     if (!n.ok()) return n.take_error();
