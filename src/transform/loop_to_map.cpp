@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analysis/memlet_propagation.h"
+#include "transform/cfg_list.h"
 #include "transform/loop_bounds.h"
 #include "transform/loop_dependence.h"
 #include "transform/loop_privatization.h"
@@ -21,12 +22,6 @@ const ir::State* single_body(const ir::LoopRegion& loop) {
   if (blocks.size() != 1 || !loop.edge_slots().empty()) return nullptr;
   const ir::ControlFlowBlock* b = loop.block(blocks.front());
   return b->kind == ir::BlockKind::State ? static_cast<const ir::State*>(b) : nullptr;
-}
-
-// The SDFG whose containers the region's dataflow names (nested SDFGs have their own).
-const ir::SDFG* owner_sdfg(const ir::ControlFlowBlock* b) {
-  while (b && b->kind != ir::BlockKind::SDFG) b = b->parent;
-  return static_cast<const ir::SDFG*>(b);
 }
 
 bool is_access(const ir::State& s, int n) { return s.node(n)->kind == ir::NodeKind::Access; }
@@ -128,8 +123,8 @@ bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
   std::optional<LoopBounds> b = loop_bounds(*loop);
   if (!b) return refuse("loop header is not `i = a; i < b; i = i + s` with a constant step");
   if (!ascending_range(*b)) return refuse("a negative step other than -1");
-  const ir::SDFG* sdfg = owner_sdfg(loop);
-  if (!sdfg) return refuse("the loop belongs to no SDFG");
+  // The SDFG whose containers the loop's dataflow names (nested SDFGs have their own).
+  const ir::SDFG* sdfg = &owning_sdfg(*loop);
   std::vector<BodyAccess> acc;
   std::set<std::string> priv;
   std::string why;
@@ -157,7 +152,7 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
   const LoopBounds b = *loop_bounds(loop);
   const sym::Range range = *ascending_range(b);
   const std::string var = loop.loop_variable;
-  const ir::SDFG& sdfg = *owner_sdfg(&loop);
+  const ir::SDFG& sdfg = owning_sdfg(loop);
 
   std::unique_ptr<ir::ControlFlowBlock> copy = single_body(loop)->clone();
   auto* st = static_cast<ir::State*>(copy.get());
