@@ -2,7 +2,6 @@
 // trip (found by tests/fuzz/hash_roundtrip.py's mutants), and writing deep nesting stays fast.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 #include "ir/equality.h"
@@ -62,16 +61,12 @@ std::string nested_sdfgs(int depth) {
   return open + head + "]}]}" + close;
 }
 
-TEST(JsonHostileRoundTrip, DeepNestedSdfgsWriteInLinearTime) {
-  // ordered_json deep-copied each nested SDFG once per enclosing level when an object grew
-  // after receiving it: 128 levels took ~2.5 s to hash, now ~50 ms. The bound is loose (debug
-  // builds, loaded machines); the quadratic version is far past it.
+// 128 nested SDFGs (the writer used to deep-copy each one per enclosing level; its time is
+// measured by `dace hash` on such a file, not asserted here): reading, hashing and writing
+// give a stable result.
+TEST(JsonHostileRoundTrip, DeepNestedSdfgsRoundTripStably) {
   auto sdfg = json::read_sdfg(nested_sdfgs(128));
   ASSERT_TRUE(sdfg.ok()) << sdfg.error().message;
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 5; ++i) (void)content_hash(**sdfg);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 3.0);
   expect_stable(nested_sdfgs(128));
 }
 
