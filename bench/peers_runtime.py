@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Run time of libdace next to its peers, per corpus kernel, at the corpus case's sizes.
+
+Contenders (each in its own process, on the same case.json inputs, single thread):
+  libdace(a)  `dace run <k>.opt.sdfg --case case.json --repeat K --threads 1 --json`
+              (DaCe's auto-optimized SDFG run by libdace)
+  libdace(b)  `dace optimize <k>.raw.sdfg --simplify --apply-repeated MapFusion`, then
+              `dace run` of the result as above (libdace's own optimizer)
+  NumPy       NPBench's `<kernel>_numpy.py`, imported at run time from the NPBench checkout
+  Numba       every NPBench `<kernel>_numba_*.py` variant; the fastest median is reported
+  DaCe        DaCe 1.0.2: `dace.SDFG.from_file(<k>.opt.sdfg).compile()`, called with the inputs
+
+Times are min/median of K calls after one warm-up call (Numba's JIT and DaCe's compile are
+not timed; libdace's `--repeat K` also excludes its first call). In-place kernels get fresh
+copies of the inputs before every call, outside the timing. Outputs of the warm-up call are
+compared with the case's expected outputs (rtol/atol of case.json).
+
+  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--dace-cli build/bin/dace]
+                   [--npbench DIR] [--corpus DIR] [--json OUT]
+
+Needs NumPy, Numba and DaCe in one interpreter (default: .venv-dace/bin/python).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "sdfg-corpus"))
+NPBENCH = os.path.normpath(os.path.join(ROOT, "..", "shared", "npbench"))
+PYTHON = os.path.join(ROOT, ".venv-dace", "bin", "python")
+KERNELS = ["atax", "crc16", "doitgen", "gemm", "go_fast", "heat_3d", "jacobi_2d", "mandelbrot1", "softmax", "syrk"]
+SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+                 "MKL_NUM_THREADS": "1"}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def load_case(corpus, kernel):
+    with open(os.path.join(corpus, kernel, "case.json")) as f:
+        return json.load(f)
+
+
+def load_inputs(corpus, kernel, case):
+    import numpy as np
+    return {n: np.load(os.path.join(corpus, kernel, f)) for n, f in case["inputs"].items()}
+
+
+def bench_info(npbench, kernel):
+    with open(os.path.join(npbench, "bench_info", kernel + ".json")) as f:
+        return json.load(f)["benchmark"]
+
+
+def import_npbench(npbench, info, suffix):
+    """NPBench's <module>_<suffix>.py from its folder, imported by path (read at run time)."""
+    import importlib.util
+    path = os.path.join(npbench, "benchmarks", info["relative_path"], "%s_%s.py" % (info["module_name"], suffix))
+    spec = importlib.util.spec_from_file_location("npb_%s_%s" % (info["module_name"], suffix), path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # Numba's object mode (forceobj) resolves globals through sys.modules
+    spec.loader.exec_module(mod)
+    return getattr(mod, info["func_name"])
+
+
+def stats(times):
+    times = sorted(times)
+    n = len(times)
+    median = times[n // 2] if n % 2 else 0.5 * (times[n // 2 - 1] + times[n // 2])
+    return {"min_ms": times[0], "median_ms": median, "runs": n}
+
+
+def check(got, case, corpus, kernel):
+    """'ok' or 'MISMATCH name (error/tol)' against the case's expected outputs."""
+    import numpy as np
+    sys.path.insert(0, HERE)
+    from npbench_kernels import compare
+    bad = []
+    for n, f in case["expected_outputs"].items():
+        if n not in got:
+            bad.append("%s missing" % n)
+            continue
+        ok, ratio = compare(np.asarray(got[n]), np.load(os.path.join(corpus, kernel, f)), case["rtol"], case["atol"])
+        if not ok:
+            bad.append("%s %.3g x tol" % (n, ratio))
+    return "ok" if not bad else "MISMATCH " + ", ".join(bad)
+
+
+def fresh(pristine):
+    return {k: (v[()] if v.ndim == 0 else v.copy()) for k, v in pristine.items()}
+
+
+# ----------------------------------------------------------------------------- workers
+
+def python_worker(a):
+    """NumPy / Numba (NPBench function) or DaCe (compiled opt SDFG); prints one JSON line."""
+    case = load_case(a.corpus, a.kernel)
+    pristine = load_inputs(a.corpus, a.kernel, case)
+    outputs = list(case["expected_outputs"])
+    returns = sorted(n for n in outputs if n.startswith("__return"))
+
+    if a.worker == "dace":
+        import networkx as nx
+        # networkx >= 3.5 leaves the start node out of immediate_dominators(); DaCe 1.0.2 needs it
+        # (same patch as run_corpus_bench.py's DaCe worker).
+        original_idom = nx.immediate_dominators
+
+        def immediate_dominators(graph, start, *args, **kwargs):
+            idom = original_idom(graph, start, *args, **kwargs)
+            idom.setdefault(start, start)
+            return idom
+
+        nx.immediate_dominators = immediate_dominators
+        nx.dominance.immediate_dominators = immediate_dominators
+        import dace
+        dace.Config.set("default_build_folder", value=a.build_root)
+        sdfg = dace.SDFG.from_file(os.path.join(a.corpus, a.kernel, a.kernel + ".opt.sdfg"))
+        t0 = time.perf_counter()
+        csdfg = sdfg.compile()
+        compile_ms = (time.perf_counter() - t0) * 1e3
+        symbols = {k: int(v) for k, v in case.get("symbols", {}).items()}
+
+        def call(args):
+            kw = dict(args)
+            kw.update(symbols)
+            return csdfg(**kw)
+    else:
+        info = bench_info(a.npbench, a.kernel)
+        fn = import_npbench(a.npbench, info, a.variant)
+        compile_ms = None
+        order = info["input_args"]
+        symbols = case.get("symbols", {})
+
+        def call(args):
+            pos = [args[n] if n in args else symbols[n] for n in order]
+            return fn(*pos)
+
+    def collect(args, result):
+        got = {}
+        if returns:
+            vals = result if isinstance(result, tuple) else (result,)
+            got.update(zip(returns, vals))
+        for n in outputs:
+            if n not in got and n in args:
+                got[n] = args[n]
+        return got
+
+    args = fresh(pristine)
+    t0 = time.perf_counter()
+    result = call(args)  # warm-up: Numba JIT / first DaCe call; not timed in the stats
+    warm_ms = (time.perf_counter() - t0) * 1e3
+    status = check(collect(args, result), case, a.corpus, a.kernel)
+    times = []
+    for _ in range(a.reps):
+        args = fresh(pristine)
+        t0 = time.perf_counter()
+        call(args)
+        times.append((time.perf_counter() - t0) * 1e3)
+    out = stats(times)
+    out.update({"check": status, "warmup_ms": warm_ms, "compile_ms": compile_ms})
+    print(json.dumps(out), flush=True)
+    return 0
+
+
+# ----------------------------------------------------------------------------- driver
+
+def env1():
+    env = dict(os.environ)
+    env.update(SINGLE_THREAD)
+    return env
+
+
+def run_json(cmd, timeout):
+    """(last JSON object printed, error text or None)."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env1())
+    except subprocess.TimeoutExpired:
+        return None, "timeout after %ds" % timeout
+    text = p.stdout.strip()
+    obj = None
+    for line in reversed(text.splitlines()):  # workers: one JSON line, last
+        if line.strip().startswith("{") and line.strip().endswith("}"):
+            try:
+                obj = json.loads(line)
+                break
+            except ValueError:
+                pass
+    if obj is None and "{" in text:  # `dace run --json`: one indented object
+        try:
+            obj = json.loads(text[text.index("{"):])
+        except ValueError:
+            pass
+    if obj is None or (p.returncode not in (0, 1)):
+        tail = " / ".join((p.stderr or p.stdout or "").strip().splitlines()[-3:])
+        return obj, "exit %d: %s" % (p.returncode, tail[:300])
+    return obj, None
+
+
+def libdace(a, sdfg, kernel):
+    case = os.path.join(a.corpus, kernel, "case.json")
+    obj, err = run_json([a.dace_cli, "run", sdfg, "--case", case, "--repeat", str(a.reps), "--threads", "1",
+                         "--json"], a.timeout)
+    if err and obj is None:
+        return {"error": err}
+    if "median_ms" not in obj:
+        return {"error": err or "no timing"}
+    bad = [n for n, o in obj.get("outputs", {}).items() if not o.get("ok")]
+    return {"min_ms": obj["min_ms"], "median_ms": obj["median_ms"], "runs": obj.get("runs"),
+            "compile_ms": obj.get("compile_ms"),
+            "check": "ok" if obj.get("ok") and not bad else "MISMATCH " + ", ".join(bad)}
+
+
+def peer(a, kernel, worker, variant, tmp):
+    cmd = [a.python, os.path.abspath(__file__), "--worker", worker, "--kernel", kernel, "--reps", str(a.reps),
+           "--corpus", a.corpus, "--npbench", a.npbench, "--build-root", tmp]
+    if variant:
+        cmd += ["--variant", variant]
+    obj, err = run_json(cmd, a.timeout)
+    if obj is None or err:
+        return {"error": err or "no output"}
+    return obj
+
+
+def bench_kernel(a, kernel, tmp):
+    row = {"kernel": kernel}
+    case = load_case(a.corpus, kernel)
+    sizes = dict(case.get("symbols", {}))
+    import numpy as np
+    for n, f in case["inputs"].items():
+        v = np.load(os.path.join(a.corpus, kernel, f), mmap_mode="r")
+        sizes[n] = v.item() if v.ndim == 0 else "x".join(map(str, v.shape))
+    row["sizes"] = sizes
+
+    row["libdace_a"] = libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), kernel)
+    opt = os.path.join(tmp, kernel + ".libdace-opt.sdfg")
+    p = subprocess.run([a.dace_cli, "optimize", os.path.join(a.corpus, kernel, kernel + ".raw.sdfg"), "-o", opt,
+                        "--simplify", "--apply-repeated", "MapFusion"], capture_output=True, text=True,
+                       timeout=a.timeout, env=env1())
+    if p.returncode != 0:
+        row["libdace_b"] = {"error": "optimize exit %d: %s" % (p.returncode, " / ".join(
+            (p.stderr or p.stdout).strip().splitlines()[-2:])[:300])}
+    else:
+        row["libdace_b"] = libdace(a, opt, kernel)
+
+    row["numpy"] = peer(a, kernel, "numpy", "numpy", tmp)
+    info = bench_info(a.npbench, kernel)
+    folder = os.path.join(a.npbench, "benchmarks", info["relative_path"])
+    variants = sorted(os.path.basename(f)[len(info["module_name"]) + 1:-3]
+                      for f in glob.glob(os.path.join(folder, info["module_name"] + "_numba_*.py")))
+    row["numba_all"] = {v: peer(a, kernel, "numba", v, tmp) for v in variants}
+    good = {v: r for v, r in row["numba_all"].items() if "median_ms" in r and r.get("check") == "ok"}
+    if not good:  # nothing correct: still report the fastest that ran
+        good = {v: r for v, r in row["numba_all"].items() if "median_ms" in r}
+    if good:
+        best = min(good, key=lambda v: good[v]["median_ms"])
+        row["numba"] = dict(good[best], variant=best)
+    else:
+        row["numba"] = {"error": "no variant ran"}
+    build = os.path.join(tmp, "dace-" + kernel)
+    os.makedirs(build, exist_ok=True)
+    row["dace"] = peer(a, kernel, "dace", None, build)
+    return row
+
+
+def fmt(v):
+    if v is None:
+        return "—"
+    if v >= 100:
+        return "%.0f" % v
+    if v >= 1:
+        return "%.2f" % v
+    if v >= 0.01:
+        return "%.3f" % v
+    return "%.4f" % v
+
+
+def med(r):
+    return r.get("median_ms") if isinstance(r, dict) else None
+
+
+def ratio(peer_ms, lib_ms):
+    if peer_ms is None or lib_ms is None or lib_ms <= 0:
+        return None
+    return peer_ms / lib_ms
+
+
+def gmean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def render(rows, a):
+    out = []
+    out.append("| kernel | sizes | libdace (a) opt | libdace (b) raw+opt | NumPy | Numba (best) | DaCe opt | "
+               "NumPy/(a) | Numba/(a) | DaCe/(a) | NumPy/(b) | Numba/(b) | DaCe/(b) | notes |")
+    out.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+    cols = {k: [] for k in ("na", "ba", "da", "nb", "bb", "db")}
+    for r in rows:
+        la, lb = med(r["libdace_a"]), med(r["libdace_b"])
+        n, b, d = med(r["numpy"]), med(r["numba"]), med(r["dace"])
+        rs = {"na": ratio(n, la), "ba": ratio(b, la), "da": ratio(d, la),
+              "nb": ratio(n, lb), "bb": ratio(b, lb), "db": ratio(d, lb)}
+        for k, v in rs.items():
+            cols[k].append(v)
+        notes = []
+        for name, key in (("(a)", "libdace_a"), ("(b)", "libdace_b"), ("NumPy", "numpy"), ("Numba", "numba"),
+                          ("DaCe", "dace")):
+            x = r[key]
+            if "error" in x:
+                notes.append("%s failed: %s" % (name, x["error"]))
+            elif x.get("check", "ok") != "ok":
+                notes.append("%s %s" % (name, x["check"]))
+        for v, x in r["numba_all"].items():
+            if v != r["numba"].get("variant") and x.get("check", "ok") != "ok":
+                notes.append("numba %s %s" % (v, x.get("check") or x.get("error")))
+        if "variant" in r["numba"]:
+            notes.insert(0, "Numba: %s" % r["numba"]["variant"])
+        sizes = ", ".join("%s=%s" % kv for kv in sorted(r["sizes"].items()))
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["kernel"], sizes, fmt(la), fmt(lb), fmt(n), fmt(b), fmt(d),
+            *[fmt(rs[k]) for k in ("na", "ba", "da", "nb", "bb", "db")], "; ".join(notes)))
+    out.append("| **geomean** | | | | | | | %s | %s | %s | %s | %s | %s | |" % tuple(
+        fmt(gmean(cols[k])) for k in ("na", "ba", "da", "nb", "bb", "db")))
+    out.append("")
+    out.append("Median ms of %d calls after a warm-up call, single thread (OMP_NUM_THREADS=1, "
+               "NUMBA_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1, `dace run --threads 1`); ratios are peer / libdace "
+               "(> 1: libdace faster); geomeans over the kernels where both sides ran. Sizes: the corpus case.json "
+               "inputs. libdace times are taken inside `dace run` (C call), peers' from Python "
+               "(`time.perf_counter` around the call), so call overhead (~µs) is in the peers' numbers." % a.reps)
+    return "\n".join(out)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--kernels", default=",".join(KERNELS))
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--dace-cli", default=os.path.join(ROOT, "build", "bin", "dace"))
+    p.add_argument("--python", default=PYTHON)
+    p.add_argument("--corpus", default=CORPUS)
+    p.add_argument("--npbench", default=NPBENCH)
+    p.add_argument("--timeout", type=int, default=300)
+    p.add_argument("--json")
+    p.add_argument("--worker", choices=["numpy", "numba", "dace"], help=argparse.SUPPRESS)
+    p.add_argument("--kernel", help=argparse.SUPPRESS)
+    p.add_argument("--variant", help=argparse.SUPPRESS)
+    p.add_argument("--build-root", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.worker:
+        return python_worker(a)
+    os.environ.update(SINGLE_THREAD)
+    t0 = time.time()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="peers_runtime_") as tmp:
+        for k in a.kernels.split(","):
+            t1 = time.time()
+            rows.append(bench_kernel(a, k, tmp))
+            print("# %s done in %.1f s" % (k, time.time() - t1), file=sys.stderr, flush=True)
+    print(render(rows, a))
+    print("\nTotal %.0f s. Python: %s. libdace: %s." % (time.time() - t0, a.python, a.dace_cli))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
