@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run time of libdace next to its peers, per corpus kernel, at the corpus case's sizes.
+"""Run time of libdace next to its peers, per corpus kernel, at the corpus case's sizes or an NPBench size.
 
 Contenders (each in its own process, on the same case.json inputs, single thread):
   libdace(a)  `dace run <k>.opt.sdfg --case case.json --repeat K --threads 1 --json`
@@ -15,8 +15,14 @@ not timed; libdace's `--repeat K` also excludes its first call). In-place kernel
 copies of the inputs before every call, outside the timing. Outputs of the warm-up call are
 compared with the case's expected outputs (rtol/atol of case.json).
 
-  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--dace-cli build/bin/dace]
-                   [--npbench DIR] [--corpus DIR] [--json OUT]
+With --size S|M|L the sizes are NPBench's (bench_info/<kernel>.json "parameters"; the names map to
+the SDFG's symbols as in run_corpus_bench.py): inputs from npbench_kernels.generate(), expected
+outputs from npbench_kernels' NumPy references, written to a temporary case folder in the corpus
+layout (case.json + in/ + out/), on which every contender then runs as on the corpus case. A
+contender whose first (warm-up) call takes longer than --call-limit seconds is not timed further.
+
+  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--size S|M|L] [--call-limit 60]
+                   [--dace-cli build/bin/dace] [--npbench DIR] [--corpus DIR] [--json OUT]
 
 Needs NumPy, Numba and DaCe in one interpreter (default: .venv-dace/bin/python).
 """
@@ -42,14 +48,46 @@ SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", "OPENBLAS_NUM
 
 # ----------------------------------------------------------------------------- helpers
 
-def load_case(corpus, kernel):
-    with open(os.path.join(corpus, kernel, "case.json")) as f:
+def load_case(cdir):
+    with open(os.path.join(cdir, "case.json")) as f:
         return json.load(f)
 
 
-def load_inputs(corpus, kernel, case):
+def load_inputs(cdir, case):
     import numpy as np
-    return {n: np.load(os.path.join(corpus, kernel, f)) for n, f in case["inputs"].items()}
+    return {n: np.load(os.path.join(cdir, f)) for n, f in case["inputs"].items()}
+
+
+def make_case(a, kernel, size, tmp):
+    """Case folder (corpus layout) for `kernel` at NPBench size `size`; returns its path."""
+    import numpy as np
+    sys.path.insert(0, HERE)
+    import npbench_kernels as nk
+    case = load_case(os.path.join(a.corpus, kernel))
+    sizes = bench_info(a.npbench, kernel)["parameters"][size]
+    cdir = os.path.join(tmp, "case-%s-%s" % (kernel, size))
+    os.makedirs(os.path.join(cdir, "in"), exist_ok=True)
+    os.makedirs(os.path.join(cdir, "out"), exist_ok=True)
+    inputs = nk.generate(kernel, sizes)
+    missing = [n for n in case["inputs"] if n not in inputs]
+    if missing:
+        raise KeyError("generate(%s) lacks inputs %s" % (kernel, missing))
+    new = dict(case)
+    new["inputs"], new["expected_outputs"] = {}, {}
+    for n in case["inputs"]:
+        np.save(os.path.join(cdir, "in", n + ".npy"), np.asarray(inputs[n]))
+        new["inputs"][n] = "in/%s.npy" % n
+    # same mapping as run_corpus_bench.py: the SDFG's symbols take the NPBench parameter of that name
+    new["symbols"] = {n: sizes[n] for n in case.get("symbols", {}) if n in sizes}
+    args = nk.scalarize({n: np.asarray(v).copy() for n, v in inputs.items()})
+    outs = nk.KERNELS[kernel](**args)
+    for n in case["expected_outputs"]:
+        np.save(os.path.join(cdir, "out", n + ".npy"), np.asarray(outs[n]))
+        new["expected_outputs"][n] = "out/%s.npy" % n
+    new["size"] = size
+    with open(os.path.join(cdir, "case.json"), "w") as f:
+        json.dump(new, f, indent=1)
+    return cdir
 
 
 def bench_info(npbench, kernel):
@@ -75,7 +113,7 @@ def stats(times):
     return {"min_ms": times[0], "median_ms": median, "runs": n}
 
 
-def check(got, case, corpus, kernel):
+def check(got, case, cdir):
     """'ok' or 'MISMATCH name (error/tol)' against the case's expected outputs."""
     import numpy as np
     sys.path.insert(0, HERE)
@@ -85,7 +123,7 @@ def check(got, case, corpus, kernel):
         if n not in got:
             bad.append("%s missing" % n)
             continue
-        ok, ratio = compare(np.asarray(got[n]), np.load(os.path.join(corpus, kernel, f)), case["rtol"], case["atol"])
+        ok, ratio = compare(np.asarray(got[n]), np.load(os.path.join(cdir, f)), case["rtol"], case["atol"])
         if not ok:
             bad.append("%s %.3g x tol" % (n, ratio))
     return "ok" if not bad else "MISMATCH " + ", ".join(bad)
@@ -99,8 +137,9 @@ def fresh(pristine):
 
 def python_worker(a):
     """NumPy / Numba (NPBench function) or DaCe (compiled opt SDFG); prints one JSON line."""
-    case = load_case(a.corpus, a.kernel)
-    pristine = load_inputs(a.corpus, a.kernel, case)
+    cdir = a.case_dir or os.path.join(a.corpus, a.kernel)
+    case = load_case(cdir)
+    pristine = load_inputs(cdir, case)
     outputs = list(case["expected_outputs"])
     returns = sorted(n for n in outputs if n.startswith("__return"))
 
@@ -154,8 +193,12 @@ def python_worker(a):
     t0 = time.perf_counter()
     result = call(args)  # warm-up: Numba JIT / first DaCe call; not timed in the stats
     warm_ms = (time.perf_counter() - t0) * 1e3
-    status = check(collect(args, result), case, a.corpus, a.kernel)
+    status = check(collect(args, result), case, cdir)
     times = []
+    if warm_ms > a.call_limit * 1e3:
+        print(json.dumps({"error": "skipped: warm-up call took %.0f s > %d s" % (warm_ms / 1e3, a.call_limit),
+                          "check": status, "warmup_ms": warm_ms, "compile_ms": compile_ms}), flush=True)
+        return 0
     for _ in range(a.reps):
         args = fresh(pristine)
         t0 = time.perf_counter()
@@ -201,10 +244,12 @@ def run_json(cmd, timeout):
     return obj, None
 
 
-def libdace(a, sdfg, kernel):
-    case = os.path.join(a.corpus, kernel, "case.json")
+def libdace(a, sdfg, cdir):
+    case = os.path.join(cdir, "case.json")
     obj, err = run_json([a.dace_cli, "run", sdfg, "--case", case, "--repeat", str(a.reps), "--threads", "1",
                          "--json"], a.timeout)
+    if err and err.startswith("timeout"):
+        return {"error": "skipped: %s (%d calls)" % (err, a.reps + 1)}
     if err and obj is None:
         return {"error": err}
     if "median_ms" not in obj:
@@ -215,28 +260,30 @@ def libdace(a, sdfg, kernel):
             "check": "ok" if obj.get("ok") and not bad else "MISMATCH " + ", ".join(bad)}
 
 
-def peer(a, kernel, worker, variant, tmp):
+def peer(a, kernel, worker, variant, tmp, cdir):
     cmd = [a.python, os.path.abspath(__file__), "--worker", worker, "--kernel", kernel, "--reps", str(a.reps),
-           "--corpus", a.corpus, "--npbench", a.npbench, "--build-root", tmp]
+           "--corpus", a.corpus, "--npbench", a.npbench, "--build-root", tmp, "--case-dir", cdir,
+           "--call-limit", str(a.call_limit)]
     if variant:
         cmd += ["--variant", variant]
     obj, err = run_json(cmd, a.timeout)
-    if obj is None or err:
+    if obj is None or (err and "median_ms" not in obj and "error" not in obj):
         return {"error": err or "no output"}
     return obj
 
 
 def bench_kernel(a, kernel, tmp):
     row = {"kernel": kernel}
-    case = load_case(a.corpus, kernel)
+    cdir = make_case(a, kernel, a.size, tmp) if a.size else os.path.join(a.corpus, kernel)
+    case = load_case(cdir)
     sizes = dict(case.get("symbols", {}))
     import numpy as np
     for n, f in case["inputs"].items():
-        v = np.load(os.path.join(a.corpus, kernel, f), mmap_mode="r")
+        v = np.load(os.path.join(cdir, f), mmap_mode="r")
         sizes[n] = v.item() if v.ndim == 0 else "x".join(map(str, v.shape))
     row["sizes"] = sizes
 
-    row["libdace_a"] = libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), kernel)
+    row["libdace_a"] = libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), cdir)
     opt = os.path.join(tmp, kernel + ".libdace-opt.sdfg")
     p = subprocess.run([a.dace_cli, "optimize", os.path.join(a.corpus, kernel, kernel + ".raw.sdfg"), "-o", opt,
                         "--simplify", "--apply-repeated", "MapFusion"], capture_output=True, text=True,
@@ -245,14 +292,14 @@ def bench_kernel(a, kernel, tmp):
         row["libdace_b"] = {"error": "optimize exit %d: %s" % (p.returncode, " / ".join(
             (p.stderr or p.stdout).strip().splitlines()[-2:])[:300])}
     else:
-        row["libdace_b"] = libdace(a, opt, kernel)
+        row["libdace_b"] = libdace(a, opt, cdir)
 
-    row["numpy"] = peer(a, kernel, "numpy", "numpy", tmp)
+    row["numpy"] = peer(a, kernel, "numpy", "numpy", tmp, cdir)
     info = bench_info(a.npbench, kernel)
     folder = os.path.join(a.npbench, "benchmarks", info["relative_path"])
     variants = sorted(os.path.basename(f)[len(info["module_name"]) + 1:-3]
                       for f in glob.glob(os.path.join(folder, info["module_name"] + "_numba_*.py")))
-    row["numba_all"] = {v: peer(a, kernel, "numba", v, tmp) for v in variants}
+    row["numba_all"] = {v: peer(a, kernel, "numba", v, tmp, cdir) for v in variants}
     good = {v: r for v, r in row["numba_all"].items() if "median_ms" in r and r.get("check") == "ok"}
     if not good:  # nothing correct: still report the fastest that ran
         good = {v: r for v, r in row["numba_all"].items() if "median_ms" in r}
@@ -263,7 +310,7 @@ def bench_kernel(a, kernel, tmp):
         row["numba"] = {"error": "no variant ran"}
     build = os.path.join(tmp, "dace-" + kernel)
     os.makedirs(build, exist_ok=True)
-    row["dace"] = peer(a, kernel, "dace", None, build)
+    row["dace"] = peer(a, kernel, "dace", None, build, cdir)
     return row
 
 
@@ -329,9 +376,10 @@ def render(rows, a):
     out.append("")
     out.append("Median ms of %d calls after a warm-up call, single thread (OMP_NUM_THREADS=1, "
                "NUMBA_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1, `dace run --threads 1`); ratios are peer / libdace "
-               "(> 1: libdace faster); geomeans over the kernels where both sides ran. Sizes: the corpus case.json "
-               "inputs. libdace times are taken inside `dace run` (C call), peers' from Python "
-               "(`time.perf_counter` around the call), so call overhead (~µs) is in the peers' numbers." % a.reps)
+               "(> 1: libdace faster); geomeans over the kernels where both sides ran. Sizes: %s. libdace times are taken inside `dace run` (C call), peers' from Python "
+               "(`time.perf_counter` around the call), so call overhead (~µs) is in the peers' numbers." % (
+                   a.reps, ("NPBench size %s (bench_info parameters; inputs from npbench_kernels.generate, expected "
+                            "outputs from its NumPy references)" % a.size) if a.size else "the corpus case.json inputs"))
     return "\n".join(out)
 
 
@@ -345,6 +393,10 @@ def main(argv):
     p.add_argument("--npbench", default=NPBENCH)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--json")
+    p.add_argument("--size", choices=["S", "M", "L"], help="NPBench size instead of the corpus case's")
+    p.add_argument("--call-limit", type=int, default=60,
+                   help="seconds: a contender whose warm-up call takes longer is not timed further")
+    p.add_argument("--case-dir", help=argparse.SUPPRESS)
     p.add_argument("--worker", choices=["numpy", "numba", "dace"], help=argparse.SUPPRESS)
     p.add_argument("--kernel", help=argparse.SUPPRESS)
     p.add_argument("--variant", help=argparse.SUPPRESS)
@@ -358,7 +410,11 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="peers_runtime_") as tmp:
         for k in a.kernels.split(","):
             t1 = time.time()
-            rows.append(bench_kernel(a, k, tmp))
+            try:
+                rows.append(bench_kernel(a, k, tmp))
+            except Exception as e:  # e.g. no generator for this kernel/size: skip it, say why
+                print("# %s skipped: %s: %s" % (k, type(e).__name__, e), file=sys.stderr, flush=True)
+                continue
             print("# %s done in %.1f s" % (k, time.time() - t1), file=sys.stderr, flush=True)
     print(render(rows, a))
     print("\nTotal %.0f s. Python: %s. libdace: %s." % (time.time() - t0, a.python, a.dace_cli))
