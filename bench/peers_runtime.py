@@ -144,18 +144,9 @@ def python_worker(a):
     returns = sorted(n for n in outputs if n.startswith("__return"))
 
     if a.worker == "dace":
-        import networkx as nx
-        # networkx >= 3.5 leaves the start node out of immediate_dominators(); DaCe 1.0.2 needs it
-        # (same patch as run_corpus_bench.py's DaCe worker).
-        original_idom = nx.immediate_dominators
-
-        def immediate_dominators(graph, start, *args, **kwargs):
-            idom = original_idom(graph, start, *args, **kwargs)
-            idom.setdefault(start, start)
-            return idom
-
-        nx.immediate_dominators = immediate_dominators
-        nx.dominance.immediate_dominators = immediate_dominators
+        sys.path.insert(0, HERE)
+        from run_corpus_bench import patch_networkx_for_dace
+        patch_networkx_for_dace()
         import dace
         dace.Config.set("default_build_folder", value=a.build_root)
         sdfg = dace.SDFG.from_file(os.path.join(a.corpus, a.kernel, a.kernel + ".opt.sdfg"))

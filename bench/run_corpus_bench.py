@@ -67,12 +67,11 @@ def by_event(events):
 # Runs under DaCe's own interpreter: one process per (kernel, size), since a CompiledSDFG
 # initializes its transients for the first call's symbol values and never again.
 
-def dace_worker(a):
+def patch_networkx_for_dace():
+    """networkx >= 3.5 leaves the start node out of immediate_dominators(); DaCe 1.0.2's CFG
+    analysis looks it up (KeyError in blockorder_topological_sort). Put it back. Call before
+    importing dace (also used by peers_runtime.py's DaCe worker)."""
     import networkx as nx
-    import numpy as np
-
-    # networkx >= 3.5 leaves the start node out of immediate_dominators(); DaCe 1.0.2's CFG
-    # analysis looks it up (KeyError in blockorder_topological_sort). Put it back.
     original_idom = nx.immediate_dominators
 
     def immediate_dominators(graph, start, *args, **kwargs):
@@ -82,6 +81,12 @@ def dace_worker(a):
 
     nx.immediate_dominators = immediate_dominators
     nx.dominance.immediate_dominators = immediate_dominators
+
+
+def dace_worker(a):
+    import numpy as np
+
+    patch_networkx_for_dace()
     import dace
     from dace.sdfg.utils import load_precompiled_sdfg
 
