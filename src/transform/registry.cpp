@@ -1,7 +1,7 @@
 #include "transform/registry.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 #include <functional>
 
 #include "transform/array_elimination.h"
@@ -29,27 +29,29 @@ struct PatternEntry {
   const char* name;
   std::unique_ptr<Transformation> (*make)();
 };
-constexpr std::array<PatternEntry, 6> kPatterns{{
+// One line per transformation, sorted by name (the count follows from the list).
+constexpr PatternEntry kPatterns[] = {
     {"LoopToMap", &make_t<LoopToMap>},
     {"MapCollapse", &make_t<MapCollapse>},
     {"MapFusion", &make_t<MapFusion>},
     {"RedundantArray", &make_t<RedundantArray>},
     {"StateFusion", &make_t<StateFusion>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
-}};
+};
 
 struct PassEntry {
   const char* name;
   std::unique_ptr<Pass> (*make)();
 };
-const std::array<PassEntry, 6> kPasses{{
+// One line per pass, sorted by name.
+const PassEntry kPasses[] = {
     {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
-}};
+};
 
 }  // namespace
 
@@ -62,7 +64,7 @@ std::vector<std::string> registered_names() {
 }
 
 bool is_pattern_transformation(std::string_view name) {
-  return std::any_of(kPatterns.begin(), kPatterns.end(), [&](const PatternEntry& p) { return name == p.name; });
+  return std::any_of(std::begin(kPatterns), std::end(kPatterns), [&](const PatternEntry& p) { return name == p.name; });
 }
 
 std::unique_ptr<Transformation> make_transformation(std::string_view name) {
