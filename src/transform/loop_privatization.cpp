@@ -1,15 +1,199 @@
 #include "transform/loop_privatization.h"
 
+#include <map>
 #include <set>
+#include <vector>
 
 #include "analysis/sets.h"
+#include "transform/assigned_symbols.h"
+#include "transform/block_order.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
 namespace {
 
-// Whether control-flow code anywhere in `region` (edges, loop headers, branch conditions)
-// mentions `name`: such a container is read outside the dataflow.
+using Written = std::vector<sym::Subset>;
+
+Written forget(const Written& w, const std::set<std::string>& assigned) {
+  Written out;
+  for (const sym::Subset& s : w) {
+    bool uses = false;
+    for (const std::string& name : free_symbols(s)) uses = uses || assigned.count(name);
+    if (!uses) out.push_back(s);
+  }
+  return out;
+}
+
+bool covers(const sym::Subset& w, const sym::Subset& r) {
+  // One iteration gives every symbol one value, but which one is unknown: any sign.
+  sym::Assumptions as;
+  for (const sym::Subset* s : {&w, &r}) as.unrestricted.merge(free_symbols(*s));
+  return analysis::subset_covers(w, r, as) == true;
+}
+
+// The exact image of `inner` (a point per dimension) over the map's iterations, when each
+// dimension is `p + c` of a distinct unit-step parameter or free of the parameters.
+std::optional<sym::Subset> exact_image(const sym::Subset& inner, const ir::MapScope& map) {
+  std::set<std::string> used;
+  sym::Subset out;
+  for (const sym::Range& d : inner.dims) {
+    if (d.start != d.end) {
+      for (const std::string& p : map.params)
+        if (sym::free_symbols(d.start).count(p) || sym::free_symbols(d.end).count(p)) return std::nullopt;
+      out.dims.push_back(d);
+      continue;
+    }
+    std::optional<sym::Affine> a = sym::affine(d.start, std::set<std::string>(map.params.begin(), map.params.end()));
+    if (!a) return std::nullopt;
+    if (a->coefficients.empty()) {
+      out.dims.push_back(d);
+      continue;
+    }
+    if (a->coefficients.size() != 1) return std::nullopt;
+    const auto& [p, coef] = *a->coefficients.begin();
+    if (coef != 1 || !used.insert(p).second) return std::nullopt;
+    size_t k = 0;
+    while (k < map.params.size() && map.params[k] != p) ++k;
+    const sym::Range& pr = map.range.dims[k];
+    if (sym::as_integer(pr.step) != std::optional<int64_t>(1)) return std::nullopt;
+    out.dims.push_back(sym::Range{sym::add(pr.start, a->constant), sym::add(pr.end, a->constant), sym::integer(1),
+                                  sym::integer(1)});
+  }
+  return out;
+}
+
+bool plain(const ir::Memlet& m) { return !m.is_empty() && !m.dynamic && m.wcr.empty(); }
+
+// The subset of `data` an edge touches at the access node of `data` (nullopt: unknown).
+std::optional<sym::Subset> side(const ir::Memlet& m, const std::string& data) {
+  if (m.data == data) return m.subset;
+  if (m.other_subset) return *m.other_subset;
+  return std::nullopt;
+}
+
+// What the in-edges of access node `n` write for certain, in the node's own terms.
+Written definite_writes(const ir::State& s, int n, const std::string& data) {
+  Written out;
+  for (int e : s.in_edges(n)) {
+    const ir::DataflowEdge& de = *s.edge(e);
+    if (!plain(de.memlet)) continue;
+    std::optional<sym::Subset> sub = side(de.memlet, data);
+    if (!sub) continue;
+    const ir::Node& src = *s.node(de.src);
+    switch (src.kind) {
+      case ir::NodeKind::Tasklet:
+      case ir::NodeKind::Library:
+        out.push_back(*sub);
+        break;
+      case ir::NodeKind::Access:
+        if (de.src_conn != "views" && de.dst_conn != "views") out.push_back(*sub);  // a view link is an alias
+        break;
+      case ir::NodeKind::MapExit: {
+        if (de.src_conn.rfind("OUT_", 0) != 0) break;
+        const std::string in = "IN_" + de.src_conn.substr(4);
+        const auto& entry = static_cast<const ir::MapEntry&>(*s.node(static_cast<const ir::MapExit&>(src).entry));
+        for (int ie : s.in_edges(de.src)) {
+          const ir::DataflowEdge& inner = *s.edge(ie);
+          if (inner.dst_conn != in || !plain(inner.memlet) || s.node(inner.src)->kind != ir::NodeKind::Tasklet) continue;
+          std::optional<sym::Subset> isub = side(inner.memlet, data);
+          if (!isub) continue;
+          if (std::optional<sym::Subset> img = exact_image(*isub, entry.map)) out.push_back(*img);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+struct Coverage {
+  const std::string& data;
+  std::string& why;
+
+  bool covered(const sym::Subset& r, const Written& a, const Written& b) {
+    for (const Written* w : {&a, &b})
+      for (const sym::Subset& s : *w)
+        if (covers(s, r)) return true;
+    return false;
+  }
+
+  bool state(const ir::State& s, const Written& before, Written& after) {
+    after = before;
+    const std::vector<int> parents = s.scope_parents();
+    for (int n : s.node_ids()) {
+      if (s.node(n)->kind != ir::NodeKind::Access || static_cast<const ir::AccessNode&>(*s.node(n)).data != data)
+        continue;
+      const Written defs = definite_writes(s, n, data);
+      const bool top = parents[static_cast<size_t>(n)] == -1;
+      bool from_outside = false;  // an inner node fed from its scope's entry holds outer values
+      for (int e : s.in_edges(n)) from_outside = from_outside || s.node(s.edge(e)->src)->is_scope_entry();
+      if (from_outside && !top) continue;
+      for (int e : s.out_edges(n)) {
+        const ir::DataflowEdge& de = *s.edge(e);
+        if (de.memlet.is_empty()) continue;
+        std::optional<sym::Subset> r = side(de.memlet, data);
+        if (!r || !covered(*r, defs, top ? before : Written{})) {
+          why += "a read in state '" + s.label + "' that no earlier write of the same iteration covers";
+          return false;
+        }
+      }
+      if (top) after.insert(after.end(), defs.begin(), defs.end());
+    }
+    return true;
+  }
+
+  bool region(const ir::ControlFlowRegion& r, const Written& entry) {
+    std::optional<std::vector<int>> order = topological_blocks(r);
+    if (!order) return why += "the blocks of '" + r.label + "' form a cycle", false;
+    std::map<int, Written> out;
+    for (int b : *order) {
+      const std::vector<int> ins = r.in_edges(b);
+      Written w;
+      if (ins.empty()) {
+        w = entry;
+      } else if (ins.size() == 1) {
+        const ir::InterstateEdge& e = *r.edge(ins.front());
+        std::set<std::string> lhs;
+        for (const auto& [k, v] : e.assignments) lhs.insert(k);
+        w = forget(out[e.src], lhs);
+      }
+      const ir::ControlFlowBlock& blk = *r.block(b);
+      Written after = w;
+      switch (blk.kind) {
+        case ir::BlockKind::State:
+          if (!state(static_cast<const ir::State&>(blk), w, after)) return false;
+          break;
+        case ir::BlockKind::Loop:
+        case ir::BlockKind::Region: {
+          // Writes inside may not happen (zero iterations); they are forgotten after it.
+          after = forget(w, assigned_symbols(blk));
+          if (!region(static_cast<const ir::ControlFlowRegion&>(blk), after)) return false;
+          break;
+        }
+        case ir::BlockKind::Conditional:
+          after = forget(w, assigned_symbols(blk));
+          for (const auto& [cond, branch] : static_cast<const ir::ConditionalBlock&>(blk).branches)
+            if (branch && !region(*branch, after)) return false;
+          break;
+        default:
+          break;
+      }
+      out[b] = std::move(after);
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+bool inside(const ir::ControlFlowBlock& block, const ir::ControlFlowRegion& region) {
+  for (const ir::ControlFlowBlock* b = &block; b; b = b->parent)
+    if (b == &region) return true;
+  return false;
+}
+
 bool named_by_control_flow(const ir::ControlFlowRegion& region, const std::string& name) {
   for (int es : region.edge_slots()) {
     const ir::InterstateEdge& e = *region.edge(es);
@@ -36,13 +220,7 @@ bool named_by_control_flow(const ir::ControlFlowRegion& region, const std::strin
   return false;
 }
 
-bool plain(const ir::Memlet& m, const std::string& data) {
-  return !m.is_empty() && m.data == data && !m.other_subset && m.wcr.empty();
-}
-
-}  // namespace
-
-bool privatizable(const ir::SDFG& sdfg, const ir::State& body, const std::string& data, std::string& why) {
+bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, std::string& why) {
   why = "'" + data + "' is written and read in the body and cannot be privatized: ";
   auto it = sdfg.arrays.find(data);
   if (it == sdfg.arrays.end()) return why += "undeclared", false;
@@ -51,38 +229,14 @@ bool privatizable(const ir::SDFG& sdfg, const ir::State& body, const std::string
       d.lifetime != ir::Lifetime::Scope)
     return why += "not a scope-lifetime transient array or scalar", false;
   for (const ir::State* s : sdfg.all_states()) {
-    if (s == &body) continue;
+    if (inside(*s, loop)) continue;
     for (int n : s->node_ids())
       if (s->node(n)->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*s->node(n)).data == data)
-        return why += "another state uses it", false;
+        return why += "state '" + s->label + "' outside the loop uses it", false;
   }
   if (named_by_control_flow(sdfg, data)) return why += "control flow names it", false;
-  for (int n : body.node_ids()) {
-    if (body.node(n)->kind != ir::NodeKind::Access || static_cast<const ir::AccessNode&>(*body.node(n)).data != data)
-      continue;
-    const std::vector<int> ins = body.in_edges(n);
-    if (ins.empty()) return why += "read before it is written", false;
-    for (int e : ins) {
-      const ir::DataflowEdge& de = *body.edge(e);
-      if (body.node(de.src)->kind != ir::NodeKind::Tasklet || !plain(de.memlet, data) || de.memlet.dynamic)
-        return why += "a write that is not a plain tasklet write", false;
-    }
-    for (int e : body.out_edges(n)) {
-      const ir::DataflowEdge& de = *body.edge(e);
-      if (body.node(de.dst)->kind == ir::NodeKind::Access || !plain(de.memlet, data))
-        return why += "a read that is not a plain memlet into a computation", false;
-      bool covered = false;
-      for (int w : ins) {
-        // Within one iteration every symbol has one value, but which one is unknown: any sign.
-        const sym::Subset& ws = body.edge(w)->memlet.subset;
-        sym::Assumptions as;
-        for (const sym::Subset* sub : {&ws, &de.memlet.subset}) as.unrestricted.merge(free_symbols(*sub));
-        if (analysis::subset_covers(ws, de.memlet.subset, as) == true) covered = true;
-      }
-      if (!covered) return why += "a read not covered by a write of the same iteration", false;
-    }
-  }
-  return true;
+  Coverage c{data, why};
+  return c.region(loop, {});
 }
 
 }  // namespace dace::transform

@@ -1,21 +1,31 @@
-// Which transients of a LoopToMap body can get one copy per iteration. Once the body is in
-// a map, a transient whose access nodes are all inside the map is allocated inside its scope
-// (codegen's scope-local allocation), so each iteration has its own; that is only right
-// when no iteration reads a value another one (or code after the loop) wrote.
+// Which transients of a LoopToMap body can get one copy per iteration. Once the body is in a
+// map (directly, or inside a nested SDFG in the map), a transient whose access nodes are all
+// in the body is allocated per iteration; that is only right when no iteration reads a value
+// that another iteration (or code outside the loop) wrote.
 #pragma once
 #include <string>
 
 #include "ir/sdfg.h"
-#include "ir/state.h"
 
 namespace dace::transform {
 
-// True when `data` is a Scope-lifetime transient Array/Scalar used only by `body` (no other
-// state, no control-flow code names it) and every read in the body reads what a tasklet of
-// the same access node wrote in the same iteration: each node of it has in-edges, all from
-// tasklets with plain, non-dynamic, non-WCR memlets, and ISL proves every out-edge's subset
-// lies in one in-edge's subset. Reads go to computations only (no copies out of it).
-// Otherwise false, with the reason in `why`.
-bool privatizable(const ir::SDFG& sdfg, const ir::State& body, const std::string& data, std::string& why);
+// True when `data` is a Scope-lifetime transient Array/Scalar used only inside `loop` (no
+// access node elsewhere in `sdfg`, no control-flow code names it) and every read of it in
+// the body reads what the same iteration wrote before: walking the body's blocks in
+// topological order, each read subset lies (by ISL) in a definite write of the same access
+// node or of an earlier state on the one path to it. Definite writes are plain (not dynamic,
+// no WCR) memlets from tasklets, library nodes, copies from access nodes (not view links), and
+// map exits whose inner tasklet writes `p + c` per dimension with a distinct unit-step
+// parameter each (so the image is exactly the box). Writes inside inner loops and branches
+// do not count after them; an interstate assignment forgets the writes whose subsets use the
+// symbol it assigns. Otherwise false, with the reason in `why`.
+bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, std::string& why);
+
+// Whether code of control flow anywhere in `region` (interstate edges, loop headers, branch
+// conditions) mentions `name`.
+bool named_by_control_flow(const ir::ControlFlowRegion& region, const std::string& name);
+
+// Whether `block` is `region` or lies inside it.
+bool inside(const ir::ControlFlowBlock& block, const ir::ControlFlowRegion& region);
 
 }  // namespace dace::transform
