@@ -111,6 +111,18 @@ echo '[{"type": "PatternTransformation", "transformation": "MapCollapse", "cfg_i
 check optimize_replay_mismatch 2 -- "$DACE" optimize "$JRAW" -o "$TMP/jb.sdfg" --replay "$TMP/badhist.json"
 expect_grep optimize_replay_names_entry "history entry 0 (MapCollapse)" "$TMP/err"
 
+# LoopToMap on lifted loops (syrk's outer loop becomes a map over a nested SDFG): the history
+# entry replays to the same bytes and the result matches NumPy. (DaCe 1.0.2's LoopToMap only
+# matches state-machine loops, so DaCe cannot replay it: optimizer.loop_to_map_vs_dace
+# compares outcomes instead.)
+SRAW="$CORPUS/syrk/syrk.raw.sdfg"
+check optimize_loop_to_map 0 -- "$DACE" optimize "$SRAW" -o "$TMP/l2m.sdfg" --apply LoopLifting --simplify \
+  --apply-repeated LoopToMap --record "$TMP/l2m.hist.json"
+expect_grep optimize_loop_to_map_recorded '"transformation": *"LoopToMap"' "$TMP/l2m.hist.json"
+check optimize_loop_to_map_replay 0 -- "$DACE" optimize "$SRAW" -o "$TMP/l2m_r.sdfg" --replay "$TMP/l2m.hist.json"
+if cmp -s "$TMP/l2m.sdfg" "$TMP/l2m_r.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_loop_to_map_replay_same_bytes"; fi
+check optimize_loop_to_map_matches_numpy 0 -- "$DACE" run "$TMP/l2m.sdfg" --case "$CORPUS/syrk/case.json"
+
 # DaCe 1.0.2 (when installed next to the repository) loads the results and replays our
 # histories with its own transformations, at the same ids.
 VENV_PY="$(cd "$(dirname "$0")/../.." && pwd)/.venv-dace/bin/python"

@@ -164,6 +164,58 @@ TEST(TransformLoopToMapNested, PrivatizesATransientWrittenByAMap) {
   EXPECT_NE(r.find("'T'"), std::string::npos) << r;
 }
 
+TEST(TransformLoopToMapNested, WcrSumAcrossStatesWithAPrivateScalar) {
+  // for i: t = A[i] * 2; (next state) D[0] += t (WCR): t is private, the sum is resolved by
+  // the WCR inside the nested SDFG.
+  Loop l = make_loop();
+  add_scalar(*l.g, "t", T::Float64, true);
+  auto [s1, s2] = two_states(*l.loop, *l.g);
+  assign(*s1, "t", "0", "A", "i", "x * 2");
+  const int tk = tasklet(*s2, "y = x", {"x"}, {"y"});
+  edge(*s2, access(*s2, "t"), "", tk, "x", "t[0]");
+  edge(*s2, tk, "y", access(*s2, "D"), "", "D[0]", "lambda a, b: a + b");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  const size_t n = 7;
+  std::vector<double> a = iota(n, 1), b(n, 0), c(n * n, 0), d(n, 0);
+  double want = 0;
+  for (size_t i = 0; i < n; ++i) want += a[i] * 2;
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}, {"D", &d}}, {{"N", static_cast<int64_t>(n)}});
+  EXPECT_EQ(d[0], want);
+}
+
+TEST(TransformLoopToMapNested, BranchOnTheDataOfTheIteration) {
+  // for i: if A[i] > 3: B[i] = A[i] else: B[i] = -A[i]  (the condition reads A on an edge)
+  Loop l = make_loop();
+  int c0 = 0, yes = 0, no = 0, join = 0;
+  add_state(*l.loop, *l.g, "test", &c0);
+  ir::State& sy = add_state(*l.loop, *l.g, "yes", &yes);
+  ir::State& sn = add_state(*l.loop, *l.g, "no", &no);
+  add_state(*l.loop, *l.g, "join", &join);
+  add_interstate(*l.loop, c0, yes, "(A[i] > 3)");
+  add_interstate(*l.loop, c0, no, "(not (A[i] > 3))");
+  add_interstate(*l.loop, yes, join);
+  add_interstate(*l.loop, no, join);
+  assign(sy, "B", "i", "A", "i", "x");
+  assign(sn, "B", "i", "A", "i", "-x");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  const size_t n = 6;
+  std::vector<double> a = iota(n, 1), b(n, 0), c(n * n, 0), d(n, 0), want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = a[i] > 3 ? a[i] : -a[i];
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}, {"D", &d}}, {{"N", static_cast<int64_t>(n)}});
+  EXPECT_EQ(b, want);
+
+  // The same branch on A[i + 1] while the body writes A[i]: the condition's read conflicts.
+  Loop w = make_loop("N - 1");
+  int w0 = 0, w1 = 0;
+  ir::State& ws0 = add_state(*w.loop, *w.g, "test", &w0);
+  ir::State& ws1 = add_state(*w.loop, *w.g, "write", &w1);
+  add_interstate(*w.loop, w0, w1, "(A[i + 1] > 3)");
+  assign(ws0, "B", "i", "D", "i", "x");
+  assign(ws1, "A", "i", "D", "i", "x");
+  const std::string r = why(*w.g);
+  EXPECT_NE(r.find("loop-carried dependence on 'A'"), std::string::npos) << r;
+}
+
 TEST(TransformLoopToMapNested, RefusesACarriedDependenceThroughStates) {
   // for i < N - 1: B[i] = A[i]; (next state) A[i + 1] = B[i] + 1 -- iteration i + 1 reads
   // what iteration i wrote, across the two states.
