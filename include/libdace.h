@@ -764,7 +764,7 @@ DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, 
 /* A compiled SDFG. Calls on one program are serialized; programs are independent. */
 typedef struct dace_program dace_program_t;
 
-#define DACE_COMPILE_OPTIONS_VERSION 1
+#define DACE_COMPILE_OPTIONS_VERSION 2
 typedef struct dace_compile_options_t {
   uint32_t version;
   int32_t opt_level;     /* 0-3 (clamped) */
@@ -773,8 +773,14 @@ typedef struct dace_compile_options_t {
                             omp_num_threads); 0 = the runtime's default (OMP_NUM_THREADS) */
   const char* cache_dir; /* object cache; NULL = none. Fixed by the context's first compile. */
   const char* dump_dir;  /* NULL = none; else <dump_dir>/<name>.ll and .s are written */
+  /* Version 2. The SDFG optimizer step: NULL or "" = compile the SDFG as given; else the
+   * name of a registered pass or pipeline ("simplify"; dace_sdfg_transformation_is_pass
+   * says which names are passes), run on a copy before validation (the caller's SDFG is
+   * unchanged). An unknown or non-pass name is DACE_ERROR_NOT_FOUND / INVALID_ARGUMENT
+   * naming it. The optimizer's name and libdace's version are part of the cache key. */
+  const char* optimize;
 } dace_compile_options_t;
-#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL }
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL }
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context
@@ -865,7 +871,7 @@ DACE_API dace_status_t dace_program_argument_strides(int64_t* out_strides, size_
 
 /* How long the compile that made a program took, in milliseconds. Set `version` to
  * DACE_COMPILE_STATS_VERSION before the call; fields of that version are written. */
-#define DACE_COMPILE_STATS_VERSION 1
+#define DACE_COMPILE_STATS_VERSION 2
 typedef struct dace_compile_stats_t {
   uint32_t version;
   int32_t cache_hit;        /* 1: the object came from the cache dir (lower/optimize/codegen skipped) */
@@ -876,6 +882,7 @@ typedef struct dace_compile_stats_t {
   double total_ms;          /* the whole dace_program_compile call */
   uint64_t ir_instructions; /* after optimization; 0 on a cache hit */
   uint64_t object_bytes;
+  double transform_ms;      /* version 2: the SDFG optimizer step (options.optimize); 0 without */
 } dace_compile_stats_t;
 DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program);
 

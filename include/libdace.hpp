@@ -322,6 +322,7 @@ struct compile_options {
   int32_t num_threads = 0;  // 0 = runtime default
   std::string cache_dir;    // "" = no object cache
   std::string dump_dir;     // "" = no dumps
+  std::string optimize;     // a registered pass run on a copy first ("simplify"); "" = none
 
   dace_compile_options_t c() const noexcept {
     dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
@@ -330,6 +331,7 @@ struct compile_options {
     o.num_threads = num_threads;
     o.cache_dir = cache_dir.empty() ? nullptr : cache_dir.c_str();
     o.dump_dir = dump_dir.empty() ? nullptr : dump_dir.c_str();
+    o.optimize = optimize.empty() ? nullptr : optimize.c_str();
     return o;
   }
 };
@@ -1284,6 +1286,7 @@ struct argument_info {
 
 struct compile_stats {
   bool cache_hit = false;
+  double transform_ms = 0;  // the SDFG optimizer step (compile_options::optimize)
   double validate_ms = 0, lower_ms = 0, optimize_ms = 0, jit_ms = 0, total_ms = 0;
   uint64_t ir_instructions = 0;
   uint64_t object_bytes = 0;
@@ -1349,6 +1352,7 @@ class program {
     out.total_ms = s.total_ms;
     out.ir_instructions = s.ir_instructions;
     out.object_bytes = s.object_bytes;
+    out.transform_ms = s.transform_ms;
     return out;
   }
 

@@ -33,8 +33,8 @@ module libdace_capi
   integer(c_int32_t), parameter :: DACE_MEMLET_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_SAVE_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 1
-  integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 1
+  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 2
+  integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 2
 
   ! enum dace_status_t
   integer, parameter :: dace_status_t = c_int32_t
@@ -234,7 +234,7 @@ module libdace_capi
 
   ! dace_program_t (struct dace_program): opaque, passed as type(c_ptr)
 
-  ! struct dace_compile_options_t: 32 bytes
+  ! struct dace_compile_options_t: 40 bytes
   type, bind(C) :: dace_compile_options_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: opt_level
@@ -242,6 +242,7 @@ module libdace_capi
     integer(c_int32_t) :: num_threads
     type(c_ptr) :: cache_dir  ! const char*
     type(c_ptr) :: dump_dir  ! const char*
+    type(c_ptr) :: optimize  ! const char*
   end type dace_compile_options_t
 
   ! enum dace_argument_kind_t
@@ -281,7 +282,7 @@ module libdace_capi
     type(dace_arg_t_value) :: value
   end type dace_arg_t
 
-  ! struct dace_compile_stats_t: 64 bytes
+  ! struct dace_compile_stats_t: 72 bytes
   type, bind(C) :: dace_compile_stats_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: cache_hit
@@ -292,6 +293,7 @@ module libdace_capi
     real(c_double) :: total_ms
     integer(c_int64_t) :: ir_instructions  ! uint64_t
     integer(c_int64_t) :: object_bytes  ! uint64_t
+    real(c_double) :: transform_ms
   end type dace_compile_stats_t
 
   interface

@@ -21,29 +21,39 @@ namespace dace::capi {
 template <typename T>
 struct OptionsLayout;
 
-#define DACE_OPTIONS_LAYOUT(T, NAME, CURRENT, INIT)                                   \
+// Bytes of a struct up to and including `field`: the size of the version that ended there.
+#define DACE_PREFIX_SIZE(T, field) (offsetof(T, field) + sizeof(static_cast<T*>(nullptr)->field))
+
+// The trailing arguments list the size of each version, oldest first (defaults to one).
+#define DACE_OPTIONS_LAYOUT(T, NAME, CURRENT, INIT, ...)                              \
   template <>                                                                         \
   struct OptionsLayout<T> {                                                           \
     static constexpr const char* name = NAME;                                         \
-    static constexpr size_t sizes[] = {sizeof(T)};                                    \
+    static constexpr size_t sizes[] = {__VA_ARGS__};                                  \
     static T defaults() { return T INIT; }                                            \
   };                                                                                  \
   static_assert(std::size(OptionsLayout<T>::sizes) == (CURRENT), NAME ": size table"); \
   static_assert(std::is_trivially_copyable_v<T>, NAME)
 
 DACE_OPTIONS_LAYOUT(dace_array_options_t, "dace_array_options_t", DACE_ARRAY_OPTIONS_VERSION,
-                    DACE_ARRAY_OPTIONS_INIT);
-DACE_OPTIONS_LAYOUT(dace_map_options_t, "dace_map_options_t", DACE_MAP_OPTIONS_VERSION, DACE_MAP_OPTIONS_INIT);
+                    DACE_ARRAY_OPTIONS_INIT, sizeof(dace_array_options_t));
+DACE_OPTIONS_LAYOUT(dace_map_options_t, "dace_map_options_t", DACE_MAP_OPTIONS_VERSION, DACE_MAP_OPTIONS_INIT,
+                    sizeof(dace_map_options_t));
 DACE_OPTIONS_LAYOUT(dace_memlet_options_t, "dace_memlet_options_t", DACE_MEMLET_OPTIONS_VERSION,
-                    DACE_MEMLET_OPTIONS_INIT);
-DACE_OPTIONS_LAYOUT(dace_save_options_t, "dace_save_options_t", DACE_SAVE_OPTIONS_VERSION, DACE_SAVE_OPTIONS_INIT);
+                    DACE_MEMLET_OPTIONS_INIT, sizeof(dace_memlet_options_t));
+DACE_OPTIONS_LAYOUT(dace_save_options_t, "dace_save_options_t", DACE_SAVE_OPTIONS_VERSION, DACE_SAVE_OPTIONS_INIT,
+                    sizeof(dace_save_options_t));
 DACE_OPTIONS_LAYOUT(dace_mapped_tasklet_options_t, "dace_mapped_tasklet_options_t",
-                    DACE_MAPPED_TASKLET_OPTIONS_VERSION, DACE_MAPPED_TASKLET_OPTIONS_INIT);
+                    DACE_MAPPED_TASKLET_OPTIONS_VERSION, DACE_MAPPED_TASKLET_OPTIONS_INIT,
+                    sizeof(dace_mapped_tasklet_options_t));
 DACE_OPTIONS_LAYOUT(dace_compile_options_t, "dace_compile_options_t", DACE_COMPILE_OPTIONS_VERSION,
-                    DACE_COMPILE_OPTIONS_INIT);
-DACE_OPTIONS_LAYOUT(dace_compile_stats_t, "dace_compile_stats_t", DACE_COMPILE_STATS_VERSION,
-                    {});  // output only: its defaults are unused
+                    DACE_COMPILE_OPTIONS_INIT, DACE_PREFIX_SIZE(dace_compile_options_t, dump_dir),
+                    sizeof(dace_compile_options_t));
+// Output only: its defaults are unused.
+DACE_OPTIONS_LAYOUT(dace_compile_stats_t, "dace_compile_stats_t", DACE_COMPILE_STATS_VERSION, {},
+                    DACE_PREFIX_SIZE(dace_compile_stats_t, object_bytes), sizeof(dace_compile_stats_t));
 #undef DACE_OPTIONS_LAYOUT
+#undef DACE_PREFIX_SIZE
 
 // Bytes of version `version` of T, or 0 when this library does not know that version.
 template <typename T>

@@ -463,9 +463,10 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     // Per program: baked into its parallel_for calls, so programs of one process differ.
     request.num_threads = opts.num_threads;
     request.dump_dir = str_or_empty(opts.dump_dir);
+    request.optimize = str_or_empty(opts.optimize);
     auto compiled = dace::pipeline::compile(request, backend);
     if (!compiled) return compiled.take_error();
-    auto result = make_program(std::move(compiled->program), g);
+    auto result = make_program(std::move(compiled->program), compiled->compiled_sdfg(request));
     const dace::pipeline::PhaseTimes& t = compiled->times;
     dace_compile_stats_t& stats = result->stats;
     stats.version = DACE_COMPILE_STATS_VERSION;
@@ -476,6 +477,7 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     stats.jit_ms = t.jit_ms;
     stats.ir_instructions = t.ir_instructions;
     stats.object_bytes = t.object_bytes;
+    stats.transform_ms = t.transform_ms;
     stats.total_ms = ms_since(t_start);
     *out_program = result.release();
     return Status::success();

@@ -1,6 +1,7 @@
 // The object-cache key of a compiled SDFG. Everything that can change the machine code or
 // the way it links is part of it, so a stale or foreign object is never loaded:
 //   - the SDFG (content hash, which ignores guids; and its name, which names the entry points),
+//   - the SDFG optimizer run before lowering (its fingerprint; empty when none),
 //   - the target (triple, CPU name and features, LLVM version: TargetInfo::id()),
 //   - this libdace (version and build id: lowering and the internal ABI may change),
 //   - the plugins (name, version, build id, ABI of each; the runtime symbols and the vendor
@@ -19,6 +20,7 @@ namespace dace::jit {
 
 struct ProgramKeyInputs {
   std::string sdfg_hash;
+  std::string sdfg_optimizer;  // pipeline::optimizer_fingerprint: the SDFG passes run before lowering
   std::string sdfg_name;
   std::string target_id;
   std::string libdace_version;

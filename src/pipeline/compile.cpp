@@ -11,6 +11,7 @@
 #include "codegen/registry_query.h"
 #include "jit/program_abi.h"
 #include "jit/program_key.h"
+#include "pipeline/optimize_step.h"
 #include "plugin/build_id.h"
 
 namespace dace::pipeline {
@@ -42,19 +43,26 @@ std::unique_ptr<jit::Program> load_cached(jit::JitSession& session, const ir::SD
 }  // namespace
 
 Result<Compiled> compile(const CompileRequest& request, const Backend& backend) {
-  const ir::SDFG& g = *request.sdfg;
   const auto t_start = Clock::now();
+  Compiled out;
+  if (!request.optimize.empty()) {
+    auto o = run_optimizer(*request.sdfg, request.optimize);
+    if (!o) return o.take_error();
+    out.optimized = std::move(*o);
+    out.times.transform_ms = ms_since(t_start);
+  }
+  const ir::SDFG& g = out.compiled_sdfg(request);
   codegen::LowerOptions lo;
   lo.fast_math = request.fast_math;
   lo.default_num_threads = std::max(0, request.num_threads);
   lo.registry = backend.registry.get();
   jit::JitSession& session = *backend.session;
 
-  Compiled out;
   std::string key;
   if (session.has_cache()) {
     jit::ProgramKeyInputs in;
-    in.sdfg_hash = request.content_hash;
+    in.sdfg_hash = request.content_hash;  // of the input: the optimizer is deterministic
+    in.sdfg_optimizer = optimizer_fingerprint(request.optimize);
     in.sdfg_name = g.name;
     in.target_id = session.target().id();
     in.libdace_version = LIBDACE_VERSION_STRING;  // defined for the library target (CMakeLists.txt)

@@ -12,12 +12,13 @@ import libdace
 from libdace import Memlet
 
 
-def _run_case(sdfg, folder):
-    """Compiles `sdfg`, calls it with the case's stored inputs, compares with NumPy's outputs."""
+def _run_case(sdfg, folder, optimize=None):
+    """Compiles `sdfg` (with the optimizer step `optimize`, if given), calls it with the case's
+    stored inputs, compares with NumPy's outputs."""
     with open(os.path.join(folder, "case.json")) as f:
         case = json.load(f)
     free = set(sdfg.free_symbols())
-    with sdfg.compile(opt_level=1) as prog:
+    with sdfg.compile(opt_level=1, optimize=optimize) as prog:
         kwargs = {}
         for name, rel in case["inputs"].items():
             value = np.load(os.path.join(folder, rel))
@@ -145,3 +146,19 @@ def test_map_fusion_on_a_built_sdfg():
         prog(A=A, B=B, N=7)
     np.testing.assert_allclose(B, (A + 1) * 2)
     sdfg.close()
+
+
+@pytest.mark.parametrize("kernel", ["gemm", "jacobi_2d", "crc16", "softmax"])
+def test_compile_with_optimizer_step_matches_numpy_and_leaves_the_sdfg(corpus_dir, kernel):
+    sdfg, folder = _load(corpus_dir, kernel)
+    before = sdfg.hash_sdfg()
+    _run_case(sdfg, folder, optimize="simplify")
+    assert sdfg.hash_sdfg() == before, "compile(optimize=...) must not change the caller's SDFG"
+
+
+def test_compile_with_unknown_optimizer_names_it(corpus_dir):
+    sdfg, _ = _load(corpus_dir, "gemm")
+    with pytest.raises(libdace.NotFoundError, match="NoSuchPass"):
+        sdfg.compile(optimize="NoSuchPass")
+    with pytest.raises(libdace.InvalidArgumentError, match="MapFusion"):
+        sdfg.compile(optimize="MapFusion")

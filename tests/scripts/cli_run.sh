@@ -46,6 +46,28 @@ for ((j=1; j<=i; j++)); do
 done
 (( i >= 20 )) && pass || fail "corpus: only $i SDFGs found"
 
+# --- The optimizer as a compile step: every raw SDFG, simplified on the way (--optimize), ---
+# --- still matches NumPy. ---
+mkdir -p "$TMP/optimized"
+i=0; raws=()
+for case in "$CORPUS"/*/case.json; do
+  k="$(basename "$(dirname "$case")")"
+  [[ -f "$CORPUS/$k/$k.raw.sdfg" ]] && raws+=("$CORPUS/$k/$k.raw.sdfg|$case")
+done
+for job in "${raws[@]}"; do
+  f="${job%%|*}"; case="${job##*|}"; i=$((i+1))
+  ( "$DACE" run "$f" --case "$case" --optimize simplify >"$TMP/optimized/$i.out" 2>&1
+    echo $? >"$TMP/optimized/$i.rc"; echo "$f" >"$TMP/optimized/$i.name" ) &
+  while (( $(jobs -r | wc -l) >= 2 )); do wait -n; done
+done
+wait
+for ((j=1; j<=i; j++)); do
+  rc="$(cat "$TMP/optimized/$j.rc")"
+  if [[ "$rc" == 0 ]] && ! grep -q MISMATCH "$TMP/optimized/$j.out"; then pass
+  else fail "--optimize simplify $(cat "$TMP/optimized/$j.name"): exit $rc"; cat "$TMP/optimized/$j.out"; fi
+done
+(( i >= 10 )) && pass || fail "--optimize: only $i raw SDFGs found"
+
 GEMM="$CORPUS/gemm/gemm.simp.sdfg"
 # --- A copy of the gemm case with one expected element off by 1: exit 1, MISMATCH. ---
 cp -r "$CORPUS/gemm" "$TMP/gemm_bad"
@@ -91,6 +113,13 @@ check bad_repeat 2 -- "$DACE" run "$GEMM" --repeat 0
 check bad_flag_compile 2 -- "$DACE" compile "$GEMM" --frobnicate
 expect_grep bad_flag_compile_usage 'usage: dace compile' "$TMP/err"
 check bad_opt_level 2 -- "$DACE" compile "$GEMM" -O 9
+check unknown_optimizer 2 -- "$DACE" run "$GEMM" --case "$CORPUS/gemm/case.json" --optimize NoSuchPass
+expect_grep unknown_optimizer_named 'NoSuchPass' "$TMP/err"
+check pattern_as_optimizer 2 -- "$DACE" compile "$GEMM" --optimize MapFusion
+expect_grep pattern_as_optimizer_named 'MapFusion.*pattern transformation' "$TMP/err"
+check compile_optimized_json 0 -- "$DACE" compile "$CORPUS/gemm/gemm.raw.sdfg" --json --optimize simplify
+$PY -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["transform_ms"] > 0, j' "$TMP/out" \
+  && pass || fail "compile_optimized_json_transform_ms"
 
 # --- -i/-o round trip: outputs written from corpus inputs equal NumPy's expected ones. ---
 G="$CORPUS/gemm"

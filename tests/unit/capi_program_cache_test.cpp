@@ -106,6 +106,9 @@ TEST(CApiProgramCache, EveryCodegenOptionMakesItsOwnEntry) {
   variants.back().o.num_threads = 3;
   variants.push_back({"sdfg content", base, other, 3});
   variants.push_back({"sdfg name", base, renamed, 2});
+  // The optimizer step's fingerprint is part of the key (the SDFG's hash is the input's).
+  variants.push_back({"optimize", base, sdfg, 2});
+  variants.back().o.optimize = "simplify";
 
   // First round: every variant misses and adds its own entry. Second round, the same
   // options again: hits, no new entries.

@@ -38,7 +38,7 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
   }
   // Both "-O2" and "-O 2".
   bool is_opt = a == "-O" || (a.size() == 3 && a.starts_with("-O"));
-  if (!is_opt && a != "--threads" && a != "--cache-dir") return 0;
+  if (!is_opt && a != "--threads" && a != "--cache-dir" && a != "--optimize") return 0;
   std::string value;
   if (a.size() == 3 && a.starts_with("-O")) {
     value = a.substr(2);
@@ -49,12 +49,12 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
     }
     value = args[++i];
   }
-  if (a == "--cache-dir") {
+  if (a == "--cache-dir" || a == "--optimize") {
     if (value.empty()) {
-      std::fputs("dace: --cache-dir: empty path\n", stderr);
+      std::fprintf(stderr, "dace: %s: empty value\n", a.c_str());
       return -1;
     }
-    flags.cache_dir = value;
+    (a == "--cache-dir" ? flags.cache_dir : flags.optimize) = value;
     return 1;
   }
   int64_t n = 0;
@@ -85,6 +85,7 @@ ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, con
   options.num_threads = flags.threads;
   options.cache_dir = flags.cache_dir.empty() ? nullptr : flags.cache_dir.c_str();
   options.dump_dir = dump_dir.empty() ? nullptr : dump_dir.c_str();
+  options.optimize = flags.optimize.empty() ? nullptr : flags.optimize.c_str();
   dace_program_t* raw = nullptr;
   dace_status_t st = dace_program_compile(&raw, context, sdfg, &options);
   if (st != DACE_OK) {

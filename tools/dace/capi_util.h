@@ -33,6 +33,7 @@ struct CompileFlags {
   bool fast_math = false;
   int threads = 0;
   std::string cache_dir;
+  std::string optimize;  // --optimize NAME: a registered pass run on a copy before compiling
 };
 
 // Consumes args[i] (and its value) when it is a compile flag: returns 1 if consumed, 0 if

@@ -1,5 +1,5 @@
 // `dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math]
-//  [--cache-dir DIR] [--threads T]`: compile through the C API and report where the time went.
+//  [--cache-dir DIR] [--threads T] [--optimize PASS]`: compile through the C API and report where the time went.
 // The C API dumps IR and assembly side by side into one folder; the CLI dumps into a private
 // temporary folder and moves each file where it was asked for.
 #include <algorithm>
@@ -19,7 +19,7 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math]\n"
-    "                    [--cache-dir DIR] [--threads T]\n";
+    "                    [--cache-dir DIR] [--threads T] [--optimize PASS]\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "dace compile: %s\n%s", message.c_str(), kUsage);
@@ -128,6 +128,7 @@ int cmd_compile(const std::vector<std::string>& args) {
 
   ordered_json j;
   j["name"] = name;
+  j["transform_ms"] = s.transform_ms;
   j["validate_ms"] = s.validate_ms;
   j["lower_ms"] = s.lower_ms;
   j["optimize_ms"] = s.optimize_ms;
@@ -152,6 +153,7 @@ int cmd_compile(const std::vector<std::string>& args) {
     return kExitOk;
   }
   std::printf("name: %s\n", name.c_str());
+  std::printf("transform: %.3f ms\n", s.transform_ms);
   std::printf("validate: %.3f ms\nlower: %.3f ms\noptimize: %.3f ms\njit: %.3f ms\ntotal: %.3f ms\n", s.validate_ms,
               s.lower_ms, s.optimize_ms, s.jit_ms, s.total_ms);
   std::printf("cache hit: %s\n", s.cache_hit ? "yes" : "no");

@@ -1,5 +1,5 @@
 // `dace run FILE [-s N=V ...] [-i A=a.npy ...] [--case CASE.json] [-o DIR] [--repeat K]
-//  [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--json]`
+//  [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS] [--json]`
 // Compiles through the C API, calls once on the given/generated inputs (that call's results
 // are compared and written), then, with --repeat K, times K more calls on fresh copies of the
 // inputs so the written outputs never depend on K.
@@ -23,7 +23,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
     "usage: dace run FILE [-s NAME=VALUE ...] [-i NAME=FILE.npy ...] [--case CASE.json] [-o DIR]\n"
-    "                [--repeat K] [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--json]\n";
+    "                [--repeat K] [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS]\n"
+    "                [--json]\n";
 
 struct RunOptions {
   std::string file;

@@ -27,8 +27,8 @@ DACE_MAP_OPTIONS_VERSION = 1
 DACE_MEMLET_OPTIONS_VERSION = 1
 DACE_SAVE_OPTIONS_VERSION = 1
 DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-DACE_COMPILE_OPTIONS_VERSION = 1
-DACE_COMPILE_STATS_VERSION = 1
+DACE_COMPILE_OPTIONS_VERSION = 2
+DACE_COMPILE_STATS_VERSION = 2
 
 # ---- types (header order)
 dace_status_t = ctypes.c_int32
@@ -246,6 +246,7 @@ class dace_compile_options_t(ctypes.Structure):
         ('num_threads', ctypes.c_int32),
         ('cache_dir', ctypes.c_char_p),
         ('dump_dir', ctypes.c_char_p),
+        ('optimize', ctypes.c_char_p),
     ]
 
 
@@ -303,6 +304,7 @@ class dace_compile_stats_t(ctypes.Structure):
         ('total_ms', ctypes.c_double),
         ('ir_instructions', ctypes.c_uint64),
         ('object_bytes', ctypes.c_uint64),
+        ('transform_ms', ctypes.c_double),
     ]
 
 

@@ -140,12 +140,14 @@ class CompiledProgram(Releasable):
     """A compiled SDFG; call it like a function (see the module docstring)."""
 
     def __init__(self, sdfg, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None,
-                 context=None):
+                 context=None, optimize=None):
         self._context = context or default_context()
         opts = _capi.dace_compile_options_t()
         check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
         opts.opt_level, opts.fast_math, opts.num_threads = int(opt_level), int(bool(fast_math)), int(num_threads)
         opts.cache_dir, opts.dump_dir = enc(cache_dir), enc(dump_dir)
+        # The SDFG optimizer step ("simplify"), run by libdace on its own copy before compiling.
+        opts.optimize = enc(optimize)
         self._options = opts
         self._handles = []
         self._lock = threading.Lock()

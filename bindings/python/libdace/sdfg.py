@@ -506,12 +506,14 @@ class SDFG(ControlFlowRegion, Releasable):
     def is_valid(self):
         return _capi.dace_sdfg_validate(self._h()) == _capi.DACE_OK
 
-    def compile(self, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None, context=None):
-        """JIT-compiles and returns a callable CompiledProgram (see program.py)."""
+    def compile(self, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None, context=None,
+                optimize=None):
+        """JIT-compiles and returns a callable CompiledProgram (see program.py). `optimize` names
+        a registered pass run on a copy first (e.g. "simplify"); this SDFG is not changed."""
         from .program import CompiledProgram
 
         return CompiledProgram(self, opt_level=opt_level, fast_math=fast_math, num_threads=num_threads,
-                               cache_dir=cache_dir, dump_dir=dump_dir, context=context)
+                               cache_dir=cache_dir, dump_dir=dump_dir, context=context, optimize=optimize)
 
     def __repr__(self):
         return f"SDFG({self.name!r})" if self._handle else "SDFG(<closed>)"

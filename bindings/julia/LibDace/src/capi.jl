@@ -17,8 +17,8 @@ const DACE_MAP_OPTIONS_VERSION = Int32(1)
 const DACE_MEMLET_OPTIONS_VERSION = Int32(1)
 const DACE_SAVE_OPTIONS_VERSION = Int32(1)
 const DACE_MAPPED_TASKLET_OPTIONS_VERSION = Int32(1)
-const DACE_COMPILE_OPTIONS_VERSION = Int32(1)
-const DACE_COMPILE_STATS_VERSION = Int32(1)
+const DACE_COMPILE_OPTIONS_VERSION = Int32(2)
+const DACE_COMPILE_STATS_VERSION = Int32(2)
 
 const dace_status_t = Int32
 const DACE_OK = dace_status_t(0)
@@ -210,7 +210,7 @@ const dace_sdfg_t = dace_sdfg
 mutable struct dace_program end   # opaque
 const dace_program_t = dace_program
 
-# 32 bytes; field offsets 0, 4, 8, 12, 16, 24
+# 40 bytes; field offsets 0, 4, 8, 12, 16, 24, 32
 struct dace_compile_options_t
     version::UInt32
     opt_level::Int32
@@ -218,6 +218,7 @@ struct dace_compile_options_t
     num_threads::Int32
     cache_dir::Ptr{Cchar}
     dump_dir::Ptr{Cchar}
+    optimize::Ptr{Cchar}
 end
 
 const dace_argument_kind_t = Int32
@@ -254,7 +255,7 @@ struct dace_arg_t
     value::dace_arg_t_value
 end
 
-# 64 bytes; field offsets 0, 4, 8, 16, 24, 32, 40, 48, 56
+# 72 bytes; field offsets 0, 4, 8, 16, 24, 32, 40, 48, 56, 64
 struct dace_compile_stats_t
     version::UInt32
     cache_hit::Int32
@@ -265,6 +266,7 @@ struct dace_compile_stats_t
     total_ms::Cdouble
     ir_instructions::UInt64
     object_bytes::UInt64
+    transform_ms::Cdouble
 end
 
 # const char* dace_version()
