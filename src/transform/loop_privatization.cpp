@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "analysis/memlet_propagation.h"
 #include "analysis/sets.h"
 #include "transform/assigned_symbols.h"
 #include "transform/block_order.h"
@@ -71,8 +72,11 @@ std::optional<sym::Subset> side(const ir::Memlet& m, const std::string& data) {
   return std::nullopt;
 }
 
+Written written_by_nested(const ir::NestedSDFGNode& ns, const std::string& conn, const ir::Memlet& m,
+                          const ir::DataDescriptor& outer);
+
 // What the in-edges of access node `n` write for certain, in the node's own terms.
-Written definite_writes(const ir::State& s, int n, const std::string& data) {
+Written definite_writes(const ir::State& s, int n, const std::string& data, const ir::DataDescriptor& desc) {
   Written out;
   for (int e : s.in_edges(n)) {
     const ir::DataflowEdge& de = *s.edge(e);
@@ -101,6 +105,11 @@ Written definite_writes(const ir::State& s, int n, const std::string& data) {
         }
         break;
       }
+      case ir::NodeKind::NestedSDFG: {
+        Written w = written_by_nested(static_cast<const ir::NestedSDFGNode&>(src), de.src_conn, de.memlet, desc);
+        out.insert(out.end(), w.begin(), w.end());
+        break;
+      }
       default:
         break;
     }
@@ -110,7 +119,10 @@ Written definite_writes(const ir::State& s, int n, const std::string& data) {
 
 struct Coverage {
   const std::string& data;
+  const ir::DataDescriptor& desc;
   std::string& why;
+  bool check_reads = true;  // false: only learn what is written for certain
+  Written at_end;           // what the region's single sink block leaves written
 
   bool covered(const sym::Subset& r, const Written& a, const Written& b) {
     for (const Written* w : {&a, &b})
@@ -125,12 +137,12 @@ struct Coverage {
     for (int n : s.node_ids()) {
       if (s.node(n)->kind != ir::NodeKind::Access || static_cast<const ir::AccessNode&>(*s.node(n)).data != data)
         continue;
-      const Written defs = definite_writes(s, n, data);
+      const Written defs = definite_writes(s, n, data, desc);
       const bool top = parents[static_cast<size_t>(n)] == -1;
       bool from_outside = false;  // an inner node fed from its scope's entry holds outer values
       for (int e : s.in_edges(n)) from_outside = from_outside || s.node(s.edge(e)->src)->is_scope_entry();
       if (from_outside && !top) continue;
-      for (int e : s.out_edges(n)) {
+      for (int e : check_reads ? s.out_edges(n) : std::vector<int>{}) {
         const ir::DataflowEdge& de = *s.edge(e);
         if (de.memlet.is_empty()) continue;
         std::optional<sym::Subset> r = side(de.memlet, data);
@@ -182,9 +194,44 @@ struct Coverage {
       }
       out[b] = std::move(after);
     }
+    // The region ends at its one block without out-edges (several: nothing is certain).
+    at_end.clear();
+    int sinks = 0;
+    for (int b : *order)
+      if (r.out_edges(b).empty()) ++sinks, at_end = out[b];
+    if (sinks != 1) at_end.clear();
     return true;
   }
 };
+
+// What a nested SDFG writes for certain through output `conn`, in the outer container's
+// terms: only when the edge passes the whole outer container to an inner container of the
+// same shape (inner indices are outer indices), and only writes whose subsets use nothing
+// but symbols the node maps from outside.
+Written written_by_nested(const ir::NestedSDFGNode& ns, const std::string& conn, const ir::Memlet& m,
+                          const ir::DataDescriptor& outer) {
+  if (!ns.sdfg || m.other_subset) return {};
+  auto it = ns.sdfg->arrays.find(conn);
+  if (it == ns.sdfg->arrays.end() || it->second.kind != outer.kind) return {};
+  const ir::DataDescriptor& inner = it->second;
+  if (!(m.subset == analysis::whole_subset(outer)) || inner.shape.size() != outer.shape.size()) return {};
+  for (size_t d = 0; d < inner.shape.size(); ++d)
+    if (sym::substitute(inner.shape[d], ns.symbol_mapping) != outer.shape[d]) return {};
+  std::string ignored;
+  Coverage c{conn, inner, ignored, false, {}};
+  if (!c.region(*ns.sdfg, {})) return {};
+  Written out;
+  for (const sym::Subset& w : c.at_end) {
+    bool mapped = true;
+    for (const std::string& f : free_symbols(w)) mapped = mapped && ns.symbol_mapping.count(f);
+    if (!mapped) continue;
+    sym::Subset o = w;
+    for (sym::Range& r : o.dims)
+      for (sym::Expr* e : {&r.start, &r.end, &r.step, &r.tile}) *e = sym::substitute(*e, ns.symbol_mapping);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -235,7 +282,7 @@ bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::s
         return why += "state '" + s->label + "' outside the loop uses it", false;
   }
   if (named_by_control_flow(sdfg, data)) return why += "control flow names it", false;
-  Coverage c{data, why};
+  Coverage c{data, d, why, true, {}};
   return c.region(loop, {});
 }
 

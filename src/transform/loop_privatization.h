@@ -14,9 +14,11 @@ namespace dace::transform {
 // the body reads what the same iteration wrote before: walking the body's blocks in
 // topological order, each read subset lies (by ISL) in a definite write of the same access
 // node or of an earlier state on the one path to it. Definite writes are plain (not dynamic,
-// no WCR) memlets from tasklets, library nodes, copies from access nodes (not view links), and
+// no WCR) memlets from tasklets, library nodes, copies from access nodes (not view links),
 // map exits whose inner tasklet writes `p + c` per dimension with a distinct unit-step
-// parameter each (so the image is exactly the box). Writes inside inner loops and branches
+// parameter each (so the image is exactly the box), and nested SDFGs passed the whole
+// container for an inner one of the same shape (what the inner walk finds written at its
+// single sink block, through the symbol mapping). Writes inside inner loops and branches
 // do not count after them; an interstate assignment forgets the writes whose subsets use the
 // symbol it assigns. Otherwise false, with the reason in `why`.
 bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, std::string& why);

@@ -6,6 +6,7 @@
 
 #include "codegen_test_builder.h"
 #include "ir/sdfg.h"
+#include "transform/nest_region.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -214,6 +215,49 @@ TEST(TransformLoopToMapNested, BranchOnTheDataOfTheIteration) {
   assign(ws1, "A", "i", "D", "i", "x");
   const std::string r = why(*w.g);
   EXPECT_NE(r.find("loop-carried dependence on 'A'"), std::string::npos) << r;
+}
+
+// for i: (nested SDFG: map j < W: T[j] = A[j] * i);  map j < N: C[i, j] = T[j] + 1, with T
+// a transient of N that the nested SDFG writes.
+Loop nested_sdfg_writes_transient(const std::string& written) {
+  Loop l = make_loop();
+  add_array(*l.g, "T", T::Float64, {"N"}, true);
+  ir::ControlFlowRegion inner;
+  ir::State& w = add_state(inner, *l.g, "write_t");
+  auto [e1, x1] = map(w, {"j"}, "0:" + written);
+  const int t1 = tasklet(w, "y = x * i", {"x"}, {"y"});
+  edge_in(w, access(w, "A"), e1, t1, "x", "A[0:N]", "A[j]");
+  edge_out(w, t1, "y", x1, access(w, "T"), "T[j]", "T[0:" + written + "]");
+  std::unique_ptr<ir::State> st = nest_region(*l.g, inner, NestingPlan{"write_t", {"A"}, {"T"}, {}});
+  st->label = "body";
+  ir::State& s = *st;
+  int tn = -1;
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*s.node(id)).data == "T") tn = id;
+  auto [e2, x2] = map(s, {"j"}, "0:N");
+  const int t2 = tasklet(s, "y = x + 1", {"x"}, {"y"});
+  edge_in(s, tn, e2, t2, "x", "T[0:N]", "T[j]");
+  edge_out(s, t2, "y", x2, access(s, "C"), "C[i, j]", "C[i, 0:N]");
+  l.g->register_block(s);
+  l.loop->add_block(std::move(st));
+  ir::relink_parents(*l.g);
+  return l;
+}
+
+TEST(TransformLoopToMapNested, PrivatizesATransientWrittenByANestedSDFG) {
+  Loop l = nested_sdfg_writes_transient("N");
+  ASSERT_TRUE(apply_once(*l.g, "LoopToMap"));
+  const size_t n = 4;
+  std::vector<double> a = iota(n, 1), b(n, 0), c(n * n, 0), d(n, 0), want(n * n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) want[i * n + j] = a[j] * static_cast<double>(i) + 1;
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}, {"D", &d}}, {{"N", static_cast<int64_t>(n)}});
+  EXPECT_EQ(c, want);
+
+  // Writing only T[0:N-1] inside leaves T[N-1] to another iteration: shared, refused.
+  Loop part = nested_sdfg_writes_transient("N - 1");
+  const std::string r = why(*part.g);
+  EXPECT_NE(r.find("'T'"), std::string::npos) << r;
 }
 
 TEST(TransformLoopToMapNested, RefusesACarriedDependenceThroughStates) {
