@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "transform/array_elimination.h"
+#include "transform/auto_optimize.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/loop_lifting.h"
@@ -46,6 +47,7 @@ struct PassEntry {
 // One line per pass, sorted by name.
 const PassEntry kPasses[] = {
     {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
+    {"auto_optimize", [] { return std::unique_ptr<Pass>(make_auto_optimize_cpu_pipeline()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},

@@ -1,0 +1,33 @@
+#include "transform/auto_optimize.h"
+
+#include "transform/apply.h"
+#include "transform/registry.h"
+
+namespace dace::transform {
+namespace {
+
+// A registered pass as it is, a pattern transformation applied until no match is left.
+// Every name below is registered; a missing one would be a build-time mistake caught by the
+// auto_optimize tests, so it is skipped rather than turned into a runtime failure.
+void add_step(Pipeline& p, std::string_view name) {
+  if (is_pattern_transformation(name)) {
+    if (auto t = make_transformation(name)) p.add(std::make_unique<PatternPass>(std::move(t)));
+    return;
+  }
+  if (auto pass = make_pass(name)) p.add(std::move(pass));
+}
+
+}  // namespace
+
+std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
+  auto p = std::make_unique<Pipeline>("auto_optimize");
+  // The order of DaCe's auto_optimize: simplify first (loops raised, so that LoopToMap sees
+  // LoopRegions), loops to maps, simplify (the new maps' states fuse), then map-level
+  // transformations on the result.
+  for (std::string_view step :
+       {"LoopLifting", "simplify", "LoopToMap", "simplify", "MapCollapse", "MapFusion", "simplify"})
+    add_step(*p, step);
+  return p;
+}
+
+}  // namespace dace::transform
