@@ -33,8 +33,7 @@ bool MapCollapse::can_apply(const Site& site, const std::vector<int>& nodes) {
   const ir::MapEntry* outer = as_map_entry(state.node(outer_id));
   const ir::MapEntry* inner = as_map_entry(state.node(inner_id));
   if (!outer || !inner || outer_id == inner_id) return refuse("the pattern needs two map entries");
-  const int outer_exit = site.scopes.exit_of(outer_id), inner_exit = site.scopes.exit_of(inner_id);
-  if (outer_exit < 0 || inner_exit < 0) return refuse("a map entry has no exit");
+  if (site.scopes.exit_of(outer_id) < 0 || site.scopes.exit_of(inner_id) < 0) return refuse("a map entry has no exit");
   if (site.scopes.parent[static_cast<size_t>(inner_id)] != outer_id)
     return refuse("map " + std::to_string(inner_id) + " is not directly inside map " + std::to_string(outer_id));
 
@@ -47,34 +46,8 @@ bool MapCollapse::can_apply(const Site& site, const std::vector<int>& nodes) {
   if (has_dynamic_inputs(state, outer_id) || has_dynamic_inputs(state, inner_id))
     return refuse("dynamic map-range inputs are not collapsed");
 
-  // Perfect nesting: the outer scope holds the inner map and nothing else.
-  for (int e : state.out_edges(outer_id))
-    if (state.edge(e)->dst != inner_id) return refuse("the outer map feeds a node other than the inner map");
-  for (int e : state.in_edges(inner_id))
-    if (state.edge(e)->src != outer_id) return refuse("the inner map is fed from outside the outer map");
-  for (int e : state.out_edges(inner_exit))
-    if (state.edge(e)->dst != outer_exit) return refuse("the inner map writes to a node other than the outer exit");
-  for (int e : state.in_edges(outer_exit))
-    if (state.edge(e)->src != inner_exit) return refuse("the outer exit receives from a node other than the inner exit");
-  // Every data path through the inner entry/exit continues one-to-one (IN_x <-> OUT_x).
-  for (int e : state.out_edges(inner_id)) {
-    const ir::DataflowEdge& edge = *state.edge(e);
-    if (edge.memlet.is_empty() && edge.src_conn.empty()) continue;
-    const std::string x = connector_suffix(edge.src_conn, "OUT_");
-    int feeding = 0;
-    for (int in : state.in_edges(inner_id))
-      if (state.edge(in)->dst_conn == "IN_" + x) ++feeding;
-    if (x.empty() || feeding != 1) return refuse("inner entry connector \"" + edge.src_conn + "\" is not fed by one edge");
-  }
-  for (int e : state.in_edges(inner_exit)) {
-    const ir::DataflowEdge& edge = *state.edge(e);
-    if (edge.memlet.is_empty() && edge.dst_conn.empty()) continue;
-    const std::string x = connector_suffix(edge.dst_conn, "IN_");
-    int leaving = 0;
-    for (int out : state.out_edges(inner_exit))
-      if (state.edge(out)->src_conn == "OUT_" + x) ++leaving;
-    if (x.empty() || leaving != 1) return refuse("inner exit connector \"" + edge.dst_conn + "\" does not leave once");
-  }
+  const std::string nesting = nesting_problem(state, site.scopes, outer_id, inner_id);
+  if (!nesting.empty()) return refuse(nesting);
   return true;
 }
 

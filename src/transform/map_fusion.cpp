@@ -22,12 +22,7 @@ const ir::AccessNode* as_access(const ir::Node* n) {
   return n && n->kind == ir::NodeKind::Access ? static_cast<const ir::AccessNode*>(n) : nullptr;
 }
 
-std::string node_name(const ir::State& state, int id) {
-  const ir::Node* n = state.node(id);
-  if (const ir::AccessNode* a = as_access(n)) return "access node " + std::to_string(id) + " (" + a->data + ")";
-  return std::string(n ? ir::to_string(n->kind) : "node") + " " + std::to_string(id) +
-         (n && !n->label.empty() ? " (" + n->label + ")" : "");
-}
+using map_fusion::node_name;
 
 std::string map_text(const ir::MapScope& m) {
   std::string s = "[";
@@ -139,45 +134,9 @@ bool MapFusion::check_params(const Site& site, Plan& plan) {
   if (!remap) return refuse("the map ranges differ: " + map_text(first) + " vs " + map_text(second));
   plan.rename = std::move(*remap);
 
-  // After fusion the second body sits where the first map's parameters are defined: a name
-  // of the first map that the second body uses for something else would be captured.
-  std::set<std::string> targets(first.params.begin(), first.params.end());
-  std::set<std::string> own(second.params.begin(), second.params.end());
-  std::set<std::string> renamed_to;
-  for (const auto& [from, to] : plan.rename) renamed_to.insert(to);
-  const std::vector<int> body = site.scopes.scope_nodes(plan.second_entry);
-  std::vector<int> edges = state.out_edges(plan.second_entry);
-  for (int e : state.in_edges(plan.second_exit)) edges.push_back(e);
-  for (int n : body)
-    for (int e : state.out_edges(n)) edges.push_back(e);
-  std::set<std::string> used;
-  for (int e : edges) {
-    std::set<std::string> s = free_symbols(state.edge(e)->memlet);
-    used.insert(s.begin(), s.end());
-  }
-  for (int n : body) {
-    const ir::Node& node = *state.node(n);
-    for (const std::string& p : targets)
-      if (!own.count(p) && node_code_mentions(node, p))
-        return refuse("the code of " + node_name(state, n) + " uses \"" + p + "\", a parameter of the first map");
-    for (const auto& [from, to] : plan.rename)
-      if (node_code_mentions(node, from))
-        return refuse("parameter \"" + from + "\" of the second map occurs in the code of " + node_name(state, n) +
-                      "; renaming it to \"" + to + "\" is not supported");
-    if (node.kind == ir::NodeKind::MapEntry) {
-      const auto& inner = static_cast<const ir::MapEntry&>(node).map;
-      for (const std::string& p : inner.params)
-        if (targets.count(p) || own.count(p))
-          return refuse("inner map " + node_name(state, n) + " redefines parameter \"" + p + "\"");
-      for (const std::string& s : free_symbols(inner.range)) used.insert(s);
-    } else if (node.kind != ir::NodeKind::Tasklet && node.kind != ir::NodeKind::Access &&
-               node.kind != ir::NodeKind::MapExit && !plan.rename.empty()) {
-      return refuse("renaming parameters inside " + node_name(state, n) + " is not supported");
-    }
-  }
-  for (const std::string& p : targets)
-    if (!own.count(p) && used.count(p))
-      return refuse("the second map uses the symbol \"" + p + "\", which is a parameter of the first map");
+  const std::string problem =
+      map_fusion::renaming_problem(state, site.scopes, first, plan.second_entry, plan.second_exit, plan.rename);
+  if (!problem.empty()) return refuse(problem);
   return true;
 }
 

@@ -75,7 +75,10 @@ void add_connectors(ir::Node& n, const std::string& x) {
   n.out_connectors.emplace("OUT_" + x, ir::DType{});
 }
 
-// Renames the second map's parameters in everything of its scope that can name them.
+}  // namespace
+
+namespace map_fusion {
+
 void rename_scope(ir::State& state, const ScopeTree& scopes, int entry, int exit,
                   const std::map<std::string, sym::Expr>& values) {
   std::vector<int> edges = state.out_edges(entry);
@@ -84,7 +87,7 @@ void rename_scope(ir::State& state, const ScopeTree& scopes, int entry, int exit
     for (int e : state.out_edges(n)) edges.push_back(e);
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  for (int e : edges) substitute(state.edge(e)->memlet, values);
+  for (int e : edges) transform::substitute(state.edge(e)->memlet, values);
   for (int n : scopes.scope_nodes(entry)) {
     ir::Node* node = state.node(n);
     if (node->kind != ir::NodeKind::MapEntry) continue;
@@ -93,8 +96,6 @@ void rename_scope(ir::State& state, const ScopeTree& scopes, int entry, int exit
   }
 }
 
-// Moves every IN_x/OUT_x pair of scope node `from` to `to` under a fresh connector name,
-// and its empty edges with it (an empty edge already present on `to` is not duplicated).
 void move_connections(ir::State& state, int from, int to) {
   ir::Node& dst = *state.node(to);
   auto has_empty = [&](int src, int dst_node) {
@@ -145,21 +146,21 @@ void move_connections(ir::State& state, int from, int to) {
   }
 }
 
-}  // namespace
+}  // namespace map_fusion
 
 Status MapFusion::apply_at(const Site& site, const std::vector<int>& nodes) {
   Plan plan;
   if (!analyze(site, nodes, plan)) return make_error(Code::InvalidArgument, "MapFusion: " + why_not_);
   ir::State& state = site.state;
   if (!plan.rename.empty())
-    rename_scope(state, site.scopes, plan.second_entry, plan.second_exit, map_fusion::as_symbols(plan.rename));
+    map_fusion::rename_scope(state, site.scopes, plan.second_entry, plan.second_exit, map_fusion::as_symbols(plan.rename));
   for (int e : plan.exclusive) fuse_intermediate(site, plan, e, true);
   for (int e : plan.shared) fuse_intermediate(site, plan, e, false);
 
   // What is left on the first exit is pure output: it now leaves the fused map at its end.
-  move_connections(state, plan.first_exit, plan.second_exit);
+  map_fusion::move_connections(state, plan.first_exit, plan.second_exit);
   // The second map's other inputs now enter at the first entry.
-  move_connections(state, plan.second_entry, plan.first_entry);
+  map_fusion::move_connections(state, plan.second_entry, plan.first_entry);
   auto* first_entry = static_cast<ir::MapEntry*>(state.node(plan.first_entry));
   auto* second_exit = static_cast<ir::MapExit*>(state.node(plan.second_exit));
   // The smaller label wins, so fusing a chain gives the same label in any order (DaCe).

@@ -4,6 +4,8 @@
 
 #include "transform/symbol_use.h"
 
+#include <set>
+
 namespace dace::transform::map_fusion {
 
 std::optional<std::map<std::string, std::string>> parameter_remapping(const ir::MapScope& first,
@@ -168,6 +170,56 @@ sym::Assumptions any_iteration(const std::vector<std::string>& params) {
 
 bool is_view(const ir::DataDescriptor& d) {
   return d.kind == ir::DataKind::View || d.kind == ir::DataKind::Reference;
+}
+
+std::string node_name(const ir::State& state, int id) {
+  const ir::Node* n = state.node(id);
+  if (n && n->kind == ir::NodeKind::Access)
+    return "access node " + std::to_string(id) + " (" + static_cast<const ir::AccessNode*>(n)->data + ")";
+  return std::string(n ? ir::to_string(n->kind) : "node") + " " + std::to_string(id) +
+         (n && !n->label.empty() ? " (" + n->label + ")" : "");
+}
+
+std::string renaming_problem(const ir::State& state, const ScopeTree& scopes, const ir::MapScope& first,
+                             int second_entry, int second_exit, const std::map<std::string, std::string>& rename) {
+  // After fusion the second body sits where the first map's parameters are defined: a name
+  // of the first map that the second body uses for something else would be captured.
+  const auto& second = static_cast<const ir::MapEntry*>(state.node(second_entry))->map;
+  std::set<std::string> targets(first.params.begin(), first.params.end());
+  std::set<std::string> own(second.params.begin(), second.params.end());
+  const std::vector<int> body = scopes.scope_nodes(second_entry);
+  std::vector<int> edges = state.out_edges(second_entry);
+  for (int e : state.in_edges(second_exit)) edges.push_back(e);
+  for (int n : body)
+    for (int e : state.out_edges(n)) edges.push_back(e);
+  std::set<std::string> used;
+  for (int e : edges) {
+    std::set<std::string> s = free_symbols(state.edge(e)->memlet);
+    used.insert(s.begin(), s.end());
+  }
+  for (int n : body) {
+    const ir::Node& node = *state.node(n);
+    for (const std::string& p : targets)
+      if (!own.count(p) && node_code_mentions(node, p))
+        return "the code of " + node_name(state, n) + " uses \"" + p + "\", a parameter of the first map";
+    for (const auto& [from, to] : rename)
+      if (node_code_mentions(node, from))
+        return "parameter \"" + from + "\" of the second map occurs in the code of " + node_name(state, n) +
+               "; renaming it to \"" + to + "\" is not supported";
+    if (node.kind == ir::NodeKind::MapEntry) {
+      const auto& inner = static_cast<const ir::MapEntry&>(node).map;
+      for (const std::string& p : inner.params)
+        if (targets.count(p) || own.count(p)) return "inner map " + node_name(state, n) + " redefines parameter \"" + p + "\"";
+      for (const std::string& s : free_symbols(inner.range)) used.insert(s);
+    } else if (node.kind != ir::NodeKind::Tasklet && node.kind != ir::NodeKind::Access &&
+               node.kind != ir::NodeKind::MapExit && !rename.empty()) {
+      return "renaming parameters inside " + node_name(state, n) + " is not supported";
+    }
+  }
+  for (const std::string& p : targets)
+    if (!own.count(p) && used.count(p))
+      return "the second map uses the symbol \"" + p + "\", which is a parameter of the first map";
+  return {};
 }
 
 }  // namespace dace::transform::map_fusion

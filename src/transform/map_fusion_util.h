@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/sdfg.h"
+#include "transform/scope_tree.h"
 
 namespace dace::transform::map_fusion {
 
@@ -42,6 +43,23 @@ std::string fresh_data_name(const ir::SDFG& sdfg, const std::string& base);
 // Assumptions under which a subset relation must hold at every iteration: map parameters
 // may take any value, other symbols are positive as in DaCe.
 sym::Assumptions any_iteration(const std::vector<std::string>& params);
+
+// "access node 3 (A)", "MapEntry 5 (label)": a node as refusals name it.
+std::string node_name(const ir::State& state, int id);
+// Why the second map's body cannot be placed in the first map's scope after renaming its
+// parameters by `rename` (empty when it can): a first-map parameter it uses for something
+// else would be captured, renamed parameters occurring in code (not rewritten), inner maps
+// redefining a parameter, renaming inside nodes other than tasklets, access nodes and maps.
+std::string renaming_problem(const ir::State& state, const ScopeTree& scopes, const ir::MapScope& first,
+                             int second_entry, int second_exit, const std::map<std::string, std::string>& rename);
+
+// Renames map parameters (`values`) in everything of the scope `entry`..`exit` that can
+// name them: memlets of the scope's edges and ranges of the maps inside (not code).
+void rename_scope(ir::State& state, const ScopeTree& scopes, int entry, int exit,
+                  const std::map<std::string, sym::Expr>& values);
+// Moves every IN_x/OUT_x pair of scope node `from` to `to` under a fresh connector name,
+// and its empty edges with it (an empty edge already present on `to` is not duplicated).
+void move_connections(ir::State& state, int from, int to);
 
 // Views and references alias other containers; their accesses are not tracked here.
 bool is_view(const ir::DataDescriptor& d);

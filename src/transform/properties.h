@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,21 @@ class Properties {
   void bind_bool(std::string name, bool* field) { entries_.push_back({std::move(name), Kind::Bool, field}); }
   void bind_int(std::string name, int64_t* field) { entries_.push_back({std::move(name), Kind::Int, field}); }
   void bind_string(std::string name, std::string* field) { entries_.push_back({std::move(name), Kind::String, field}); }
+  // Nullable properties (DaCe's allow_none): JSON null is nullopt.
+  void bind_optional_int(std::string name, std::optional<int64_t>* field) {
+    entries_.push_back({std::move(name), Kind::OptionalInt, field});
+  }
+  void bind_optional_string(std::string name, std::optional<std::string>* field) {
+    entries_.push_back({std::move(name), Kind::OptionalString, field});
+  }
+  // DaCe's ShapeProperty: a list written as strings (["8", "N"]); integers are accepted when
+  // read. The optional form is a ShapeProperty with allow_none.
+  void bind_string_list(std::string name, std::vector<std::string>* field) {
+    entries_.push_back({std::move(name), Kind::StringList, field});
+  }
+  void bind_optional_string_list(std::string name, std::optional<std::vector<std::string>>* field) {
+    entries_.push_back({std::move(name), Kind::OptionalStringList, field});
+  }
 
   // Compact JSON object of every bound property, in binding order ("{}" when none).
   std::string to_json() const;
@@ -29,7 +45,7 @@ class Properties {
   Status set_from_json(std::string_view object, const std::vector<std::string>& ignored = {});
 
  private:
-  enum class Kind { Bool, Int, String };
+  enum class Kind { Bool, Int, String, OptionalInt, OptionalString, StringList, OptionalStringList };
   struct Entry {
     std::string name;
     Kind kind;

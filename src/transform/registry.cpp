@@ -11,7 +11,11 @@
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
 #include "transform/map_collapse.h"
+#include "transform/map_expansion.h"
 #include "transform/map_fusion.h"
+#include "transform/map_fusion_horizontal.h"
+#include "transform/map_interchange.h"
+#include "transform/map_tiling.h"
 #include "transform/redundant_array.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/simplify.h"
@@ -34,7 +38,11 @@ struct PatternEntry {
 constexpr PatternEntry kPatterns[] = {
     {"LoopToMap", &make_t<LoopToMap>},
     {"MapCollapse", &make_t<MapCollapse>},
+    {"MapExpansion", &make_t<MapExpansion>},
     {"MapFusion", &make_t<MapFusion>},
+    {"MapFusionHorizontal", &make_t<MapFusionHorizontal>},
+    {"MapInterchange", &make_t<MapInterchange>},
+    {"MapTiling", &make_t<MapTiling>},
     {"RedundantArray", &make_t<RedundantArray>},
     {"StateFusion", &make_t<StateFusion>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},

@@ -123,6 +123,18 @@ check optimize_loop_to_map_replay 0 -- "$DACE" optimize "$SRAW" -o "$TMP/l2m_r.s
 if cmp -s "$TMP/l2m.sdfg" "$TMP/l2m_r.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_loop_to_map_replay_same_bytes"; fi
 check optimize_loop_to_map_matches_numpy 0 -- "$DACE" run "$TMP/l2m.sdfg" --case "$CORPUS/syrk/case.json"
 
+# The map transformations on gemm: expand a 2-D map, interchange the nest, tile a map with a
+# tile that does not divide the corpus sizes; the result still computes NumPy's outputs.
+GRAW="$CORPUS/gemm/gemm.raw.sdfg"
+check optimize_map_transformations 0 -- "$DACE" optimize "$GRAW" -o "$TMP/gemm_maps.sdfg" --simplify \
+  --apply MapExpansion --apply MapInterchange --apply 'MapTiling:{"tile_sizes": ["7"]}' --record "$TMP/gemm_maps.hist.json"
+$PY - "$TMP/gemm_maps.hist.json" <<'PYEOF' && passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL optimize_map_history"; }
+import json, sys
+names = [e["transformation"] for e in json.load(open(sys.argv[1]))]
+assert names[-3:] == ["MapExpansion", "MapInterchange", "MapTiling"], names
+PYEOF
+check optimize_map_result_matches_numpy 0 -- "$DACE" run "$TMP/gemm_maps.sdfg" --case "$CORPUS/gemm/case.json"
+
 # DaCe 1.0.2 (when installed next to the repository) loads the results and replays our
 # histories with its own transformations, at the same ids.
 VENV_PY="$(cd "$(dirname "$0")/../.." && pwd)/.venv-dace/bin/python"
@@ -132,6 +144,9 @@ if [[ -x "$VENV_PY" ]]; then
     "$DACE" optimize "$CORPUS/$k/$k.raw.sdfg" -o "$TMP/$k.sdfg" --simplify --record "$TMP/$k.hist.json" >/dev/null
     triples+=("$CORPUS/$k/$k.raw.sdfg" "$TMP/$k.sdfg" "$TMP/$k.hist.json")
   done
+  # The map transformations, one application each, in sequence: DaCe must also find the
+  # nodes the earlier ones created at the same ids.
+  triples+=("$CORPUS/gemm/gemm.raw.sdfg" "$TMP/gemm_maps.sdfg" "$TMP/gemm_maps.hist.json")
   if "$VENV_PY" "$(dirname "$0")/dace_history_check.py" "${triples[@]}" >"$TMP/dace_check.log" 2>&1; then
     passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_dace_replays_history"; cat "$TMP/dace_check.log"; fi
 fi

@@ -1,0 +1,125 @@
+#include "transform/map_fusion_horizontal.h"
+
+#include <set>
+
+#include "transform/map_fusion_util.h"
+#include "transform/map_utils.h"
+
+namespace dace::transform {
+namespace {
+
+const ir::MapEntry* as_map_entry(const ir::Node* n) {
+  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
+}
+
+// Containers a map scope reads and writes: what enters its entry and leaves its exit, and
+// every access node inside (read when it has out-edges, written when it has in-edges).
+struct Accesses {
+  std::set<std::string> reads, writes;
+};
+Accesses accesses_of(const ir::State& state, const ScopeTree& scopes, int entry) {
+  Accesses a;
+  for (int e : state.in_edges(entry))
+    if (!state.edge(e)->memlet.is_empty()) a.reads.insert(state.edge(e)->memlet.data);
+  for (int e : state.out_edges(scopes.exit_of(entry)))
+    if (!state.edge(e)->memlet.is_empty()) a.writes.insert(state.edge(e)->memlet.data);
+  for (int n : scopes.scope_nodes(entry)) {
+    const ir::Node* node = state.node(n);
+    if (node->kind != ir::NodeKind::Access) continue;
+    const std::string& data = static_cast<const ir::AccessNode*>(node)->data;
+    if (!state.out_edges(n).empty()) a.reads.insert(data);
+    if (!state.in_edges(n).empty()) a.writes.insert(data);
+  }
+  return a;
+}
+
+// The first container of `a` that `b` also holds, or empty.
+std::string common(const std::set<std::string>& a, const std::set<std::string>& b) {
+  for (const std::string& x : a)
+    if (b.count(x)) return x;
+  return {};
+}
+
+}  // namespace
+
+MapFusionHorizontal::MapFusionHorizontal() {
+  props_.bind_bool("only_toplevel_maps", &only_toplevel_maps_);
+  props_.bind_bool("only_inner_maps", &only_inner_maps_);
+  props_.bind_bool("only_if_common_ancestor", &only_if_common_ancestor_);
+}
+
+void MapFusionHorizontal::state_matches(const ir::State& state, const ScopeTree& scopes,
+                                        std::vector<std::vector<int>>& out) {
+  // Pairs of map entries in the same scope, ascending (maps in different scopes can never
+  // fuse, so they are not offered).
+  const std::vector<int> ids = state.node_ids();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!as_map_entry(state.node(ids[i]))) continue;
+    for (size_t j = i + 1; j < ids.size(); ++j)
+      if (as_map_entry(state.node(ids[j])) &&
+          scopes.parent[static_cast<size_t>(ids[i])] == scopes.parent[static_cast<size_t>(ids[j])])
+        out.push_back({ids[i], ids[j]});
+  }
+}
+
+bool MapFusionHorizontal::can_apply(const Site& site, const std::vector<int>& nodes) {
+  const ir::State& state = site.state;
+  const int a = nodes[0], b = nodes[1];
+  const ir::MapEntry* first = as_map_entry(state.node(a));
+  const ir::MapEntry* second = as_map_entry(state.node(b));
+  if (!first || !second || a == b) return refuse("the pattern needs two map entries");
+  const std::string na = map_fusion::node_name(state, a), nb = map_fusion::node_name(state, b);
+  if (site.scopes.exit_of(a) < 0 || site.scopes.exit_of(b) < 0) return refuse("a map entry has no exit");
+  const int parent = site.scopes.parent[static_cast<size_t>(a)];
+  if (parent != site.scopes.parent[static_cast<size_t>(b)]) return refuse(na + " and " + nb + " are in different scopes");
+  if (only_toplevel_maps_ && parent >= 0) return refuse("only_toplevel_maps: the maps are inside a scope");
+  if (only_inner_maps_ && parent < 0) return refuse("only_inner_maps: the maps are at the top level");
+  if (only_if_common_ancestor_) {
+    std::set<int> sources;
+    for (int e : state.in_edges(a)) sources.insert(state.edge(e)->src);
+    bool shared = false;
+    for (int e : state.in_edges(b)) shared |= sources.count(state.edge(e)->src) > 0;
+    if (!shared) return refuse("only_if_common_ancestor: " + na + " and " + nb + " have no common direct ancestor");
+  }
+  if (first->map.schedule != second->map.schedule) return refuse("the maps have different schedules");
+  if (has_dynamic_inputs(state, a) || has_dynamic_inputs(state, b)) return refuse("a map has dynamic range inputs");
+  if (map_fusion::reachable(state, a, b) || map_fusion::reachable(state, b, a))
+    return refuse("a path leads from one map to the other (" + na + ", " + nb + ")");
+
+  const Accesses x = accesses_of(state, site.scopes, a), y = accesses_of(state, site.scopes, b);
+  for (const std::set<std::string>* s : {&x.reads, &x.writes, &y.reads, &y.writes})
+    for (const std::string& data : *s) {
+      auto it = site.sdfg.arrays.find(data);
+      if (it == site.sdfg.arrays.end()) return refuse("unknown container \"" + data + "\"");
+      if (map_fusion::is_view(it->second)) return refuse("a map accesses view or reference \"" + data + "\"");
+    }
+  std::string c;
+  if (!(c = common(x.writes, y.reads)).empty()) return refuse(na + " writes \"" + c + "\", which " + nb + " reads");
+  if (!(c = common(y.writes, x.reads)).empty()) return refuse(nb + " writes \"" + c + "\", which " + na + " reads");
+  if (!(c = common(x.writes, y.writes)).empty()) return refuse("both maps write \"" + c + "\"");
+
+  auto remap = map_fusion::parameter_remapping(first->map, second->map);
+  if (!remap) return refuse("the ranges of " + na + " and " + nb + " differ");
+  const std::string problem =
+      map_fusion::renaming_problem(state, site.scopes, first->map, b, site.scopes.exit_of(b), *remap);
+  if (!problem.empty()) return refuse(problem);
+  return true;
+}
+
+Status MapFusionHorizontal::apply_at(const Site& site, const std::vector<int>& nodes) {
+  ir::State& state = site.state;
+  const int a = nodes[0], b = nodes[1];
+  const int a_exit = site.scopes.exit_of(a), b_exit = site.scopes.exit_of(b);
+  const auto& first = static_cast<const ir::MapEntry*>(state.node(a))->map;
+  const auto& second = static_cast<const ir::MapEntry*>(state.node(b))->map;
+  const auto remap = map_fusion::parameter_remapping(first, second);
+  if (!remap) return make_error(Code::InvalidArgument, "MapFusionHorizontal: the ranges differ");
+  if (!remap->empty()) map_fusion::rename_scope(state, site.scopes, b, b_exit, map_fusion::as_symbols(*remap));
+  map_fusion::move_connections(state, b, a);
+  map_fusion::move_connections(state, b_exit, a_exit);
+  state.remove_node(b);
+  state.remove_node(b_exit);
+  return Status::success();
+}
+
+}  // namespace dace::transform
