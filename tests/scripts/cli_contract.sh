@@ -134,6 +134,8 @@ names = [e["transformation"] for e in json.load(open(sys.argv[1]))]
 assert names[-3:] == ["MapExpansion", "MapInterchange", "MapTiling"], names
 PYEOF
 check optimize_map_result_matches_numpy 0 -- "$DACE" run "$TMP/gemm_maps.sdfg" --case "$CORPUS/gemm/case.json"
+check optimize_map_replay 0 -- "$DACE" optimize "$GRAW" -o "$TMP/gemm_maps_r.sdfg" --replay "$TMP/gemm_maps.hist.json"
+if cmp -s "$TMP/gemm_maps.sdfg" "$TMP/gemm_maps_r.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_map_replay_same_bytes"; fi
 
 # DaCe 1.0.2 (when installed next to the repository) loads the results and replays our
 # histories with its own transformations, at the same ids.

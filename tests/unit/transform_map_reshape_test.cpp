@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "codegen_test_builder.h"
+#include "ir/json/sdfg_json.h"
 #include "transform/history.h"
+#include "transform/replay.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -432,6 +434,57 @@ TEST(TransformMapFusionHorizontal, RefusesDifferentRanges) {
   auto g = two_maps("1:N", false);
   std::string why = refusals(*g, "MapFusionHorizontal");
   EXPECT_NE(why.find("differ"), std::string::npos) << why;
+}
+
+TEST(TransformMapFusionHorizontal, RefusesRenamingAParameterUsedInCode) {
+  auto g = two_maps("0:N", false);
+  ir::State& s = state0(*g);
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::Tasklet && s.node(id)->out_connectors.count("c"))
+      static_cast<ir::Tasklet*>(s.node(id))->code.code = "c = a * j";
+  std::string why = refusals(*g, "MapFusionHorizontal");
+  EXPECT_NE(why.find("parameter \"j\" of the second map occurs in the code"), std::string::npos) << why;
+}
+
+TEST(TransformMapFusionHorizontal, ScopeFiltersFollowTheProperties) {
+  auto g = two_maps("0:N", false);
+  EXPECT_EQ(refusals(*g, "MapFusionHorizontal", R"({"only_toplevel_maps": true})"), "APPLIES");
+  EXPECT_NE(refusals(*g, "MapFusionHorizontal", R"({"only_inner_maps": true})").find("only_inner_maps"),
+            std::string::npos);
+  // Both maps read the same access node of A: a common direct ancestor.
+  EXPECT_EQ(refusals(*g, "MapFusionHorizontal", R"({"only_if_common_ancestor": true})"), "APPLIES");
+}
+
+TEST(TransformMapTiling, RefusesATileOffset) {
+  auto g = map1d();
+  std::string why = refusals(*g, "MapTiling", R"({"tile_sizes": ["8"], "tile_offset": ["2"]})");
+  EXPECT_NE(why.find("tile_offset of dimension i is not 0"), std::string::npos) << why;
+  EXPECT_EQ(refusals(*g, "MapTiling", R"({"tile_sizes": ["8"], "tile_offset": ["0"]})"), "APPLIES");
+}
+
+TEST(TransformMapTiling, SymbolicTileSize) {
+  auto g = map1d();
+  g->symbols["T"] = ir::DType::of(T::Int64);
+  ASSERT_TRUE(apply_with(*g, "MapTiling", R"({"tile_sizes": ["T"]})"));
+  for (int64_t tile : {1, 5, 37, 50}) {
+    std::vector<double> a = ramp(37, 0.5), b(37, 0), expect(37);
+    for (size_t i = 0; i < 37; ++i) expect[i] = a[i] * 3 - 1;
+    run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", 37}, {"T", tile}});
+    EXPECT_EQ(b, expect) << "T = " << tile;
+  }
+}
+
+TEST(TransformMapTiling, HistoryEntryReplaysToTheSameBytes) {
+  auto g = map3d();
+  auto fresh = g->clone_sdfg();
+  ASSERT_TRUE(apply_with(*g, "MapTiling", R"({"tile_sizes": ["4", "3"], "prefix": "blk"})"));
+  std::vector<HistoryEntry> h = history_of(*g);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_NE(h[0].properties.find(R"("prefix":"blk")"), std::string::npos) << h[0].properties;
+  AnalysisManager am;
+  Status r = replay(*fresh, h, am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(ir::json::write_sdfg(*fresh), ir::json::write_sdfg(*g));
 }
 
 }  // namespace
