@@ -2,7 +2,8 @@
 and validates the output, deserializes its transformation_hist into its own transformation
 classes, and replays the recorded history on the input: every entry must resolve to the same
 elements in DaCe's numbering (cfg_list index, node ids) and pass DaCe's own can_be_applied,
-and the replay must end with as many states as our output. Exit 1 on any difference."""
+and the replay must end with as many states as our output and the same map scopes (ids,
+parameters, ranges, schedules, nesting). Exit 1 on any difference."""
 import json
 import sys
 import warnings
@@ -27,6 +28,22 @@ def owning_sdfg(cfg):
     return cfg if isinstance(cfg, dace.SDFG) else cfg.sdfg
 
 
+def map_scopes(sdfg):
+    """Every map entry and exit: state, node id, label, parameters, ranges, schedule and the
+    enclosing map's parameters. Map transformations (MapExpansion, MapInterchange, MapTiling,
+    MapCollapse ...) must leave the same maps at the same ids as DaCe's own replay."""
+    out = []
+    for state in sdfg.all_states():
+        for i, n in enumerate(state.nodes()):
+            if isinstance(n, dace.nodes.MapEntry):
+                parent = state.entry_node(n)
+                out.append((state.label, i, n.map.label, tuple(n.map.params), str(n.map.range), str(n.map.schedule),
+                            tuple(parent.map.params) if isinstance(parent, dace.nodes.MapEntry) else None))
+            elif isinstance(n, dace.nodes.MapExit):
+                out.append((state.label, i, 'exit', n.map.label))
+    return out
+
+
 def check(raw_path, out_path, hist_path):
     ours = dace.SDFG.from_file(out_path)
     ours.validate()
@@ -49,6 +66,9 @@ def check(raw_path, out_path, hist_path):
         g.reset_cfg_list()  # ids of the next entry are those of the SDFG as it is now
     n_dace, n_ours = len(list(g.all_states())), len(list(ours.all_states()))
     assert n_dace == n_ours, f'{out_path}: DaCe replay has {n_dace} states, ours {n_ours}'
+    theirs, mine = map_scopes(g), map_scopes(ours)
+    diff = [(a, b) for a, b in zip(theirs, mine) if a != b]
+    assert len(theirs) == len(mine) and not diff, f'{out_path}: maps differ from DaCe replay: {diff[:3]}'
     print(f'ok {out_path}: {len(history)} entries replayed by DaCe')
 
 
