@@ -296,6 +296,12 @@ module libdace_capi
     real(c_double) :: transform_ms
   end type dace_compile_stats_t
 
+  ! enum dace_device_t
+  integer, parameter :: dace_device_t = c_int32_t
+  integer(dace_device_t), parameter :: DACE_DEVICE_CPU = 0
+  integer(dace_device_t), parameter :: DACE_DEVICE_GPU = 1
+  integer(dace_device_t), parameter :: DACE_DEVICE_MAX_ENUM = 2147483647
+
   interface
     ! const char* dace_version()
     function dace_version() bind(C, name="dace_version")
@@ -2024,6 +2030,18 @@ module libdace_capi
       integer(dace_status_t) :: dace_sdfg_simplify
       type(c_ptr), value :: sdfg
     end function dace_sdfg_simplify
+
+    ! dace_status_t dace_sdfg_auto_optimize(dace_sdfg_t* sdfg, dace_device_t device,
+    !    const char* options_json)
+    function dace_sdfg_auto_optimize(sdfg, device, options_json) bind(C, &
+        name="dace_sdfg_auto_optimize")
+      import :: c_char, c_ptr, dace_device_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_auto_optimize
+      type(c_ptr), value :: sdfg
+      integer(dace_device_t), value :: device
+      character(kind=c_char), intent(in) :: options_json(*)
+    end function dace_sdfg_auto_optimize
 
     ! dace_status_t dace_sdfg_transformation_count(size_t* out_count)
     function dace_sdfg_transformation_count(out_count) bind(C, &

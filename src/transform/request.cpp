@@ -21,6 +21,27 @@ Status require_known(std::string_view name) {
                     "unknown transformation \"" + std::string(name) + "\" (known: " + known_names_text() + ")");
 }
 
+Status require_no_options(std::string_view what, std::string_view options_json) {
+  if (options_json.empty()) return Status::success();
+  Json j;
+  try {
+    j = Json::parse(options_json);
+  } catch (const Json::parse_error& e) {
+    const int column = static_cast<int>(e.byte);
+    return make_error(Code::ParseError,
+                      std::string(what) + ": cannot parse options JSON at column " + std::to_string(column) + ": " +
+                          e.what(),
+                      1, column);
+  }
+  if (!j.is_object())
+    return make_error(Code::InvalidArgument,
+                      std::string(what) + ": options must be a JSON object, not " + std::string(j.type_name()));
+  if (!j.empty())
+    return make_error(Code::InvalidArgument,
+                      std::string(what) + ": unknown option \"" + j.begin().key() + "\" (none is defined yet)");
+  return Status::success();
+}
+
 Result<HistoryEntry> entry_from_request(const std::string& name, std::string_view props_json, bool* has_location) {
   Json j = Json::object();
   if (!props_json.empty()) {

@@ -24,6 +24,9 @@ Status require_known(std::string_view name);
 // must then agree). ParseError for malformed JSON (with its column), InvalidArgument for a
 // non-object, a location given to a pass or a location without "_subgraph".
 Result<HistoryEntry> entry_from_request(const std::string& name, std::string_view props_json, bool* has_location);
+// Options of a step that defines none yet (auto_optimize): empty or a JSON object without
+// keys. ParseError for malformed JSON, InvalidArgument for a non-object or naming the first key.
+Status require_no_options(std::string_view what, std::string_view options_json);
 // The pattern transformation of `e` with its properties set (InvalidArgument naming an
 // unknown or mistyped property).
 Result<std::unique_ptr<Transformation>> configured_transformation(const HistoryEntry& e);

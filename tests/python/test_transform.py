@@ -162,3 +162,23 @@ def test_compile_with_unknown_optimizer_names_it(corpus_dir):
         sdfg.compile(optimize="NoSuchPass")
     with pytest.raises(libdace.InvalidArgumentError, match="MapFusion"):
         sdfg.compile(optimize="MapFusion")
+
+
+@pytest.mark.parametrize("kernel", ["doitgen", "syrk", "jacobi_2d", "softmax"])
+def test_auto_optimize_matches_numpy(corpus_dir, kernel):
+    sdfg, folder = _load(corpus_dir, kernel)
+    assert libdace.auto_optimize(sdfg) is sdfg
+    names = [e["transformation"] for e in sdfg.transformation_history]
+    if kernel in ("doitgen", "syrk"):
+        assert "LoopToMap" in names, names  # their outer loops are independent (NPBench's code)
+    _run_case(sdfg, folder)
+
+
+def test_auto_optimize_errors_leave_the_sdfg(corpus_dir):
+    sdfg, _ = _load(corpus_dir, "doitgen")
+    before = sdfg.hash_sdfg()
+    with pytest.raises(libdace.UnsupportedError, match="GPU"):
+        sdfg.auto_optimize("gpu")
+    with pytest.raises(libdace.InvalidArgumentError, match="tpu"):
+        sdfg.auto_optimize("tpu")
+    assert sdfg.hash_sdfg() == before

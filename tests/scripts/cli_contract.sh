@@ -137,6 +137,18 @@ check optimize_map_result_matches_numpy 0 -- "$DACE" run "$TMP/gemm_maps.sdfg" -
 check optimize_map_replay 0 -- "$DACE" optimize "$GRAW" -o "$TMP/gemm_maps_r.sdfg" --replay "$TMP/gemm_maps.hist.json"
 if cmp -s "$TMP/gemm_maps.sdfg" "$TMP/gemm_maps_r.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_map_replay_same_bytes"; fi
 
+# --auto cpu: DaCe's auto_optimize; the result matches NumPy, and the same bytes come again.
+DRAW="$CORPUS/doitgen/doitgen.raw.sdfg"
+check optimize_auto 0 -- "$DACE" optimize "$DRAW" -o "$TMP/auto.sdfg" --auto cpu --record "$TMP/auto.hist.json"
+expect_grep optimize_auto_maps_loops '"transformation": *"LoopToMap"' "$TMP/auto.hist.json"
+check optimize_auto_matches_numpy 0 -- "$DACE" run "$TMP/auto.sdfg" --case "$CORPUS/doitgen/case.json"
+check optimize_auto_again 0 -- "$DACE" optimize "$DRAW" -o "$TMP/auto2.sdfg" --auto cpu
+if cmp -s "$TMP/auto.sdfg" "$TMP/auto2.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_auto_deterministic"; fi
+check optimize_auto_gpu 2 -- "$DACE" optimize "$DRAW" -o "$TMP/auto_gpu.sdfg" --auto gpu
+expect_grep optimize_auto_gpu_says_why 'gpu: not available' "$TMP/err"
+check optimize_auto_unknown_device 2 -- "$DACE" optimize "$DRAW" -o "$TMP/auto_x.sdfg" --auto tpu
+expect_grep optimize_auto_unknown_device_named "tpu" "$TMP/err"
+
 # DaCe 1.0.2 (when installed next to the repository) loads the results and replays our
 # histories with its own transformations, at the same ids.
 VENV_PY="$(cd "$(dirname "$0")/../.." && pwd)/.venv-dace/bin/python"

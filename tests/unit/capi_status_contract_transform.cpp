@@ -59,6 +59,39 @@ std::vector<Row> rows_transform() {
        CONTRACT_CALL { return dace_sdfg_simplify(nested_of(f)); }, DACE_ERROR_INVALID_ARGUMENT,
        {"nested", "top-level"}},
 
+      // --- auto_optimize
+      {"dace_sdfg_auto_optimize", "NULL sdfg",
+       CONTRACT_CALL { return dace_sdfg_auto_optimize(nullptr, DACE_DEVICE_CPU, nullptr); },
+       DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
+      {"dace_sdfg_auto_optimize", "an invalid SDFG",
+       CONTRACT_CALL { return dace_sdfg_auto_optimize(f.sdfg, DACE_DEVICE_CPU, nullptr); }, DACE_ERROR_INVALID_SDFG,
+       {"auto_optimize", "\"contract\""}},
+      {"dace_sdfg_auto_optimize", "borrowed nested SDFG",
+       CONTRACT_CALL { return dace_sdfg_auto_optimize(nested_of(f), DACE_DEVICE_CPU, nullptr); },
+       DACE_ERROR_INVALID_ARGUMENT, {"nested", "top-level"}},
+      {"dace_sdfg_auto_optimize", "GPU device",
+       CONTRACT_CALL {
+         return on_valid(f, [](dace_sdfg_t* g) { return dace_sdfg_auto_optimize(g, DACE_DEVICE_GPU, nullptr); });
+       },
+       DACE_ERROR_UNSUPPORTED, {"DACE_DEVICE_GPU"}},
+      {"dace_sdfg_auto_optimize", "unknown device",
+       CONTRACT_CALL {
+         return on_valid(f, [](dace_sdfg_t* g) { return dace_sdfg_auto_optimize(g, static_cast<dace_device_t>(7), nullptr); });
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"device", "7"}},
+      {"dace_sdfg_auto_optimize", "malformed options JSON",
+       CONTRACT_CALL {
+         return on_valid(f, [](dace_sdfg_t* g) { return dace_sdfg_auto_optimize(g, DACE_DEVICE_CPU, "{oops"); });
+       },
+       DACE_ERROR_PARSE, {"auto_optimize", "options"}},
+      {"dace_sdfg_auto_optimize", "unknown option",
+       CONTRACT_CALL {
+         return on_valid(f, [](dace_sdfg_t* g) {
+           return dace_sdfg_auto_optimize(g, DACE_DEVICE_CPU, "{\"tile_size\": 4}");
+         });
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"tile_size"}},
+
       // --- the registry
       {"dace_sdfg_transformation_count", "NULL out_count",
        CONTRACT_CALL { return dace_sdfg_transformation_count(nullptr); }, DACE_ERROR_INVALID_ARGUMENT, {"out_count"}},

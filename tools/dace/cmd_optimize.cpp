@@ -1,4 +1,4 @@
-// `dace optimize IN -o OUT [--simplify] [--apply NAME[:PROPS]]... [--apply-repeated NAME[:PROPS]]...
+// `dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS]]... [--apply-repeated NAME[:PROPS]]...
 //  [--replay HIST.json] [--record HIST.json] [--json]`: runs transformations and passes in
 // command-line order, validates the result and writes it. Exit 2 for usage errors, unknown
 // names, locations where a transformation does not apply and replay failures; exit 1 when the
@@ -30,7 +30,8 @@ struct Step {
 
 int usage() {
   std::fputs(
-      "usage: dace optimize IN -o OUT [--simplify] [--apply NAME[:PROPS_JSON]]... [--apply-repeated NAME[:PROPS_JSON]]...\n"
+      "usage: dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
+      "                     [--apply-repeated NAME[:PROPS_JSON]]...\n"
       "                     [--replay HIST.json] [--record HIST.json] [--json]\n",
       stderr);
   return kExitError;
@@ -84,6 +85,19 @@ int cmd_optimize(const std::vector<std::string>& args) {
     const bool has_value = i + 1 < args.size();
     if (a == "-o" && has_value) out = args[++i];
     else if (a == "--simplify") steps.push_back({Step::Kind::Apply, "simplify"});
+    else if (a == "--auto" && has_value) {
+      // DaCe's auto_optimize(sdfg, device): the registered "auto_optimize" pipeline (CPU).
+      const std::string device = args[++i];
+      if (device == "gpu") {
+        std::fputs("dace optimize: --auto gpu: not available (no GPU optimizer in this build)\n", stderr);
+        return kExitError;
+      }
+      if (device != "cpu") {
+        std::fprintf(stderr, "dace optimize: --auto: unknown device '%s' (known: cpu, gpu)\n", device.c_str());
+        return usage();
+      }
+      steps.push_back({Step::Kind::Apply, "auto_optimize"});
+    }
     else if (a == "--apply" && has_value) steps.push_back({Step::Kind::Apply, args[++i]});
     else if (a == "--apply-repeated" && has_value) steps.push_back({Step::Kind::ApplyRepeated, args[++i]});
     else if (a == "--replay" && has_value) steps.push_back({Step::Kind::Replay, args[++i]});

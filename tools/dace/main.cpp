@@ -24,7 +24,8 @@ void print_usage(FILE* out) {
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "          [--optimize PASS]\n"
       "                           compile and report the time of each phase\n"
-      "  optimize IN -o OUT [--simplify] [--apply NAME[:PROPS_JSON]]... [--apply-repeated NAME[:PROPS_JSON]]...\n"
+      "  optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
+      "           [--apply-repeated NAME[:PROPS_JSON]]...\n"
       "           [--replay HIST.json] [--record HIST.json] [--json]\n"
       "                           apply passes and transformations in order, validate, write OUT\n"
       "  version                  print the libdace version\n",

@@ -46,6 +46,13 @@ class Language:
     CPP = _capi.DACE_LANGUAGE_CPP
 
 
+def auto_optimize(sdfg, device="cpu"):
+    """DaCe's dace.transformation.auto.auto_optimize(sdfg, device): optimizes `sdfg` in place
+    and returns it."""
+    sdfg.auto_optimize(device)
+    return sdfg
+
+
 def version():
     """The loaded library's version ("0.1.0")."""
     return _capi.dace_version().decode()
@@ -55,7 +62,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "SDFG", "SDFGState", "Memlet", "InterstateEdge", "LoopRegion", "ConditionalBlock", "ControlFlowRegion",
-    "CompiledProgram", "transformations", "is_pass",
+    "CompiledProgram", "transformations", "is_pass", "auto_optimize",
     "Context", "default_context", "AccessNode", "Tasklet", "MapEntry", "MapExit",
     "NestedSDFG", "ScheduleType", "StorageType", "Language", "version", "load_library", "library_path",
     "LibdaceError", "InvalidArgumentError", "ArgumentTypeError", "InvalidSDFGError", "NotFoundError",

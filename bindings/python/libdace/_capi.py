@@ -308,6 +308,11 @@ class dace_compile_stats_t(ctypes.Structure):
     ]
 
 
+dace_device_t = ctypes.c_int32
+DACE_DEVICE_CPU = 0
+DACE_DEVICE_GPU = 1
+DACE_DEVICE_MAX_ENUM = 2147483647
+
 
 MISSING_FUNCTIONS = []
 
@@ -1273,6 +1278,12 @@ dace_program_compile_stats = _bind("dace_program_compile_stats", dace_status_t, 
 ])
 # dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
 dace_sdfg_simplify = _bind("dace_sdfg_simplify", dace_status_t, [ctypes.POINTER(dace_sdfg_t)])
+# dace_status_t dace_sdfg_auto_optimize(dace_sdfg_t* sdfg, dace_device_t device, const char* options_json)
+dace_sdfg_auto_optimize = _bind("dace_sdfg_auto_optimize", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    dace_device_t,
+    ctypes.c_char_p,
+])
 # dace_status_t dace_sdfg_transformation_count(size_t* out_count)
 dace_sdfg_transformation_count = _bind("dace_sdfg_transformation_count", dace_status_t, [
     ctypes.POINTER(ctypes.c_size_t),
@@ -1464,6 +1475,7 @@ FUNCTIONS = (
     "dace_program_argument_strides",
     "dace_program_compile_stats",
     "dace_sdfg_simplify",
+    "dace_sdfg_auto_optimize",
     "dace_sdfg_transformation_count",
     "dace_sdfg_transformation_name",
     "dace_sdfg_transformation_is_pass",
@@ -1620,6 +1632,7 @@ PARAM_NAMES = {
     "dace_program_argument_strides": ("out_strides", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
     "dace_program_compile_stats": ("out_stats", "program",),
     "dace_sdfg_simplify": ("sdfg",),
+    "dace_sdfg_auto_optimize": ("sdfg", "device", "options_json",),
     "dace_sdfg_transformation_count": ("out_count",),
     "dace_sdfg_transformation_name": ("out_name", "index",),
     "dace_sdfg_transformation_is_pass": ("out_is_pass", "name",),

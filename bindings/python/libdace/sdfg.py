@@ -13,7 +13,7 @@ from . import _capi
 from ._util import (Releasable, assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
                     shape_text)
 from .dtypes import numpy_dtype, to_dace
-from .errors import check
+from .errors import InvalidArgumentError, check
 from .state import ControlFlowBlock, SDFGState
 
 _HANDLE = ctypes.POINTER(_capi.dace_sdfg_t)
@@ -432,6 +432,17 @@ class SDFG(ControlFlowRegion, Releasable):
         dace.SDFG.simplify(); returns the SDFG's new history entries (dicts)."""
         before = len(self.transformation_history)
         check(_capi.dace_sdfg_simplify(self._h()))
+        return self.transformation_history[before:]
+
+    def auto_optimize(self, device="cpu"):
+        """DaCe's auto_optimize for `device` ("cpu"; "gpu" raises UnsupportedError) in place;
+        returns the SDFG's new history entries (dicts)."""
+        devices = {"cpu": _capi.DACE_DEVICE_CPU, "gpu": _capi.DACE_DEVICE_GPU}
+        key = str(getattr(device, "name", device)).lower()
+        if key not in devices:
+            raise InvalidArgumentError(f"auto_optimize: unknown device {device!r} (known: cpu, gpu)")
+        before = len(self.transformation_history)
+        check(_capi.dace_sdfg_auto_optimize(self._h(), devices[key], None))
         return self.transformation_history[before:]
 
     def apply_transformations(self, xforms, options=None, **props):

@@ -269,6 +269,11 @@ struct dace_compile_stats_t
     transform_ms::Cdouble
 end
 
+const dace_device_t = Int32
+const DACE_DEVICE_CPU = dace_device_t(0)
+const DACE_DEVICE_GPU = dace_device_t(1)
+const DACE_DEVICE_MAX_ENUM = dace_device_t(2147483647)
+
 # const char* dace_version()
 function dace_version()
     ccall((:dace_version, libdace), Ptr{Cchar}, ())
@@ -989,6 +994,11 @@ function dace_sdfg_simplify(sdfg)
     ccall((:dace_sdfg_simplify, libdace), dace_status_t, (Ptr{dace_sdfg_t},), sdfg)
 end
 
+# dace_status_t dace_sdfg_auto_optimize(dace_sdfg_t* sdfg, dace_device_t device, const char* options_json)
+function dace_sdfg_auto_optimize(sdfg, device, options_json)
+    ccall((:dace_sdfg_auto_optimize, libdace), dace_status_t, (Ptr{dace_sdfg_t}, dace_device_t, Ptr{Cchar}), sdfg, device, options_json)
+end
+
 # dace_status_t dace_sdfg_transformation_count(size_t* out_count)
 function dace_sdfg_transformation_count(out_count)
     ccall((:dace_sdfg_transformation_count, libdace), dace_status_t, (Ptr{Csize_t},), out_count)
@@ -1175,6 +1185,7 @@ const FUNCTIONS = (
     :dace_program_argument_strides,
     :dace_program_compile_stats,
     :dace_sdfg_simplify,
+    :dace_sdfg_auto_optimize,
     :dace_sdfg_transformation_count,
     :dace_sdfg_transformation_name,
     :dace_sdfg_transformation_is_pass,
