@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Run time of libdace next to its peers, per corpus kernel, at the corpus case's sizes or an NPBench size.
 
-Contenders (each in its own process, on the same case.json inputs, single thread):
-  libdace(a)  `dace run <k>.opt.sdfg --case case.json --repeat K --threads 1 --json`
+Contenders (each in its own process, on the same case.json inputs, --threads T threads, default 1):
+  libdace(a)  `dace run <k>.opt.sdfg --case case.json --repeat K --threads T --json`
               (DaCe's auto-optimized SDFG run by libdace)
-  libdace(b)  `dace optimize <k>.raw.sdfg --simplify --apply-repeated MapFusion`, then
-              `dace run` of the result as above (libdace's own optimizer)
+  libdace(b)  `dace optimize <k>.raw.sdfg --auto cpu` (libdace's own auto_optimize), then
+              `dace run` of the result as above
   NumPy       NPBench's `<kernel>_numpy.py`, imported at run time from the NPBench checkout
   Numba       every NPBench `<kernel>_numba_*.py` variant; the fastest median is reported
   DaCe        DaCe 1.0.2: `dace.SDFG.from_file(<k>.opt.sdfg).compile()`, called with the inputs
@@ -21,7 +21,7 @@ outputs from npbench_kernels' NumPy references, written to a temporary case fold
 layout (case.json + in/ + out/), on which every contender then runs as on the corpus case. A
 contender whose first (warm-up) call takes longer than --call-limit seconds is not timed further.
 
-  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--size S|M|L] [--call-limit 60]
+  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--size S|M|L] [--threads 1] [--call-limit 60]
                    [--dace-cli build/bin/dace] [--npbench DIR] [--corpus DIR] [--json OUT]
 
 Needs NumPy, Numba and DaCe in one interpreter (default: .venv-dace/bin/python).
@@ -203,9 +203,12 @@ def python_worker(a):
 
 # ----------------------------------------------------------------------------- driver
 
+THREADS = 1  # --threads: every contender's thread count (OpenMP, Numba, BLAS, `dace run --threads`)
+
+
 def env1():
     env = dict(os.environ)
-    env.update(SINGLE_THREAD)
+    env.update({k: str(THREADS) for k in SINGLE_THREAD})
     return env
 
 
@@ -237,7 +240,7 @@ def run_json(cmd, timeout):
 
 def libdace(a, sdfg, cdir):
     case = os.path.join(cdir, "case.json")
-    obj, err = run_json([a.dace_cli, "run", sdfg, "--case", case, "--repeat", str(a.reps), "--threads", "1",
+    obj, err = run_json([a.dace_cli, "run", sdfg, "--case", case, "--repeat", str(a.reps), "--threads", str(THREADS),
                          "--json"], a.timeout)
     if err and err.startswith("timeout"):
         return {"error": "skipped: %s (%d calls)" % (err, a.reps + 1)}
@@ -277,7 +280,7 @@ def bench_kernel(a, kernel, tmp):
     row["libdace_a"] = libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), cdir)
     opt = os.path.join(tmp, kernel + ".libdace-opt.sdfg")
     p = subprocess.run([a.dace_cli, "optimize", os.path.join(a.corpus, kernel, kernel + ".raw.sdfg"), "-o", opt,
-                        "--simplify", "--apply-repeated", "MapFusion"], capture_output=True, text=True,
+                        "--auto", "cpu"], capture_output=True, text=True,
                        timeout=a.timeout, env=env1())
     if p.returncode != 0:
         row["libdace_b"] = {"error": "optimize exit %d: %s" % (p.returncode, " / ".join(
@@ -334,7 +337,7 @@ def gmean(xs):
 
 def render(rows, a):
     out = []
-    out.append("| kernel | sizes | libdace (a) opt | libdace (b) raw+opt | NumPy | Numba (best) | DaCe opt | "
+    out.append("| kernel | sizes | libdace (a) opt | libdace (b) raw+auto | NumPy | Numba (best) | DaCe opt | "
                "NumPy/(a) | Numba/(a) | DaCe/(a) | NumPy/(b) | Numba/(b) | DaCe/(b) | notes |")
     out.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
     cols = {k: [] for k in ("na", "ba", "da", "nb", "bb", "db")}
@@ -365,12 +368,13 @@ def render(rows, a):
     out.append("| **geomean** | | | | | | | %s | %s | %s | %s | %s | %s | |" % tuple(
         fmt(gmean(cols[k])) for k in ("na", "ba", "da", "nb", "bb", "db")))
     out.append("")
-    out.append("Median ms of %d calls after a warm-up call, single thread (OMP_NUM_THREADS=1, "
-               "NUMBA_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1, `dace run --threads 1`); ratios are peer / libdace "
-               "(> 1: libdace faster); geomeans over the kernels where both sides ran. Sizes: %s. libdace times are taken inside `dace run` (C call), peers' from Python "
-               "(`time.perf_counter` around the call), so call overhead (~µs) is in the peers' numbers." % (
-                   a.reps, ("NPBench size %s (bench_info parameters; inputs from npbench_kernels.generate, expected "
-                            "outputs from its NumPy references)" % a.size) if a.size else "the corpus case.json inputs"))
+    sizes = ("NPBench size %s (bench_info parameters; inputs from npbench_kernels.generate, expected outputs from "
+             "its NumPy references)" % a.size) if a.size else "the corpus case.json inputs"
+    out.append("Median ms of %d calls after a warm-up call, %d thread(s) (OMP_NUM_THREADS, NUMBA_NUM_THREADS, "
+               "OPENBLAS_NUM_THREADS and `dace run --threads` set to it); ratios are peer / libdace (> 1: libdace "
+               "faster); geomeans over the kernels where both sides ran. Sizes: %s. libdace times are taken inside "
+               "`dace run` (C call), peers' from Python (`time.perf_counter` around the call), so call overhead "
+               "(~µs) is in the peers' numbers." % (a.reps, THREADS, sizes))
     return "\n".join(out)
 
 
@@ -384,6 +388,7 @@ def main(argv):
     p.add_argument("--npbench", default=NPBENCH)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--json")
+    p.add_argument("--threads", type=int, default=1, help="threads of every contender (default 1)")
     p.add_argument("--size", choices=["S", "M", "L"], help="NPBench size instead of the corpus case's")
     p.add_argument("--call-limit", type=int, default=60,
                    help="seconds: a contender whose warm-up call takes longer is not timed further")
@@ -395,7 +400,9 @@ def main(argv):
     a = p.parse_args(argv)
     if a.worker:
         return python_worker(a)
-    os.environ.update(SINGLE_THREAD)
+    global THREADS
+    THREADS = max(1, a.threads)
+    os.environ.update(env1())
     t0 = time.time()
     rows = []
     with tempfile.TemporaryDirectory(prefix="peers_runtime_") as tmp:
