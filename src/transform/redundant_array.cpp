@@ -56,6 +56,21 @@ bool write_tree(const ir::State& s, int node, std::vector<int>& edges) {
 
 bool plain_kind(const ir::DataDescriptor& d) { return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::Scalar; }
 
+// The nodes reachable from `from` along (forward) or against (backward) the edges.
+std::set<int> reachable(const ir::State& s, int from, bool forward) {
+  std::set<int> seen;
+  std::vector<int> stack{from};
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    for (int e : forward ? s.out_edges(n) : s.in_edges(n)) {
+      const int next = forward ? s.edge(e)->dst : s.edge(e)->src;
+      if (seen.insert(next).second) stack.push_back(next);
+    }
+  }
+  return seen;
+}
+
 void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
   for (size_t k = 0; k < subset.dims.size() && k < by.size(); ++k) {
     subset.dims[k].start = sym::simplify(sym::add(subset.dims[k].start, by[k]));
@@ -141,7 +156,21 @@ bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) 
     }
   }
 
-  // The producers must not read `out`: walk back from `in` over every predecessor.
+  // The producers must not read `out`: walk back from `in` over the computations that write
+  // it. A top-level access node of another plain container ends the walk: whatever precedes it
+  // has finished before it is read, so a read of `out` there (gemm's `beta * C` before
+  // `C = tmp`) is over before the producers now write `out`. Views, nodes inside scopes and
+  // nodes with WCR edges do not order anything (DaCe's simplify_state drops them too).
+  auto orders = [&](int id, const ir::AccessNode& an) {
+    if (site.scopes.parent[static_cast<size_t>(id)] != -1) return false;
+    auto d = site.sdfg.arrays.find(an.data);
+    if (d == site.sdfg.arrays.end() || !plain_kind(d->second)) return false;
+    for (int e : s.in_edges(id))
+      if (!s.edge(e)->memlet.wcr.empty()) return false;
+    for (int e : s.out_edges(id))
+      if (!s.edge(e)->memlet.wcr.empty()) return false;
+    return true;
+  };
   std::set<int> seen{nodes[0]};
   std::vector<int> stack{nodes[0]};
   while (!stack.empty()) {
@@ -150,11 +179,20 @@ bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) 
     for (int e : s.in_edges(n)) {
       const int src = s.edge(e)->src;
       if (!seen.insert(src).second) continue;
-      if (const ir::AccessNode* an = as_access(s.node(src)); an && an->data == out->data)
-        return refuse(out->data + " is accessed before " + in->data + " is written");
+      if (const ir::AccessNode* an = as_access(s.node(src))) {
+        if (an->data == out->data) return refuse(out->data + " is accessed before " + in->data + " is written");
+        if (orders(src, *an)) continue;
+      }
       stack.push_back(src);
     }
   }
+  // Another access of `out` unordered with the copy could meet the producers' writes anywhere
+  // in their run rather than at the copy (DaCe refuses these too).
+  std::set<int> related = reachable(s, nodes[1], true);
+  related.merge(reachable(s, nodes[1], false));
+  for (int id : s.node_ids())
+    if (const ir::AccessNode* an = as_access(s.node(id)); an && id != nodes[1] && an->data == out->data && !related.count(id))
+      return refuse(out->data + " has an access node unordered with the copy");
   return true;
 }
 

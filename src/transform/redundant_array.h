@@ -16,8 +16,10 @@
 //   WCR, and is a tasklet's or a copy's (with an explicit other subset); nested SDFGs and
 //   library nodes only when the two descriptors have equal shapes and strides and no offset,
 //   because they see the container's layout;
-// - no access node of the out-array precedes the in-array in the state: the producers must
-//   not read what they would now overwrite.
+// - no access node of the out-array precedes the in-array in the state through computations,
+//   views or nodes inside scopes only: the producers must not read what they would now
+//   overwrite. A read of the out-array before another top-level access node is fine (it has
+//   finished before the producers run).
 #pragma once
 #include "transform/transformation.h"
 

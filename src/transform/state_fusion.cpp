@@ -75,6 +75,38 @@ Access access_of(const ir::SDFG& sdfg, const ir::State& state) {
   return a;
 }
 
+// Whether every path out of `from` runs into `through`: nothing reachable from `from` without
+// passing `through` is a sink. Then all that `from` feeds has finished once `through` is written.
+bool all_paths_pass(const ir::State& s, int from, int through) {
+  std::set<int> seen{from};
+  std::vector<int> stack{from};
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    const std::vector<int> outs = s.out_edges(n);
+    if (outs.empty()) return false;
+    for (int e : outs) {
+      const int dst = s.edge(e)->dst;
+      if (dst != through && seen.insert(dst).second) stack.push_back(dst);
+    }
+  }
+  return true;
+}
+
+// Whether some node of `from` reaches `to` (or is it).
+bool reached_from(const ir::State& s, const std::vector<int>& from, int to) {
+  std::set<int> seen(from.begin(), from.end());
+  std::vector<int> stack(from.begin(), from.end());
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    if (n == to) return true;
+    for (int e : s.out_edges(n))
+      if (seen.insert(s.edge(e)->dst).second) stack.push_back(s.edge(e)->dst);
+  }
+  return false;
+}
+
 std::vector<std::string> common(const std::set<std::string>& x, const std::set<std::string>& y) {
   std::vector<std::string> out;
   std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
@@ -122,11 +154,10 @@ bool StateFusion::can_apply(const Site& site, const std::vector<int>& blocks) {
         return refuse("the second state reads \"" + d + "\" from more than one source access node");
   if (auto waw = common(a.written, b.written); !waw.empty())
     return refuse("both states write \"" + waw[0] + "\"");
-  if (auto war = common(a.read, b.written); !war.empty())
-    return refuse("the second state writes \"" + war[0] + "\", which the first reads");
   const ScopeTree& sa = site.am.scope_tree(*first);
   const ScopeTree& sb = site.am.scope_tree(*second);
-  for (const std::string& d : common(a.written, b.read)) {
+  const std::vector<std::string> merged = common(a.written, b.read);
+  for (const std::string& d : merged) {
     const std::vector<int>& writers = a.nodes.at(d);
     if (writers.size() != 1 || sa.parent[static_cast<size_t>(writers[0])] != -1)
       return refuse("\"" + d + "\" is written in the first state by more than one or a nested access node");
@@ -134,6 +165,29 @@ bool StateFusion::can_apply(const Site& site, const std::vector<int>& blocks) {
       if (sb.parent[static_cast<size_t>(n)] != -1 || !second->in_edges(n).empty())
         return refuse("\"" + d + "\" is accessed in the second state by a nested or written access node");
     }
+  }
+  // Write after read: kept in order only when a merged container sits between them — every
+  // path out of the first state's reads runs into its writer node, and everything writing the
+  // container in the second state hangs below that container's reader there. This is DaCe's
+  // path-ordered read-write case (gemm's `C = alpha * A @ B + beta * C` through a transient).
+  for (const std::string& d : common(a.read, b.written)) {
+    bool ordered = false;
+    for (const std::string& x : merged) {
+      const int n1 = a.nodes.at(x)[0];
+      bool ok = true;
+      for (int n0 : a.nodes.at(d)) {
+        if (first->out_edges(n0).empty()) continue;  // reads nothing
+        ok = ok && sa.parent[static_cast<size_t>(n0)] == -1 && all_paths_pass(*first, n0, n1);
+      }
+      for (int n2 : b.nodes.at(d))
+        for (int e : second->in_edges(n2)) ok = ok && reached_from(*second, b.nodes.at(x), second->edge(e)->src);
+      if (ok) {
+        ordered = true;
+        break;
+      }
+    }
+    if (!ordered)
+      return refuse("the second state writes \"" + d + "\", which the first reads, and no merged access node orders them");
   }
   return true;
 }

@@ -2,7 +2,9 @@
 // A -> B is the only edge out of A and into B, unconditional and without assignments, and the
 // fused dataflow keeps every order that the state boundary imposed:
 //  - no container is written in both states (write after write);
-//  - no container read in A is written in B (write after read);
+//  - a container read in A and written in B (write after read) is fused only when a merged
+//    container orders the two: every path out of A's reads runs into A's node of a container
+//    that B reads, and everything writing the container in B hangs below that read;
 //  - a container written in A and read in B is accessed in A by exactly one top-level access
 //    node and in B only by top-level, read-only access nodes, which are merged into A's node so
 //    that B's reads hang below A's writes (read after write);

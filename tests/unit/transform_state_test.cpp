@@ -75,6 +75,34 @@ TEST(TransformStateFusion, RefusesToMoveAWriteBeforeARead) {
   EXPECT_EQ(a, (std::vector<double>{7, 7, 7}));
 }
 
+TEST(TransformStateFusion, FusesAWriteAfterReadOrderedThroughAMergedNode) {
+  // first: B = A + 1 (reads A); second: A = B * 2. Every path out of the first state's A runs
+  // into B, and the second state's write of A hangs below B: fused, the order stays.
+  auto g = two_states("A", "B", "y = x + 1", "B", "A", "y = x * 2");
+  ASSERT_TRUE(apply_once(*g, "StateFusion"));
+  EXPECT_EQ(g->all_states().size(), 1u);
+  std::vector<double> a{1, 2, 3}, b(3), c(3);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", 3}});
+  EXPECT_EQ(a, (std::vector<double>{4, 6, 8}));
+}
+
+TEST(TransformStateFusion, RefusesAWriteAfterReadWhenAReadBypassesTheMergedNode) {
+  // As above, but the first state also copies A into C: that read is not ordered before the
+  // second state's write of A by anything once the states are one.
+  auto g = two_states("A", "B", "y = x + 1", "B", "A", "y = x * 2");
+  auto* first = static_cast<ir::State*>(g->block(0));
+  for (int id : first->node_ids())
+    if (first->node(id)->kind == ir::NodeKind::Access && static_cast<ir::AccessNode*>(first->node(id))->data == "A")
+      edge(*first, id, "", access(*first, "C"), "", "A[0:N] -> [0:N]");
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "StateFusion", &why));
+  EXPECT_NE(why.find("the second state writes \"A\", which the first reads"), std::string::npos) << why;
+  std::vector<double> a{1, 2, 3}, b(3), c(3);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", 3}});
+  EXPECT_EQ(c, (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(a, (std::vector<double>{4, 6, 8}));
+}
+
 TEST(TransformStateFusion, RefusesWriteAfterWrite) {
   auto g = two_states("A", "B", "y = x + 1", "C", "B", "y = x * 2");
   std::string why;
