@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "transform/redundant_array.h"
+#include "transform/redundant_second_array.h"
 #include "transform/view_elimination.h"
 
 namespace dace::transform {
@@ -62,7 +63,8 @@ bool remove_views(ir::SDFG& sdfg) {
     for (int id : s->node_ids())
       if (s->node(id)->kind == ir::NodeKind::NestedSDFG)
         if (auto& inner = static_cast<ir::NestedSDFGNode*>(s->node(id))->sdfg) changed |= remove_views(*inner);
-  return remove_redundant_read_views(sdfg) || changed;
+  changed |= remove_redundant_read_views(sdfg);
+  return remove_redundant_write_views(sdfg) || changed;
 }
 
 }  // namespace
@@ -72,14 +74,20 @@ Result<bool> ArrayElimination::apply(ir::SDFG& sdfg, AnalysisManager& am) {
   bool changed = remove_views(sdfg);
   changed |= merge_all(sdfg);
   if (changed) am.invalidate(modifies());
-  RedundantArray t;
-  // First legal match in canonical order, then enumerate again: an application removes nodes,
-  // so the remaining matches' ids are stale.
+  // Both transformations match the same `in_array -> out_array` copies. At each copy, in
+  // canonical order, removing the first array is tried before removing the second, as DaCe's
+  // pass tries its "first" transformations before its "second" ones on a node. After an
+  // application enumerate again: nodes went, so the remaining matches' ids are stale.
+  RedundantArray first;
+  RedundantSecondArray second;
   for (bool again = true; again;) {
     again = false;
-    for (const Match& m : t.enumerate(sdfg, am)) {
-      if (!t.can_be_applied(sdfg, m, am)) continue;
-      DACE_TRY(t.apply(sdfg, m, am));
+    for (const Match& m : first.enumerate(sdfg, am)) {
+      SingleStateTransformation* t = first.can_be_applied(sdfg, m, am)    ? static_cast<SingleStateTransformation*>(&first)
+                                     : second.can_be_applied(sdfg, m, am) ? &second
+                                                                          : nullptr;
+      if (!t) continue;
+      DACE_TRY(t->apply(sdfg, m, am));
       again = changed = true;
       break;
     }

@@ -6,6 +6,7 @@
 
 #include "transform/array_elimination.h"
 #include "transform/auto_optimize.h"
+#include "transform/consolidate_edges.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/loop_lifting.h"
@@ -17,6 +18,7 @@
 #include "transform/map_interchange.h"
 #include "transform/map_tiling.h"
 #include "transform/redundant_array.h"
+#include "transform/redundant_second_array.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/simplify.h"
 #include "transform/state_fusion.h"
@@ -44,6 +46,7 @@ constexpr PatternEntry kPatterns[] = {
     {"MapInterchange", &make_t<MapInterchange>},
     {"MapTiling", &make_t<MapTiling>},
     {"RedundantArray", &make_t<RedundantArray>},
+    {"RedundantSecondArray", &make_t<RedundantSecondArray>},
     {"StateFusion", &make_t<StateFusion>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
 };
@@ -56,6 +59,7 @@ struct PassEntry {
 const PassEntry kPasses[] = {
     {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
     {"auto_optimize", [] { return std::unique_ptr<Pass>(make_auto_optimize_cpu_pipeline()); }},
+    {"ConsolidateEdges", [] { return std::unique_ptr<Pass>(std::make_unique<ConsolidateEdges>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},

@@ -2,6 +2,7 @@
 
 #include "transform/apply.h"
 #include "transform/array_elimination.h"
+#include "transform/consolidate_edges.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/remove_unused_symbols.h"
@@ -16,6 +17,7 @@ std::unique_ptr<Pipeline> make_simplify_pipeline() {
   p->add(std::make_unique<DeadStateElimination>());
   p->add(std::make_unique<RemoveUnusedSymbols>());
   p->add(std::make_unique<ArrayElimination>());
+  p->add(std::make_unique<ConsolidateEdges>());
   p->fixed_point();
   return p;
 }

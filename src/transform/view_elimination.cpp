@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "transform/block_placement.h"
 #include "transform/dead_dataflow_elimination.h"
 
 namespace dace::transform {
@@ -44,7 +45,7 @@ bool collect_reads(const ir::State& s, int e, std::vector<int>& edges) {
 }
 
 // The offset of view node `v` into its array, when the view can go; nullopt otherwise.
-std::optional<std::vector<sym::Expr>> removable(const ir::SDFG& sdfg, const ir::State& s, int v, int* source,
+std::optional<BlockPlacement> removable(const ir::SDFG& sdfg, const ir::State& s, int v, int* source,
                                                 std::vector<int>* reads) {
   const ir::AccessNode* view = as_access(s.node(v));
   auto dv = sdfg.arrays.find(view->data);
@@ -65,20 +66,18 @@ std::optional<std::vector<sym::Expr>> removable(const ir::SDFG& sdfg, const ir::
   if (!data_is_a && in.memlet.data != view->data) return std::nullopt;
   const sym::Subset& a_side = data_is_a ? in.memlet.subset : (in.memlet.other_subset ? *in.memlet.other_subset : in.memlet.subset);
   const sym::Subset& v_side = data_is_a ? (in.memlet.other_subset ? *in.memlet.other_subset : in.memlet.subset) : in.memlet.subset;
-  if (a_side.rank() != V.rank() || v_side.rank() != V.rank() || A.rank() != V.rank()) return std::nullopt;
-  if (V.strides.size() != V.rank() || A.strides.size() != A.rank()) return std::nullopt;
-  std::vector<sym::Expr> by;
-  for (size_t k = 0; k < V.rank(); ++k) {
-    const sym::Range& ra = a_side.dims[k];
-    const sym::Range& rv = v_side.dims[k];
-    const sym::Expr last = sym::sub(V.shape[k], sym::integer(1));
-    if (!equal(ra.step, sym::integer(1)) || !equal(rv.step, sym::integer(1))) return std::nullopt;
-    if (!equal(rv.start, sym::integer(0)) || !equal(rv.end, last)) return std::nullopt;
-    if (!equal(sym::sub(ra.end, ra.start), last)) return std::nullopt;
-    if (!equal(V.strides[k], A.strides[k])) return std::nullopt;
-    if (V.offset.size() > k && !equal(V.offset[k], sym::integer(0))) return std::nullopt;
-    by.push_back(ra.start);
-  }
+  // The view shows a block of A, whole; dimensions of size one may be dropped (a slice such
+  // as syrk's `A[0:i+1, k]`), never reshaped, and the kept ones have A's strides.
+  if (a_side.rank() != A.rank() || !is_whole(v_side, V.shape) || V.strides.size() != V.rank() ||
+      A.strides.size() != A.rank())
+    return std::nullopt;
+  std::string why;
+  std::optional<BlockPlacement> by = place_block(a_side, V.shape, &why);
+  if (!by) return std::nullopt;
+  for (size_t k = 0; k < A.rank(); ++k)
+    if (by->follows[k] >= 0 && !equal(V.strides[static_cast<size_t>(by->follows[k])], A.strides[k])) return std::nullopt;
+  for (const sym::Expr& o : V.offset)
+    if (!equal(o, sym::integer(0))) return std::nullopt;
   if (!in.dst_conn.empty() && in.dst_conn != "views") return std::nullopt;
   for (int e : s.out_edges(v)) {
     if (!s.edge(e)->src_conn.empty() || !s.edge(e)->memlet.wcr.empty()) return std::nullopt;
@@ -98,14 +97,118 @@ std::optional<std::vector<sym::Expr>> removable(const ir::SDFG& sdfg, const ir::
   return by;
 }
 
-void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
-  for (size_t k = 0; k < subset.dims.size() && k < by.size(); ++k) {
-    subset.dims[k].start = sym::simplify(sym::add(subset.dims[k].start, by[k]));
-    subset.dims[k].end = sym::simplify(sym::add(subset.dims[k].end, by[k]));
+// Collects edge `e` into the view and, when it leaves a map exit, the edges into the exit's
+// matching IN_ connector, recursively: the memlet tree of one write. False for a writer this
+// rewrite does not handle (nested SDFGs and library nodes see the layout).
+bool collect_writes(const ir::State& s, int e, std::vector<int>& edges) {
+  edges.push_back(e);
+  const ir::DataflowEdge& edge = *s.edge(e);
+  switch (s.node(edge.src)->kind) {
+    case ir::NodeKind::Tasklet:
+    case ir::NodeKind::Access: return true;
+    case ir::NodeKind::MapExit: {
+      if (!edge.src_conn.starts_with("OUT_")) return false;
+      const std::string in = "IN_" + edge.src_conn.substr(4);
+      bool found = false;
+      for (int ie : s.in_edges(edge.src))
+        if (s.edge(ie)->dst_conn == in) {
+          found = true;
+          if (!collect_writes(s, ie, edges)) return false;
+        }
+      return found;
+    }
+    default: return false;
   }
 }
 
+// The placement of write view node `v` (`writers -> V -> A`, the edge into A marked `views`)
+// in its array, when the view can go; nullopt otherwise.
+std::optional<BlockPlacement> write_view_removable(const ir::SDFG& sdfg, const ir::State& s, int v, int* target,
+                                                   std::vector<int>* writes) {
+  const ir::AccessNode* view = as_access(s.node(v));
+  auto dv = sdfg.arrays.find(view->data);
+  if (dv == sdfg.arrays.end() || dv->second.kind != ir::DataKind::View) return std::nullopt;
+  const std::vector<int> outs = s.out_edges(v);
+  if (outs.size() != 1) return std::nullopt;
+  const ir::DataflowEdge& out = *s.edge(outs[0]);
+  const ir::AccessNode* dst = as_access(s.node(out.dst));
+  if (!dst || out.src_conn != "views" || !out.dst_conn.empty() || out.memlet.is_empty() || !out.memlet.wcr.empty())
+    return std::nullopt;
+  auto da = sdfg.arrays.find(dst->data);
+  if (da == sdfg.arrays.end() || da->second.kind != ir::DataKind::Array) return std::nullopt;
+  const ir::DataDescriptor& V = dv->second;
+  const ir::DataDescriptor& A = da->second;
+  if (!(V.dtype == A.dtype) || V.storage != A.storage) return std::nullopt;
+
+  const bool data_is_a = out.memlet.data == dst->data;
+  if (!data_is_a && out.memlet.data != view->data) return std::nullopt;
+  const sym::Subset* other = out.memlet.other_subset ? &*out.memlet.other_subset : &out.memlet.subset;
+  const sym::Subset& a_side = data_is_a ? out.memlet.subset : *other;
+  const sym::Subset& v_side = data_is_a ? *other : out.memlet.subset;
+  if (a_side.rank() != A.rank() || !is_whole(v_side, V.shape) || V.strides.size() != V.rank() ||
+      A.strides.size() != A.rank())
+    return std::nullopt;
+  std::string why;
+  std::optional<BlockPlacement> by = place_block(a_side, V.shape, &why);
+  if (!by) return std::nullopt;
+  for (size_t k = 0; k < A.rank(); ++k)
+    if (by->follows[k] >= 0 && !equal(V.strides[static_cast<size_t>(by->follows[k])], A.strides[k])) return std::nullopt;
+  for (const sym::Expr& o : V.offset)
+    if (!equal(o, sym::integer(0))) return std::nullopt;
+
+  for (int e : s.in_edges(v)) {
+    if (!s.edge(e)->dst_conn.empty()) return std::nullopt;
+    if (!collect_writes(s, e, *writes)) return std::nullopt;
+  }
+  for (int e : *writes) {
+    const ir::Memlet& m = s.edge(e)->memlet;
+    if (m.is_empty()) continue;
+    const bool from_access = as_access(s.node(s.edge(e)->src)) != nullptr;
+    // Rewriting one end of a copy into the view needs both ends spelled out.
+    if (from_access && !m.other_subset) return std::nullopt;
+    if (m.data != view->data && !from_access) return std::nullopt;
+  }
+  *target = out.dst;
+  return by;
+}
+
 }  // namespace
+
+bool remove_redundant_write_views(ir::SDFG& sdfg) {
+  bool changed = false;
+  const std::set<std::string> named = control_flow_names(sdfg);
+  std::map<std::string, int> nodes_of;
+  for (const ir::State* s : sdfg.all_states())
+    for (int id : s->node_ids())
+      if (const ir::AccessNode* a = as_access(s->node(id))) ++nodes_of[a->data];
+  for (ir::State* s : sdfg.all_states()) {
+    for (int v : s->node_ids()) {
+      const ir::AccessNode* view = as_access(s->node(v));
+      if (!view || nodes_of[view->data] != 1 || named.count(view->data)) continue;
+      int target = -1;
+      std::vector<int> writes;
+      std::optional<BlockPlacement> by = write_view_removable(sdfg, *s, v, &target, &writes);
+      if (!by) continue;
+      const std::string view_name = view->data;
+      const std::string array = static_cast<const ir::AccessNode*>(s->node(target))->data;
+      for (int e : writes) {
+        ir::Memlet& m = s->edge(e)->memlet;
+        if (m.is_empty()) continue;
+        if (m.data == view_name) {
+          m.data = array;
+          m.subset = to_big(m.subset, *by);
+        } else {
+          m.other_subset = to_big(*m.other_subset, *by);
+        }
+      }
+      for (int e : s->in_edges(v)) s->set_edge_ends(e, s->edge(e)->src, target);
+      s->remove_node(v);
+      sdfg.arrays.erase(view_name);
+      changed = true;
+    }
+  }
+  return changed;
+}
 
 bool remove_redundant_read_views(ir::SDFG& sdfg) {
   bool changed = false;
@@ -120,7 +223,7 @@ bool remove_redundant_read_views(ir::SDFG& sdfg) {
       if (!view || nodes_of[view->data] != 1 || named.count(view->data)) continue;
       int source = -1;
       std::vector<int> reads;
-      std::optional<std::vector<sym::Expr>> by = removable(sdfg, *s, v, &source, &reads);
+      std::optional<BlockPlacement> by = removable(sdfg, *s, v, &source, &reads);
       if (!by) continue;
       const std::string view_name = view->data;
       const std::string array = static_cast<const ir::AccessNode*>(s->node(source))->data;
@@ -129,9 +232,9 @@ bool remove_redundant_read_views(ir::SDFG& sdfg) {
         if (m.is_empty()) continue;
         if (m.data == view_name) {
           m.data = array;
-          offset(m.subset, *by);
+          m.subset = to_big(m.subset, *by);
         } else {
-          offset(*m.other_subset, *by);
+          m.other_subset = to_big(*m.other_subset, *by);
         }
       }
       for (int e : s->out_edges(v)) s->set_edge_ends(e, source, s->edge(e)->dst);
