@@ -6,25 +6,9 @@
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
-namespace {
-
-const ir::MapEntry* as_map_entry(const ir::Node* n) {
-  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
-}
-
-}  // namespace
 
 void MapCollapse::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
-  // The pattern is the path outer entry -> inner entry.
-  for (int id : state.node_ids()) {
-    if (!as_map_entry(state.node(id))) continue;
-    std::vector<int> inner;
-    for (int e : state.out_edges(id))
-      if (as_map_entry(state.node(state.edge(e)->dst))) inner.push_back(state.edge(e)->dst);
-    std::sort(inner.begin(), inner.end());
-    inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
-    for (int i : inner) out.push_back({id, i});
-  }
+  nested_map_matches(state, out);
 }
 
 bool MapCollapse::can_apply(const Site& site, const std::vector<int>& nodes) {
@@ -32,16 +16,8 @@ bool MapCollapse::can_apply(const Site& site, const std::vector<int>& nodes) {
   const int outer_id = nodes[0], inner_id = nodes[1];
   const ir::MapEntry* outer = as_map_entry(state.node(outer_id));
   const ir::MapEntry* inner = as_map_entry(state.node(inner_id));
-  if (!outer || !inner || outer_id == inner_id) return refuse("the pattern needs two map entries");
-  if (site.scopes.exit_of(outer_id) < 0 || site.scopes.exit_of(inner_id) < 0) return refuse("a map entry has no exit");
-  if (site.scopes.parent[static_cast<size_t>(inner_id)] != outer_id)
-    return refuse("map " + std::to_string(inner_id) + " is not directly inside map " + std::to_string(outer_id));
-
-  const std::set<std::string> outer_params(outer->map.params.begin(), outer->map.params.end());
-  for (const std::string& p : inner->map.params)
-    if (outer_params.count(p)) return refuse("both maps have a parameter \"" + p + "\"");
-  for (const std::string& s : free_symbols(inner->map.range))
-    if (outer_params.count(s)) return refuse("the inner range depends on outer parameter \"" + s + "\"");
+  if (std::string why = nested_maps_problem(state, site.scopes, outer_id, inner_id); !why.empty())
+    return refuse(std::move(why));
   if (outer->map.schedule != inner->map.schedule) return refuse("the maps have different schedules");
   if (has_dynamic_inputs(state, outer_id) || has_dynamic_inputs(state, inner_id))
     return refuse("dynamic map-range inputs are not collapsed");

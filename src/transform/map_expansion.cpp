@@ -7,10 +7,6 @@
 namespace dace::transform {
 namespace {
 
-const ir::MapEntry* as_map_entry(const ir::Node* n) {
-  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
-}
-
 void add_pair(ir::Node& n, const std::string& x) {
   n.in_connectors.emplace("IN_" + x, ir::DType{});
   n.out_connectors.emplace("OUT_" + x, ir::DType{});
@@ -24,8 +20,7 @@ MapExpansion::MapExpansion() {
 }
 
 void MapExpansion::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
-  for (int id : state.node_ids())
-    if (as_map_entry(state.node(id))) out.push_back({id});
+  map_entry_matches(state, out);
 }
 
 std::vector<std::vector<size_t>> MapExpansion::levels(size_t dims) const {

@@ -8,10 +8,6 @@
 namespace dace::transform {
 namespace {
 
-const ir::MapEntry* as_map_entry(const ir::Node* n) {
-  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
-}
-
 // Containers a map scope reads and writes: what enters its entry and leaves its exit, and
 // every access node inside (read when it has out-edges, written when it has in-edges).
 struct Accesses {

@@ -9,10 +9,6 @@
 namespace dace::transform {
 namespace {
 
-const ir::MapEntry* as_map_entry(const ir::Node* n) {
-  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
-}
-
 // Entry `d` of a per-dimension list, the last one repeating (DaCe's rule).
 const std::string& per_dim(const std::vector<std::string>& list, size_t d) {
   return list[std::min(d, list.size() - 1)];
@@ -40,8 +36,7 @@ MapTiling::MapTiling() {
 }
 
 void MapTiling::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
-  for (int id : state.node_ids())
-    if (as_map_entry(state.node(id))) out.push_back({id});
+  map_entry_matches(state, out);
 }
 
 bool MapTiling::plan(const Site& site, int entry_id, std::vector<Dim>& dims) {

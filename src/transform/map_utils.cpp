@@ -1,9 +1,47 @@
 #include "transform/map_utils.h"
 
+#include <algorithm>
+
 #include "analysis/memlet_propagation.h"
 #include "transform/map_fusion_util.h"
+#include "transform/symbol_use.h"
 
 namespace dace::transform {
+
+void map_entry_matches(const ir::State& state, std::vector<std::vector<int>>& out) {
+  for (int id : state.node_ids())
+    if (as_map_entry(state.node(id))) out.push_back({id});
+}
+
+void nested_map_matches(const ir::State& state, std::vector<std::vector<int>>& out) {
+  for (int id : state.node_ids()) {
+    if (!as_map_entry(state.node(id))) continue;
+    std::vector<int> inner;
+    for (int e : state.out_edges(id))
+      if (as_map_entry(state.node(state.edge(e)->dst))) inner.push_back(state.edge(e)->dst);
+    std::sort(inner.begin(), inner.end());
+    inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
+    for (int i : inner) out.push_back({id, i});
+  }
+}
+
+std::string nested_maps_problem(const ir::State& state, const ScopeTree& scopes, int outer_id, int inner_id) {
+  const ir::MapEntry* outer = as_map_entry(state.node(outer_id));
+  const ir::MapEntry* inner = as_map_entry(state.node(inner_id));
+  if (!outer || !inner || outer_id == inner_id) return "the pattern needs two map entries";
+  if (scopes.exit_of(outer_id) < 0 || scopes.exit_of(inner_id) < 0) return "a map entry has no exit";
+  if (scopes.parent[static_cast<size_t>(inner_id)] != outer_id)
+    return "map " + std::to_string(inner_id) + " is not directly inside map " + std::to_string(outer_id);
+  const std::set<std::string> outer_params(outer->map.params.begin(), outer->map.params.end());
+  for (const std::string& p : inner->map.params)
+    if (outer_params.count(p)) return "both maps have a parameter \"" + p + "\"";
+  // Outside (interchanged) or merged, the inner range is evaluated where the outer
+  // parameters do not exist.
+  for (const std::string& s : free_symbols(inner->map.range))
+    if (outer_params.count(s))
+      return "the range of map \"" + inner->label + "\" depends on outer parameter \"" + s + "\"";
+  return {};
+}
 
 bool is_gpu_schedule(ir::ScheduleType s) {
   using S = ir::ScheduleType;

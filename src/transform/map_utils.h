@@ -10,6 +10,20 @@
 
 namespace dace::transform {
 
+// The node as a map entry, or null.
+inline const ir::MapEntry* as_map_entry(const ir::Node* n) {
+  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
+}
+// Matches of the one-element pattern `map_entry`: every map entry of the state, ascending.
+void map_entry_matches(const ir::State& state, std::vector<std::vector<int>>& out);
+// Matches of the pattern `outer_map_entry -> inner_map_entry` (an edge between two map
+// entries), ascending by outer then inner id. Shared by MapCollapse and MapInterchange.
+void nested_map_matches(const ir::State& state, std::vector<std::vector<int>>& out);
+// Why `inner` cannot leave or merge with `outer` (empty when it can): both are map entries
+// with exits, `inner` is directly inside `outer`, the parameter names differ and the inner
+// range does not depend on an outer parameter.
+std::string nested_maps_problem(const ir::State& state, const ScopeTree& scopes, int outer, int inner);
+
 bool is_gpu_schedule(ir::ScheduleType s);
 // Whether a range has exactly one iteration (start == end, provably).
 bool single_iteration(const sym::Range& r);

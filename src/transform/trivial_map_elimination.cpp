@@ -8,10 +8,6 @@
 namespace dace::transform {
 namespace {
 
-const ir::MapEntry* as_map_entry(const ir::Node* n) {
-  return n && n->kind == ir::NodeKind::MapEntry ? static_cast<const ir::MapEntry*>(n) : nullptr;
-}
-
 // Edges whose memlets may name the scope's parameters: those leaving the entry, entering the
 // exit, and touching a node inside.
 std::vector<int> scope_edges(const ir::State& state, const ScopeTree& scopes, int entry, int exit) {
@@ -29,8 +25,7 @@ std::vector<int> scope_edges(const ir::State& state, const ScopeTree& scopes, in
 }  // namespace
 
 void TrivialMapElimination::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
-  for (int id : state.node_ids())
-    if (as_map_entry(state.node(id))) out.push_back({id});
+  map_entry_matches(state, out);
 }
 
 bool TrivialMapElimination::can_apply(const Site& site, const std::vector<int>& nodes) {
