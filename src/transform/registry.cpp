@@ -7,6 +7,7 @@
 #include "transform/array_elimination.h"
 #include "transform/auto_optimize.h"
 #include "transform/consolidate_edges.h"
+#include "transform/constant_propagation.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/loop_lifting.h"
@@ -20,6 +21,7 @@
 #include "transform/redundant_array.h"
 #include "transform/redundant_second_array.h"
 #include "transform/remove_unused_symbols.h"
+#include "transform/scalar_to_symbol.h"
 #include "transform/simplify.h"
 #include "transform/state_fusion.h"
 #include "transform/trivial_map_elimination.h"
@@ -60,10 +62,12 @@ const PassEntry kPasses[] = {
     {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
     {"auto_optimize", [] { return std::unique_ptr<Pass>(make_auto_optimize_cpu_pipeline()); }},
     {"ConsolidateEdges", [] { return std::unique_ptr<Pass>(std::make_unique<ConsolidateEdges>()); }},
+    {"ConstantPropagation", [] { return std::unique_ptr<Pass>(std::make_unique<ConstantPropagation>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
+    {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
 };
 

@@ -23,6 +23,8 @@ from dace.transformation.passes.dead_dataflow_elimination import DeadDataflowEli
 from dace.transformation.passes.array_elimination import ArrayElimination  # noqa: E402,F401
 from dace.transformation.passes.consolidate_edges import ConsolidateEdges  # noqa: E402,F401
 from dace.transformation.passes.prune_symbols import RemoveUnusedSymbols  # noqa: E402,F401
+from dace.transformation.passes.scalar_to_symbol import ScalarToSymbolPromotion  # noqa: E402,F401
+from dace.transformation.passes.constant_propagation import ConstantPropagation  # noqa: E402,F401
 
 
 def owning_sdfg(cfg):

@@ -1,0 +1,382 @@
+#include "transform/constant_propagation.h"
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "ir/entry_block.h"
+#include "ir/tasklet/printer.h"
+#include "ir/tasklet/substitute.h"
+#include "transform/remove_unused_symbols.h"
+#include "transform/symbol_use.h"
+
+namespace dace::transform {
+namespace {
+
+// nullopt: the symbol's value is not known (DaCe's _UnknownValue).
+using Value = std::optional<std::string>;
+using Values = std::map<std::string, Value>;
+
+bool states_only(const ir::SDFG& sdfg) {
+  for (int slot : sdfg.block_slots())
+    if (sdfg.block(slot)->kind != ir::BlockKind::State) return false;
+  return !sdfg.block_slots().empty();
+}
+
+std::set<std::string> names_in(const std::string& code) {
+  auto e = tasklet::parse_expression_cached(code);
+  return e ? tasklet::names_read(**e) : identifiers_in(code);
+}
+std::set<std::string> names_in(const Value& v) { return v ? names_in(*v) : std::set<std::string>{}; }
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+// The value of `name = text` under the known values `known`: unknown when it reads `name`
+// itself (or does not parse), else the text with the known values substituted.
+Value resolve(const std::string& name, const std::string& text, const Values& known) {
+  if (is_identifier(text)) {
+    auto it = known.find(text);
+    if (it != known.end() && it->second) return it->second;
+  }
+  auto e = tasklet::parse_expression_cached(text);
+  if (!e) return std::nullopt;
+  if (tasklet::names_read(**e).count(name)) return std::nullopt;
+  tasklet::NameValues repl;
+  for (const auto& [k, v] : known) {
+    if (!v) continue;
+    auto p = tasklet::parse_expression_cached(*v);
+    if (p) repl.emplace(k, *p);
+  }
+  return tasklet::to_source(*tasklet::substitute(*e, repl));
+}
+
+// DaCe's _propagate: adds `incoming` to `values`, resolving each against what `values` knew.
+bool propagate(Values& values, const Values& incoming) {
+  if (incoming.empty()) return false;
+  Values resolved;
+  for (const auto& [k, v] : incoming) resolved[k] = v ? resolve(k, *v, values) : std::nullopt;
+  bool changed = false;
+  for (auto& [k, v] : resolved) {
+    auto it = values.find(k);
+    if (it == values.end() || it->second != v) {
+      values[k] = v;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+// Assignments of an edge; those reading a data container are unknown.
+Values data_independent(const ir::InterstateEdge& e, const ir::SDFG& sdfg) {
+  Values out;
+  for (const auto& [lhs, rhs] : e.assignments) {
+    bool reads_data = false;
+    for (const std::string& n : names_in(rhs)) reads_data |= sdfg.arrays.count(n) > 0;
+    out[lhs] = reads_data ? Value() : Value(rhs);
+  }
+  return out;
+}
+
+std::vector<int> topological_order(const ir::SDFG& sdfg) {
+  std::vector<int> post;
+  std::set<int> seen;
+  std::function<void(int)> dfs = [&](int b) {
+    if (!seen.insert(b).second) return;
+    for (int es : sdfg.out_edges(b)) dfs(sdfg.edge(es)->dst);
+    post.push_back(b);
+  };
+  const int start = ir::entry_block(sdfg);
+  if (start >= 0) dfs(start);
+  std::vector<int> order(post.rbegin(), post.rend());
+  for (int slot : sdfg.block_slots())
+    if (!seen.count(slot)) order.push_back(slot);
+  return order;
+}
+
+std::set<std::string> keys(const std::vector<std::pair<std::string, std::string>>& assignments) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : assignments) out.insert(k);
+  return out;
+}
+
+// Rewrites a state and its out-edges with `mapping`; symbols that occur where nothing is
+// rewritten (or whose value the symbolic library cannot read, in a memlet) join `blocked`.
+class StateRewriter {
+ public:
+  StateRewriter(const std::map<std::string, std::string>& mapping, std::set<std::string>& blocked)
+      : mapping_(mapping), blocked_(blocked) {
+    for (const auto& [k, v] : mapping) {
+      auto e = sym::parse(v);
+      if (e) sym_[k] = *e;
+    }
+  }
+  bool changed = false;
+
+  void state(ir::State& s) {
+    for (int e : s.edge_ids()) memlet(s.edge(e)->memlet);
+    for (int id : s.node_ids()) node(*s.node(id));
+  }
+
+  void code_text(std::string& code, bool expression, const std::set<std::string>& shadowed = {}) {
+    std::map<std::string, std::string> m;
+    const std::set<std::string> ids = identifiers_in(code);
+    for (const auto& [k, v] : mapping_)
+      if (ids.count(k) && !shadowed.count(k)) m.emplace(k, v);
+    if (m.empty()) return;
+    auto r = expression ? tasklet::substitute_in_expression(code, m) : tasklet::substitute_in_code(code, m);
+    if (!r) {
+      for (const auto& [k, v] : m) blocked_.insert(k);
+      return;
+    }
+    changed |= *r != code;
+    code = std::move(*r);
+  }
+
+ private:
+  void block_mentioned(const std::string& text) {
+    const std::set<std::string> ids = identifiers_in(text);
+    for (const auto& [k, v] : mapping_)
+      if (ids.count(k)) blocked_.insert(k);
+  }
+
+  sym::Expr expr(sym::Expr e) {
+    if (!e) return e;
+    std::map<std::string, sym::Expr> m;
+    for (const std::string& f : sym::free_symbols(e)) {
+      if (!mapping_.count(f)) continue;
+      auto it = sym_.find(f);
+      if (it == sym_.end()) {
+        blocked_.insert(f);
+        continue;
+      }
+      m.emplace(f, it->second);
+    }
+    if (m.empty()) return e;
+    sym::Expr r = sym::substitute(e, m);
+    changed |= r != e;
+    return r;
+  }
+  void subset(sym::Subset& s) {
+    for (sym::Range& r : s.dims) {
+      r.start = expr(r.start);
+      r.end = expr(r.end);
+      r.step = expr(r.step);
+      r.tile = expr(r.tile);
+    }
+  }
+  void memlet(ir::Memlet& m) {
+    subset(m.subset);
+    if (m.other_subset) subset(*m.other_subset);
+    m.volume = expr(m.volume);
+  }
+
+  void node(ir::Node& n) {
+    for (const auto& [key, text] : n.extra) block_mentioned(text);
+    switch (n.kind) {
+      case ir::NodeKind::Tasklet: {
+        auto& t = static_cast<ir::Tasklet&>(n);
+        for (const ir::CodeBlock* c : {&t.code_global, &t.code_init, &t.code_exit}) block_mentioned(c->code);
+        if (t.code.language != ir::Language::Python) {
+          block_mentioned(t.code.code);
+          break;
+        }
+        // A connector of the symbol's name hides the symbol inside the tasklet.
+        std::set<std::string> conns;
+        for (const auto& [c, type] : t.in_connectors) conns.insert(c);
+        for (const auto& [c, type] : t.out_connectors) conns.insert(c);
+        code_text(t.code.code, /*expression=*/false, conns);
+        break;
+      }
+      case ir::NodeKind::MapEntry: {
+        ir::MapScope& m = static_cast<ir::MapEntry&>(n).map;
+        subset(m.range);
+        for (sym::Expr& b : m.gpu_block_size) b = expr(b);
+        break;
+      }
+      case ir::NodeKind::ConsumeEntry: {
+        const ir::ConsumeScope& c = static_cast<ir::ConsumeEntry&>(n).consume;
+        for (sym::Expr e : {c.num_pes, c.chunksize})
+          if (e) block_mentioned(sym::to_string(e));
+        block_mentioned(c.condition.code);
+        break;
+      }
+      case ir::NodeKind::Library:
+        for (const auto& [key, text] : static_cast<ir::LibraryNode&>(n).properties) block_mentioned(text);
+        break;
+      case ir::NodeKind::NestedSDFG:
+        for (auto& [inner, outer] : static_cast<ir::NestedSDFGNode&>(n).symbol_mapping) outer = expr(outer);
+        break;
+      default: break;
+    }
+  }
+
+  const std::map<std::string, std::string>& mapping_;
+  std::set<std::string>& blocked_;
+  std::map<std::string, sym::Expr> sym_;
+};
+
+std::set<std::string> descriptor_symbols(const ir::SDFG& sdfg) {
+  std::set<std::string> out;
+  auto add = [&](sym::Expr e) {
+    if (e) out.merge(sym::free_symbols(e));
+  };
+  for (const auto& [name, d] : sdfg.arrays) {
+    for (const auto* v : {&d.shape, &d.strides, &d.offset})
+      for (sym::Expr e : *v) add(e);
+    add(d.total_size);
+    add(d.start_offset);
+    add(d.buffer_size);
+  }
+  return out;
+}
+
+void substitute_descriptors(ir::SDFG& sdfg, const std::map<std::string, sym::Expr>& values) {
+  auto sub = [&](sym::Expr& e) {
+    if (e) e = sym::substitute(e, values);
+  };
+  for (auto& [name, d] : sdfg.arrays) {
+    for (auto* v : {&d.shape, &d.strides, &d.offset})
+      for (sym::Expr& e : *v) sub(e);
+    sub(d.total_size);
+    sub(d.start_offset);
+    sub(d.buffer_size);
+  }
+}
+
+// DaCe's collect_constants: the values every state is entered with, to a fixed point.
+std::map<int, Values> collect(const ir::SDFG& sdfg) {
+  std::map<int, Values> result;
+  const std::vector<int> order = topological_order(sdfg);
+  // Values settle after a few rounds; the cap guards against texts that would never settle.
+  const size_t cap = 8 * (order.size() + 1) * (sdfg.symbols.size() + 8);
+  bool redo = true;
+  for (size_t round = 0; redo && round < cap; ++round) {
+    redo = false;
+    for (int slot : order) {
+      Values assignments;
+      for (int es : sdfg.in_edges(slot)) {
+        const ir::InterstateEdge& e = *sdfg.edge(es);
+        Values constants;
+        auto src = result.find(e.src);
+        if (src != result.end()) constants = src->second;
+        propagate(constants, data_independent(e, sdfg));
+        const std::set<std::string> assigned = keys(e.assignments);
+        for (const auto& [name, value] : constants) {
+          bool conflict = false;
+          auto prev = assignments.find(name);
+          if (prev != assignments.end() && prev->second != value) conflict = true;
+          for (const std::string& n : names_in(value)) conflict |= assigned.count(n) > 0;
+          assignments[name] = conflict ? Value() : value;
+        }
+      }
+      for (int es : sdfg.out_edges(slot)) {
+        const ir::InterstateEdge& e = *sdfg.edge(es);
+        const std::set<std::string> assigned = keys(e.assignments);
+        // A value read by this edge's assignments whose own inputs the edge reassigns: the
+        // two sides of the edge would disagree on it.
+        for (auto& [name, value] : assignments) {
+          std::set<std::string> reassigned, users;
+          for (const std::string& n : names_in(value))
+            if (assigned.count(n)) reassigned.insert(n);
+          if (reassigned.empty()) continue;
+          for (const auto& [lhs, rhs] : e.assignments)
+            if (names_in(rhs).count(name) && !reassigned.count(lhs)) users.insert(lhs);
+          if (!users.empty()) value = std::nullopt;
+        }
+      }
+      redo |= propagate(result[slot], assignments);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::map<int, std::map<std::string, std::string>> known_symbol_values(const ir::SDFG& sdfg) {
+  std::map<int, std::map<std::string, std::string>> out;
+  if (!states_only(sdfg)) return out;
+  for (const auto& [slot, values] : collect(sdfg))
+    for (const auto& [k, v] : values)
+      if (v) out[slot][k] = *v;
+  return out;
+}
+
+Result<bool> ConstantPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
+  if (!states_only(sdfg)) return false;
+  bool any_assignment = false;
+  for (int es : sdfg.edge_slots()) any_assignment |= !sdfg.edge(es)->assignments.empty();
+  if (!any_assignment) return false;
+
+  const std::map<int, Values> per_state = collect(sdfg);
+
+  // Symbols sizing descriptors must have one value everywhere.
+  const std::set<std::string> desc_syms = descriptor_symbols(sdfg);
+  std::set<std::string> multivalue;
+  std::map<std::string, Value> first_seen;
+  for (const auto& [slot, values] : per_state)
+    for (const auto& [k, v] : values) {
+      if (!desc_syms.count(k)) continue;
+      auto [it, fresh] = first_seen.emplace(k, v);
+      if (!v || (!fresh && it->second != v)) multivalue.insert(k);
+    }
+
+  std::map<std::string, std::string> replaced;
+  std::set<std::string> unknown, blocked;
+  bool changed = false;
+  for (const auto& [slot, values] : per_state) {
+    std::map<std::string, std::string> mapping;
+    for (const auto& [k, v] : values) {
+      if (!v || multivalue.count(k))
+        unknown.insert(k);
+      else
+        mapping.emplace(k, *v);
+    }
+    if (mapping.empty()) continue;
+    for (const auto& [k, v] : mapping) replaced[k] = v;
+    StateRewriter rw(mapping, blocked);
+    rw.state(static_cast<ir::State&>(*sdfg.block(slot)));
+    for (int es : sdfg.out_edges(slot)) {
+      ir::InterstateEdge& e = *sdfg.edge(es);
+      rw.code_text(e.condition.code, /*expression=*/true);
+      for (auto& [lhs, rhs] : e.assignments) rw.code_text(rhs, /*expression=*/true);
+    }
+    changed |= rw.changed;
+  }
+
+  // Symbols never unknown and rewritten wherever they occur: their assignments are dead.
+  std::map<std::string, sym::Expr> desc_values;
+  std::set<std::string> settled;
+  for (const auto& [k, v] : replaced) {
+    if (unknown.count(k) || blocked.count(k)) continue;
+    if (desc_syms.count(k)) {
+      auto e = sym::parse(v);
+      if (!e) continue;
+      desc_values.emplace(k, *e);
+    }
+    settled.insert(k);
+  }
+  if (!desc_values.empty()) {
+    substitute_descriptors(sdfg, desc_values);
+    changed = true;
+  }
+  for (int es : sdfg.edge_slots()) {
+    auto& as = sdfg.edge(es)->assignments;
+    const size_t before = as.size();
+    std::erase_if(as, [&](const auto& a) { return settled.count(a.first) > 0; });
+    changed |= as.size() != before;
+  }
+  if (!settled.empty()) {
+    const std::set<std::string> used = used_symbols(sdfg);
+    for (const std::string& k : settled)
+      if (!used.count(k) && sdfg.symbols.erase(k)) changed = true;
+  }
+  return changed;
+}
+
+}  // namespace dace::transform

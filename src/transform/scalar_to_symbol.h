@@ -1,0 +1,47 @@
+// ScalarToSymbolPromotion (DaCe's pass of that name, dace/transformation/passes/
+// scalar_to_symbol.py): a transient scalar that every state writes at most once, at the top
+// level, from a one-statement tasklet over single elements of unwritten containers (or by a
+// copy of one element), becomes a symbol. Each write moves to an interstate assignment on the
+// edge from a new empty state placed before the writing state (DaCe's state fission, so that
+// a replay of the history entry in DaCe builds the same states); each read becomes the symbol
+// in tasklet code, or a `symassign` tasklet when the scalar was copied into a container.
+// Interstate code that read `s` or `s[0]` reads the symbol `s`. Non-integer scalars are
+// promoted only when interstate code reads them (property integers_only).
+//
+// Where we refuse what DaCe promotes (all named by why_not): C++ tasklets writing or reading
+// the scalar, reads by nested SDFGs or as dynamic map-range inputs, SDFGs whose control flow
+// has loop regions or conditional blocks, and nested SDFGs (the pass runs on the root SDFG,
+// which is where the history check replays it). DaCe's last step, turning tasklet indirection
+// `A[s]` into memlets, is not done.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+
+#include "transform/pass.h"
+
+namespace dace::transform {
+
+class ScalarToSymbolPromotion : public Pass {
+ public:
+  ScalarToSymbolPromotion() {
+    props_.bind_bool("transients_only", &transients_only_);
+    props_.bind_bool("integers_only", &integers_only_);
+  }
+  std::string_view name() const override { return "ScalarToSymbolPromotion"; }
+  Modifies modifies() const override {
+    return Modifies::Descriptors | Modifies::Symbols | Modifies::Nodes | Modifies::Edges | Modifies::States;
+  }
+  Result<bool> apply(ir::SDFG& sdfg, AnalysisManager& am) override;
+
+ private:
+  bool transients_only_ = true;
+  bool integers_only_ = true;
+};
+
+// The scalars the pass would promote in `sdfg`; `why_not` (optional) receives, for every
+// refused scalar candidate, the reason naming the container and the state.
+std::set<std::string> find_promotable_scalars(const ir::SDFG& sdfg, bool transients_only, bool integers_only,
+                                              std::map<std::string, std::string>* why_not = nullptr);
+
+}  // namespace dace::transform

@@ -1,0 +1,198 @@
+// ScalarToSymbolPromotion on hand-built SDFGs: promoted scalars become symbols assigned on
+// interstate edges, the programs still compute what plain C++ computes; scalars written in a
+// map, written twice in a state, computed from data written in the same state, or not
+// integers (unless interstate code reads them) stay, and the refusal names the scalar.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "codegen_test_builder.h"
+#include "transform/scalar_to_symbol.h"
+#include "transform_test_support.h"
+
+namespace dace::transform::testing {
+namespace {
+
+using namespace codegen::testing;
+using codegen::testing::tasklet;
+using T = ir::ScalarType;
+
+bool run_promotion(ir::SDFG& g, bool integers_only = true) {
+  ScalarToSymbolPromotion p;
+  EXPECT_TRUE(p.properties().set_from_json(integers_only ? "{}" : R"({"integers_only": false})").ok());
+  AnalysisManager am;
+  Result<bool> r = run_pass(g, p, am);
+  EXPECT_TRUE(r.ok()) << r.error().message;
+  Status v = analysis::validate(g);
+  EXPECT_TRUE(v.ok()) << v.error().message;
+  return r.ok() && *r;
+}
+
+void write_n_minus_2(ir::State& first) {
+  int w = tasklet(first, "o = N - 2", {}, {"o"});
+  edge(first, w, "o", access(first, "k"), "", "k[0]");
+}
+
+// s0: `writer` (by default k = N - 2, k a transient scalar of type `t`); s1: B[i] = A[i] * k
+// for i in 0:N.
+std::unique_ptr<ir::SDFG> scale_program(T t, const std::function<void(ir::State&)>& writer = write_n_minus_2) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "promote";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  add_scalar(*g, "k", t, true);
+  int s0 = 0, s1 = 0;
+  add_array(*g, "C", T::Int64, {"1"}, true);
+  writer(add_state(*g, *g, "s0", &s0));
+  ir::State& second = add_state(*g, *g, "s1", &s1);
+  auto [entry, exit] = map(second, {"i"}, "0:N");
+  int t2 = tasklet(second, "y = x * kv", {"x", "kv"}, {"y"});
+  edge_in(second, access(second, "A"), entry, t2, "x", "A[0:N]", "A[i]");
+  edge_in(second, access(second, "k"), entry, t2, "kv", "k[0]", "k[0]");
+  edge_out(second, t2, "y", exit, access(second, "B"), "B[i]", "B[0:N]");
+  add_interstate(*g, s0, s1);
+  return g;
+}
+
+std::string assignment_of(const ir::SDFG& g, const std::string& symbol) {
+  for (int es : g.edge_slots())
+    for (const auto& [lhs, rhs] : g.edge(es)->assignments)
+      if (lhs == symbol) return rhs;
+  return "";
+}
+
+TEST(TransformScalarToSymbol, AnIntegerScalarBecomesASymbol) {
+  auto g = scale_program(T::Int64);
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(g->arrays.count("k"), 0u);
+  ASSERT_EQ(g->symbols.count("k"), 1u);
+  EXPECT_EQ(g->symbols.at("k"), ir::DType::of(T::Int64));
+  EXPECT_EQ(assignment_of(*g, "k"), "(N - 2)");
+  // DaCe's state fission: a new state before s0 carries the assignment; s0 is empty now.
+  EXPECT_EQ(g->block_slots().size(), 3u);
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::Tasklet), 1);
+  const int64_t n = 7;
+  std::vector<double> a(n), b(n, 0.0);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 0.5 * static_cast<double>(i) - 1.0;
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  for (int64_t i = 0; i < n; ++i)
+    EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], a[static_cast<size_t>(i)] * static_cast<double>(n - 2)) << i;
+}
+
+TEST(TransformScalarToSymbol, AFloatScalarStaysUnlessIntegersOnlyIsOff) {
+  auto g = scale_program(T::Float64);
+  std::map<std::string, std::string> why;
+  EXPECT_TRUE(find_promotable_scalars(*g, true, true, &why).empty());
+  EXPECT_NE(why["k"].find("'k' is not an integer"), std::string::npos) << why["k"];
+  EXPECT_FALSE(run_promotion(*g));
+  EXPECT_EQ(g->arrays.count("k"), 1u);
+  ASSERT_TRUE(run_promotion(*g, /*integers_only=*/false));
+  EXPECT_EQ(g->symbols.at("k"), ir::DType::of(T::Float64));
+}
+
+// s0: k = A[0] + 1 (int64 A) ; edges s0 -> s1 if k > 2, s0 -> s2 otherwise; s1: B[0] = 10,
+// s2: B[0] = 20. The condition reads the symbol afterwards.
+TEST(TransformScalarToSymbol, ConditionsReadTheSymbol) {
+  for (int64_t a0 : {1, 5}) {
+    auto g = std::make_unique<ir::SDFG>();
+    g->name = "branch";
+    add_array(*g, "A", T::Int64, {"1"});
+    add_array(*g, "B", T::Float64, {"1"});
+    add_scalar(*g, "k", T::Int64, true);
+    int s0 = 0, s1 = 0, s2 = 0;
+    ir::State& first = add_state(*g, *g, "s0", &s0);
+    int w = tasklet(first, "o = a + 1", {"a"}, {"o"});
+    edge(first, access(first, "A"), "", w, "a", "A[0]");
+    edge(first, w, "o", access(first, "k"), "", "k[0]");
+    for (auto [slot, value] : {std::pair<int*, const char*>{&s1, "10"}, {&s2, "20"}}) {
+      ir::State& st = add_state(*g, *g, std::string("set_") + value, slot);
+      int t = tasklet(st, std::string("o = ") + value, {}, {"o"});
+      edge(st, t, "o", access(st, "B"), "", "B[0]");
+    }
+    add_interstate(*g, s0, s1, "k > 2");
+    add_interstate(*g, s0, s2, "not (k > 2)");
+    ASSERT_TRUE(run_promotion(*g));
+    EXPECT_EQ(assignment_of(*g, "k"), "(A[0] + 1)");  // A is an array: its element is read
+    std::vector<double> b{0.0};
+    std::vector<double> a_bits{0.0};
+    int64_t a_value = a0;
+    std::memcpy(a_bits.data(), &a_value, sizeof a_value);
+    run_sdfg(*g, {{"A", &a_bits}, {"B", &b}}, {});
+    EXPECT_DOUBLE_EQ(b[0], a0 + 1 > 2 ? 10.0 : 20.0) << a0;
+  }
+}
+
+TEST(TransformScalarToSymbol, AScalarWrittenInsideAMapStays) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "inmap";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "B", T::Float64, {"N"});
+  add_scalar(*g, "k", T::Int64, true);
+  ir::State& s = add_state(*g, *g, "s0");
+  auto [entry, exit] = map(s, {"i"}, "0:N");
+  int w = tasklet(s, "o = i * 2", {}, {"o"});
+  edge(s, entry, "", w, "", "");
+  int k = access(s, "k");
+  edge(s, w, "o", k, "", "k[0]");
+  int r = tasklet(s, "y = kv + 1", {"kv"}, {"y"});
+  edge(s, k, "", r, "kv", "k[0]");
+  edge_out(s, r, "y", exit, access(s, "B"), "B[i]", "B[0:N]");
+  std::map<std::string, std::string> why;
+  EXPECT_TRUE(find_promotable_scalars(*g, true, true, &why).empty());
+  EXPECT_NE(why["k"].find("'k' in state 's0' is written inside a map"), std::string::npos) << why["k"];
+  EXPECT_FALSE(run_promotion(*g));
+  std::vector<double> b(4, 0.0);
+  run_sdfg(*g, {{"B", &b}}, {{"N", 4}});
+  for (int i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], 2.0 * i + 1.0);
+}
+
+TEST(TransformScalarToSymbol, AScalarWrittenTwiceInAStateStays) {
+  auto g = scale_program(T::Int64);
+  ir::State& first = static_cast<ir::State&>(*g->block(g->block_slots()[0]));
+  int w = tasklet(first, "o = 3", {}, {"o"});
+  edge(first, w, "o", access(first, "k"), "", "k[0]");
+  std::map<std::string, std::string> why;
+  EXPECT_TRUE(find_promotable_scalars(*g, true, true, &why).empty());
+  EXPECT_NE(why["k"].find("written more than once in the state"), std::string::npos) << why["k"];
+}
+
+TEST(TransformScalarToSymbol, InputsWrittenInTheSameStateOrAttributeCallsStay) {
+  {
+    // C[0] = 4; k = C[0] in one state: the assignment cannot move before the state. (C, a
+    // one-element transient written once, is promotable itself.)
+    auto g = scale_program(T::Int64, [](ir::State& s) {
+      int c = access(s, "C");
+      int init = tasklet(s, "o = 4", {}, {"o"});
+      edge(s, init, "o", c, "", "C[0]");
+      int copy = tasklet(s, "o = x", {"x"}, {"o"});
+      edge(s, c, "", copy, "x", "C[0]");
+      edge(s, copy, "o", access(s, "k"), "", "k[0]");
+    });
+    std::map<std::string, std::string> why;
+    EXPECT_EQ(find_promotable_scalars(*g, true, true, &why), std::set<std::string>{"C"});
+    EXPECT_NE(why["k"].find("unwritten in the state"), std::string::npos) << why["k"];
+  }
+  {
+    auto g = scale_program(T::Int64, [](ir::State& s) {
+      int w = tasklet(s, "o = math.floor(N / 2)", {}, {"o"});
+      edge(s, w, "o", access(s, "k"), "", "k[0]");
+    });
+    std::map<std::string, std::string> why;
+    EXPECT_TRUE(find_promotable_scalars(*g, true, true, &why).empty());
+    EXPECT_NE(why["k"].find("attribute call"), std::string::npos) << why["k"];
+  }
+}
+
+TEST(TransformScalarToSymbol, LiteralCastsAreFoldedIntoTheAssignment) {
+  auto g = scale_program(T::Int64, [](ir::State& s) {
+    int w = tasklet(s, "o = N - dace.int64(2)", {}, {"o"});
+    edge(s, w, "o", access(s, "k"), "", "k[0]");
+  });
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(assignment_of(*g, "k"), "(N - 2)");
+}
+
+}  // namespace
+}  // namespace dace::transform::testing
