@@ -24,6 +24,7 @@
 #include "transform/scalar_to_symbol.h"
 #include "transform/simplify.h"
 #include "transform/state_fusion.h"
+#include "transform/symbol_propagation.h"
 #include "transform/trivial_map_elimination.h"
 
 namespace dace::transform {
@@ -69,6 +70,7 @@ const PassEntry kPasses[] = {
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
+    {"SymbolPropagation", [] { return std::unique_ptr<Pass>(std::make_unique<SymbolPropagation>()); }},
 };
 
 }  // namespace
