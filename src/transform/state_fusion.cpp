@@ -78,7 +78,8 @@ Access access_of(const ir::SDFG& sdfg, const ir::State& state) {
 // Whether every path out of `from` runs into `through`: nothing reachable from `from` without
 // passing `through` is a sink. Then all that `from` feeds has finished once `through` is written.
 bool all_paths_pass(const ir::State& s, int from, int through) {
-  std::set<int> seen{from};
+  std::vector<char> seen(static_cast<size_t>(s.node_slots()), 0);
+  seen[static_cast<size_t>(from)] = 1;
   std::vector<int> stack{from};
   while (!stack.empty()) {
     const int n = stack.back();
@@ -87,24 +88,37 @@ bool all_paths_pass(const ir::State& s, int from, int through) {
     if (outs.empty()) return false;
     for (int e : outs) {
       const int dst = s.edge(e)->dst;
-      if (dst != through && seen.insert(dst).second) stack.push_back(dst);
+      if (dst != through && !seen[static_cast<size_t>(dst)]) {
+        seen[static_cast<size_t>(dst)] = 1;
+        stack.push_back(dst);
+      }
     }
   }
   return true;
 }
 
-// Whether some node of `from` reaches `to` (or is it).
-bool reached_from(const ir::State& s, const std::vector<int>& from, int to) {
-  std::set<int> seen(from.begin(), from.end());
-  std::vector<int> stack(from.begin(), from.end());
+// The nodes reachable from `from` (included) along the edges, or against them (`forward`
+// false), indexed by node slot.
+std::vector<char> reach(const ir::State& s, const std::vector<int>& from, bool forward) {
+  std::vector<char> seen(static_cast<size_t>(s.node_slots()), 0);
+  std::vector<int> stack;
+  for (int n : from)
+    if (!seen[static_cast<size_t>(n)]) {
+      seen[static_cast<size_t>(n)] = 1;
+      stack.push_back(n);
+    }
   while (!stack.empty()) {
     const int n = stack.back();
     stack.pop_back();
-    if (n == to) return true;
-    for (int e : s.out_edges(n))
-      if (seen.insert(s.edge(e)->dst).second) stack.push_back(s.edge(e)->dst);
+    for (int e : forward ? s.out_edges(n) : s.in_edges(n)) {
+      const int next = forward ? s.edge(e)->dst : s.edge(e)->src;
+      if (!seen[static_cast<size_t>(next)]) {
+        seen[static_cast<size_t>(next)] = 1;
+        stack.push_back(next);
+      }
+    }
   }
-  return false;
+  return seen;
 }
 
 std::vector<std::string> common(const std::set<std::string>& x, const std::set<std::string>& y) {
@@ -171,16 +185,25 @@ bool StateFusion::can_apply(const Site& site, const std::vector<int>& blocks) {
   // container in the second state hangs below that container's reader there. This is DaCe's
   // path-ordered read-write case (gemm's `C = alpha * A @ B + beta * C` through a transient).
   for (const std::string& d : common(a.read, b.written)) {
+    std::vector<int> writers;  // the nodes whose edges write `d` in the second state
+    for (int n2 : b.nodes.at(d))
+      for (int e : second->in_edges(n2)) writers.push_back(second->edge(e)->src);
+    // Only a container whose reader reaches the writers can order them: filter by one walk
+    // backwards before the walks per candidate.
+    const std::vector<char> before_writers = reach(*second, writers, false);
     bool ordered = false;
     for (const std::string& x : merged) {
+      const std::vector<int>& readers = b.nodes.at(x);
+      if (std::none_of(readers.begin(), readers.end(), [&](int r) { return before_writers[static_cast<size_t>(r)] != 0; }))
+        continue;
+      const std::vector<char> below = reach(*second, readers, true);
+      bool ok = std::all_of(writers.begin(), writers.end(), [&](int w) { return below[static_cast<size_t>(w)] != 0; });
       const int n1 = a.nodes.at(x)[0];
-      bool ok = true;
       for (int n0 : a.nodes.at(d)) {
+        if (!ok) break;
         if (first->out_edges(n0).empty()) continue;  // reads nothing
-        ok = ok && sa.parent[static_cast<size_t>(n0)] == -1 && all_paths_pass(*first, n0, n1);
+        ok = sa.parent[static_cast<size_t>(n0)] == -1 && all_paths_pass(*first, n0, n1);
       }
-      for (int n2 : b.nodes.at(d))
-        for (int e : second->in_edges(n2)) ok = ok && reached_from(*second, b.nodes.at(x), second->edge(e)->src);
       if (ok) {
         ordered = true;
         break;
