@@ -44,9 +44,11 @@ std::vector<Match> SingleStateTransformation::enumerate(ir::SDFG& root, Analysis
       std::vector<std::vector<int>> found;
       state_matches(state, am.scope_tree(state), found);
       const std::vector<int> live = state.node_ids();
+      const std::vector<size_t> sizes = expression_sizes();
       for (auto& nodes : found) {
+        const int expr = static_cast<int>(std::find(sizes.begin(), sizes.end(), nodes.size()) - sizes.begin());
         for (int& n : nodes) n = dense_of(live, n);
-        out.push_back(Match{static_cast<int>(cfg), static_cast<int>(b), std::move(nodes), 0});
+        out.push_back(Match{static_cast<int>(cfg), static_cast<int>(b), std::move(nodes), expr});
       }
     }
   }
@@ -65,8 +67,12 @@ Result<ir::State*> SingleStateTransformation::resolve(ir::SDFG& root, const Matc
     return make_error(Code::NotFound, where + ir::path_of(sdfg, *region) + ": no state with id " +
                                           std::to_string(m.state_id));
   auto* state = static_cast<ir::State*>(b);
-  if (m.subgraph.size() != pattern_size())
-    return make_error(Code::InvalidArgument, where + "the pattern has " + std::to_string(pattern_size()) +
+  const std::vector<size_t> sizes = expression_sizes();
+  if (m.expr_index < 0 || m.expr_index >= static_cast<int>(sizes.size()))
+    return make_error(Code::InvalidArgument, where + "no pattern expression " + std::to_string(m.expr_index));
+  const size_t size = sizes[static_cast<size_t>(m.expr_index)];
+  if (m.subgraph.size() != size)
+    return make_error(Code::InvalidArgument, where + "the pattern has " + std::to_string(size) +
                                                  " elements, the location names " + std::to_string(m.subgraph.size()));
   const std::vector<int> live = state->node_ids();
   nodes->clear();

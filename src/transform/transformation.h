@@ -83,6 +83,10 @@ class SingleStateTransformation : public Transformation {
   virtual Status apply_at(const Site& site, const std::vector<int>& nodes) = 0;
   // How many elements the pattern has (the size of Match::subgraph).
   virtual size_t pattern_size() const = 0;
+  // DaCe's expressions(): the number of elements of each. A match's expr_index is the
+  // position of its size in this list, so patterns with several expressions give them
+  // distinct sizes and tell them apart by nodes.size(). Default: one, of pattern_size().
+  virtual std::vector<size_t> expression_sizes() const { return {pattern_size()}; }
 
  private:
   // The state and the node slots a match names; errors name the missing element.

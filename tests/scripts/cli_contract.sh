@@ -161,6 +161,12 @@ if [[ -x "$VENV_PY" ]]; then
   # The map transformations, one application each, in sequence: DaCe must also find the
   # nodes the earlier ones created at the same ids.
   triples+=("$CORPUS/gemm/gemm.raw.sdfg" "$TMP/gemm_maps.sdfg" "$TMP/gemm_maps.hist.json")
+  # AugAssignToWCR (go_fast's `trace += ...` matches; the check requires one entry at least).
+  GF="$CORPUS/go_fast/go_fast.raw.sdfg"
+  "$DACE" optimize "$GF" -o "$TMP/gf_wcr.sdfg" --apply-repeated AugAssignToWCR --record "$TMP/gf_wcr.hist.json" >/dev/null
+  expect_grep optimize_aug_assign_to_wcr_applies '"AugAssignToWCR"' "$TMP/gf_wcr.hist.json"
+  check optimize_aug_assign_to_wcr_matches_numpy 0 -- "$DACE" run "$TMP/gf_wcr.sdfg" --case "$CORPUS/go_fast/case.json"
+  triples+=("$GF" "$TMP/gf_wcr.sdfg" "$TMP/gf_wcr.hist.json")
   if "$VENV_PY" "$(dirname "$0")/dace_history_check.py" "${triples[@]}" >"$TMP/dace_check.log" 2>&1; then
     passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_dace_replays_history"; cat "$TMP/dace_check.log"; fi
 fi

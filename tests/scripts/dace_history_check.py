@@ -14,9 +14,9 @@ from dace import serialize  # noqa: E402
 from dace.transformation.pass_pipeline import Pipeline  # noqa: E402
 # Importing registers the classes the history names.
 from dace.transformation.interstate import StateFusion  # noqa: E402,F401
-from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401
 from dace.transformation.dataflow import MapExpansion, MapInterchange, MapTiling  # noqa: E402,F401
 # MapFusionHorizontal is not imported: DaCe 1.0.2 has no class of that name.
+from dace.transformation.dataflow import AugAssignToWCR, MapCollapse, TrivialMapElimination  # noqa: E402,F401
 from dace.transformation.dataflow.redundant_array import RedundantArray, RedundantSecondArray  # noqa: E402,F401
 from dace.transformation.passes.dead_state_elimination import DeadStateElimination  # noqa: E402,F401
 from dace.transformation.passes.dead_dataflow_elimination import DeadDataflowElimination  # noqa: E402,F401
