@@ -1,0 +1,181 @@
+// LoopUnroll on hand-built loop regions: constant-trip loops become one body copy per
+// iteration with the variable replaced by its value (memlets, tasklet code, map ranges,
+// interstate edges) and compute what plain C++ loops compute; symbolic trip counts, partial
+// unrolling and variables that cannot be replaced are refused.
+#include <gtest/gtest.h>
+
+#include "codegen_test_builder.h"
+#include "ir/sdfg.h"
+#include "transform_test_support.h"
+
+namespace dace::transform::testing {
+namespace {
+
+using namespace codegen::testing;
+using codegen::testing::tasklet;
+using T = ir::ScalarType;
+
+struct Loop {
+  std::unique_ptr<ir::SDFG> g;
+  ir::LoopRegion* loop = nullptr;
+  ir::State* body = nullptr;
+};
+
+// start -> for (i = init; cond; i = update) { body } -> end, over A[0:N], B[0:N], C[0:N, 0:N].
+Loop make_loop(const std::string& init, const std::string& cond, const std::string& update) {
+  Loop l;
+  l.g = std::make_unique<ir::SDFG>();
+  ir::SDFG& g = *l.g;
+  g.name = "unroll";
+  g.symbols["N"] = ir::DType::of(T::Int64);
+  g.symbols["i"] = ir::DType::of(T::Int64);
+  add_array(g, "A", T::Float64, {"N"});
+  add_array(g, "B", T::Float64, {"N"});
+  add_array(g, "C", T::Float64, {"N", "N"});
+  int start = 0, end = 0;
+  add_state(g, g, "start", &start);
+  auto loop = std::make_unique<ir::LoopRegion>();
+  loop->label = "for_1";
+  loop->loop_variable = "i";
+  loop->init_statement = ir::CodeBlock{"i = " + init, ir::Language::Python};
+  loop->loop_condition = ir::CodeBlock{cond, ir::Language::Python};
+  loop->update_statement = ir::CodeBlock{"i = " + update, ir::Language::Python};
+  g.register_block(*loop);
+  l.loop = loop.get();
+  const int ls = g.add_block(std::move(loop));
+  l.body = &add_state(*l.loop, g, "body");
+  add_state(g, g, "end", &end);
+  add_interstate(g, start, ls);
+  add_interstate(g, ls, end);
+  return l;
+}
+
+int count_loops(const ir::SDFG& g) {
+  int n = 0;
+  for (int b : g.block_slots()) n += g.block(b)->kind == ir::BlockKind::Loop;
+  return n;
+}
+
+std::string why(ir::SDFG& g, const std::string& props = "") {
+  std::unique_ptr<Transformation> t = make_transformation("LoopUnroll");
+  if (!props.empty()) {
+    EXPECT_TRUE(t->properties().set_from_json(props).ok());
+  }
+  AnalysisManager am;
+  std::string reasons;
+  for (const Match& m : t->enumerate(g, am)) {
+    EXPECT_FALSE(t->can_be_applied(g, m, am));
+    reasons += t->why_not() + "\n";
+  }
+  return reasons;
+}
+
+TEST(TransformLoopUnroll, ConstantLoopBecomesOneStatePerIteration) {
+  // for (i = 0; i < 4; ++i) B[i] = A[i] * i + 1: the variable is in memlets and tasklet code.
+  Loop l = make_loop("0", "(i < 4)", "(i + 1)");
+  const int t = tasklet(*l.body, "y = x * i + 1", {"x"}, {"y"});
+  edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i]");
+  edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+  ASSERT_TRUE(apply_once(*l.g, "LoopUnroll"));
+  EXPECT_EQ(count_loops(*l.g), 0);
+  EXPECT_EQ(l.g->all_states().size(), 6u);  // start, 4 copies, end
+  std::vector<std::string> labels;
+  for (const ir::State* s : l.g->all_states()) labels.push_back(s->label);
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "body_i_3"), labels.end());
+  std::vector<double> a{1, 2, 3, 4, 5}, b(5, -1), c(25, 0), want = b;
+  for (int i = 0; i < 4; ++i) want[static_cast<size_t>(i)] = a[static_cast<size_t>(i)] * i + 1;
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", 5}});
+  EXPECT_EQ(b, want);
+}
+
+TEST(TransformLoopUnroll, MultiStateBodyInterstateEdgesAndInnerMap) {
+  // for (i = 3; i >= 1; --i) { k = i + 1; for j in [0, i]: C[i, j] = A[j] * k; B[i] = k }
+  Loop l = make_loop("3", "(i >= 1)", "(i - 1)");
+  l.g->symbols["k"] = ir::DType::of(T::Int64);
+  ir::State& s1 = *l.body;
+  auto [en, ex] = map(s1, {"j"}, "0:i + 1");
+  const int t = tasklet(s1, "y = x * k", {"x"}, {"y"});
+  edge_in(s1, access(s1, "A"), en, t, "x", "A[0:i + 1]", "A[j]");
+  edge_out(s1, t, "y", ex, access(s1, "C"), "C[i, j]", "C[i, 0:i + 1]");
+  int second = 0;
+  const int first = l.loop->slot_of(&s1);
+  ir::State& s2 = add_state(*l.loop, *l.g, "second", &second);
+  const int t2 = tasklet(s2, "y = k", {}, {"y"});
+  edge(s2, t2, "y", access(s2, "B"), "", "B[i]");
+  // k is set before the loop and on the body's own edge, from the variable (the condition
+  // always holds; it checks that conditions are rewritten too).
+  add_interstate(*l.loop, first, second, "(i > 0)", {{"k", "(i + 1)"}});
+  for (int e : l.g->edge_slots())
+    if (l.g->edge(e)->dst == l.g->slot_of(l.loop)) l.g->edge(e)->assignments = {{"k", "4"}};
+  ASSERT_TRUE(apply_once(*l.g, "LoopUnroll"));
+  EXPECT_EQ(count_loops(*l.g), 0);
+  std::vector<double> a{1, 2, 3, 4}, b(4, 0), c(16, 0), wb = b, wc = c;
+  int64_t k = 4;
+  for (int i = 3; i >= 1; --i) {
+    for (int j = 0; j <= i; ++j) wc[static_cast<size_t>(i * 4 + j)] = a[static_cast<size_t>(j)] * static_cast<double>(k);
+    k = i + 1;
+    wb[static_cast<size_t>(i)] = static_cast<double>(k);
+  }
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", 4}});
+  EXPECT_EQ(b, wb);
+  EXPECT_EQ(c, wc);
+}
+
+TEST(TransformLoopUnroll, SymbolicStartWithConstantTripCount) {
+  // for (i = N - 3; i < N; ++i) B[i] = A[i - N + 3]: values N - 3, N - 2, N - 1.
+  Loop l = make_loop("(N - 3)", "(i < N)", "(i + 1)");
+  const int t = tasklet(*l.body, "y = x", {"x"}, {"y"});
+  edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i - N + 3]");
+  edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+  ASSERT_TRUE(apply_once(*l.g, "LoopUnroll"));
+  EXPECT_EQ(l.g->all_states().size(), 5u);
+  std::vector<double> a{7, 8, 9, 0, 0, 0}, b(6, 0), c(36, 0);
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", 6}});
+  EXPECT_EQ(b, (std::vector<double>{0, 0, 0, 7, 8, 9}));
+}
+
+TEST(TransformLoopUnroll, ZeroIterationsLeaveAnEmptyState) {
+  Loop l = make_loop("5", "(i < 2)", "(i + 1)");
+  const int t = tasklet(*l.body, "y = 1", {}, {"y"});
+  edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+  ASSERT_TRUE(apply_once(*l.g, "LoopUnroll"));
+  EXPECT_EQ(l.g->all_states().size(), 3u);
+  std::vector<double> a(3, 0), b(3, 5), c(9, 0);
+  run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", 3}});
+  EXPECT_EQ(b, (std::vector<double>(3, 5)));
+}
+
+TEST(TransformLoopUnroll, RefusesSymbolicTripCounts) {
+  Loop l = make_loop("0", "(i < N)", "(i + 1)");
+  const int t = tasklet(*l.body, "y = x", {"x"}, {"y"});
+  edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i]");
+  edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+  const std::string r = why(*l.g);
+  EXPECT_NE(r.find("trip count"), std::string::npos) << r;
+}
+
+TEST(TransformLoopUnroll, RefusesPartialUnrollingAndUnrewritableUses) {
+  Loop l = make_loop("0", "(i < 4)", "(i + 1)");
+  const int t = tasklet(*l.body, "y = x", {"x"}, {"y"});
+  edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i]");
+  edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+  EXPECT_NE(why(*l.g, R"({"count": 2})").find("count = 0"), std::string::npos);
+
+  // A C++ tasklet naming the variable cannot be rewritten.
+  Loop cpp = make_loop("0", "(i < 4)", "(i + 1)");
+  const int tc = tasklet(*cpp.body, "y = x * i;", {"x"}, {"y"});
+  static_cast<ir::Tasklet*>(cpp.body->node(tc))->code.language = ir::Language::CPP;
+  edge(*cpp.body, access(*cpp.body, "A"), "", tc, "x", "A[0]");
+  edge(*cpp.body, tc, "y", access(*cpp.body, "B"), "", "B[0]");
+  EXPECT_NE(why(*cpp.g).find("not Python"), std::string::npos);
+
+  // A transient sized by the variable (syrk's `__tmp2[i + 1]`) would lose its size.
+  Loop sized = make_loop("0", "(i < 4)", "(i + 1)");
+  add_array(*sized.g, "tmp", T::Float64, {"i + 1"}, true);
+  const int ts = tasklet(*sized.body, "y = 1", {}, {"y"});
+  edge(*sized.body, ts, "y", access(*sized.body, "tmp"), "", "tmp[0]");
+  EXPECT_NE(why(*sized.g).find("sized by the loop variable"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dace::transform::testing
