@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "transform/array_elimination.h"
+#include "transform/aug_assign_to_wcr.h"
 #include "transform/auto_optimize.h"
 #include "transform/consolidate_edges.h"
 #include "transform/constant_propagation.h"
@@ -12,12 +13,14 @@
 #include "transform/dead_state_elimination.h"
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
+#include "transform/loop_unroll.h"
 #include "transform/map_collapse.h"
 #include "transform/map_expansion.h"
 #include "transform/map_fusion.h"
 #include "transform/map_fusion_horizontal.h"
 #include "transform/map_interchange.h"
 #include "transform/map_tiling.h"
+#include "transform/move_loop_into_map.h"
 #include "transform/redundant_array.h"
 #include "transform/redundant_second_array.h"
 #include "transform/remove_unused_symbols.h"
@@ -41,13 +44,16 @@ struct PatternEntry {
 };
 // One line per transformation, sorted by name (the count follows from the list).
 constexpr PatternEntry kPatterns[] = {
+    {"AugAssignToWCR", &make_t<AugAssignToWCR>},
     {"LoopToMap", &make_t<LoopToMap>},
+    {"LoopUnroll", &make_t<LoopUnroll>},
     {"MapCollapse", &make_t<MapCollapse>},
     {"MapExpansion", &make_t<MapExpansion>},
     {"MapFusion", &make_t<MapFusion>},
     {"MapFusionHorizontal", &make_t<MapFusionHorizontal>},
     {"MapInterchange", &make_t<MapInterchange>},
     {"MapTiling", &make_t<MapTiling>},
+    {"MoveLoopIntoMap", &make_t<MoveLoopIntoMap>},
     {"RedundantArray", &make_t<RedundantArray>},
     {"RedundantSecondArray", &make_t<RedundantSecondArray>},
     {"StateFusion", &make_t<StateFusion>},
