@@ -11,6 +11,7 @@
 #include "transform/constant_propagation.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
+#include "transform/in_local_storage.h"
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
 #include "transform/loop_unroll.h"
@@ -45,6 +46,7 @@ struct PatternEntry {
 // One line per transformation, sorted by name (the count follows from the list).
 constexpr PatternEntry kPatterns[] = {
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
+    {"InLocalStorage", &make_t<InLocalStorage>},
     {"LoopToMap", &make_t<LoopToMap>},
     {"LoopUnroll", &make_t<LoopUnroll>},
     {"MapCollapse", &make_t<MapCollapse>},
