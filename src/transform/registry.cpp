@@ -12,6 +12,8 @@
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/in_local_storage.h"
+#include "transform/inline_sdfg.h"
+#include "transform/inline_sdfgs.h"
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
 #include "transform/loop_unroll.h"
@@ -24,6 +26,7 @@
 #include "transform/move_loop_into_map.h"
 #include "transform/redundant_array.h"
 #include "transform/redundant_second_array.h"
+#include "transform/refine_nested_access.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/scalar_to_symbol.h"
 #include "transform/simplify.h"
@@ -47,6 +50,7 @@ struct PatternEntry {
 constexpr PatternEntry kPatterns[] = {
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
     {"InLocalStorage", &make_t<InLocalStorage>},
+    {"InlineSDFG", &make_t<InlineSDFG>},
     {"LoopToMap", &make_t<LoopToMap>},
     {"LoopUnroll", &make_t<LoopUnroll>},
     {"MapCollapse", &make_t<MapCollapse>},
@@ -58,6 +62,7 @@ constexpr PatternEntry kPatterns[] = {
     {"MoveLoopIntoMap", &make_t<MoveLoopIntoMap>},
     {"RedundantArray", &make_t<RedundantArray>},
     {"RedundantSecondArray", &make_t<RedundantSecondArray>},
+    {"RefineNestedAccess", &make_t<RefineNestedAccess>},
     {"StateFusion", &make_t<StateFusion>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
 };
@@ -74,6 +79,7 @@ const PassEntry kPasses[] = {
     {"ConstantPropagation", [] { return std::unique_ptr<Pass>(std::make_unique<ConstantPropagation>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
+    {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
     {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},

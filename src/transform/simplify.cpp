@@ -6,6 +6,7 @@
 #include "transform/constant_propagation.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
+#include "transform/inline_sdfgs.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/scalar_to_symbol.h"
 #include "transform/state_fusion.h"
@@ -14,6 +15,7 @@ namespace dace::transform {
 
 std::unique_ptr<Pipeline> make_simplify_pipeline() {
   auto p = std::make_unique<Pipeline>("simplify");
+  p->add(std::make_unique<InlineSDFGs>());
   p->add(std::make_unique<ScalarToSymbolPromotion>());
   p->add(std::make_unique<PatternPass>(std::make_unique<StateFusion>()));
   p->add(std::make_unique<ConstantPropagation>());

@@ -13,7 +13,8 @@ import dace  # noqa: E402
 from dace import serialize  # noqa: E402
 from dace.transformation.pass_pipeline import Pipeline  # noqa: E402
 # Importing registers the classes the history names.
-from dace.transformation.interstate import StateFusion  # noqa: E402,F401
+from dace.transformation.interstate import InlineSDFG, RefineNestedAccess, StateFusion  # noqa: E402,F401
+from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401
 from dace.transformation.dataflow import MapExpansion, MapInterchange, MapTiling  # noqa: E402,F401
 # MapFusionHorizontal is not imported: DaCe 1.0.2 has no class of that name.
 from dace.transformation.dataflow import AugAssignToWCR, MapCollapse, TrivialMapElimination  # noqa: E402,F401
@@ -26,6 +27,7 @@ from dace.transformation.passes.consolidate_edges import ConsolidateEdges  # noq
 from dace.transformation.passes.prune_symbols import RemoveUnusedSymbols  # noqa: E402,F401
 from dace.transformation.passes.scalar_to_symbol import ScalarToSymbolPromotion  # noqa: E402,F401
 from dace.transformation.passes.constant_propagation import ConstantPropagation  # noqa: E402,F401
+from dace.transformation.passes.fusion_inline import InlineSDFGs  # noqa: E402,F401
 
 
 def owning_sdfg(cfg):
