@@ -911,7 +911,8 @@ DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stat
  * where the steps keep their nodes (the steps are then replayed on the SDFG itself).
  * Reverting steps is not offered yet: replay a prefix of the history on the saved input. */
 
-/* Runs DaCe's simplify pipeline (the passes libdace has; docs/optimizer.md) to a fixed point. */
+/* Runs DaCe's simplify pipeline (the passes libdace has; docs/optimizer.md) to a fixed point.
+ * Its first pass, InlineSDFGs, removes the nested SDFGs it inlines: their borrowed handles end. */
 DACE_API dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg);
 
 /* Target devices of dace_sdfg_auto_optimize. */

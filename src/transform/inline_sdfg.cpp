@@ -19,6 +19,7 @@ struct Connector {
   std::string outer_data;
   sym::Subset outer_subset;
   std::vector<int> dims;  // inner dimension -> outer dimension
+  std::string wcr;        // of an output's outer memlet; inner writes carry the same
 };
 
 // Everything apply needs, computed by the legality check (so that apply cannot fail).
@@ -28,6 +29,7 @@ struct Plan {
   int entry = -1, exit = -1;  // the enclosing scope, -1 at top level
   std::map<std::string, Connector> inputs, outputs;
   std::map<std::string, sym::Expr> values;         // symbol mapping without the identities
+  std::map<std::string, std::string> code_values;  // the same as code text, where printable
   std::map<std::string, std::string> transients;  // inner name -> outer name
 };
 
@@ -36,6 +38,27 @@ const ir::AccessNode* as_access(const ir::Node* n) {
 }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// Sums and products of symbols and integers print the same in Python and C++.
+bool arithmetic(sym::Expr e) {
+  switch (e->op) {
+    case sym::Op::Integer:
+    case sym::Op::Symbol: return true;
+    case sym::Op::Add:
+    case sym::Op::Mul:
+      for (sym::Expr a : e->args)
+        if (!arithmetic(a)) return false;
+      return true;
+    default: return false;
+  }
+}
+
+// The text replacing a mapped symbol in tasklet code; nullopt when not printable as code.
+std::optional<std::string> code_text(sym::Expr v) {
+  if (!arithmetic(v)) return std::nullopt;
+  if (v->op == sym::Op::Symbol || (v->op == sym::Op::Integer && v->value >= 0)) return sym::to_string(v);
+  return "(" + sym::to_string(v) + ")";
+}
 
 bool plain_container(const ir::DataDescriptor& d) {
   return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::Scalar;
@@ -81,7 +104,10 @@ class Planner {
     p.exit = p.entry >= 0 ? scopes_.exit_of(p.entry) : -1;
 
     for (const auto& [sym_name, value] : p.node->symbol_mapping)
-      if (value && value != sym::symbol(sym_name)) p.values[sym_name] = value;
+      if (value && value != sym::symbol(sym_name)) {
+        p.values[sym_name] = value;
+        if (std::optional<std::string> text = code_text(value)) p.code_values[sym_name] = *text;
+      }
 
     if (!outer_edges(id, p, true) || !outer_edges(id, p, false)) return std::nullopt;
     if (!connectors(inner, p)) return std::nullopt;
@@ -124,12 +150,13 @@ class Planner {
       if (!as_access(o) && !(o && (o->kind == ir::NodeKind::MapEntry || o->kind == ir::NodeKind::MapExit)))
         return refuse("connector " + quoted(conn) + " is not attached to an access node or a map");
       if (edge.memlet.other_subset) return refuse("the memlet of connector " + quoted(conn) + " has an other subset");
-      if (!edge.memlet.wcr.empty()) return refuse("the memlet of connector " + quoted(conn) + " has WCR");
+      if (!edge.memlet.wcr.empty() && in) return refuse("the memlet of input " + quoted(conn) + " has WCR");
       auto d = sdfg_.arrays.find(edge.memlet.data);
       if (d == sdfg_.arrays.end() || !plain_container(d->second))
         return refuse("connector " + quoted(conn) + " reaches " + quoted(edge.memlet.data) +
                     ", not an Array or Scalar (views need reshaping)");
-      table[conn] = Connector{other, in ? edge.src_conn : edge.dst_conn, edge.memlet.data, edge.memlet.subset, {}};
+      table[conn] =
+          Connector{other, in ? edge.src_conn : edge.dst_conn, edge.memlet.data, edge.memlet.subset, {}, edge.memlet.wcr};
     }
     return true;
   }
@@ -190,9 +217,9 @@ class Planner {
         default: break;
       }
       for (const auto& [k, v] : p.values)
-        if (node_code_mentions(n, k))
+        if (node_code_mentions(n, k) && !rewritable(n, k, p))
           return refuse("symbol " + quoted(k) + " is mapped to " + quoted(sym::to_string(v)) + " and occurs in the code of " +
-                      where + " (code is not rewritten)");
+                      where + ", which cannot be rewritten");
       const ir::AccessNode* a = as_access(&n);
       if (!a) continue;
       auto d = inner.arrays.find(a->data);
@@ -207,6 +234,11 @@ class Planner {
         if (sink && !p.outputs.count(a->data))
           return refuse(where + " writes " + quoted(a->data) + ", which is only an input");
         if (a->setzero) return refuse(where + " of connector " + quoted(a->data) + " is setzero");
+        if (sink && !p.outputs.at(a->data).wcr.empty())
+          for (int e : s.in_edges(id))
+            if (s.edge(e)->memlet.wcr != p.outputs.at(a->data).wcr)
+              return refuse("inner edge " + std::to_string(e) + " writes " + quoted(a->data) +
+                            " without the WCR of its outer memlet");
         continue;
       }
       if (!add_transient(inner, p, a->data, taken_now)) return false;
@@ -216,6 +248,15 @@ class Planner {
         if (!used_connectors.count(conn) && !as_access(state_.node(c.outer_node)))
           return refuse("connector " + quoted(conn) + " is unused inside and its outer path passes a scope");
     return true;
+  }
+
+  // Only a tasklet's main code is rewritten, and only where the symbol is not also one of its
+  // connectors and its value prints as code.
+  static bool rewritable(const ir::Node& n, const std::string& k, const Plan& p) {
+    if (n.kind != ir::NodeKind::Tasklet || !p.code_values.count(k)) return false;
+    const auto& t = static_cast<const ir::Tasklet&>(n);
+    if (t.in_connectors.count(k) || t.out_connectors.count(k)) return false;
+    return !mentions(t.code_global.code, k) && !mentions(t.code_init.code, k) && !mentions(t.code_exit.code, k);
   }
 
   bool add_transient(const ir::SDFG& inner, Plan& p, const std::string& name, std::set<std::string>& taken_now) {
@@ -351,6 +392,12 @@ Status apply_plan(ir::SDFG& sdfg, ir::State& state, int id, const Plan& p) {
           ir::MapScope& map = static_cast<ir::MapEntry&>(*node).map;
           map.range = map_fusion::substitute(map.range, p.values);
           for (sym::Expr& b : map.gpu_block_size) b = sym::substitute(b, p.values);
+        }
+        break;
+      case ir::NodeKind::Tasklet:
+        if (!p.code_values.empty()) {
+          ir::CodeBlock& code = static_cast<ir::Tasklet&>(*node).code;
+          code.code = rename_identifiers(code.code, p.code_values);
         }
         break;
       case ir::NodeKind::NestedSDFG:

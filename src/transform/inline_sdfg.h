@@ -10,14 +10,15 @@
 // Legal only when (a subset of DaCe's conditions; where DaCe adds reshaping views or rewrites
 // code we refuse): the nested SDFG has one block, a state, and no global/init/exit code; no
 // `no_inline`; every connector has exactly one non-empty outer edge (empty ones only from the
-// scope entry / to the scope exit), without WCR or other subset, to an Array or Scalar that
-// is not a view; each connector's inner container is a non-transient Array or Scalar whose
+// scope entry / to the scope exit), without other subset, to an Array or Scalar that is not a
+// view; WCR only on outputs whose inner writes all carry the same WCR; each connector's inner container is a non-transient Array or Scalar whose
 // rank the outer subset can carry (equal, or the outer size-one dimensions dropped), with
 // unit outer steps, no descriptor offset and strides equal to the outer ones on the kept
 // dimensions; inner access nodes of an input are sources, those of an output sinks, and
 // each connector has at least one (unused connectors on scopes are refused); copies between
 // access nodes name the connector's side explicitly; a symbol whose mapping is not the
-// identity occurs in no code (tasklets, library nodes) and is not captured by an inner map
+// identity occurs only in tasklets' main code, and only when the value is a sum or product of
+// symbols and integers (rewritten there as text), and is not captured by an inner map
 // parameter; no consume scopes or streams, views or references inside; constants agree.
 #pragma once
 #include "transform/transformation.h"

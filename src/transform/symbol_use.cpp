@@ -1,5 +1,6 @@
 #include "transform/symbol_use.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace dace::transform {
@@ -37,6 +38,33 @@ std::set<std::string> identifiers_in(std::string_view code) {
       out.emplace(code.substr(i, j - i));
       i = j;
     } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string rename_identifiers(std::string_view code, const std::map<std::string, std::string>& replacements) {
+  std::string out;
+  out.reserve(code.size());
+  for (size_t i = 0; i < code.size();) {
+    const char c = code[i];
+    if (c == '"' || c == '\'') {  // a literal: copied up to its closing quote
+      size_t j = i + 1;
+      while (j < code.size() && code[j] != c) j += code[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, code.size());
+      out.append(code.substr(i, j - i));
+      i = j;
+    } else if (ident_start(c) && (i == 0 || !ident_char(code[i - 1]))) {
+      size_t j = i;
+      while (j < code.size() && ident_char(code[j])) ++j;
+      const std::string name(code.substr(i, j - i));
+      auto it = replacements.find(name);
+      const bool attribute = i > 0 && code[i - 1] == '.';
+      out += it != replacements.end() && !attribute ? it->second : name;
+      i = j;
+    } else {
+      out += c;
       ++i;
     }
   }

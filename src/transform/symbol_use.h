@@ -19,6 +19,11 @@ bool mentions(std::string_view code, std::string_view name);
 // condition) mentions `name`.
 bool node_code_mentions(const ir::Node& node, std::string_view name);
 
+// Replaces whole identifiers of code (Python or C++) by the given texts, outside string and
+// character literals and not after a `.` (attribute names): `N - 1` with {N: "XN"} gives
+// `XN - 1`. Callers pass texts that are valid in the language (parenthesized expressions).
+std::string rename_identifiers(std::string_view code, const std::map<std::string, std::string>& replacements);
+
 // Replaces symbols in the subset, other subset and volume of `m`.
 void substitute(ir::Memlet& m, const std::map<std::string, sym::Expr>& values);
 // Free symbols of the subset, other subset and volume of `m`.

@@ -37,7 +37,8 @@ int add_nested(ir::State& s, std::unique_ptr<ir::SDFG> inner, std::vector<std::s
 // B[2i + k] = A[2i + k] * 2 + k for k < L, inside a map over i; the nested SDFG sees blocks of
 // L = 2 elements through x and y, and L is mapped to the constant 2.
 // `code` replaces the tasklet, `strides` the inner strides of x (2-D variant below).
-std::unique_ptr<ir::SDFG> blocked(const std::string& code = "o = v * 2 + k", bool two_states = false) {
+std::unique_ptr<ir::SDFG> blocked(const std::string& code = "o = v * 2 + k", bool two_states = false,
+                                  const std::string& l_value = "2") {
   auto inner = std::make_unique<ir::SDFG>();
   inner->name = "inner";
   inner->symbols["L"] = ir::DType::of(T::Int64);
@@ -61,7 +62,7 @@ std::unique_ptr<ir::SDFG> blocked(const std::string& code = "o = v * 2 + k", boo
   add_array(*g, "B", T::Float64, {"2*N"});
   ir::State& s = add_state(*g, *g, "s");
   auto [oentry, oexit] = map(s, {"i"}, "0:N");
-  int n = add_nested(s, std::move(inner), {"x"}, {"y"}, {{"L", "2"}});
+  int n = add_nested(s, std::move(inner), {"x"}, {"y"}, {{"L", l_value}});
   edge_in(s, access(s, "A"), oentry, n, "x", "A[0:2*N]", "A[2*i:2*i+2]");
   edge_out(s, n, "y", oexit, access(s, "B"), "B[2*i:2*i+2]", "B[0:2*N]");
   return g;
@@ -153,11 +154,67 @@ TEST(TransformInlineSDFG, RefusesSeveralStates) {
   EXPECT_NE(why.find("not a single state"), std::string::npos) << why;
 }
 
-TEST(TransformInlineSDFG, RefusesASymbolMappedIntoTaskletCode) {
+TEST(TransformInlineSDFG, RewritesAMappedSymbolInTaskletCode) {
   auto g = blocked("o = v * L + k");
+  ASSERT_TRUE(apply_once(*g, "InlineSDFG"));
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  const int64_t n = 4;
+  std::vector<double> a(2 * n), b(2 * n, -1);
+  for (int64_t i = 0; i < 2 * n; ++i) a[i] = 1.5 * static_cast<double>(i) - 3;
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  for (int64_t i = 0; i < 2 * n; ++i) EXPECT_EQ(b[i], a[i] * 2 + static_cast<double>(i % 2));
+}
+
+TEST(TransformInlineSDFG, RefusesASymbolMappedIntoTaskletCodeWhenNotPrintable) {
+  auto g = blocked("o = v * L + k", false, "Min(N, 2)");
   std::string why;
   EXPECT_FALSE(applies_anywhere(*g, "InlineSDFG", &why));
-  EXPECT_NE(why.find("occurs in the code"), std::string::npos) << why;
+  EXPECT_NE(why.find("cannot be rewritten"), std::string::npos) << why;
+}
+
+// S[0] += A[i] * 2 for every i of a map, the addition done by a nested SDFG whose inner write
+// carries the same WCR as the outer memlet (as DaCe's frontend writes it). `inner_wcr` false
+// drops the inner WCR: inlining would then lose the reduction.
+std::unique_ptr<ir::SDFG> reduction(bool inner_wcr) {
+  const std::string sum = "lambda a, b: a + b";
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  add_array(*inner, "x", T::Float64, {"1"});
+  add_array(*inner, "y", T::Float64, {"1"});
+  ir::State& is = add_state(*inner, *inner, "is");
+  int t = tasklet(is, "o = v * 2", {"v"}, {"o"});
+  edge(is, access(is, "x"), "", t, "v", "x[0]");
+  edge(is, t, "o", access(is, "y"), "", "y[0]", inner_wcr ? sum : "");
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "S", T::Float64, {"1"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:N");
+  int n = add_nested(s, std::move(inner), {"x"}, {"y"}, {});
+  edge_in(s, access(s, "A"), entry, n, "x", "A[0:N]", "A[i]");
+  edge_out(s, n, "y", exit, access(s, "S"), "S[0]", "S[0]", sum);
+  return g;
+}
+
+TEST(TransformInlineSDFG, InlinesAWriteWithTheOuterWcr) {
+  auto g = reduction(true);
+  ASSERT_TRUE(apply_once(*g, "InlineSDFG"));
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  const int64_t n = 6;
+  std::vector<double> a{1, 2, 3, 4, 5, 6}, sum{10};
+  run_sdfg(*g, {{"A", &a}, {"S", &sum}}, {{"N", n}});
+  double expect = 10;
+  for (double v : a) expect += v * 2;
+  EXPECT_EQ(sum[0], expect);
+}
+
+TEST(TransformInlineSDFG, RefusesAnInnerWriteWithoutTheOuterWcr) {
+  auto g = reduction(false);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineSDFG", &why));
+  EXPECT_NE(why.find("without the WCR"), std::string::npos) << why;
 }
 
 TEST(TransformInlineSDFG, RefusesMismatchingStrides) {
