@@ -9,6 +9,7 @@
 #include "transform/auto_optimize.h"
 #include "transform/consolidate_edges.h"
 #include "transform/constant_propagation.h"
+#include "transform/control_flow_raising.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/in_local_storage.h"
@@ -51,6 +52,7 @@ constexpr PatternEntry kPatterns[] = {
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
     {"InLocalStorage", &make_t<InLocalStorage>},
     {"InlineSDFG", &make_t<InlineSDFG>},
+    {"LoopLifting", &make_t<LoopLifting>},
     {"LoopToMap", &make_t<LoopToMap>},
     {"LoopUnroll", &make_t<LoopUnroll>},
     {"MapCollapse", &make_t<MapCollapse>},
@@ -77,10 +79,10 @@ const PassEntry kPasses[] = {
     {"auto_optimize", [] { return std::unique_ptr<Pass>(make_auto_optimize_cpu_pipeline()); }},
     {"ConsolidateEdges", [] { return std::unique_ptr<Pass>(std::make_unique<ConsolidateEdges>()); }},
     {"ConstantPropagation", [] { return std::unique_ptr<Pass>(std::make_unique<ConstantPropagation>()); }},
+    {"ControlFlowRaising", [] { return std::unique_ptr<Pass>(std::make_unique<ControlFlowRaising>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
-    {"LoopLifting", [] { return std::unique_ptr<Pass>(std::make_unique<LoopLifting>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},

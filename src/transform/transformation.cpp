@@ -116,8 +116,9 @@ std::vector<Match> ControlFlowTransformation::enumerate(ir::SDFG& root, Analysis
     region_matches(*cfgs.regions[cfg], found);
     const std::vector<int> live = cfgs.regions[cfg]->block_slots();
     for (auto& blocks : found) {
+      const int expr = expr_index_of(*cfgs.regions[cfg], blocks);
       for (int& b : blocks) b = dense_of(live, b);
-      out.push_back(Match{static_cast<int>(cfg), -1, std::move(blocks), 0});
+      out.push_back(Match{static_cast<int>(cfg), -1, std::move(blocks), expr});
     }
   }
   return out;
@@ -150,7 +151,7 @@ bool ControlFlowTransformation::can_be_applied(ir::SDFG& root, const Match& m, A
   if (!region.ok()) return refuse(region.error().message);
   why_not_.clear();
   ir::SDFG& sdfg = owning_sdfg(**region);
-  if (can_apply(Site{sdfg, **region, am}, blocks)) return true;
+  if (can_apply(Site{sdfg, **region, am, m.expr_index}, blocks)) return true;
   why_not_ = ir::path_of(sdfg, **region) + ": " + why_not_;
   return false;
 }
@@ -159,7 +160,7 @@ Status ControlFlowTransformation::apply(ir::SDFG& root, const Match& m, Analysis
   std::vector<int> blocks;
   Result<ir::ControlFlowRegion*> region = resolve(root, m, &blocks);
   if (!region.ok()) return region.take_error();
-  Status s = apply_at(Site{owning_sdfg(**region), **region, am}, blocks);
+  Status s = apply_at(Site{owning_sdfg(**region), **region, am, m.expr_index}, blocks);
   am.invalidate(modifies());
   return s;
 }

@@ -105,8 +105,11 @@ class ControlFlowTransformation : public Transformation {
     ir::SDFG& sdfg;
     ir::ControlFlowRegion& region;
     AnalysisManager& am;
+    int expr_index = 0;  // which of DaCe's expressions the location names
   };
   virtual void region_matches(const ir::ControlFlowRegion& region, std::vector<std::vector<int>>& out) = 0;
+  // DaCe's expr_index of an occurrence (block slots), for patterns with several expressions.
+  virtual int expr_index_of(const ir::ControlFlowRegion&, const std::vector<int>&) const { return 0; }
   virtual bool can_apply(const Site& site, const std::vector<int>& blocks) = 0;
   virtual Status apply_at(const Site& site, const std::vector<int>& blocks) = 0;
   virtual size_t pattern_size() const = 0;

@@ -7,6 +7,7 @@
 #include "codegen_test_builder.h"
 #include "corpus_case.h"
 #include "ir/json/sdfg_json.h"
+#include "transform/history.h"
 #include "transform/loop_detection.h"
 #include "transform/loop_lifting.h"
 #include "transform/simplify.h"
@@ -65,9 +66,9 @@ std::unique_ptr<ir::SDFG> one_loop(const LoopSpec& spec, const std::string& rhs 
 }
 
 bool lift(ir::SDFG& g) {
-  LoopLifting pass;
+  PatternPass pass(std::make_unique<LoopLifting>());
   AnalysisManager am;
-  Result<bool> r = pass.apply(g, am);
+  Result<bool> r = run_pass(g, pass, am);
   EXPECT_TRUE(r.ok()) << r.error().message;
   Status v = analysis::validate(g);
   EXPECT_TRUE(v.ok()) << v.error().message;
@@ -93,12 +94,13 @@ TEST(TransformLoopLifting, LiftsAForLoopWithItsInitConditionAndUpdate) {
   auto loops = loops_in(*g);
   ASSERT_EQ(loops.size(), 1u);
   const ir::LoopRegion& L = *loops.front();
-  EXPECT_EQ(L.label, "for_1");
+  EXPECT_EQ(L.label, "loop_for_1_guard");  // DaCe's name: loop_<guard>
   EXPECT_EQ(L.loop_variable, "i");
   EXPECT_EQ(L.init_statement.code, "i = 0");
   EXPECT_EQ(L.loop_condition.code, "(i < N)");
   EXPECT_EQ(L.update_statement.code, "i = (i + 1)");
-  EXPECT_EQ(L.block_slots().size(), 1u);
+  EXPECT_EQ(L.block_slots().size(), 2u);  // the former guard (start block, as in DaCe) and the body
+  EXPECT_EQ(L.block(L.start_block)->label, "for_1_guard");
   EXPECT_EQ(g->block_slots().size(), 3u);  // start, loop, end
   for (int es : g->edge_slots()) {
     EXPECT_TRUE(g->edge(es)->is_unconditional());
@@ -107,6 +109,73 @@ TEST(TransformLoopLifting, LiftsAForLoopWithItsInitConditionAndUpdate) {
   std::vector<double> a{1, 2, 3, 4, 5};
   std::vector<double> want = a;
   for (int64_t i = 0; i < 5; ++i) want[static_cast<size_t>(i)] += 1;
+  EXPECT_EQ(run(*before, 5, a), want);
+  EXPECT_EQ(run(*g, 5, a), want);
+}
+
+// Locations are DaCe's DetectLoop pattern (loop_guard, loop_begin, exit_state) with its
+// expression index, so that DaCe 1.0.2's LoopLifting replays them.
+TEST(TransformLoopLifting, LocationsAreDaCesPattern) {
+  auto g = one_loop({});  // blocks: start 0, end 1, guard 2, body 3
+  LoopLifting t;
+  AnalysisManager am;
+  std::vector<Match> legal;
+  std::string reasons;
+  for (const Match& m : t.enumerate(*g, am)) {
+    if (t.can_be_applied(*g, m, am)) legal.push_back(m);
+    else reasons += t.why_not() + "\n";
+  }
+  ASSERT_EQ(legal.size(), 1u) << reasons;
+  EXPECT_EQ(legal[0].cfg_id, 0);
+  EXPECT_EQ(legal[0].state_id, -1);
+  EXPECT_EQ(legal[0].subgraph, (std::vector<int>{2, 3, 1}));
+  EXPECT_EQ(legal[0].expr_index, 0);  // a single-block body
+  EXPECT_NE(reasons.find("loop guard 'for_1_guard': the loop's body starts at block 'for_1_body' and it exits to "
+                         "block 'end'"),
+            std::string::npos)
+      << reasons;
+  Match wrong = legal[0];
+  wrong.expr_index = 1;
+  EXPECT_FALSE(t.can_be_applied(*g, wrong, am));
+  EXPECT_NE(t.why_not().find("expr_index 1 names the other shape"), std::string::npos) << t.why_not();
+
+  // A body of two states: expression 1.
+  auto two = one_loop({});
+  int second = 0;
+  add_state(*two, *two, "for_1_body2", &second);
+  for (int es : two->out_edges(3)) {
+    ir::InterstateEdge e = *two->edge(es);
+    two->remove_edge(es);
+    e.src = second;
+    two->add_edge(std::move(e));
+  }
+  add_interstate(*two, 3, second);
+  update(*static_cast<ir::State*>(two->block(second)), "i", "2");
+  std::optional<Match> m = apply_once(*two, "LoopLifting");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->subgraph, (std::vector<int>{2, 3, 1}));
+  EXPECT_EQ(m->expr_index, 1);
+  std::vector<double> a(4, 0.0);
+  EXPECT_EQ(run(*two, 4, a), (std::vector<double>{3, 3, 3, 3}));
+}
+
+// In simplify, each lifted loop's former guard is fused into the body's first state.
+TEST(TransformLoopLifting, SimplifyLiftsLoopsAndFoldsTheGuard) {
+  auto g = one_loop({}, "i");
+  auto before = g->clone_sdfg();
+  AnalysisManager am;
+  Result<bool> r = run_pass(*g, *make_simplify_pipeline(), am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  auto loops = loops_in(*g);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops.front()->block_slots().size(), 1u);
+  const std::vector<HistoryEntry> h = history_of(*g);
+  ASSERT_GE(h.size(), 2u);
+  EXPECT_EQ(h[h.size() - 2].transformation, "LoopLifting");
+  EXPECT_EQ(h.back().transformation, "StateFusion");
+  EXPECT_EQ(h.back().match.cfg_id, 1);  // inside the loop
+  std::vector<double> a(5, 1.0), want = a;
+  for (int64_t i = 0; i < 5; ++i) want[static_cast<size_t>(i)] += static_cast<double>(i);
   EXPECT_EQ(run(*before, 5, a), want);
   EXPECT_EQ(run(*g, 5, a), want);
 }
@@ -138,7 +207,8 @@ TEST(TransformLoopLifting, KeepsOtherAssignmentsOfTheInitAndBackEdges) {
   auto before = g->clone_sdfg();
   ASSERT_TRUE(lift(*g));
   const ir::LoopRegion& L = *loops_in(*g).front();
-  EXPECT_EQ(L.block_slots().size(), 2u);  // the body and the state after the k assignment
+  EXPECT_EQ(L.block_slots().size(), 3u);  // guard, body and the state after the k assignment
+  EXPECT_EQ(L.block(L.block_slots().back())->label, "loop_for_1_guard_tail");
   std::vector<double> a(6, 0.0), want = a;
   int64_t k = 5;
   for (int64_t i = 0; i < 6; ++i) {
@@ -278,7 +348,7 @@ TEST(TransformLoopLifting, TwoLoopsOverOneVariableAndABranchInTheBody) {
   ASSERT_TRUE(lift(*g));
   auto loops = loops_in(*g);
   ASSERT_EQ(loops.size(), 2u);
-  EXPECT_EQ(loops[0]->block_slots().size(), 4u);  // b1, even, odd, join
+  EXPECT_EQ(loops[0]->block_slots().size(), 5u);  // guard, b1, even, odd, join
   EXPECT_TRUE(loops_in(*loops[0]).empty());       // the branch is not a loop
   std::vector<double> a(5, 0.0), want = a;
   for (int64_t i = 0; i < 5; ++i) want[static_cast<size_t>(i)] += (i % 2 == 0 ? 1 : 10);

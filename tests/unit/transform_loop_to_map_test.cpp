@@ -239,7 +239,7 @@ TEST_P(LoopToMapCorpus, MapsMatchNumPy) {
   ASSERT_TRUE(sdfg.ok()) << sdfg.error().message;
   ir::SDFG& g = **sdfg;
   AnalysisManager am;
-  LoopLifting lifting;
+  PatternPass lifting(std::make_unique<LoopLifting>());
   ASSERT_TRUE(run_pass(g, lifting, am).ok());
   Result<bool> simp = run_pass(g, *make_simplify_pipeline(), am);
   ASSERT_TRUE(simp.ok()) << simp.error().message;

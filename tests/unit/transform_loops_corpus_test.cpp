@@ -24,7 +24,7 @@ void check_loop_transformations(const CorpusFile& cf, bool simplified) {
   Result<std::unique_ptr<ir::SDFG>> sdfg = ir::json::read_sdfg_file(cf.sdfg);
   ASSERT_TRUE(sdfg.ok()) << sdfg.error().message;
   transform::AnalysisManager am;
-  transform::LoopLifting lifting;
+  transform::PatternPass lifting(std::make_unique<transform::LoopLifting>());
   ASSERT_TRUE(transform::run_pass(**sdfg, lifting, am).ok());
   // Simplify fuses the states of loop bodies, which both transformations need.
   if (simplified) {
