@@ -61,6 +61,16 @@ void ControlFlowRegion::remove_block(int slot) {
   if (start_block == slot) start_block = -1;
 }
 
+std::unique_ptr<ControlFlowBlock> ControlFlowRegion::release_block(int slot) {
+  if (!block(slot)) return nullptr;
+  for (auto& e : edges_)
+    if (e && (e->src == slot || e->dst == slot)) e.reset();
+  std::unique_ptr<ControlFlowBlock> out = std::move(blocks_[slot]);
+  out->parent = nullptr;
+  if (start_block == slot) start_block = -1;
+  return out;
+}
+
 void ControlFlowRegion::remove_edge(int slot) {
   if (edge(slot)) edges_[slot].reset();
 }

@@ -59,6 +59,10 @@ class ControlFlowRegion : public ControlFlowBlock {
   InterstateEdge* edge(int slot);
   const InterstateEdge* edge(int slot) const;
   void remove_block(int slot);  // and its edges
+  // Takes the block out (its edges are removed, the slot stays empty) without destroying it,
+  // so that pointers into it (borrowed nested-SDFG handles) stay valid when it moves to
+  // another region. Null for an empty slot.
+  std::unique_ptr<ControlFlowBlock> release_block(int slot);
   void remove_edge(int slot);
   std::vector<int> block_slots() const;  // live, ascending
   std::vector<int> edge_slots() const;

@@ -1,6 +1,6 @@
 // Moving a block out of its region, for transformations that regroup blocks (LoopLifting,
-// ControlFlowRaising). The IR has no release of a block yet, so this copies it (label, id,
-// guid and contents stay) and removes the original with its edges.
+// ControlFlowRaising): the block object itself moves (label, id, guid and contents stay),
+// so borrowed handles of nested SDFGs inside it stay valid; its edges are removed.
 #pragma once
 #include <memory>
 
@@ -9,9 +9,7 @@
 namespace dace::transform {
 
 inline std::unique_ptr<ir::ControlFlowBlock> take_block(ir::ControlFlowRegion& region, int slot) {
-  std::unique_ptr<ir::ControlFlowBlock> copy = region.block(slot)->clone();
-  region.remove_block(slot);
-  return copy;
+  return region.release_block(slot);
 }
 
 }  // namespace dace::transform
