@@ -909,7 +909,8 @@ DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stat
  * nested handle is DACE_ERROR_INVALID_ARGUMENT). On any error the SDFG is unchanged: the
  * steps run on a copy first, which must validate. Borrowed handles of nested SDFGs stay valid
  * where the steps keep their nodes (the steps are then replayed on the SDFG itself).
- * Reverting steps is not offered yet: replay a prefix of the history on the saved input. */
+ * When the first step is recorded, the SDFG as it was before it is stored as well (DaCe's
+ * `orig_sdfg`, saved and loaded with the SDFG), so that steps can be reverted. */
 
 /* Runs DaCe's simplify pipeline (the passes libdace has; docs/optimizer.md) to a fixed point.
  * Its first pass, InlineSDFGs, removes the nested SDFGs it inlines: their borrowed handles end. */
@@ -961,6 +962,18 @@ DACE_API dace_status_t dace_sdfg_history_json(const char** out_json, const dace_
  * an entry of an unknown name DACE_ERROR_NOT_FOUND; an entry that no longer applies fails
  * with "history entry N (NAME): " and the reason, and nothing is applied. */
 DACE_API dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_json);
+/* Reverts the last `steps` entries of the history: the first n - steps entries are replayed
+ * on the stored original (DaCe's `orig_sdfg`), so the SDFG becomes byte-identical to the
+ * original with only those steps applied (reverting all n gives the original, without
+ * history); also after saving and loading, and on files DaCe wrote with an original. Edits
+ * made outside the history since the first step are not kept. 0 steps changes nothing.
+ * Errors, the SDFG unchanged: `steps` larger than the history DACE_ERROR_INVALID_ARGUMENT; no
+ * original stored DACE_ERROR_NOT_FOUND; an unreadable original DACE_ERROR_PARSE; an entry
+ * that cannot be replayed DACE_ERROR_UNSUPPORTED or DACE_ERROR_NOT_FOUND (unknown name), or
+ * one that no longer applies "history entry N (NAME): ..."; a borrowed nested handle
+ * DACE_ERROR_INVALID_ARGUMENT. Borrowed handles of nested SDFGs obtained before become stale
+ * (calls on them fail with DACE_ERROR_INVALID_ARGUMENT). */
+DACE_API dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1110,6 +1110,9 @@ class sdfg {
   void replay_history(std::string_view history_json) {
     check(dace_sdfg_replay_history(handle_.get(), detail::z(history_json).get()));
   }
+  // Undoes the last `steps` entries (replays the others on the stored original); borrowed
+  // nested handles taken before become stale.
+  void revert_history(size_t steps = 1) { check(dace_sdfg_revert_history(handle_.get(), steps)); }
 
   dace_sdfg_t* get() const noexcept { return handle_.get(); }
   // Gives up ownership (for C code that releases it).

@@ -2127,5 +2127,14 @@ module libdace_capi
       type(c_ptr), value :: sdfg
       character(kind=c_char), intent(in) :: history_json(*)
     end function dace_sdfg_replay_history
+
+    ! dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps)
+    function dace_sdfg_revert_history(sdfg, steps) bind(C, name="dace_sdfg_revert_history")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_revert_history
+      type(c_ptr), value :: sdfg
+      integer(c_size_t), value :: steps
+    end function dace_sdfg_revert_history
   end interface
 end module libdace_capi

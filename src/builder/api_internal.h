@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/path.h"
 #include "ir/result.h"
@@ -44,6 +45,9 @@ struct dace_sdfg {
   // so that a host may compare and keep them; the mutex lets readers on several threads ask.
   std::mutex nested_mutex;
   std::map<const dace::ir::SDFG*, std::unique_ptr<dace_sdfg>> nested;
+  // Borrowed handles whose SDFG a revert replaced (dace_sdfg_revert_history): kept, with a
+  // null `sdfg`, so that a host still holding one gets an error instead of a dangling pointer.
+  std::vector<std::unique_ptr<dace_sdfg>> retired_nested;
   // On the root: bumped by every call that gets mutable access to any SDFG of the tree
   // (sdfg_of on a non-const handle), so a remembered content hash knows when it is stale.
   std::atomic<uint64_t> generation{0};

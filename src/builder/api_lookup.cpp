@@ -6,13 +6,15 @@ namespace dace::capi {
 using namespace dace::ir;
 
 Result<SDFG*> sdfg_of(dace_sdfg_t* h) {
-  if (!h || !h->sdfg) return invalid("sdfg handle is NULL");
+  if (!h) return invalid("sdfg handle is NULL");
+  if (!h->sdfg) return invalid("sdfg handle is stale: a nested SDFG of an SDFG that was reverted since");
   (h->root ? h->root : h)->generation.fetch_add(1, std::memory_order_acq_rel);
   return h->sdfg;
 }
 
 Result<const SDFG*> sdfg_of(const dace_sdfg_t* h) {
-  if (!h || !h->sdfg) return invalid("sdfg handle is NULL");
+  if (!h) return invalid("sdfg handle is NULL");
+  if (!h->sdfg) return invalid("sdfg handle is stale: a nested SDFG of an SDFG that was reverted since");
   return static_cast<const SDFG*>(h->sdfg);
 }
 

@@ -1,5 +1,6 @@
 // The optimizer through the C API (libdace.h, section "Transformations"): simplify, list,
-// match and apply transformations by name with JSON properties, read and replay the history.
+// match and apply transformations by name with JSON properties, read, replay and revert the
+// history.
 //
 // "A failed call changes nothing": every mutating call first runs on a copy of the SDFG and
 // validates the result. When that succeeded, the copy becomes the handle's SDFG — unless the
@@ -19,6 +20,7 @@
 #include "transform/history.h"
 #include "transform/registry.h"
 #include "transform/replay.h"
+#include "transform/revert.h"
 #include "transform/request.h"
 
 using namespace dace::capi;
@@ -265,6 +267,32 @@ dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* history_js
     return transactional(sdfg, **g, "replay", [&](SDFG& s, tf::AnalysisManager& am) -> Status {
       return tf::replay(s, *entries, am);
     });
+  });
+}
+
+dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps) {
+  return guard([&]() -> Status {
+    auto g = root_of(sdfg, "dace_sdfg_revert_history");
+    if (!g) return g.take_error();
+    if (steps == 0) return Status::success();
+    Result<std::unique_ptr<SDFG>> reverted = tf::reverted(**g, steps);
+    if (!reverted) return reverted.take_error();
+    if (Status v = dace::analysis::validate(**reverted); !v.ok())
+      return dace::make_error(Code::InvalidSdfg, "revert: the reverted SDFG does not validate (the SDFG is unchanged): " +
+                                                     v.error().message);
+    // The SDFG is rebuilt from its original, so borrowed handles of its nested SDFGs point
+    // into the old tree: retire them (they answer "stale") before it is freed.
+    {
+      std::lock_guard<std::mutex> lock(sdfg->nested_mutex);
+      for (auto& [inner, handle] : sdfg->nested) {
+        handle->sdfg = nullptr;
+        sdfg->retired_nested.push_back(std::move(handle));
+      }
+      sdfg->nested.clear();
+    }
+    sdfg->owned = std::move(*reverted);
+    sdfg->sdfg = sdfg->owned.get();
+    return Status::success();
   });
 }
 

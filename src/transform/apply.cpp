@@ -12,8 +12,9 @@ Status apply_at(ir::SDFG& root, Transformation& t, const Match& m, AnalysisManag
       why = std::string(t.name()) + " at " + to_string(m) + ": " + (why.empty() ? "does not apply" : why);
     return make_error(Code::InvalidArgument, why);
   }
+  OriginalSnapshot before(root);
   DACE_TRY(t.apply(root, m, am));
-  record(root, HistoryEntry{HistoryEntry::Kind::Pattern, std::string(t.name()), m, t.properties().to_json()});
+  record(root, HistoryEntry{HistoryEntry::Kind::Pattern, std::string(t.name()), m, t.properties().to_json()}, &before);
   return Status::success();
 }
 
@@ -39,12 +40,16 @@ Result<int> apply_repeated(ir::SDFG& root, Transformation& t, AnalysisManager& a
 }
 
 Result<bool> run_pass(ir::SDFG& root, Pass& pass, AnalysisManager& am) {
+  // Pipelines and pattern passes record (and snapshot) their steps themselves.
+  std::optional<OriginalSnapshot> before;
+  if (!pass.records_itself()) before.emplace(root);
   Result<bool> changed = pass.apply(root, am);
   if (!changed.ok()) return changed;
   if (*changed) {
     am.invalidate(pass.modifies());
     if (!pass.records_itself())
-      record(root, HistoryEntry{HistoryEntry::Kind::Pass, std::string(pass.name()), {}, pass.properties().to_json()});
+      record(root, HistoryEntry{HistoryEntry::Kind::Pass, std::string(pass.name()), {}, pass.properties().to_json()},
+             &*before);
   }
   return changed;
 }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ir/json/sdfg_json.h"
+
 namespace dace::transform {
 namespace {
 
@@ -81,6 +83,28 @@ Result<HistoryEntry> parse_entry(const Json& j, size_t index) {
   return e;
 }
 
+// Whether the next recorded step is the first: the stored list is absent, empty or not a
+// list (record replaces that). Looks at the text only, as this runs before every step.
+bool history_is_empty(const ir::SDFG& root) {
+  auto it = root.extra.find(kKey);
+  if (it == root.extra.end()) return true;
+  const std::string& text = it->second;
+  return text.size() < 2 || text.front() != '[' || text == "[]";
+}
+
+bool has_original(const ir::SDFG& root) {
+  auto it = root.extra.find(kOriginalKey);
+  return it != root.extra.end() && it->second != "null";
+}
+
+// DaCe's clone for orig_sdfg has an empty history and no original of its own; a snapshot is
+// only taken when both are absent, so the copy is written as it is.
+std::string original_text(const ir::SDFG& before) {
+  ir::json::WriteOptions compact;
+  compact.pretty = false;
+  return ir::json::write_sdfg(before, compact);
+}
+
 }  // namespace
 
 std::string to_json(const HistoryEntry& e) { return entry_json(e).dump(); }
@@ -105,7 +129,24 @@ std::string history_json(const std::vector<HistoryEntry>& entries) {
   return out + (entries.empty() ? "]\n" : "\n]\n");
 }
 
-void record(ir::SDFG& root, const HistoryEntry& e) {
+OriginalSnapshot::OriginalSnapshot(const ir::SDFG& root) {
+  if (history_is_empty(root) && !has_original(root)) before_ = root.clone_sdfg();
+}
+
+std::optional<std::string> original_of(const ir::SDFG& root) {
+  if (!has_original(root)) return std::nullopt;
+  const std::string& text = root.extra.at(kOriginalKey);
+  // DaCe reads a string holding the JSON too (its backwards-compatible form).
+  if (!text.empty() && text.front() == '"') {
+    Json j = Json::parse(text, nullptr, false);
+    if (j.is_string()) return j.get<std::string>();
+  }
+  return text;
+}
+
+void record(ir::SDFG& root, const HistoryEntry& e, OriginalSnapshot* before) {
+  if (before && !has_original(root))
+    if (std::unique_ptr<ir::SDFG> copy = before->take()) root.extra[kOriginalKey] = original_text(*copy);
   // Appends as text: parsing and re-printing the whole list per step made a simplify of N
   // steps quadratic (a fifth of heat_3d's simplify time). Extra properties are always
   // compact dumps of parsed JSON (the reader's collect_extras, or this function), so a text
@@ -123,6 +164,17 @@ std::vector<HistoryEntry> history_of(const ir::SDFG& root) {
   Json list = stored(root);
   for (size_t i = 0; i < list.size(); ++i)
     if (Result<HistoryEntry> e = parse_entry(list[i], i); e.ok()) out.push_back(std::move(*e));
+  return out;
+}
+
+Result<std::vector<HistoryEntry>> stored_history(const ir::SDFG& root, size_t count) {
+  Json list = stored(root);
+  std::vector<HistoryEntry> out;
+  for (size_t i = 0; i < list.size() && i < count; ++i) {
+    Result<HistoryEntry> e = parse_entry(list[i], i);
+    if (!e.ok()) return e.take_error();
+    out.push_back(std::move(*e));
+  }
   return out;
 }
 

@@ -7,7 +7,13 @@
 //    <properties>}
 // Replaying a history on the same input applies the same steps at the same ids and gives
 // the same bytes (history included).
+// When the first step is recorded, the SDFG as it was before it is stored too, as DaCe's
+// `orig_sdfg` attribute (the whole SDFG's JSON object, without history and original), so that
+// a saved file can be reverted (revert.h): replaying the first n - k entries on the original.
 #pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,10 +39,33 @@ Result<std::vector<HistoryEntry>> parse_history(std::string_view json);
 // A JSON list of entries, one per line (what `dace optimize --record` writes).
 std::string history_json(const std::vector<HistoryEntry>& entries);
 
-// Appends to `root`'s transformation_hist.
-void record(ir::SDFG& root, const HistoryEntry& e);
+// The attribute that holds the original (DaCe's SDFG.orig_sdfg).
+inline constexpr const char* kOriginalKey = "orig_sdfg";
+
+// Taken before a step that may be recorded: a copy of `root` when that step would be the first
+// one (the history is empty and no original is stored), else nothing. Cheap afterwards.
+class OriginalSnapshot {
+ public:
+  explicit OriginalSnapshot(const ir::SDFG& root);
+  // The copy, once; null when none was taken or it was already taken out.
+  std::unique_ptr<ir::SDFG> take() { return std::move(before_); }
+
+ private:
+  std::unique_ptr<ir::SDFG> before_;
+};
+
+// Appends to `root`'s transformation_hist. With a snapshot that holds a copy and no original
+// stored yet, the copy is stored as `root`'s original first.
+void record(ir::SDFG& root, const HistoryEntry& e, OriginalSnapshot* before = nullptr);
+// The stored original as JSON text (an object; DaCe's older string form is unwrapped);
+// nullopt when there is none (absent or null).
+std::optional<std::string> original_of(const ir::SDFG& root);
 // The entries stored in `root` (DaCe-written ones of other types are skipped).
 std::vector<HistoryEntry> history_of(const ir::SDFG& root);
+// The first `count` stored entries (all by default), strictly: an entry of a type that cannot
+// be replayed (DaCe's other kinds) is an error naming its index. A stored value that is no
+// list counts as empty.
+Result<std::vector<HistoryEntry>> stored_history(const ir::SDFG& root, size_t count = SIZE_MAX);
 // How many entries `root` holds, whatever their type.
 size_t history_size(const ir::SDFG& root);
 

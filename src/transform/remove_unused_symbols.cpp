@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "transform/history.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -120,8 +121,10 @@ std::set<std::string> used_symbols(const ir::SDFG& sdfg) {
   for (const auto* codes : {&sdfg.global_code, &sdfg.init_code, &sdfg.exit_code})
     for (const auto& [where, code] : *codes) add_code(out, code.code);
   for (const std::string& a : sdfg.arg_names) out.insert(a);
+  // The history and the original (the SDFG before the first step) describe the past; their
+  // symbols are not uses.
   for (const auto& [key, text] : sdfg.extra)
-    if (key != "transformation_hist") add_code(out, text);
+    if (key != "transformation_hist" && key != kOriginalKey) add_code(out, text);
   // The parent passes these in: the nested SDFG's interface, not ours to change.
   if (sdfg.parent_node)
     for (const auto& [inner, outer] : sdfg.parent_node->symbol_mapping) out.insert(inner);

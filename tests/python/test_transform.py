@@ -1,5 +1,5 @@
 """The optimizer from Python: sdfg.simplify(), apply_transformations(_repeated), matches,
-transformation_history and replay. Results are checked against the corpus's NumPy outputs
+transformation_history, replay and revert. Results are checked against the corpus's NumPy outputs
 (case.json) and against a NumPy expression for a builder-made SDFG."""
 
 import json
@@ -99,6 +99,46 @@ def test_apply_at_a_match_and_replay(corpus_dir):
     with fresh:
         fresh.replay_history(history)
         assert fresh.to_json() == text
+
+
+def test_revert_equals_the_first_steps_also_after_save_and_load(corpus_dir):
+    """revert_history(k) gives the bytes of the input with only the first n - k entries applied
+    (built by applying each entry by name at its location), also on an SDFG loaded from the
+    saved JSON; errors change nothing."""
+    sdfg, folder = _load(corpus_dir, "softmax")
+    with sdfg:
+        sdfg.simplify()
+        sdfg.apply_transformations_repeated("MapFusion")
+        history = sdfg.transformation_history
+        n = len(history)
+        assert n >= 3
+        saved = sdfg.to_json()
+        for k in (1, 2, n):
+            expected, _ = _load(corpus_dir, "softmax")
+            with expected:
+                for e in history[:n - k]:
+                    expected.apply_transformations(e["transformation"], options=e)
+                want = expected.to_json()
+            loaded = libdace.SDFG.from_json(saved)
+            with loaded:
+                loaded.revert_history(k)
+                assert loaded.to_json() == want
+                assert loaded.transformation_history == history[:n - k]
+        with pytest.raises(libdace.InvalidArgumentError, match=f"history holds {n}"):
+            sdfg.revert_history(n + 1)
+        with pytest.raises(ValueError):
+            sdfg.revert_history(-1)
+        assert sdfg.to_json() == saved
+        sdfg.revert_history(1)
+        _run_case(sdfg, folder)
+        bare = json.loads(saved)
+        del bare["attributes"]["orig_sdfg"]
+        no_original = libdace.SDFG.from_json(json.dumps(bare))
+        with no_original:
+            before = no_original.to_json()
+            with pytest.raises(libdace.NotFoundError, match="orig_sdfg"):
+                no_original.revert_history(1)
+            assert no_original.to_json() == before
 
 
 def test_errors_leave_the_sdfg_unchanged(corpus_dir):

@@ -149,6 +149,40 @@ expect_grep optimize_auto_gpu_says_why 'gpu: not available' "$TMP/err"
 check optimize_auto_unknown_device 2 -- "$DACE" optimize "$DRAW" -o "$TMP/auto_x.sdfg" --auto tpu
 expect_grep optimize_auto_unknown_device_named "tpu" "$TMP/err"
 
+# --revert K undoes the last K history entries (of the file or of this run) by replaying the
+# others on the stored original (orig_sdfg): the bytes equal the input with only the first
+# n - K recorded steps replayed; errors exit 2 and write nothing.
+$PY - "$TMP/hist.json" "$TMP/head.json" <<'PYEOF' && passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL optimize_revert_head"; }
+import json, sys
+h = json.load(open(sys.argv[1]))
+assert len(h) >= 3, h
+json.dump(h[:-2], open(sys.argv[2], "w"))
+PYEOF
+nhist="$($PY -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/hist.json")"
+check optimize_replay_head 0 -- "$DACE" optimize "$JRAW" -o "$TMP/jh.sdfg" --replay "$TMP/head.json"
+check optimize_revert_saved 0 -- "$DACE" optimize "$TMP/js.sdfg" -o "$TMP/jv.sdfg" --revert 2
+if cmp -s "$TMP/jh.sdfg" "$TMP/jv.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_revert_saved_same_bytes"; fi
+check optimize_revert_in_run 0 -- "$DACE" optimize "$JRAW" -o "$TMP/jv2.sdfg" --replay "$TMP/hist.json" --revert 1 --revert 1 --record "$TMP/jv2.json"
+if cmp -s "$TMP/jh.sdfg" "$TMP/jv2.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_revert_in_run_same_bytes"; fi
+if cmp -s "$TMP/head.json" <($PY -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), sys.stdout)' "$TMP/jv2.json"); then
+  passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_revert_records_the_kept_steps"; fi
+check optimize_revert_all 0 -- "$DACE" optimize "$TMP/js.sdfg" -o "$TMP/ja.sdfg" --revert "$nhist"
+check optimize_convert_input 0 -- "$DACE" convert "$JRAW" "$TMP/jraw.sdfg"
+if cmp -s "$TMP/jraw.sdfg" "$TMP/ja.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_revert_all_is_the_input"; fi
+check optimize_revert_too_many 2 -- "$DACE" optimize "$TMP/js.sdfg" -o "$TMP/jx.sdfg" --revert "$((nhist + 1))"
+expect_grep optimize_revert_too_many_says_so "history holds $nhist" "$TMP/err"
+check optimize_revert_not_a_number 2 -- "$DACE" optimize "$TMP/js.sdfg" -o "$TMP/jx.sdfg" --revert two
+expect_grep optimize_revert_not_a_number_says_so "number of steps" "$TMP/err"
+$PY - "$TMP/js.sdfg" "$TMP/js_bare.sdfg" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["attributes"]["orig_sdfg"]
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+check optimize_revert_no_original 2 -- "$DACE" optimize "$TMP/js_bare.sdfg" -o "$TMP/jx.sdfg" --revert 1
+expect_grep optimize_revert_no_original_says_so "orig_sdfg" "$TMP/err"
+if [[ ! -e "$TMP/jx.sdfg" ]]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_revert_error_writes_nothing"; fi
+
 # DaCe 1.0.2 (when installed next to the repository) loads the results and replays our
 # histories with its own transformations, at the same ids.
 VENV_PY="$(cd "$(dirname "$0")/../.." && pwd)/.venv-dace/bin/python"

@@ -3,7 +3,10 @@ and validates the output, deserializes its transformation_hist into its own tran
 classes, and replays the recorded history on the input: every entry must resolve to the same
 elements in DaCe's numbering (cfg_list index, node ids) and pass DaCe's own can_be_applied,
 and the replay must end with as many states as our output and the same map scopes (ids,
-parameters, ranges, schedules, nesting). Exit 1 on any difference.
+parameters, ranges, schedules, nesting). The stored original (orig_sdfg, the SDFG before the
+first step) must load in DaCe as an SDFG, validate, and have the input's containers, symbols,
+states and nodes (hash_sdfg would also compare properties we do not model, such as a state's
+`executions`). Exit 1 on any difference.
 
 One liberty: DaCe 1.0.2's LoopLifting adds the loop's body blocks to the new LoopRegion in the
 iteration order of a Python set of edges (address order), so block ids inside a freshly lifted
@@ -74,6 +77,12 @@ def in_libdace_order(loop, former):
     loop.start_block = 0
 
 
+def shape_of(sdfg):
+    """Containers, symbols, and per state (in order) the node types, of every nested SDFG."""
+    return [(sorted(s.arrays), sorted(s.symbols), [sorted(type(n).__name__ for n in st.nodes()) for st in s.states()])
+            for s in sdfg.all_sdfgs_recursive()]
+
+
 def check(raw_path, out_path, hist_path):
     ours = dace.SDFG.from_file(out_path)
     ours.validate()
@@ -81,6 +90,10 @@ def check(raw_path, out_path, hist_path):
     names = [type(t).__name__ for t in ours.transformation_hist]
     assert names[-len(history):] == [e['transformation'] for e in history] if history else True, names
     g = dace.SDFG.from_file(raw_path)
+    if history:
+        assert ours.orig_sdfg is not None, f'{out_path}: DaCe reads no orig_sdfg'
+        ours.orig_sdfg.validate()
+        assert shape_of(ours.orig_sdfg) == shape_of(g), f'{out_path}: orig_sdfg differs from {raw_path} in DaCe'
     for i, e in enumerate(history):
         t = serialize.from_json(e)
         if e['type'] == 'Pass':

@@ -3,7 +3,8 @@
 // (PARSE), properties that are no object or name an unknown property (INVALID_ARGUMENT), a
 // location whose element does not exist or where the pattern does not apply
 // (INVALID_ARGUMENT, naming it), an invalid SDFG (INVALID_SDFG), and histories that do not
-// replay. run_rows checks that the SDFG saves byte-identically after each failed call.
+// replay or revert. run_rows checks that the SDFG saves byte-identically after each failed call.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,26 @@ dace_status_t on_valid(Fixture& f, Call call) {
   f.check(json_text(g) == before, "the valid SDFG changed in a failed call");
   dace_sdfg_release(g);
   return st;
+}
+
+// The valid SDFG given a one-entry history and itself as the original, its saved JSON edited by `edit` (to drop the
+// original, or to put an entry there that does not apply), then the revert of 1 step.
+template <class Edit>
+dace_status_t revert_edited(Fixture& f, Edit edit) {
+  return on_valid(f, [&](dace_sdfg_t* g) -> dace_status_t {
+    nlohmann::json j = nlohmann::json::parse(json_text(g));
+    j["attributes"]["transformation_hist"] =
+        nlohmann::json::parse(R"([{"type": "Pass", "transformation": "RemoveUnusedSymbols", "recursive": true}])");
+    j["attributes"]["orig_sdfg"] = nlohmann::json::parse(json_text(g));
+    edit(j);
+    dace_sdfg_t* edited = nullptr;
+    if (dace_sdfg_load_string(&edited, j.dump().c_str()) != DACE_OK) return DACE_OK;
+    const std::string before = json_text(edited);
+    const dace_status_t st = dace_sdfg_revert_history(edited, 1);
+    f.check(json_text(edited) == before, "the edited SDFG changed in a failed revert");
+    dace_sdfg_release(edited);
+    return st;
+  });
 }
 
 }  // namespace
@@ -305,6 +326,33 @@ std::vector<Row> rows_transform() {
        CONTRACT_CALL { return dace_sdfg_replay_history(f.sdfg, "[]"); }, DACE_ERROR_INVALID_SDFG, {"replay"}},
       {"dace_sdfg_replay_history", "borrowed nested SDFG",
        CONTRACT_CALL { return dace_sdfg_replay_history(nested_of(f), "[]"); }, DACE_ERROR_INVALID_ARGUMENT,
+       {"nested"}},
+      // --- revert
+      {"dace_sdfg_revert_history", "NULL sdfg", CONTRACT_CALL { return dace_sdfg_revert_history(nullptr, 1); },
+       DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
+      {"dace_sdfg_revert_history", "more steps than the history holds",
+       CONTRACT_CALL { return dace_sdfg_revert_history(f.sdfg, 1); }, DACE_ERROR_INVALID_ARGUMENT,
+       {"revert 1", "history holds 0"}},
+      {"dace_sdfg_revert_history", "no original stored",
+       CONTRACT_CALL { return revert_edited(f, [](nlohmann::json& j) { j["attributes"].erase("orig_sdfg"); }); },
+       DACE_ERROR_NOT_FOUND, {"orig_sdfg"}},
+      {"dace_sdfg_revert_history", "unreadable original",
+       CONTRACT_CALL {
+         return revert_edited(f, [](nlohmann::json& j) { j["attributes"]["orig_sdfg"] = {{"type", "SDFG"}}; });
+       },
+       DACE_ERROR_PARSE, {"orig_sdfg", "unreadable"}},
+      {"dace_sdfg_revert_history", "a kept entry does not apply to the original",
+       CONTRACT_CALL {
+         return revert_edited(f, [](nlohmann::json& j) {
+           j["attributes"]["transformation_hist"].insert(
+               j["attributes"]["transformation_hist"].begin(),
+               nlohmann::json::parse(R"({"type": "PatternTransformation", "transformation": "MapCollapse",)"
+                                     R"( "cfg_id": 0, "state_id": 0, "_subgraph": {"0": 0, "1": 1}})"));
+         });
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"history entry 0 (MapCollapse)"}},
+      {"dace_sdfg_revert_history", "borrowed nested SDFG",
+       CONTRACT_CALL { return dace_sdfg_revert_history(nested_of(f), 1); }, DACE_ERROR_INVALID_ARGUMENT,
        {"nested"}},
   };
 }

@@ -249,6 +249,122 @@ TEST(CapiTransform, ErrorsLeaveTheSdfgByteIdentical) {
   dace_sdfg_release(h);
 }
 
+// The handle's history entries, each as compact JSON text.
+std::vector<std::string> entries_of(const dace_sdfg_t* h) {
+  std::vector<std::string> out;
+  for (const auto& e : nlohmann::json::parse(history_of(h))) out.push_back(e.dump());
+  return out;
+}
+
+// dace_sdfg_revert_history(k) gives the bytes of the input with only the first n - k steps
+// applied, built here by applying each entry by name through the C API (an entry is valid
+// properties: its location); also on a handle loaded from the saved JSON.
+TEST(CapiTransform, RevertEqualsTheFirstStepsAlsoAfterSaveAndLoad) {
+  if (!have_corpus()) GTEST_SKIP() << "no corpus";
+  const std::string raw = corpus_file("gemm", "raw");
+  dace_sdfg_t* h = load(raw);
+  ASSERT_NE(h, nullptr);
+  ASSERT_DACE_OK(dace_sdfg_simplify(h));
+  ASSERT_DACE_OK(dace_sdfg_apply_transformation_repeated(nullptr, h, "MapFusion", nullptr));
+  const std::vector<std::string> entries = entries_of(h);
+  const size_t n = entries.size();
+  ASSERT_GE(n, 3u);
+  const std::string saved = bytes_of(h);
+  for (size_t k : {size_t{1}, size_t{2}, n / 2, n}) {
+    SCOPED_TRACE("revert " + std::to_string(k) + " of " + std::to_string(n));
+    dace_sdfg_t* expected = load(raw);
+    for (size_t i = 0; i + k < n; ++i) {
+      const std::string name = nlohmann::json::parse(entries[i])["transformation"];
+      ASSERT_DACE_OK(dace_sdfg_apply_transformation(expected, name.c_str(), entries[i].c_str()));
+    }
+    dace_sdfg_t* copy = nullptr;
+    ASSERT_DACE_OK(dace_sdfg_clone(&copy, h));
+    ASSERT_DACE_OK(dace_sdfg_revert_history(copy, k));
+    EXPECT_EQ(bytes_of(copy), bytes_of(expected));
+    dace_sdfg_t* reloaded = nullptr;
+    ASSERT_DACE_OK(dace_sdfg_load_string(&reloaded, saved.c_str()));
+    ASSERT_DACE_OK(dace_sdfg_revert_history(reloaded, k));
+    EXPECT_EQ(bytes_of(reloaded), bytes_of(expected));
+    EXPECT_EQ(entries_of(reloaded).size(), n - k);
+    dace_sdfg_release(reloaded);
+    dace_sdfg_release(copy);
+    dace_sdfg_release(expected);
+  }
+  // The reverted SDFG still computes NumPy's outputs, and can be optimized again.
+  ASSERT_DACE_OK(dace_sdfg_revert_history(h, 1));
+  check_numpy(corpus_dir("gemm"), h);
+  ASSERT_DACE_OK(dace_sdfg_apply_transformation_repeated(nullptr, h, "MapFusion", nullptr));
+  EXPECT_EQ(bytes_of(h), saved);
+  dace_sdfg_release(h);
+}
+
+TEST(CapiTransform, RevertErrorsLeaveTheSdfgByteIdentical) {
+  if (!have_corpus()) GTEST_SKIP() << "no corpus";
+  dace_sdfg_t* h = load(corpus_file("softmax", "raw"));
+  ASSERT_NE(h, nullptr);
+  EXPECT_DACE_ERROR(dace_sdfg_revert_history(h, 1), DACE_ERROR_INVALID_ARGUMENT, "history holds 0");
+  ASSERT_DACE_OK(dace_sdfg_simplify(h));
+  const size_t n = entries_of(h).size();
+  const std::string before = bytes_of(h);
+  EXPECT_DACE_ERROR(dace_sdfg_revert_history(h, n + 1), DACE_ERROR_INVALID_ARGUMENT,
+                    "history holds " + std::to_string(n));
+  EXPECT_EQ(bytes_of(h), before);
+  ASSERT_DACE_OK(dace_sdfg_revert_history(h, 0));
+  EXPECT_EQ(bytes_of(h), before);
+
+  // A saved history without its original (as files written before originals were kept).
+  nlohmann::json j = nlohmann::json::parse(before);
+  j["attributes"].erase("orig_sdfg");
+  dace_sdfg_t* bare = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_load_string(&bare, j.dump().c_str()));
+  const std::string bare_before = bytes_of(bare);
+  EXPECT_DACE_ERROR(dace_sdfg_revert_history(bare, 1), DACE_ERROR_NOT_FOUND, "orig_sdfg");
+  EXPECT_EQ(bytes_of(bare), bare_before);
+  dace_sdfg_release(bare);
+
+  // A kept entry that no longer applies on the original: named, nothing changes.
+  j = nlohmann::json::parse(before);
+  j["attributes"]["transformation_hist"][0] = nlohmann::json::parse(
+      "{\"type\": \"PatternTransformation\", \"transformation\": \"StateFusion\", \"cfg_id\": 0, "
+      "\"state_id\": -1, \"_subgraph\": {\"0\": 400, \"1\": 401}}");
+  dace_sdfg_t* stale = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_load_string(&stale, j.dump().c_str()));
+  const std::string stale_before = bytes_of(stale);
+  EXPECT_DACE_ERROR(dace_sdfg_revert_history(stale, 1), DACE_ERROR_INVALID_ARGUMENT, "history entry 0 (StateFusion)");
+  EXPECT_EQ(bytes_of(stale), stale_before);
+  dace_sdfg_release(stale);
+  dace_sdfg_release(h);
+}
+
+// Borrowed handles of nested SDFGs point into the tree that a revert replaces: afterwards
+// they answer with an error instead of reading freed memory (run under ASan in CI).
+TEST(CapiTransform, RevertRetiresBorrowedNestedHandles) {
+  if (!have_corpus()) GTEST_SKIP() << "no corpus";
+  dace_sdfg_t* h = load(corpus_file("mandelbrot1", "raw"));
+  ASSERT_NE(h, nullptr);
+  ASSERT_DACE_OK(dace_sdfg_simplify(h));
+  dace_sdfg_t* nested = nullptr;
+  size_t count = 0;
+  ASSERT_DACE_OK(dace_sdfg_list_states(nullptr, 0, &count, h));
+  std::vector<dace_id_t> states(count);
+  ASSERT_DACE_OK(dace_sdfg_list_states(states.data(), count, &count, h));
+  for (dace_id_t st : states) {
+    size_t nn = 0;
+    ASSERT_DACE_OK(dace_state_list_nodes(nullptr, 0, &nn, h, st));
+    std::vector<dace_id_t> nodes(nn);
+    ASSERT_DACE_OK(dace_state_list_nodes(nodes.data(), nn, &nn, h, st));
+    for (dace_id_t n : nodes)
+      if (!nested && dace_node_get_nested_sdfg(&nested, h, st, n) != DACE_OK) nested = nullptr;
+  }
+  ASSERT_NE(nested, nullptr) << "mandelbrot1 has nested SDFGs";
+  const char* name = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_get_name(&name, nested));
+  ASSERT_DACE_OK(dace_sdfg_revert_history(h, 1));
+  EXPECT_DACE_ERROR(dace_sdfg_get_name(&name, nested), DACE_ERROR_INVALID_ARGUMENT, "stale");
+  check_numpy(corpus_dir("mandelbrot1"), h);
+  dace_sdfg_release(h);
+}
+
 // A hand-built SDFG: two maps in sequence over a transient; MapFusion removes the transient
 // and the result computes B = (A + 1) * 2 (checked against a loop here).
 TEST(CapiTransform, MapFusionOnABuiltSdfg) {

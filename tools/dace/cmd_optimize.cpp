@@ -1,8 +1,10 @@
 // `dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS]]... [--apply-repeated NAME[:PROPS]]...
-//  [--replay HIST.json] [--record HIST.json] [--json]`: runs transformations and passes in
-// command-line order, validates the result and writes it. Exit 2 for usage errors, unknown
+//  [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]`: runs transformations and
+// passes in command-line order (--revert K undoes the last K entries of the SDFG's history,
+// loaded ones included), validates the result and writes it. Exit 2 for usage errors, unknown
 // names, locations where a transformation does not apply and replay failures; exit 1 when the
 // input (or, by a bug, the result) is invalid. On any error OUT is not written.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +18,7 @@
 #include "transform/apply.h"
 #include "transform/history.h"
 #include "transform/replay.h"
+#include "transform/revert.h"
 #include "transform/request.h"
 
 namespace dace::cli {
@@ -24,15 +27,15 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 struct Step {
-  enum class Kind { Apply, ApplyRepeated, Replay } kind;
-  std::string arg;  // NAME[:PROPS] or a history file
+  enum class Kind { Apply, ApplyRepeated, Replay, Revert } kind;
+  std::string arg;  // NAME[:PROPS], a history file, or how many steps to revert
 };
 
 int usage() {
   std::fputs(
       "usage: dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
       "                     [--apply-repeated NAME[:PROPS_JSON]]...\n"
-      "                     [--replay HIST.json] [--record HIST.json] [--json]\n",
+      "                     [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]\n",
       stderr);
   return kExitError;
 }
@@ -44,6 +47,26 @@ Result<transform::HistoryEntry> parse_apply(const std::string& arg, bool* has_lo
   DACE_TRY(transform::require_known(name));
   const std::string_view props = colon == std::string::npos ? std::string_view() : std::string_view(arg).substr(colon + 1);
   return transform::entry_from_request(name, props, has_location);
+}
+
+// K of --revert: a non-negative decimal integer.
+Result<size_t> parse_steps(const std::string& arg) {
+  size_t k = 0;
+  if (arg.empty() || arg.size() > 9 || arg.find_first_not_of("0123456789") != std::string::npos)
+    return make_error(Code::InvalidArgument, "--revert " + arg + ": expected a number of steps (0, 1, 2, ...)");
+  for (char c : arg) k = k * 10 + static_cast<size_t>(c - '0');
+  return k;
+}
+
+// Replaces `sdfg` by the SDFG with its last K steps undone (transform/revert.h).
+Status revert_step(std::unique_ptr<ir::SDFG>& sdfg, const std::string& arg, transform::AnalysisManager& am) {
+  Result<size_t> k = parse_steps(arg);
+  if (!k.ok()) return k.take_error();
+  Result<std::unique_ptr<ir::SDFG>> r = transform::reverted(*sdfg, *k);
+  if (!r.ok()) return r.take_error();
+  am.clear();  // cached analyses belong to the old object
+  sdfg = std::move(*r);
+  return Status::success();
 }
 
 Status run_step(ir::SDFG& sdfg, const Step& step, transform::AnalysisManager& am) {
@@ -101,6 +124,7 @@ int cmd_optimize(const std::vector<std::string>& args) {
     else if (a == "--apply" && has_value) steps.push_back({Step::Kind::Apply, args[++i]});
     else if (a == "--apply-repeated" && has_value) steps.push_back({Step::Kind::ApplyRepeated, args[++i]});
     else if (a == "--replay" && has_value) steps.push_back({Step::Kind::Replay, args[++i]});
+    else if (a == "--revert" && has_value) steps.push_back({Step::Kind::Revert, args[++i]});
     else if (a == "--record" && has_value) record = args[++i];
     else if (a == "--json") json = true;
     else if (a.starts_with("-")) {
@@ -117,12 +141,15 @@ int cmd_optimize(const std::vector<std::string>& args) {
     std::fprintf(stderr, "dace optimize: %s: invalid input: %s\n", in.c_str(), v.error().message.c_str());
     return kExitFailed;
   }
-  // Entries already in the input (ours or DaCe's) are not this run's steps.
-  const size_t history_before = transform::history_of(*sdfg).size();
+  // Entries already in the input (ours or DaCe's) are not this run's steps; those a --revert
+  // undid are not in the result at all.
+  size_t history_before = transform::history_of(*sdfg).size();
   const auto start = std::chrono::steady_clock::now();
   transform::AnalysisManager am;
   for (const Step& step : steps) {
-    Status s = run_step(*sdfg, step, am);
+    Status s = step.kind == Step::Kind::Revert ? revert_step(sdfg, step.arg, am) : run_step(*sdfg, step, am);
+    if (s.ok() && step.kind == Step::Kind::Revert)
+      history_before = std::min(history_before, transform::history_of(*sdfg).size());
     if (!s.ok()) {
       std::fprintf(stderr, "dace optimize: %s: %s\n", code_name(s.error().code), s.error().message.c_str());
       return kExitError;

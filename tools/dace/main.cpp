@@ -26,7 +26,7 @@ void print_usage(FILE* out) {
       "                           compile and report the time of each phase\n"
       "  optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
       "           [--apply-repeated NAME[:PROPS_JSON]]...\n"
-      "           [--replay HIST.json] [--record HIST.json] [--json]\n"
+      "           [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]\n"
       "                           apply passes and transformations in order, validate, write OUT\n"
       "  version                  print the libdace version\n",
       out);

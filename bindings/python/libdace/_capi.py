@@ -1328,6 +1328,11 @@ dace_sdfg_replay_history = _bind("dace_sdfg_replay_history", dace_status_t, [
     ctypes.POINTER(dace_sdfg_t),
     ctypes.c_char_p,
 ])
+# dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps)
+dace_sdfg_revert_history = _bind("dace_sdfg_revert_history", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_size_t,
+])
 
 # Every bound C function, in header order.
 FUNCTIONS = (
@@ -1484,6 +1489,7 @@ FUNCTIONS = (
     "dace_sdfg_apply_transformation_repeated",
     "dace_sdfg_history_json",
     "dace_sdfg_replay_history",
+    "dace_sdfg_revert_history",
 )
 
 # C parameter names per function (for error messages and keyword helpers).
@@ -1641,4 +1647,5 @@ PARAM_NAMES = {
     "dace_sdfg_apply_transformation_repeated": ("out_applied", "sdfg", "name", "props_json",),
     "dace_sdfg_history_json": ("out_json", "sdfg",),
     "dace_sdfg_replay_history": ("sdfg", "history_json",),
+    "dace_sdfg_revert_history": ("sdfg", "steps",),
 }

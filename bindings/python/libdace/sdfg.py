@@ -508,6 +508,15 @@ class SDFG(ControlFlowRegion, Releasable):
         text = history if isinstance(history, str) else json.dumps(list(history))
         check(_capi.dace_sdfg_replay_history(self._h(), enc(text)))
 
+    def revert_history(self, steps=1):
+        """Undoes the last `steps` history entries: the others are replayed on the SDFG as it was
+        before the first step (DaCe's orig_sdfg, saved with the SDFG), so the result equals the
+        original with only those applied. Nothing changes when it fails (more steps than the
+        history holds, no original stored, an entry that no longer applies)."""
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
+            raise ValueError(f"revert_history: steps must be a non-negative int, got {steps!r}")
+        check(_capi.dace_sdfg_revert_history(self._h(), steps))
+
     # --- checking and compiling ---------------------------------------------------------
 
     def validate(self):

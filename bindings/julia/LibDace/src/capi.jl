@@ -1039,6 +1039,11 @@ function dace_sdfg_replay_history(sdfg, history_json)
     ccall((:dace_sdfg_replay_history, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Ptr{Cchar}), sdfg, history_json)
 end
 
+# dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps)
+function dace_sdfg_revert_history(sdfg, steps)
+    ccall((:dace_sdfg_revert_history, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Csize_t), sdfg, steps)
+end
+
 # Every wrapped C function, in header order.
 const FUNCTIONS = (
     :dace_version,
@@ -1194,4 +1199,5 @@ const FUNCTIONS = (
     :dace_sdfg_apply_transformation_repeated,
     :dace_sdfg_history_json,
     :dace_sdfg_replay_history,
+    :dace_sdfg_revert_history,
 )
