@@ -1,0 +1,190 @@
+"""DaCe runs what we transform: every corpus raw SDFG goes through `dace optimize` (our
+optimizer) in a few variants; DaCe 1.0.2 then loads and validates each result, compiles it with
+its own code generator and CMake build, runs it on the corpus inputs and the outputs are
+compared with the corpus's NumPy outputs (the case's rtol/atol). A negative control corrupts
+one tasklet of an optimized SDFG and must be reported as a mismatch, so a check that cannot
+fail does not pass silently.
+
+Builds are cached under WORK/cache by DaCe's own hash_sdfg() of the SDFG (which leaves out the
+history, the original and guids): a rerun compiles only SDFGs whose content changed, and
+variants that give the same SDFG share one build. Entries not used by a run are deleted.
+
+usage: dace_runs_transformed.py DACE_CLI CORPUS WORK [--jobs N] [--kernels k1,k2]
+Exit 0 when every result matches and the control is caught, 1 otherwise."""
+import argparse
+import concurrent.futures as cf
+import fcntl
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# Each variant: the `dace optimize` flags after IN -o OUT.
+REPEATED = ["MapFusion", "TrivialMapElimination", "MapCollapse", "RedundantArray"]
+VARIANTS = {
+    "simplify": ["--simplify"],
+    "repeated": ["--simplify"] + [f for name in REPEATED for f in ("--apply-repeated", name)] + ["--simplify"] +
+                [f for name in REPEATED for f in ("--apply-repeated", name)],
+}
+CONTROL_KERNEL = "gemm"
+
+
+def patch_networkx_for_dace():
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from run_corpus_bench import patch_networkx_for_dace as patch
+    patch()
+
+
+def corrupt_one_tasklet(src, dst):
+    """Adds 1 to the result of the first one-line Python tasklet of the SDFG in `src`."""
+    d = json.load(open(src))
+
+    def visit(obj):
+        if isinstance(obj, dict):
+            if obj.get("type") == "Tasklet":
+                code = obj["attributes"]["code"]
+                text = code.get("string_data", "")
+                if code.get("language") == "Python" and "\n" not in text.strip() and "=" in text:
+                    code["string_data"] = text.strip() + " + 1"
+                    return True
+            # Not the stored original (orig_sdfg): it is not what runs.
+            return any(visit(v) for k, v in obj.items() if k != "orig_sdfg")
+        if isinstance(obj, list):
+            return any(visit(v) for v in obj)
+        return False
+
+    if not visit(d):
+        raise RuntimeError(f"{src}: no one-line Python tasklet to corrupt")
+    json.dump(d, open(dst, "w"))
+
+
+def run_case(job):
+    """In a worker process: load, validate, compile (or reuse the cached build), run, compare.
+    Returns (label, 'ok' | 'MISMATCH ...' | 'ERROR ...', seconds, cached)."""
+    label, sdfg_path, case_dir, cache_root = job
+    t0 = time.perf_counter()
+    import warnings
+    warnings.filterwarnings("ignore")
+    import numpy as np
+    patch_networkx_for_dace()
+    import dace
+    from dace.sdfg.utils import load_precompiled_sdfg
+    # Fewer optimizations than DaCe's default (-O3 -march=native): the check is about
+    # correctness, and compiling dominates its time.
+    dace.Config.set("compiler", "cpu", "args", value="-std=c++14 -fPIC -O1 -w")
+    dace.Config.set("compiler", "build_type", value="None")
+    try:
+        sdfg = dace.SDFG.from_file(sdfg_path)
+        sdfg.validate()
+        key = sdfg.hash_sdfg()[:24]
+        folder = os.path.join(cache_root, key, sdfg.name)
+        # Variants that give the same SDFG share one build: the second waits for the first.
+        with open(os.path.join(cache_root, key + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            cached = os.path.exists(os.path.join(folder, "done"))
+            if cached:
+                csdfg = load_precompiled_sdfg(folder)
+            else:
+                shutil.rmtree(os.path.join(cache_root, key), ignore_errors=True)
+                dace.Config.set("default_build_folder", value=os.path.join(cache_root, key))
+                csdfg = sdfg.compile()
+                if os.path.abspath(sdfg.build_folder) != os.path.abspath(folder):
+                    raise RuntimeError(f"DaCe built in {sdfg.build_folder}, not {folder}")
+                open(os.path.join(folder, "done"), "w").close()
+        case = json.load(open(os.path.join(case_dir, "case.json")))
+        args = {}
+        for name, rel in case["inputs"].items():
+            v = np.load(os.path.join(case_dir, rel))
+            args[name] = v[()] if v.ndim == 0 else v.copy()
+        kwargs = dict(args)
+        kwargs.update({k: int(v) for k, v in case.get("symbols", {}).items()})
+        result = csdfg(**kwargs)
+        returns = sorted(n for n in case["expected_outputs"] if n.startswith("__return"))
+        got = {}
+        if returns:
+            values = result if isinstance(result, tuple) else (result,)
+            got.update(zip(returns, values))
+        bad = []
+        for name, rel in case["expected_outputs"].items():
+            want = np.load(os.path.join(case_dir, rel))
+            have = np.asarray(got[name] if name in got else args[name])
+            if have.shape != want.shape and have.size == want.size:
+                have = have.reshape(want.shape)
+            if have.shape != want.shape or not np.allclose(have, want, rtol=case["rtol"], atol=case["atol"],
+                                                           equal_nan=True):
+                err = float(np.max(np.abs(have - want))) if have.shape == want.shape else float("nan")
+                bad.append(f"{name} (shape {have.shape} vs {want.shape}, max abs error {err:.3g})")
+        status = "ok" if not bad else "MISMATCH " + ", ".join(bad)
+        return label, status, time.perf_counter() - t0, cached, key
+    except Exception as ex:  # noqa: BLE001 - reported as the job's result
+        return label, f"ERROR {type(ex).__name__}: {str(ex).splitlines()[0] if str(ex) else ''}", \
+            time.perf_counter() - t0, False, None
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("dace_cli")
+    p.add_argument("corpus")
+    p.add_argument("work")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--kernels", default="")
+    a = p.parse_args()
+    start = time.perf_counter()
+    out_dir = os.path.join(a.work, "sdfg")
+    cache = os.path.join(a.work, "cache")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    os.makedirs(cache, exist_ok=True)
+    kernels = sorted(k for k in os.listdir(a.corpus) if os.path.exists(os.path.join(a.corpus, k, f"{k}.raw.sdfg")))
+    if a.kernels:
+        kernels = [k for k in kernels if k in a.kernels.split(",")]
+    if not kernels:
+        print(f"no corpus raw SDFGs in {a.corpus}")
+        return 1
+
+    jobs, failures = [], []
+    for k in kernels:
+        raw = os.path.join(a.corpus, k, f"{k}.raw.sdfg")
+        for variant, flags in VARIANTS.items():
+            out = os.path.join(out_dir, f"{k}.{variant}.sdfg")
+            r = subprocess.run([a.dace_cli, "optimize", raw, "-o", out] + flags, capture_output=True, text=True)
+            if r.returncode != 0:
+                failures.append(f"{k} {variant}: dace optimize exit {r.returncode}: {r.stderr.strip()}")
+                continue
+            jobs.append((f"{k} {variant}", out, os.path.join(a.corpus, k), cache))
+    control = None
+    if CONTROL_KERNEL in kernels:
+        control = os.path.join(out_dir, f"{CONTROL_KERNEL}.corrupted.sdfg")
+        corrupt_one_tasklet(os.path.join(out_dir, f"{CONTROL_KERNEL}.simplify.sdfg"), control)
+        jobs.append((f"{CONTROL_KERNEL} corrupted (control)", control, os.path.join(a.corpus, CONTROL_KERNEL), cache))
+
+    used = set()
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=max(1, a.jobs), mp_context=ctx) as pool:
+        for label, status, secs, cached, key in pool.map(run_case, jobs):
+            used.add(key)
+            is_control = label.endswith("(control)")
+            print(f"{'ok  ' if (status == 'ok') != is_control else 'FAIL'} {label}: {status} "
+                  f"({secs:.1f} s{', cached build' if cached else ''})", flush=True)
+            if is_control and not status.startswith("MISMATCH"):
+                failures.append(f"{label}: the corrupted SDFG was not reported as a mismatch ({status})")
+            elif not is_control and status != "ok":
+                failures.append(f"{label}: {status}")
+    for entry in os.listdir(cache) if not a.kernels else []:  # a partial run keeps the others
+        if entry.split(".")[0] not in used:
+            shutil.rmtree(os.path.join(cache, entry), ignore_errors=True)
+    print(f"dace_runs_transformed: {len(jobs)} runs ({len(kernels)} kernels x {len(VARIANTS)} variants"
+          f"{' + control' if control else ''}), {len(failures)} failures, {time.perf_counter() - start:.0f} s")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
