@@ -7,7 +7,6 @@
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/inline_sdfgs.h"
-#include "transform/loop_lifting.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/scalar_to_symbol.h"
 #include "transform/state_fusion.h"
@@ -15,29 +14,20 @@
 namespace dace::transform {
 
 std::unique_ptr<Pipeline> make_simplify_pipeline() {
-  // DaCe's order would raise control flow first. DaCe 1.0.2, which must replay our history,
-  // skips ConstantPropagation, DeadDataflowElimination, DeadStateElimination,
-  // RemoveUnusedSymbols and ArrayElimination once an SDFG holds a LoopRegion (they are
-  // `single_level_sdfg_only`), so those run to their fixed point on the state machine first
-  // and loops are lifted after.
-  auto dataflow = std::make_unique<Pipeline>("simplify (fixed point)");
-  dataflow->add(std::make_unique<InlineSDFGs>());
-  dataflow->add(std::make_unique<ScalarToSymbolPromotion>());
-  dataflow->add(std::make_unique<PatternPass>(std::make_unique<StateFusion>()));
-  dataflow->add(std::make_unique<ConstantPropagation>());
-  dataflow->add(std::make_unique<DeadDataflowElimination>());
-  dataflow->add(std::make_unique<DeadStateElimination>());
-  dataflow->add(std::make_unique<RemoveUnusedSymbols>());
-  dataflow->add(std::make_unique<ArrayElimination>());
-  dataflow->add(std::make_unique<ConsolidateEdges>());
-  dataflow->fixed_point();
-
+  // DaCe 1.0.2's SimplifyPass order. Control-flow raising (LoopLifting, ControlFlowRaising) is
+  // not part of it: DaCe 1.0.2 fails to compile or run some SDFGs whose loops are lifted
+  // (interop.dace_runs_transformed: crc16, doitgen), and what simplify writes must run there.
   auto p = std::make_unique<Pipeline>("simplify");
-  p->add(std::move(dataflow));
-  p->add(std::make_unique<PatternPass>(std::make_unique<LoopLifting>()));
-  // Each lifted loop starts with its former guard, an empty state: fused into the body's
-  // first state where that is a state (DaCe's StateFusion replays these, loops and all).
+  p->add(std::make_unique<InlineSDFGs>());
+  p->add(std::make_unique<ScalarToSymbolPromotion>());
   p->add(std::make_unique<PatternPass>(std::make_unique<StateFusion>()));
+  p->add(std::make_unique<ConstantPropagation>());
+  p->add(std::make_unique<DeadDataflowElimination>());
+  p->add(std::make_unique<DeadStateElimination>());
+  p->add(std::make_unique<RemoveUnusedSymbols>());
+  p->add(std::make_unique<ArrayElimination>());
+  p->add(std::make_unique<ConsolidateEdges>());
+  p->fixed_point();
   return p;
 }
 

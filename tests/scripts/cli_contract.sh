@@ -116,7 +116,7 @@ expect_grep optimize_replay_names_entry "history entry 0 (MapCollapse)" "$TMP/er
 # matches state-machine loops, so DaCe cannot replay it: optimizer.loop_to_map_vs_dace
 # compares outcomes instead.)
 SRAW="$CORPUS/syrk/syrk.raw.sdfg"
-check optimize_loop_to_map 0 -- "$DACE" optimize "$SRAW" -o "$TMP/l2m.sdfg" --apply LoopLifting --simplify \
+check optimize_loop_to_map 0 -- "$DACE" optimize "$SRAW" -o "$TMP/l2m.sdfg" --apply-repeated LoopLifting --simplify \
   --apply-repeated LoopToMap --record "$TMP/l2m.hist.json"
 expect_grep optimize_loop_to_map_recorded '"transformation": *"LoopToMap"' "$TMP/l2m.hist.json"
 check optimize_loop_to_map_replay 0 -- "$DACE" optimize "$SRAW" -o "$TMP/l2m_r.sdfg" --replay "$TMP/l2m.hist.json"
@@ -192,6 +192,10 @@ if [[ -x "$VENV_PY" ]]; then
     "$DACE" optimize "$CORPUS/$k/$k.raw.sdfg" -o "$TMP/$k.sdfg" --simplify --record "$TMP/$k.hist.json" >/dev/null
     triples+=("$CORPUS/$k/$k.raw.sdfg" "$TMP/$k.sdfg" "$TMP/$k.hist.json")
   done
+  # Loops lifted (outside simplify): DaCe replays the LoopLifting entries.
+  "$DACE" optimize "$CORPUS/crc16/crc16.raw.sdfg" -o "$TMP/crc16_lifted.sdfg" --simplify --apply-repeated LoopLifting \
+    --record "$TMP/crc16_lifted.hist.json" >/dev/null
+  triples+=("$CORPUS/crc16/crc16.raw.sdfg" "$TMP/crc16_lifted.sdfg" "$TMP/crc16_lifted.hist.json")
   # The map transformations, one application each, in sequence: DaCe must also find the
   # nodes the earlier ones created at the same ids.
   triples+=("$CORPUS/gemm/gemm.raw.sdfg" "$TMP/gemm_maps.sdfg" "$TMP/gemm_maps.hist.json")

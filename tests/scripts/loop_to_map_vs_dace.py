@@ -50,9 +50,9 @@ def main(cli, corpus, tmp):
         if not os.path.exists(raw):
             continue
         lifted, out = os.path.join(tmp, k + '.lifted.sdfg'), os.path.join(tmp, k + '.l2m.sdfg')
-        subprocess.run([cli, 'optimize', raw, '-o', lifted, '--apply', 'LoopLifting', '--simplify'], check=True,
+        subprocess.run([cli, 'optimize', raw, '-o', lifted, '--apply-repeated', 'LoopLifting', '--simplify'], check=True,
                        capture_output=True)
-        r = subprocess.run([cli, 'optimize', raw, '-o', out, '--apply', 'LoopLifting', '--simplify', '--apply-repeated',
+        r = subprocess.run([cli, 'optimize', raw, '-o', out, '--apply-repeated', 'LoopLifting', '--simplify', '--apply-repeated',
                             'LoopToMap', '--json'], check=True, capture_output=True, text=True)
         ours = sum(1 for e in json.loads(r.stdout)['applied'] if e['transformation'] == 'LoopToMap')
         theirs = dace_conversions(raw)
