@@ -8,13 +8,10 @@
 #include "transform/block_substitution.h"
 #include "transform/cfg_list.h"
 #include "transform/loop_bounds.h"
+#include "transform/loop_shape.h"
 
 namespace dace::transform {
 namespace {
-
-const ir::LoopRegion* as_loop(const ir::ControlFlowBlock* b) {
-  return b && b->kind == ir::BlockKind::Loop ? static_cast<const ir::LoopRegion*>(b) : nullptr;
-}
 
 // The loop's iteration values, or nullopt with `why`.
 std::optional<std::vector<sym::Expr>> iteration_values(const ir::LoopRegion& loop, std::string& why) {

@@ -8,23 +8,12 @@
 #include "ir/state.h"
 #include "transform/cfg_list.h"
 #include "transform/loop_bounds.h"
+#include "transform/loop_shape.h"
 #include "transform/map_utils.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
 namespace {
-
-const ir::LoopRegion* as_loop(const ir::ControlFlowBlock* b) {
-  return b && b->kind == ir::BlockKind::Loop ? static_cast<const ir::LoopRegion*>(b) : nullptr;
-}
-
-// The body state of a loop made of exactly one state and no interstate edges.
-const ir::State* single_body(const ir::LoopRegion& loop) {
-  const std::vector<int> blocks = loop.block_slots();
-  if (blocks.size() != 1 || !loop.edge_slots().empty()) return nullptr;
-  const ir::ControlFlowBlock* b = loop.block(blocks.front());
-  return b->kind == ir::BlockKind::State ? static_cast<const ir::State*>(b) : nullptr;
-}
 
 bool is_access(const ir::State& s, int n) { return s.node(n)->kind == ir::NodeKind::Access; }
 
