@@ -172,15 +172,37 @@ std::optional<BlockPlacement> write_view_removable(const ir::SDFG& sdfg, const i
   return by;
 }
 
+// Access nodes per container over the whole SDFG: a view is removed only where it has one.
+std::map<std::string, int> access_node_counts(const ir::SDFG& sdfg) {
+  std::map<std::string, int> nodes_of;
+  for (const ir::State* s : sdfg.all_states())
+    for (int id : s->node_ids())
+      if (const ir::AccessNode* a = as_access(s->node(id))) ++nodes_of[a->data];
+  return nodes_of;
+}
+
+// The memlets of `edges` that named the view (or reached it through other_subset) now
+// address `array` at the view's block.
+void rebase_onto_array(ir::State& s, const std::vector<int>& edges, const std::string& view_name,
+                       const std::string& array, const BlockPlacement& by) {
+  for (int e : edges) {
+    ir::Memlet& m = s.edge(e)->memlet;
+    if (m.is_empty()) continue;
+    if (m.data == view_name) {
+      m.data = array;
+      m.subset = to_big(m.subset, by);
+    } else {
+      m.other_subset = to_big(*m.other_subset, by);
+    }
+  }
+}
+
 }  // namespace
 
 bool remove_redundant_write_views(ir::SDFG& sdfg) {
   bool changed = false;
   const std::set<std::string> named = control_flow_names(sdfg);
-  std::map<std::string, int> nodes_of;
-  for (const ir::State* s : sdfg.all_states())
-    for (int id : s->node_ids())
-      if (const ir::AccessNode* a = as_access(s->node(id))) ++nodes_of[a->data];
+  std::map<std::string, int> nodes_of = access_node_counts(sdfg);
   for (ir::State* s : sdfg.all_states()) {
     for (int v : s->node_ids()) {
       const ir::AccessNode* view = as_access(s->node(v));
@@ -190,17 +212,7 @@ bool remove_redundant_write_views(ir::SDFG& sdfg) {
       std::optional<BlockPlacement> by = write_view_removable(sdfg, *s, v, &target, &writes);
       if (!by) continue;
       const std::string view_name = view->data;
-      const std::string array = static_cast<const ir::AccessNode*>(s->node(target))->data;
-      for (int e : writes) {
-        ir::Memlet& m = s->edge(e)->memlet;
-        if (m.is_empty()) continue;
-        if (m.data == view_name) {
-          m.data = array;
-          m.subset = to_big(m.subset, *by);
-        } else {
-          m.other_subset = to_big(*m.other_subset, *by);
-        }
-      }
+      rebase_onto_array(*s, writes, view_name, static_cast<const ir::AccessNode*>(s->node(target))->data, *by);
       for (int e : s->in_edges(v)) s->set_edge_ends(e, s->edge(e)->src, target);
       s->remove_node(v);
       sdfg.arrays.erase(view_name);
@@ -213,10 +225,7 @@ bool remove_redundant_write_views(ir::SDFG& sdfg) {
 bool remove_redundant_read_views(ir::SDFG& sdfg) {
   bool changed = false;
   const std::set<std::string> named = control_flow_names(sdfg);
-  std::map<std::string, int> nodes_of;
-  for (const ir::State* s : sdfg.all_states())
-    for (int id : s->node_ids())
-      if (const ir::AccessNode* a = as_access(s->node(id))) ++nodes_of[a->data];
+  std::map<std::string, int> nodes_of = access_node_counts(sdfg);
   for (ir::State* s : sdfg.all_states()) {
     for (int v : s->node_ids()) {
       const ir::AccessNode* view = as_access(s->node(v));
@@ -226,17 +235,7 @@ bool remove_redundant_read_views(ir::SDFG& sdfg) {
       std::optional<BlockPlacement> by = removable(sdfg, *s, v, &source, &reads);
       if (!by) continue;
       const std::string view_name = view->data;
-      const std::string array = static_cast<const ir::AccessNode*>(s->node(source))->data;
-      for (int e : reads) {
-        ir::Memlet& m = s->edge(e)->memlet;
-        if (m.is_empty()) continue;
-        if (m.data == view_name) {
-          m.data = array;
-          m.subset = to_big(m.subset, *by);
-        } else {
-          m.other_subset = to_big(*m.other_subset, *by);
-        }
-      }
+      rebase_onto_array(*s, reads, view_name, static_cast<const ir::AccessNode*>(s->node(source))->data, *by);
       for (int e : s->out_edges(v)) s->set_edge_ends(e, source, s->edge(e)->dst);
       s->remove_node(v);
       sdfg.arrays.erase(view_name);
