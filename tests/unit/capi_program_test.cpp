@@ -187,7 +187,7 @@ TEST(ProgramCompile, CorpusGemmMatchesTripleLoop) {
   dace_context_t* ctx = nullptr;
   ASSERT_DACE_OK(dace_context_create(&ctx));
   dace_sdfg_t* sdfg = nullptr;
-  ASSERT_DACE_OK(dace_sdfg_load_file(&sdfg, LIBDACE_CORPUS_DIR "/gemm/gemm.simp.sdfg"));
+  ASSERT_DACE_OK(dace_sdfg_load_file(&sdfg, (std::string(LIBDACE_CORPUS_DIR) + "/gemm/gemm.simp.sdfg").c_str()));
   dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
   o.opt_level = 2;
   dace_program_t* p = nullptr;
