@@ -4,6 +4,7 @@
 #include <iterator>
 #include <functional>
 
+#include "transform/accumulate_transient.h"
 #include "transform/array_elimination.h"
 #include "transform/aug_assign_to_wcr.h"
 #include "transform/auto_optimize.h"
@@ -49,6 +50,7 @@ struct PatternEntry {
 };
 // One line per transformation, sorted by name (the count follows from the list).
 constexpr PatternEntry kPatterns[] = {
+    {"AccumulateTransient", &make_t<AccumulateTransient>},
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
     {"InLocalStorage", &make_t<InLocalStorage>},
     {"InlineSDFG", &make_t<InlineSDFG>},
@@ -62,6 +64,7 @@ constexpr PatternEntry kPatterns[] = {
     {"MapInterchange", &make_t<MapInterchange>},
     {"MapTiling", &make_t<MapTiling>},
     {"MoveLoopIntoMap", &make_t<MoveLoopIntoMap>},
+    {"OutLocalStorage", &make_t<OutLocalStorage>},
     {"RedundantArray", &make_t<RedundantArray>},
     {"RedundantSecondArray", &make_t<RedundantSecondArray>},
     {"RefineNestedAccess", &make_t<RefineNestedAccess>},

@@ -30,7 +30,7 @@ from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # n
 from dace.transformation.dataflow import MapExpansion, MapInterchange, MapTiling  # noqa: E402,F401
 # MapFusionHorizontal is not imported: DaCe 1.0.2 has no class of that name.
 from dace.transformation.dataflow import AugAssignToWCR, MapCollapse, TrivialMapElimination  # noqa: E402,F401
-from dace.transformation.dataflow.local_storage import InLocalStorage  # noqa: E402,F401
+from dace.transformation.dataflow.local_storage import InLocalStorage, OutLocalStorage  # noqa: E402,F401
 from dace.transformation.dataflow.redundant_array import RedundantArray, RedundantSecondArray  # noqa: E402,F401
 from dace.transformation.passes.dead_state_elimination import DeadStateElimination  # noqa: E402,F401
 from dace.transformation.passes.dead_dataflow_elimination import DeadDataflowElimination  # noqa: E402,F401
