@@ -4,6 +4,7 @@
 
 #include "transform/map_fusion_util.h"
 #include "transform/map_utils.h"
+#include "transform/strip_mining.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -16,11 +17,6 @@ const std::string& per_dim(const std::vector<std::string>& list, size_t d) {
 
 bool provably_equal(sym::Expr a, sym::Expr b) {
   return a == b || sym::as_integer(sym::simplify(sym::sub(a, b))) == 0;
-}
-
-void add_pair(ir::Node& n, const std::string& x) {
-  n.in_connectors.emplace("IN_" + x, ir::DType{});
-  n.out_connectors.emplace("OUT_" + x, ir::DType{});
 }
 
 }  // namespace
@@ -163,47 +159,9 @@ Status MapTiling::apply_at(const Site& site, const std::vector<int>& nodes) {
   entry->map = inner;
   if (!skew_by.empty()) map_fusion::rename_scope(state, site.scopes, entry_id, exit_id, skew_by);
 
-  // New nodes in DaCe's order (entry, then exit), so later history ids agree.
-  auto tile_entry_node = std::make_unique<ir::MapEntry>();
-  tile_entry_node->label = entry->label;
-  tile_entry_node->map = tiles;
-  const int tile_entry = state.add_node(std::move(tile_entry_node));
-  auto tile_exit_node = std::make_unique<ir::MapExit>();
-  tile_exit_node->label = entry->label;
-  tile_exit_node->entry = tile_entry;
-  const int tile_exit = state.add_node(std::move(tile_exit_node));
-
-  // Outside edges now end at the tile map; each IN_x / OUT_x continues into the inner map
-  // with the part one tile touches.
-  bool entry_data = false, exit_data = false;
-  for (int e : state.in_edges(entry_id)) {
-    ir::DataflowEdge* edge = state.edge(e);
-    state.set_edge_ends(e, edge->src, tile_entry);
-    const std::string x = connector_suffix(edge->dst_conn, "IN_");
-    if (x.empty()) continue;
-    entry_data = true;
-    add_pair(*state.node(tile_entry), x);
-    std::vector<int> inside;
-    for (int b : state.out_edges(entry_id))
-      if (state.edge(b)->src_conn == "OUT_" + x) inside.push_back(b);
-    ir::Memlet m = propagate_edges(site.sdfg, state, inside, inner.params, inner.range, edge->memlet);
-    state.add_edge({tile_entry, entry_id, "OUT_" + x, "IN_" + x, std::move(m)});
-  }
-  if (!entry_data) state.add_edge({tile_entry, entry_id, "", "", {}});
-  for (int e : state.out_edges(exit_id)) {
-    ir::DataflowEdge* edge = state.edge(e);
-    state.set_edge_ends(e, tile_exit, edge->dst);
-    const std::string x = connector_suffix(edge->src_conn, "OUT_");
-    if (x.empty()) continue;
-    exit_data = true;
-    add_pair(*state.node(tile_exit), x);
-    std::vector<int> inside;
-    for (int b : state.in_edges(exit_id))
-      if (state.edge(b)->dst_conn == "IN_" + x) inside.push_back(b);
-    ir::Memlet m = propagate_edges(site.sdfg, state, inside, inner.params, inner.range, edge->memlet);
-    state.add_edge({exit_id, tile_exit, "OUT_" + x, "IN_" + x, std::move(m)});
-  }
-  if (!exit_data) state.add_edge({exit_id, tile_exit, "", "", {}});
+  // New nodes in DaCe's order (entry, then exit), so later history ids agree; the tile map
+  // wraps the original one as StripMining's new map does.
+  wrap_in_outer_map(site.sdfg, state, entry_id, exit_id, tiles, entry->label, inner);
   return Status::success();
 }
 

@@ -33,6 +33,7 @@
 #include "transform/scalar_to_symbol.h"
 #include "transform/simplify.h"
 #include "transform/state_fusion.h"
+#include "transform/strip_mining.h"
 #include "transform/symbol_propagation.h"
 #include "transform/trivial_map_elimination.h"
 
@@ -69,6 +70,7 @@ constexpr PatternEntry kPatterns[] = {
     {"RedundantSecondArray", &make_t<RedundantSecondArray>},
     {"RefineNestedAccess", &make_t<RefineNestedAccess>},
     {"StateFusion", &make_t<StateFusion>},
+    {"StripMining", &make_t<StripMining>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
 };
 

@@ -27,7 +27,7 @@ from dace.transformation.interstate import InlineSDFG, RefineNestedAccess, State
 from dace.transformation.interstate.loop_lifting import LoopLifting  # noqa: E402,F401
 from dace.sdfg.state import LoopRegion  # noqa: E402
 from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401
-from dace.transformation.dataflow import MapExpansion, MapInterchange, MapTiling  # noqa: E402,F401
+from dace.transformation.dataflow import MapExpansion, MapInterchange, MapTiling, StripMining  # noqa: E402,F401
 # MapFusionHorizontal is not imported: DaCe 1.0.2 has no class of that name.
 from dace.transformation.dataflow import AugAssignToWCR, MapCollapse, TrivialMapElimination  # noqa: E402,F401
 from dace.transformation.dataflow.local_storage import InLocalStorage, OutLocalStorage  # noqa: E402,F401

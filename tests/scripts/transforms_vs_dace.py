@@ -31,6 +31,12 @@ def nested_sum(A: dace.float64[N, M], R: dace.float64[N]):
             R[i] += A[i, j]
 
 
+@dace.program
+def map2d(A: dace.float64[N, M], C: dace.float64[N, M]):
+    for i, j in dace.map[0:N, 0:M]:
+        C[i, j] = A[i, j] * 2 + 1
+
+
 def wcr_on_exits(sdfg):
     """DaCe's frontend puts the sum on the tasklet's edge only; AccumulateTransient (DaCe's and
     ours) wants it on the edge between the exits, where DaCe's own tests have it."""
@@ -52,6 +58,13 @@ def ref_nested_sum(a):
 # (name, SDFG maker, reference, outputs, transformation arguments, DaCe replays the history?)
 CASES = [
     ('ols', lambda: nested_write.to_sdfg(simplify=True), ref_nested_write, ['--apply', 'OutLocalStorage'], True),
+    ('sm', lambda: map2d.to_sdfg(simplify=True), ref_nested_write, ['--apply', 'StripMining:{"tile_size": "4"}'], True),
+    ('sm_ceil', lambda: map2d.to_sdfg(simplify=True), ref_nested_write,
+     ['--apply', 'StripMining:{"dim_idx": 0, "tile_size": "2", "tiling_type": "CeilRange"}'], True),
+    # DaCe replays NumberOfTiles to the same maps, but writes floor(N*tile_i/3) where we write
+    # int_floor(N*tile_i, 3), and the check compares range texts: run only.
+    ('sm_tiles', lambda: map2d.to_sdfg(simplify=True), ref_nested_write,
+     ['--apply', 'StripMining:{"dim_idx": 0, "tile_size": "3", "tiling_type": "NumberOfTiles"}'], False),
     # DaCe nests the inner map to initialize the transient; we initialize it in the outer map
     # scope, so the graphs differ: run only.
     ('acc', lambda: wcr_on_exits(nested_sum.to_sdfg(simplify=True)), ref_nested_sum, ['--apply', 'AccumulateTransient:{"identity": "0"}'], False),
