@@ -21,7 +21,8 @@ outputs from npbench_kernels' NumPy references, written to a temporary case fold
 layout (case.json + in/ + out/), on which every contender then runs as on the corpus case. A
 contender whose first (warm-up) call takes longer than --call-limit seconds is not timed further.
 
-  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--size S|M|L] [--threads 1] [--call-limit 60]
+  peers_runtime.py [--kernels gemm,atax] [--reps 10] [--size S|M|L|S,M] [--threads 1|1,2] [--compile-reps 5]
+                   [--call-limit 60]
                    [--dace-cli build/bin/dace] [--npbench DIR] [--corpus DIR] [--json OUT]
 
 Needs NumPy, Numba and DaCe in one interpreter (default: .venv-dace/bin/python).
@@ -196,7 +197,7 @@ def python_worker(a):
         call(args)
         times.append((time.perf_counter() - t0) * 1e3)
     out = stats(times)
-    out.update({"check": status, "warmup_ms": warm_ms, "compile_ms": compile_ms})
+    out.update({"check": status, "warmup_ms": warm_ms, "first_ms": warm_ms, "compile_ms": compile_ms})
     print(json.dumps(out), flush=True)
     return 0
 
@@ -250,7 +251,7 @@ def libdace(a, sdfg, cdir):
         return {"error": err or "no timing"}
     bad = [n for n, o in obj.get("outputs", {}).items() if not o.get("ok")]
     return {"min_ms": obj["min_ms"], "median_ms": obj["median_ms"], "runs": obj.get("runs"),
-            "compile_ms": obj.get("compile_ms"),
+            "compile_ms": obj.get("compile_ms"), "first_ms": obj.get("first_run_ms"),
             "check": "ok" if obj.get("ok") and not bad else "MISMATCH " + ", ".join(bad)}
 
 
@@ -266,9 +267,35 @@ def peer(a, kernel, worker, variant, tmp, cdir):
     return obj
 
 
-def bench_kernel(a, kernel, tmp):
-    row = {"kernel": kernel}
-    cdir = make_case(a, kernel, a.size, tmp) if a.size else os.path.join(a.corpus, kernel)
+def optimize_and_compile(a, kernel):
+    """libdace's auto_optimize + cold compile of the raw SDFG: `dace compile RAW --optimize auto_optimize
+    --json`, each run a fresh process without a cache (the process's first compile, so LLVM's start-up is
+    included); median and min of --compile-reps runs of total_ms, and the median of transform_ms."""
+    raw = os.path.join(a.corpus, kernel, kernel + ".raw.sdfg")
+    totals, transforms = [], []
+    for _ in range(a.compile_reps):
+        obj, err = run_json([a.dace_cli, "compile", raw, "--optimize", "auto_optimize", "--json"], a.timeout)
+        if obj is None or "total_ms" not in obj:
+            return {"error": err or "no output"}
+        if obj.get("cache_hit"):
+            return {"error": "compile hit a cache: not a cold compile"}
+        totals.append(obj["total_ms"])
+        transforms.append(obj.get("transform_ms", 0.0))
+    out = stats(totals)
+    out["transform_ms"] = stats(transforms)["median_ms"]
+    return out
+
+
+def bench_kernel(a, kernel, tmp, size, compiled):
+    row = {"kernel": kernel, "size": size, "threads": THREADS}
+    cdir = os.path.join(tmp, "case-%s-%s" % (kernel, size))
+    if not size:
+        cdir = os.path.join(a.corpus, kernel)
+    elif not os.path.exists(os.path.join(cdir, "case.json")):
+        cdir = make_case(a, kernel, size, tmp)
+    if kernel not in compiled:
+        compiled[kernel] = optimize_and_compile(a, kernel)
+    row["libdace_compile"] = compiled[kernel]
     case = load_case(cdir)
     sizes = dict(case.get("symbols", {}))
     import numpy as np
@@ -368,6 +395,28 @@ def render(rows, a):
     out.append("| **geomean** | | | | | | | %s | %s | %s | %s | %s | %s | |" % tuple(
         fmt(gmean(cols[k])) for k in ("na", "ba", "da", "nb", "bb", "db")))
     out.append("")
+    out.append("First call (ms; not in the medians above) and compile times:")
+    out.append("")
+    out.append("| kernel | libdace (b) first call | NumPy first call | Numba first call (JIT) | DaCe first call | "
+               "libdace (b) auto_optimize ms | libdace (b) auto_optimize + cold compile ms (median / min) | "
+               "DaCe compile of opt ms |")
+    out.append("|---|--:|--:|--:|--:|--:|--:|--:|")
+    comp = []
+    for r in rows:
+        c = r.get("libdace_compile", {})
+        comp.append(c.get("median_ms"))
+        first = [fmt(r[k].get("first_ms")) if isinstance(r[k], dict) else "—" for k in ("libdace_b", "numpy", "numba", "dace")]
+        both = "%s / %s" % (fmt(c.get("median_ms")), fmt(c.get("min_ms"))) if "median_ms" in c else c.get("error", "—")
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (r["kernel"], *first, fmt(c.get("transform_ms")), both,
+                                                               fmt(r["dace"].get("compile_ms"))))
+    good = sorted(x for x in comp if x is not None)
+    if good:
+        n = len(good)
+        medc = good[n // 2] if n % 2 else 0.5 * (good[n // 2 - 1] + good[n // 2])
+        out.append("")
+        out.append("auto_optimize + cold compile over the kernels: median %s ms, max %s ms (%d runs each, a fresh "
+                   "process per run; target: median <= 100 ms)." % (fmt(medc), fmt(good[-1]), a.compile_reps))
+    out.append("")
     sizes = ("NPBench size %s (bench_info parameters; inputs from npbench_kernels.generate, expected outputs from "
              "its NumPy references)" % a.size) if a.size else "the corpus case.json inputs"
     out.append("Median ms of %d calls after a warm-up call, %d thread(s) (OMP_NUM_THREADS, NUMBA_NUM_THREADS, "
@@ -388,8 +437,10 @@ def main(argv):
     p.add_argument("--npbench", default=NPBENCH)
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--json")
-    p.add_argument("--threads", type=int, default=1, help="threads of every contender (default 1)")
-    p.add_argument("--size", choices=["S", "M", "L"], help="NPBench size instead of the corpus case's")
+    p.add_argument("--threads", default="1", help="threads of every contender; a list (1,2) gives one table each")
+    p.add_argument("--size", help="NPBench size(s) instead of the corpus case's: S, M, L or a list (S,M)")
+    p.add_argument("--compile-reps", type=int, default=5,
+                   help="runs of libdace's auto_optimize + cold compile per kernel (median reported)")
     p.add_argument("--call-limit", type=int, default=60,
                    help="seconds: a contender whose warm-up call takes longer is not timed further")
     p.add_argument("--case-dir", help=argparse.SUPPRESS)
@@ -401,24 +452,37 @@ def main(argv):
     if a.worker:
         return python_worker(a)
     global THREADS
-    THREADS = max(1, a.threads)
-    os.environ.update(env1())
+    sizes = a.size.split(",") if a.size else [None]
+    for size in sizes:
+        if size not in (None, "S", "M", "L"):
+            p.error("--size: S, M or L, not %r" % size)
+    threads = [max(1, int(t)) for t in a.threads.split(",")]
     t0 = time.time()
-    rows = []
+    everything = []
+    compiled = {}  # kernel -> auto_optimize + compile times (they depend on neither size nor threads)
     with tempfile.TemporaryDirectory(prefix="peers_runtime_") as tmp:
-        for k in a.kernels.split(","):
-            t1 = time.time()
-            try:
-                rows.append(bench_kernel(a, k, tmp))
-            except Exception as e:  # e.g. no generator for this kernel/size: skip it, say why
-                print("# %s skipped: %s: %s" % (k, type(e).__name__, e), file=sys.stderr, flush=True)
-                continue
-            print("# %s done in %.1f s" % (k, time.time() - t1), file=sys.stderr, flush=True)
-    print(render(rows, a))
+        for size in sizes:
+            for t in threads:
+                THREADS = t
+                os.environ.update(env1())
+                a.size = size
+                rows = []
+                for k in a.kernels.split(","):
+                    t1 = time.time()
+                    try:
+                        rows.append(bench_kernel(a, k, tmp, size, compiled))
+                    except Exception as e:  # e.g. no generator for this kernel/size: skip it, say why
+                        print("# %s skipped: %s: %s" % (k, type(e).__name__, e), file=sys.stderr, flush=True)
+                        continue
+                    print("# %s %s %d thread(s) done in %.1f s" % (k, size or "case", t, time.time() - t1),
+                          file=sys.stderr, flush=True)
+                print("\n## size %s, %d thread(s)\n" % (size or "case.json", t))
+                print(render(rows, a), flush=True)
+                everything.extend(rows)
     print("\nTotal %.0f s. Python: %s. libdace: %s." % (time.time() - t0, a.python, a.dace_cli))
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(rows, f, indent=1)
+            json.dump(everything, f, indent=1)
     return 0
 
 

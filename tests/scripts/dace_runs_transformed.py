@@ -9,7 +9,7 @@ Builds are cached under WORK/cache by DaCe's own hash_sdfg() of the SDFG (which 
 history, the original and guids): a rerun compiles only SDFGs whose content changed, and
 variants that give the same SDFG share one build. Entries not used by a run are deleted.
 
-usage: dace_runs_transformed.py DACE_CLI CORPUS WORK [--jobs N] [--kernels k1,k2]
+usage: dace_runs_transformed.py DACE_CLI CORPUS WORK [--jobs N] [--kernels k1,k2] [--variants v1,v2]
 Exit 0 when every result matches and the control is caught, 1 otherwise."""
 import argparse
 import concurrent.futures as cf
@@ -31,8 +31,24 @@ VARIANTS = {
     "simplify": ["--simplify"],
     "repeated": ["--simplify"] + [f for name in REPEATED for f in ("--apply-repeated", name)] + ["--simplify"] +
                 [f for name in REPEATED for f in ("--apply-repeated", name)],
+    # libdace's auto_optimize (`dace optimize --auto cpu`): what the benchmarks run.
+    "auto": ["--auto", "cpu"],
 }
 CONTROL_KERNEL = "gemm"
+
+# Failures that are DaCe 1.0.2's, not ours: (kernel, variant) -> text that must occur in DaCe's
+# error. Such a run is reported as KNOWN and does not fail the check; any other outcome (another
+# error, a mismatch) still fails, and a run that starts passing is reported so the entry can go.
+# crc16 auto: auto_optimize lifts crc16's bit loop into a LoopRegion whose body branches
+# (`if (crc & 1) ^ (b & 1)` as two states joining again). DaCe 1.0.2's region code generator
+# (codegen/control_flow.py, _structured_control_flow_traversal_with_regions) walks a region's
+# blocks depth first; the join, a block without out-edges, is reached while the other branch is
+# still on the stack, so it is not marked last and gets `goto __state_exit_<cfg_id>` — a label
+# that only an SDFG's frame defines (framecode.py), never a loop region: g++ fails with
+# "label '__state_exit_2' used but not defined". Raising the branch into a ConditionalBlock
+# does not help: 1.0.2's analysis passes fail on it ("'NoneType' object has no attribute
+# 'cfg_id'"). Every loop region whose body branches is affected, whoever lifted it.
+KNOWN_DACE_BUGS = {("crc16", "auto"): "used but not defined"}
 
 
 def patch_networkx_for_dace():
@@ -123,6 +139,10 @@ def run_case(job):
         status = "ok" if not bad else "MISMATCH " + ", ".join(bad)
         return label, status, time.perf_counter() - t0, cached, key
     except Exception as ex:  # noqa: BLE001 - reported as the job's result
+        kernel, _, variant = label.partition(" ")
+        known = KNOWN_DACE_BUGS.get((kernel, variant))
+        if known and known in str(ex):
+            return label, f"KNOWN DaCe 1.0.2 bug ({known}, see KNOWN_DACE_BUGS)", time.perf_counter() - t0, False, None
         return label, f"ERROR {type(ex).__name__}: {str(ex).splitlines()[0] if str(ex) else ''}", \
             time.perf_counter() - t0, False, None
 
@@ -134,6 +154,7 @@ def main():
     p.add_argument("work")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--kernels", default="")
+    p.add_argument("--variants", default="", help="comma-separated subset of " + ",".join(VARIANTS))
     a = p.parse_args()
     start = time.perf_counter()
     out_dir = os.path.join(a.work, "sdfg")
@@ -152,6 +173,8 @@ def main():
     for k in kernels:
         raw = os.path.join(a.corpus, k, f"{k}.raw.sdfg")
         for variant, flags in VARIANTS.items():
+            if a.variants and variant not in a.variants.split(","):
+                continue
             out = os.path.join(out_dir, f"{k}.{variant}.sdfg")
             r = subprocess.run([a.dace_cli, "optimize", raw, "-o", out] + flags, capture_output=True, text=True)
             if r.returncode != 0:
@@ -159,7 +182,7 @@ def main():
                 continue
             jobs.append((f"{k} {variant}", out, os.path.join(a.corpus, k), cache))
     control = None
-    if CONTROL_KERNEL in kernels:
+    if CONTROL_KERNEL in kernels and (not a.variants or "simplify" in a.variants.split(",")):
         control = os.path.join(out_dir, f"{CONTROL_KERNEL}.corrupted.sdfg")
         corrupt_one_tasklet(os.path.join(out_dir, f"{CONTROL_KERNEL}.simplify.sdfg"), control)
         jobs.append((f"{CONTROL_KERNEL} corrupted (control)", control, os.path.join(a.corpus, CONTROL_KERNEL), cache))
@@ -170,13 +193,19 @@ def main():
         for label, status, secs, cached, key in pool.map(run_case, jobs):
             used.add(key)
             is_control = label.endswith("(control)")
+            kernel, _, variant = label.partition(" ")
+            if status.startswith("KNOWN"):
+                print(f"KNOWN {label}: {status} ({secs:.1f} s)", flush=True)
+                continue
+            if status == "ok" and (kernel, variant) in KNOWN_DACE_BUGS:
+                print(f"note {label}: passes now; remove it from KNOWN_DACE_BUGS", flush=True)
             print(f"{'ok  ' if (status == 'ok') != is_control else 'FAIL'} {label}: {status} "
                   f"({secs:.1f} s{', cached build' if cached else ''})", flush=True)
             if is_control and not status.startswith("MISMATCH"):
                 failures.append(f"{label}: the corrupted SDFG was not reported as a mismatch ({status})")
             elif not is_control and status != "ok":
                 failures.append(f"{label}: {status}")
-    for entry in os.listdir(cache) if not a.kernels else []:  # a partial run keeps the others
+    for entry in os.listdir(cache) if not (a.kernels or a.variants) else []:  # a partial run keeps the others
         if entry.split(".")[0] not in used:
             shutil.rmtree(os.path.join(cache, entry), ignore_errors=True)
     print(f"dace_runs_transformed: {len(jobs)} runs ({len(kernels)} kernels x {len(VARIANTS)} variants"
