@@ -23,9 +23,10 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   auto p = std::make_unique<Pipeline>("auto_optimize");
   // The order of DaCe's auto_optimize: simplify first (loops raised, so that LoopToMap sees
   // LoopRegions), loops to maps, simplify (the new maps' states fuse), then map-level
-  // transformations on the result.
-  for (std::string_view step :
-       {"LoopLifting", "simplify", "LoopToMap", "simplify", "MapCollapse", "MapFusion", "simplify"})
+  // transformations on the result; last, as DaCe does, transients allocated once per program
+  // instead of once per call.
+  for (std::string_view step : {"LoopLifting", "simplify", "LoopToMap", "simplify", "MapCollapse", "MapFusion",
+                                "simplify", "MakeTransientsPersistent"})
     add_step(*p, step);
   return p;
 }

@@ -19,6 +19,7 @@
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
 #include "transform/loop_unroll.h"
+#include "transform/make_transients_persistent.h"
 #include "transform/map_collapse.h"
 #include "transform/map_expansion.h"
 #include "transform/map_fusion.h"
@@ -88,6 +89,7 @@ const PassEntry kPasses[] = {
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
+    {"MakeTransientsPersistent", [] { return std::unique_ptr<Pass>(std::make_unique<MakeTransientsPersistent>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
