@@ -5,7 +5,7 @@
 
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/printer.h"
-#include "transform/code_rewrite.h"
+#include "ir/tasklet/substitute.h"
 #include "transform/map_utils.h"
 #include "transform/symbol_use.h"
 
@@ -194,7 +194,7 @@ bool AugAssignToWCR::plan(const Site& site, const std::vector<int>& nodes, Plan&
     return refuse("tasklet " + node_name(p.tasklet) + " does not combine the element of '" + data +
                   "' it writes (read from the input) with another operand" +
                   (commutative(p.op) ? "" : " on the right of a non-commutative operator"));
-  if (reads_name(*p.rest, p.in_conn))
+  if (tasklet::names_read(*p.rest).count(p.in_conn))
     return refuse("tasklet " + node_name(p.tasklet) + " reads '" + p.in_conn + "' again in the other operand");
   for (int e : s.in_edges(p.tasklet))
     if (e != p.read && s.edge(e)->memlet.data == data)

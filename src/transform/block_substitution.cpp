@@ -3,7 +3,7 @@
 #include "ir/state.h"
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/printer.h"
-#include "transform/code_rewrite.h"
+#include "ir/tasklet/substitute.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -13,7 +13,7 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 bool check_expression(const std::string& text, const std::string& name, const std::string& where, std::string& why) {
   if (!mentions(text, name)) return true;
-  if (tasklet::parse_expression(text).ok()) return true;
+  if (tasklet::parse_expression_cached(text).ok()) return true;
   why = where + " names " + quoted(name) + " in text that does not parse: " + text;
   return false;
 }
@@ -49,12 +49,12 @@ bool check_node(const ir::Node& node, int id, const std::string& name, const std
         why = at + " names " + quoted(name) + " in code that is not rewritten (not Python)";
         return false;
       }
-      Result<tasklet::Program> p = tasklet::parse_code(t.code.code);
+      auto p = tasklet::parse_code_cached(t.code.code);
       if (!p.ok()) {
         why = at + ": tasklet code does not parse";
         return false;
       }
-      if (assigns_name(*p, name)) {
+      if (tasklet::names_assigned(**p).count(name)) {
         why = at + " assigns a local variable " + quoted(name);
         return false;
       }
@@ -142,7 +142,8 @@ bool check_region(const ir::ControlFlowRegion& r, const std::string& name, std::
 struct Replacer {
   const std::string& name;
   sym::Expr value;
-  NameValues code_values;
+  std::map<std::string, std::string> code_values;  // empty when the value does not parse as code
+  tasklet::NameValues parsed_values;
 
   sym::Expr sub(sym::Expr e) const { return e ? sym::substitute(e, {{name, value}}) : e; }
   void sub(sym::Range& r) const {
@@ -153,13 +154,13 @@ struct Replacer {
   }
   std::string expression(const std::string& text) const {
     if (!mentions(text, name)) return text;
-    std::optional<std::string> out = replace_names_in_expression(text, code_values);
-    return out ? *out : text;
+    Result<std::string> out = tasklet::substitute_in_expression(text, code_values);
+    return out.ok() ? *out : text;
   }
   void assignment(ir::CodeBlock& c) const {
     if (c.code.empty() || !mentions(c.code, name)) return;
     Result<tasklet::Assignment> a = tasklet::parse_assignment(c.code);
-    if (a.ok()) c.code = a->target + " = " + tasklet::to_source(*replace_names(a->value, code_values));
+    if (a.ok()) c.code = a->target + " = " + tasklet::to_source(*tasklet::substitute(a->value, parsed_values));
   }
 
   void node(ir::Node& n) const {
@@ -167,11 +168,8 @@ struct Replacer {
       case ir::NodeKind::Tasklet: {
         auto& t = static_cast<ir::Tasklet&>(n);
         if (!mentions(t.code.code, name)) return;
-        Result<tasklet::Program> p = tasklet::parse_code(t.code.code);
-        if (!p.ok() || !reads_name(*p, name)) return;
-        std::string text = tasklet::to_source(replace_names(*p, code_values));
-        if (!text.empty() && text.back() == '\n') text.pop_back();
-        t.code.code = text;
+        Result<std::string> text = tasklet::substitute_in_code(t.code.code, code_values);
+        if (text.ok()) t.code.code = *text;
         return;
       }
       case ir::NodeKind::MapEntry:
@@ -239,9 +237,12 @@ bool can_replace_symbol(const ir::ControlFlowBlock& block, const std::string& na
 }
 
 void replace_symbol(ir::ControlFlowBlock& block, const std::string& name, sym::Expr value) {
-  Result<tasklet::ExprPtr> code_value = tasklet::parse_expression(sym::to_string(value));
-  Replacer r{name, value, {}};
-  if (code_value.ok()) r.code_values[name] = *code_value;
+  const std::string text = sym::to_string(value);
+  Replacer r{name, value, {}, {}};
+  if (Result<tasklet::ExprPtr> code_value = tasklet::parse_expression_cached(text); code_value.ok()) {
+    r.code_values[name] = text;
+    r.parsed_values[name] = *code_value;
+  }
   r.block(block);
 }
 

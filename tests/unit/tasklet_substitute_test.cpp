@@ -49,6 +49,14 @@ TEST(TaskletSubstitute, BadCodeIsAParseError) {
   EXPECT_NE(v.error().message.find("'a'"), std::string::npos);
 }
 
+TEST(TaskletSubstitute, NamesReadAndAssigned) {
+  auto p = parse_code_cached("t = a[i] + b\nif t > c:\n    out[j] = t\nacc += d");
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(names_assigned(**p), (std::set<std::string>{"acc", "out", "t"}));
+  // Subscript indices of targets are read; an augmented target is read too.
+  EXPECT_EQ(names_read(**p), (std::set<std::string>{"a", "acc", "b", "c", "d", "i", "j", "t"}));
+}
+
 TEST(TaskletSubstitute, RewriteAndWalk) {
   auto e = parse_expression_cached("f(a) + g(b)");
   ASSERT_TRUE(e.ok());

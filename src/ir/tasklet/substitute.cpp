@@ -102,6 +102,24 @@ void collect(const std::vector<StmtPtr>& body, std::set<std::string>& out) {
   for (const auto& s : body) collect(*s, out);
 }
 
+void collect_assigned(const std::vector<StmtPtr>& body, std::set<std::string>& out) {
+  auto target = [&](const ExprPtr& t) {
+    const Expr* e = t.get();
+    if (const auto* s = e->as<Subscript>()) e = s->value.get();
+    if (const auto* n = e->as<Name>()) out.insert(n->id);
+  };
+  for (const auto& s : body) {
+    if (const auto* a = s->as<Assign>()) {
+      for (const auto& t : a->targets) target(t);
+    } else if (const auto* aug = s->as<AugAssign>()) {
+      target(aug->target);
+    } else if (const auto* i = s->as<If>()) {
+      collect_assigned(i->body, out);
+      collect_assigned(i->orelse, out);
+    }
+  }
+}
+
 class Rewriter {
  public:
   explicit Rewriter(const std::function<ExprPtr(const Expr&)>& fn) : fn_(fn) {}
@@ -255,6 +273,12 @@ std::set<std::string> names_read(const Expr& e) {
 std::set<std::string> names_read(const Program& p) {
   std::set<std::string> out;
   collect(p.body, out);
+  return out;
+}
+
+std::set<std::string> names_assigned(const Program& p) {
+  std::set<std::string> out;
+  collect_assigned(p.body, out);
   return out;
 }
 

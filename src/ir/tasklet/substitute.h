@@ -34,6 +34,9 @@ Result<std::shared_ptr<const Program>> parse_code_cached(std::string_view source
 // The names an expression / program reads (see above for what counts), sorted.
 std::set<std::string> names_read(const Expr& e);
 std::set<std::string> names_read(const Program& p);
+// The names a program assigns (plain or subscripted targets, augmented assignments, inside
+// `if` too), sorted: its local variables and the outputs it writes.
+std::set<std::string> names_assigned(const Program& p);
 
 // Visits `e` and every expression below it, parents first.
 void walk(const Expr& e, const std::function<void(const Expr&)>& fn);
