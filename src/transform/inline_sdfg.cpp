@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "ir/tasklet/substitute.h"
 #include "transform/map_fusion_util.h"
 #include "transform/nested_access.h"
 #include "transform/symbol_use.h"
@@ -251,11 +252,17 @@ class Planner {
   }
 
   // Only a tasklet's main code is rewritten, and only where the symbol is not also one of its
-  // connectors and its value prints as code.
+  // connectors and its value prints as code. Python code is rewritten through its syntax tree,
+  // so it must parse and must not assign a local variable of that name; other languages by
+  // whole identifiers (as DaCe replaces symbols in C++ code).
   static bool rewritable(const ir::Node& n, const std::string& k, const Plan& p) {
     if (n.kind != ir::NodeKind::Tasklet || !p.code_values.count(k)) return false;
     const auto& t = static_cast<const ir::Tasklet&>(n);
     if (t.in_connectors.count(k) || t.out_connectors.count(k)) return false;
+    if (t.code.language == ir::Language::Python) {
+      auto program = tasklet::parse_code_cached(t.code.code);
+      if (!program.ok() || tasklet::names_assigned(**program).count(k)) return false;
+    }
     return !mentions(t.code_global.code, k) && !mentions(t.code_init.code, k) && !mentions(t.code_exit.code, k);
   }
 
@@ -397,7 +404,11 @@ Status apply_plan(ir::SDFG& sdfg, ir::State& state, int id, const Plan& p) {
       case ir::NodeKind::Tasklet:
         if (!p.code_values.empty()) {
           ir::CodeBlock& code = static_cast<ir::Tasklet&>(*node).code;
-          code.code = rename_identifiers(code.code, p.code_values);
+          if (code.language != ir::Language::Python) {
+            code.code = rename_identifiers(code.code, p.code_values);
+          } else if (Result<std::string> text = tasklet::substitute_in_code(code.code, p.code_values); text.ok()) {
+            code.code = *text;  // parses: checked by rewritable() wherever a mapped symbol occurs
+          }
         }
         break;
       case ir::NodeKind::NestedSDFG:

@@ -172,6 +172,15 @@ TEST(TransformInlineSDFG, RefusesASymbolMappedIntoTaskletCodeWhenNotPrintable) {
   EXPECT_NE(why.find("cannot be rewritten"), std::string::npos) << why;
 }
 
+// A tasklet whose local variable has the mapped symbol's name: replacing the reads but not the
+// assignment would change what it computes, and renaming the assignment is not code.
+TEST(TransformInlineSDFG, RefusesASymbolMappedIntoTaskletCodeThatAssignsIt) {
+  auto g = blocked("L = v * 2\no = L + k");
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineSDFG", &why));
+  EXPECT_NE(why.find("cannot be rewritten"), std::string::npos) << why;
+}
+
 // S[0] += A[i] * 2 for every i of a map, the addition done by a nested SDFG whose inner write
 // carries the same WCR as the outer memlet (as DaCe's frontend writes it). `inner_wcr` false
 // drops the inner WCR: inlining would then lose the reduction.
