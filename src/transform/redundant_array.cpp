@@ -4,6 +4,7 @@
 #include <set>
 
 #include "transform/dead_dataflow_elimination.h"
+#include "transform/redundant_copy.h"
 
 namespace dace::transform {
 namespace {
@@ -54,23 +55,6 @@ bool write_tree(const ir::State& s, int node, std::vector<int>& edges) {
   return true;
 }
 
-bool plain_kind(const ir::DataDescriptor& d) { return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::Scalar; }
-
-// The nodes reachable from `from` along (forward) or against (backward) the edges.
-std::set<int> reachable(const ir::State& s, int from, bool forward) {
-  std::set<int> seen;
-  std::vector<int> stack{from};
-  while (!stack.empty()) {
-    const int n = stack.back();
-    stack.pop_back();
-    for (int e : forward ? s.out_edges(n) : s.in_edges(n)) {
-      const int next = forward ? s.edge(e)->dst : s.edge(e)->src;
-      if (seen.insert(next).second) stack.push_back(next);
-    }
-  }
-  return seen;
-}
-
 void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
   for (size_t k = 0; k < subset.dims.size() && k < by.size(); ++k) {
     subset.dims[k].start = sym::simplify(sym::add(subset.dims[k].start, by[k]));
@@ -81,15 +65,7 @@ void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
 }  // namespace
 
 void RedundantArray::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
-  std::vector<std::vector<int>> found;
-  for (int e : state.edge_ids()) {
-    const ir::DataflowEdge& edge = *state.edge(e);
-    if (edge.src != edge.dst && as_access(state.node(edge.src)) && as_access(state.node(edge.dst)))
-      found.push_back({edge.src, edge.dst});
-  }
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  out.insert(out.end(), found.begin(), found.end());
+  access_copy_matches(state, out);
 }
 
 bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) {
@@ -106,22 +82,9 @@ bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) 
   if (copy.data != in->data && copy.data != out->data) return refuse("the copy's memlet names neither array");
   if (in->setzero) return refuse(in->data + " is set to zero");
 
-  const auto di = site.sdfg.arrays.find(in->data), dout = site.sdfg.arrays.find(out->data);
-  if (di == site.sdfg.arrays.end() || dout == site.sdfg.arrays.end()) return refuse("an array is not declared");
-  const ir::DataDescriptor& a = di->second;
-  const ir::DataDescriptor& b = dout->second;
-  if (!a.transient || !plain_kind(a)) return refuse(in->data + " is not a transient array or scalar");
-  if (a.lifetime != ir::Lifetime::Scope && a.lifetime != ir::Lifetime::State && a.lifetime != ir::Lifetime::SDFG)
-    return refuse(in->data + " outlives the SDFG call");
-  if (!plain_kind(b)) return refuse(out->data + " is a view, reference or stream");
-  if (!(a.dtype == b.dtype) || a.storage != b.storage) return refuse("the arrays differ in type or storage");
-
-  int nodes_of_in = 0;
-  for (const ir::State* st : site.sdfg.all_states())
-    for (int id : st->node_ids())
-      if (const ir::AccessNode* n = as_access(st->node(id)); n && n->data == in->data) ++nodes_of_in;
-  if (nodes_of_in != 1) return refuse(in->data + " has other access nodes");
-  if (control_flow_names(site.sdfg).count(in->data)) return refuse(in->data + " is named by control flow");
+  if (std::string why = copy_pair_problem(site.sdfg, in->data, out->data); !why.empty()) return refuse(why);
+  const ir::DataDescriptor& a = site.sdfg.arrays.at(in->data);
+  const ir::DataDescriptor& b = site.sdfg.arrays.at(out->data);
 
   // The copy takes all of `in` and puts it, unchanged in extent, into a block of `out`.
   const CopySides c = sides(copy, in->data);
@@ -164,7 +127,7 @@ bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) 
   auto orders = [&](int id, const ir::AccessNode& an) {
     if (site.scopes.parent[static_cast<size_t>(id)] != -1) return false;
     auto d = site.sdfg.arrays.find(an.data);
-    if (d == site.sdfg.arrays.end() || !plain_kind(d->second)) return false;
+    if (d == site.sdfg.arrays.end() || !plain_container(d->second)) return false;
     for (int e : s.in_edges(id))
       if (!s.edge(e)->memlet.wcr.empty()) return false;
     for (int e : s.out_edges(id))
@@ -188,8 +151,8 @@ bool RedundantArray::can_apply(const Site& site, const std::vector<int>& nodes) 
   }
   // Another access of `out` unordered with the copy could meet the producers' writes anywhere
   // in their run rather than at the copy (DaCe refuses these too).
-  std::set<int> related = reachable(s, nodes[1], true);
-  related.merge(reachable(s, nodes[1], false));
+  std::set<int> related = reachable_nodes(s, nodes[1], true);
+  related.merge(reachable_nodes(s, nodes[1], false));
   for (int id : s.node_ids())
     if (const ir::AccessNode* an = as_access(s.node(id)); an && id != nodes[1] && an->data == out->data && !related.count(id))
       return refuse(out->data + " has an access node unordered with the copy");

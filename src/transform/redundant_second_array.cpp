@@ -6,6 +6,7 @@
 
 #include "transform/block_placement.h"
 #include "transform/dead_dataflow_elimination.h"
+#include "transform/redundant_copy.h"
 
 namespace dace::transform {
 namespace {
@@ -13,8 +14,6 @@ namespace {
 const ir::AccessNode* as_access(const ir::Node* n) {
   return n && n->kind == ir::NodeKind::Access ? static_cast<const ir::AccessNode*>(n) : nullptr;
 }
-
-bool plain_kind(const ir::DataDescriptor& d) { return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::Scalar; }
 
 // The copy's subsets on the in-array's side and on the out-array's side. Without an other
 // subset, the other end is the whole other container (as code generation reads the copy).
@@ -74,20 +73,6 @@ bool collect_reads(const ir::State& s, int e, std::vector<int>& edges, bool* see
   }
 }
 
-std::set<int> reachable(const ir::State& s, int from, bool forward) {
-  std::set<int> seen;
-  std::vector<int> stack{from};
-  while (!stack.empty()) {
-    const int n = stack.back();
-    stack.pop_back();
-    for (int e : forward ? s.out_edges(n) : s.in_edges(n)) {
-      const int next = forward ? s.edge(e)->dst : s.edge(e)->src;
-      if (seen.insert(next).second) stack.push_back(next);
-    }
-  }
-  return seen;
-}
-
 // Whether every path out of `from` runs into `through`.
 bool all_paths_pass(const ir::State& s, int from, int through) {
   std::set<int> seen{from};
@@ -106,15 +91,7 @@ bool all_paths_pass(const ir::State& s, int from, int through) {
 }  // namespace
 
 void RedundantSecondArray::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
-  std::vector<std::vector<int>> found;
-  for (int e : state.edge_ids()) {
-    const ir::DataflowEdge& edge = *state.edge(e);
-    if (edge.src != edge.dst && as_access(state.node(edge.src)) && as_access(state.node(edge.dst)))
-      found.push_back({edge.src, edge.dst});
-  }
-  std::sort(found.begin(), found.end());
-  found.erase(std::unique(found.begin(), found.end()), found.end());
-  out.insert(out.end(), found.begin(), found.end());
+  access_copy_matches(state, out);
 }
 
 bool RedundantSecondArray::can_apply(const Site& site, const std::vector<int>& nodes) {
@@ -132,22 +109,9 @@ bool RedundantSecondArray::can_apply(const Site& site, const std::vector<int>& n
   if (copy.data != in->data && copy.data != out->data) return refuse("the copy's memlet names neither array");
   if (out->setzero) return refuse(out->data + " is set to zero");
 
-  const auto di = site.sdfg.arrays.find(in->data), dout = site.sdfg.arrays.find(out->data);
-  if (di == site.sdfg.arrays.end() || dout == site.sdfg.arrays.end()) return refuse("an array is not declared");
-  const ir::DataDescriptor& a = di->second;
-  const ir::DataDescriptor& b = dout->second;
-  if (!b.transient || !plain_kind(b)) return refuse(out->data + " is not a transient array or scalar");
-  if (b.lifetime != ir::Lifetime::Scope && b.lifetime != ir::Lifetime::State && b.lifetime != ir::Lifetime::SDFG)
-    return refuse(out->data + " outlives the SDFG call");
-  if (!plain_kind(a)) return refuse(in->data + " is a view, reference or stream");
-  if (!(a.dtype == b.dtype) || a.storage != b.storage) return refuse("the arrays differ in type or storage");
-
-  int nodes_of_out = 0;
-  for (const ir::State* st : site.sdfg.all_states())
-    for (int id : st->node_ids())
-      if (const ir::AccessNode* n = as_access(st->node(id)); n && n->data == out->data) ++nodes_of_out;
-  if (nodes_of_out != 1) return refuse(out->data + " has other access nodes");
-  if (control_flow_names(site.sdfg).count(out->data)) return refuse(out->data + " is named by control flow");
+  if (std::string why = copy_pair_problem(site.sdfg, out->data, in->data); !why.empty()) return refuse(why);
+  const ir::DataDescriptor& a = site.sdfg.arrays.at(in->data);
+  const ir::DataDescriptor& b = site.sdfg.arrays.at(out->data);
 
   std::string why;
   const std::optional<Placement> p = placement(sides(copy, in->data, a, b), a, b, &why);
@@ -172,17 +136,17 @@ bool RedundantSecondArray::can_apply(const Site& site, const std::vector<int>& n
 
   // The readers now read the in-array where they read the copy: no write of its container in
   // this state may fall between the copy and a read.
-  const std::set<int> before = reachable(s, nodes[0], false);
-  const std::set<int> after = reachable(s, nodes[1], true);
+  const std::set<int> before = reachable_nodes(s, nodes[0], false);
+  const std::set<int> after = reachable_nodes(s, nodes[1], true);
   std::vector<int> fences;  // top-level plain access nodes every path out of `out` runs into
   for (int id : after)
     if (const ir::AccessNode* an = as_access(s.node(id)); an && an->data != in->data && site.scopes.parent[static_cast<size_t>(id)] == -1)
-      if (auto d = site.sdfg.arrays.find(an->data); d != site.sdfg.arrays.end() && plain_kind(d->second) && all_paths_pass(s, nodes[1], id))
+      if (auto d = site.sdfg.arrays.find(an->data); d != site.sdfg.arrays.end() && plain_container(d->second) && all_paths_pass(s, nodes[1], id))
         fences.push_back(id);
   for (int id : s.node_ids()) {
     const ir::AccessNode* an = as_access(s.node(id));
     if (!an || an->data != in->data || id == nodes[0] || s.in_edges(id).empty() || before.count(id)) continue;
-    const bool fenced = std::any_of(fences.begin(), fences.end(), [&](int f) { return reachable(s, f, true).count(id) > 0; });
+    const bool fenced = std::any_of(fences.begin(), fences.end(), [&](int f) { return reachable_nodes(s, f, true).count(id) > 0; });
     if (!fenced) return refuse(in->data + " is written in the state where a read of " + out->data + " may see it");
   }
   return true;
