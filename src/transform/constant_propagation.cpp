@@ -1,29 +1,21 @@
 #include "transform/constant_propagation.h"
 
-#include <functional>
 #include <optional>
 #include <set>
 #include <vector>
 
-#include "ir/entry_block.h"
 #include "ir/tasklet/printer.h"
 #include "ir/tasklet/substitute.h"
+#include "transform/block_order.h"
 #include "transform/remove_unused_symbols.h"
-#include "transform/symbol_rewrite.h"
 #include "transform/symbol_use.h"
+#include "transform/symbol_values.h"
 
 namespace dace::transform {
 namespace {
 
-// nullopt: the symbol's value is not known (DaCe's _UnknownValue).
-using Value = std::optional<std::string>;
-using Values = std::map<std::string, Value>;
-
-bool states_only(const ir::SDFG& sdfg) {
-  for (int slot : sdfg.block_slots())
-    if (sdfg.block(slot)->kind != ir::BlockKind::State) return false;
-  return !sdfg.block_slots().empty();
-}
+using Value = SymbolValue;
+using Values = SymbolTable;
 
 std::set<std::string> names_in(const std::string& code) {
   auto e = tasklet::parse_expression_cached(code);
@@ -84,28 +76,12 @@ Values data_independent(const ir::InterstateEdge& e, const ir::SDFG& sdfg) {
   return out;
 }
 
-std::vector<int> topological_order(const ir::SDFG& sdfg) {
-  std::vector<int> post;
-  std::set<int> seen;
-  std::function<void(int)> dfs = [&](int b) {
-    if (!seen.insert(b).second) return;
-    for (int es : sdfg.out_edges(b)) dfs(sdfg.edge(es)->dst);
-    post.push_back(b);
-  };
-  const int start = ir::entry_block(sdfg);
-  if (start >= 0) dfs(start);
-  std::vector<int> order(post.rbegin(), post.rend());
-  for (int slot : sdfg.block_slots())
-    if (!seen.count(slot)) order.push_back(slot);
-  return order;
-}
 
 std::set<std::string> keys(const std::vector<std::pair<std::string, std::string>>& assignments) {
   std::set<std::string> out;
   for (const auto& [k, v] : assignments) out.insert(k);
   return out;
 }
-
 
 std::set<std::string> descriptor_symbols(const ir::SDFG& sdfg) {
   std::set<std::string> out;
@@ -138,7 +114,7 @@ void substitute_descriptors(ir::SDFG& sdfg, const std::map<std::string, sym::Exp
 // DaCe's collect_constants: the values every state is entered with, to a fixed point.
 std::map<int, Values> collect(const ir::SDFG& sdfg) {
   std::map<int, Values> result;
-  const std::vector<int> order = topological_order(sdfg);
+  const std::vector<int> order = reverse_post_order(sdfg);
   // Values settle after a few rounds; the cap guards against texts that would never settle.
   const size_t cap = 8 * (order.size() + 1) * (sdfg.symbols.size() + 8);
   bool redo = true;
@@ -184,13 +160,9 @@ std::map<int, Values> collect(const ir::SDFG& sdfg) {
 
 }  // namespace
 
-std::map<int, std::map<std::string, std::string>> known_symbol_values(const ir::SDFG& sdfg) {
-  std::map<int, std::map<std::string, std::string>> out;
-  if (!states_only(sdfg)) return out;
-  for (const auto& [slot, values] : collect(sdfg))
-    for (const auto& [k, v] : values)
-      if (v) out[slot][k] = *v;
-  return out;
+StateSymbolValues known_symbol_values(const ir::SDFG& sdfg) {
+  if (!states_only(sdfg)) return {};
+  return known_entries(collect(sdfg));
 }
 
 Result<bool> ConstantPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
@@ -225,14 +197,7 @@ Result<bool> ConstantPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
     }
     if (mapping.empty()) continue;
     for (const auto& [k, v] : mapping) replaced[k] = v;
-    SymbolRewriter rw(mapping, blocked);
-    rw.state(static_cast<ir::State&>(*sdfg.block(slot)));
-    for (int es : sdfg.out_edges(slot)) {
-      ir::InterstateEdge& e = *sdfg.edge(es);
-      rw.code_text(e.condition.code, /*expression=*/true);
-      for (auto& [lhs, rhs] : e.assignments) rw.code_text(rhs, /*expression=*/true);
-    }
-    changed |= rw.changed;
+    changed |= rewrite_state_and_out_edges(sdfg, slot, mapping, blocked);
   }
 
   // Symbols never unknown and rewritten wherever they occur: their assignments are dead.

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "transform/pass.h"
+#include "transform/symbol_values.h"
 
 namespace dace::transform {
 
@@ -37,6 +38,6 @@ class ConstantPropagation : public Pass {
 
 // Per state slot of `sdfg` (a region of states only), the symbols with a known value on entry
 // (value text) — the analysis above; empty when the control flow is not states only.
-std::map<int, std::map<std::string, std::string>> known_symbol_values(const ir::SDFG& sdfg);
+StateSymbolValues known_symbol_values(const ir::SDFG& sdfg);
 
 }  // namespace dace::transform

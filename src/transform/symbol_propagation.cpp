@@ -1,42 +1,17 @@
 #include "transform/symbol_propagation.h"
 
-#include <functional>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "ir/entry_block.h"
 #include "ir/tasklet/substitute.h"
-#include "transform/symbol_rewrite.h"
-#include "transform/symbol_use.h"
+#include "transform/block_order.h"
 
 namespace dace::transform {
 namespace {
 
-using Value = std::optional<std::string>;  // nullopt: unknown
-using Table = std::map<std::string, Value>;
-
-bool states_only(const ir::SDFG& sdfg) {
-  for (int slot : sdfg.block_slots())
-    if (sdfg.block(slot)->kind != ir::BlockKind::State) return false;
-  return !sdfg.block_slots().empty();
-}
-
-std::vector<int> reverse_post_order(const ir::SDFG& sdfg) {
-  std::vector<int> post;
-  std::set<int> seen;
-  std::function<void(int)> dfs = [&](int b) {
-    if (!seen.insert(b).second) return;
-    for (int es : sdfg.out_edges(b)) dfs(sdfg.edge(es)->dst);
-    post.push_back(b);
-  };
-  const int start = ir::entry_block(sdfg);
-  if (start >= 0) dfs(start);
-  std::vector<int> order(post.rbegin(), post.rend());
-  for (int slot : sdfg.block_slots())
-    if (!seen.count(slot)) order.push_back(slot);
-  return order;
-}
+using Table = SymbolTable;
 
 // Names a value reads; nullopt when it does not parse.
 std::optional<std::set<std::string>> reads(const std::string& text) {
@@ -104,28 +79,16 @@ std::map<int, Table> analyse(const ir::SDFG& sdfg) {
 
 }  // namespace
 
-std::map<int, std::map<std::string, std::string>> propagated_symbol_values(const ir::SDFG& sdfg) {
-  std::map<int, std::map<std::string, std::string>> out;
-  if (!states_only(sdfg)) return out;
-  for (const auto& [slot, table] : analyse(sdfg))
-    for (const auto& [k, v] : table)
-      if (v) out[slot][k] = *v;
-  return out;
+StateSymbolValues propagated_symbol_values(const ir::SDFG& sdfg) {
+  if (!states_only(sdfg)) return {};
+  return known_entries(analyse(sdfg));
 }
 
 Result<bool> SymbolPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
   bool changed = false;
   std::set<std::string> blocked;  // assignments are never removed here: nothing to protect
-  for (const auto& [slot, mapping] : propagated_symbol_values(sdfg)) {
-    SymbolRewriter rw(mapping, blocked);
-    rw.state(static_cast<ir::State&>(*sdfg.block(slot)));
-    for (int es : sdfg.out_edges(slot)) {
-      ir::InterstateEdge& e = *sdfg.edge(es);
-      rw.code_text(e.condition.code, /*expression=*/true);
-      for (auto& [lhs, rhs] : e.assignments) rw.code_text(rhs, /*expression=*/true);
-    }
-    changed |= rw.changed;
-  }
+  for (const auto& [slot, mapping] : propagated_symbol_values(sdfg))
+    changed |= rewrite_state_and_out_edges(sdfg, slot, mapping, blocked);
   return changed;
 }
 

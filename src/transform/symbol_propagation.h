@@ -23,6 +23,7 @@
 #include <string>
 
 #include "transform/pass.h"
+#include "transform/symbol_values.h"
 
 namespace dace::transform {
 
@@ -34,6 +35,6 @@ class SymbolPropagation : public Pass {
 };
 
 // Per state slot, the symbols whose value on entry is known, as expression text.
-std::map<int, std::map<std::string, std::string>> propagated_symbol_values(const ir::SDFG& sdfg);
+StateSymbolValues propagated_symbol_values(const ir::SDFG& sdfg);
 
 }  // namespace dace::transform
