@@ -29,23 +29,11 @@ Loop make_loop(const std::string& bound = "N") {
   ir::SDFG& g = *l.g;
   g.name = "l2m_nested";
   g.symbols["N"] = ir::DType::of(T::Int64);
-  g.symbols["i"] = ir::DType::of(T::Int64);
   for (const char* a : {"A", "B", "D"}) add_array(g, a, T::Float64, {"N"});
   add_array(g, "C", T::Float64, {"N", "N"});
-  int start = 0;
-  add_state(g, g, "start", &start);
-  auto loop = std::make_unique<ir::LoopRegion>();
-  loop->label = "for_i";
-  loop->loop_variable = "i";
-  loop->init_statement = ir::CodeBlock{"i = 0", ir::Language::Python};
-  loop->loop_condition = ir::CodeBlock{"(i < " + bound + ")", ir::Language::Python};
-  loop->update_statement = ir::CodeBlock{"i = (i + 1)", ir::Language::Python};
-  g.register_block(*loop);
-  l.loop = loop.get();
-  const int ls = g.add_block(std::move(loop));
-  add_state(g, g, "end", &l.end);
-  add_interstate(g, start, ls);
-  add_interstate(g, ls, l.end);
+  const TestLoop t = add_test_loop(g, "for_i", "0", "(i < " + bound + ")", "(i + 1)");
+  l.loop = t.loop;
+  l.end = t.end;
   return l;
 }
 

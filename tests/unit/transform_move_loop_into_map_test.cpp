@@ -27,24 +27,9 @@ Loop make_loop(const std::string& init, const std::string& cond, const std::stri
   g.name = "mlim";
   g.symbols["N"] = ir::DType::of(T::Int64);
   g.symbols["M"] = ir::DType::of(T::Int64);
-  g.symbols["i"] = ir::DType::of(T::Int64);
   add_array(g, "A", T::Float64, {"N + M"});
   add_array(g, "B", T::Float64, {"M + 1", "N + 1"});
-  int start = 0, end = 0;
-  add_state(g, g, "start", &start);
-  auto loop = std::make_unique<ir::LoopRegion>();
-  loop->label = "for_1";
-  loop->loop_variable = "i";
-  loop->init_statement = ir::CodeBlock{"i = " + init, ir::Language::Python};
-  loop->loop_condition = ir::CodeBlock{cond, ir::Language::Python};
-  loop->update_statement = ir::CodeBlock{"i = " + update, ir::Language::Python};
-  g.register_block(*loop);
-  ir::LoopRegion* L = loop.get();
-  const int ls = g.add_block(std::move(loop));
-  l.body = &add_state(*L, g, "body");
-  add_state(g, g, "end", &end);
-  add_interstate(g, start, ls);
-  add_interstate(g, ls, end);
+  l.body = &add_state(*add_test_loop(g, "for_1", init, cond, update).loop, g, "body");
   return l;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/validate.h"
+#include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "transform/apply.h"
 #include "transform/registry.h"
@@ -59,6 +60,35 @@ inline int count_nodes(const ir::SDFG& g, ir::NodeKind kind) {
   for (const ir::State* s : g.all_states())
     for (int id : s->node_ids()) n += s->node(id)->kind == kind;
   return n;
+}
+
+// The loop the loop-transformation tests build at the top of `g`:
+//   start -> for (var = init; cond; var = update) { } -> end
+// as a LoopRegion labelled `label`, its variable declared as an int64 symbol (as LoopLifting
+// leaves it). The body is empty: callers add states with add_state(*loop, g, ...).
+struct TestLoop {
+  ir::LoopRegion* loop = nullptr;
+  int start = 0, slot = 0, end = 0;  // slots in g
+};
+
+inline TestLoop add_test_loop(ir::SDFG& g, const std::string& label, const std::string& init, const std::string& cond,
+                              const std::string& update, const std::string& var = "i") {
+  TestLoop t;
+  g.symbols[var] = ir::DType::of(ir::ScalarType::Int64);
+  codegen::testing::add_state(g, g, "start", &t.start);
+  auto loop = std::make_unique<ir::LoopRegion>();
+  loop->label = label;
+  loop->loop_variable = var;
+  loop->init_statement = ir::CodeBlock{var + " = " + init, ir::Language::Python};
+  loop->loop_condition = ir::CodeBlock{cond, ir::Language::Python};
+  loop->update_statement = ir::CodeBlock{var + " = " + update, ir::Language::Python};
+  g.register_block(*loop);
+  t.loop = loop.get();
+  t.slot = g.add_block(std::move(loop));
+  codegen::testing::add_state(g, g, "end", &t.end);
+  codegen::testing::add_interstate(g, t.start, t.slot);
+  codegen::testing::add_interstate(g, t.slot, t.end);
+  return t;
 }
 
 }  // namespace dace::transform::testing
