@@ -5,6 +5,7 @@
 
 #include "ir/dtype.h"
 #include "ir/entry_block.h"
+#include "ir/tasklet/parser.h"
 #include "ir/tasklet/printer.h"
 #include "ir/tasklet/substitute.h"
 #include "transform/symbol_use.h"
@@ -15,6 +16,21 @@ namespace {
 using tasklet::ExprPtr;
 
 bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+
+// The SDFG and every region inside it (loop bodies, conditional branches; not nested SDFGs),
+// pre-order.
+std::vector<ir::ControlFlowRegion*> regions_of(ir::SDFG& sdfg) {
+  std::vector<ir::ControlFlowRegion*> out{&sdfg};
+  sdfg.for_each_block([&](ir::ControlFlowBlock& b) {
+    if (b.kind == ir::BlockKind::Region || b.kind == ir::BlockKind::Loop) out.push_back(static_cast<ir::ControlFlowRegion*>(&b));
+  });
+  return out;
+}
+std::vector<const ir::ControlFlowRegion*> regions_of(const ir::SDFG& sdfg) {
+  std::vector<const ir::ControlFlowRegion*> out;
+  for (ir::ControlFlowRegion* r : regions_of(const_cast<ir::SDFG&>(sdfg))) out.push_back(r);
+  return out;
+}
 
 bool integral(const ir::DType& t) {
   return t.pointer_depth == 0 && t.opaque.empty() && t.raw_json.empty() &&
@@ -115,21 +131,19 @@ class Finder {
       cand_.insert(name);
     }
     if (cand_.empty()) return {};
-    for (int slot : sdfg_.block_slots())
-      if (sdfg_.block(slot)->kind != ir::BlockKind::State) {
-        for (const std::string& c : std::set<std::string>(cand_))
-          drop(c, "control flow holds block '" + sdfg_.block(slot)->label + "' that is not a state");
-        return {};
-      }
+    // Every state, also inside loops and branches, as DaCe's sdfg.states().
     std::set<std::string> seen;
-    for (int slot : sdfg_.block_slots()) check_state(static_cast<const ir::State&>(*sdfg_.block(slot)), seen);
+    for (const ir::State* st : sdfg_.all_states()) check_state(*st, seen);
 
+    // Interstate code is what the edges of every region read (DaCe's all_interstate_edges);
+    // loop headers and branch conditions do not count here, as in DaCe, but are rewritten.
     std::set<std::string> interstate;
-    for (int es : sdfg_.edge_slots()) {
-      const ir::InterstateEdge& e = *sdfg_.edge(es);
-      interstate.merge(code_names(e.condition.code));
-      for (const auto& [lhs, rhs] : e.assignments) interstate.merge(code_names(rhs));
-    }
+    for (const ir::ControlFlowRegion* r : regions_of(sdfg_))
+      for (int es : r->edge_slots()) {
+        const ir::InterstateEdge& e = *r->edge(es);
+        interstate.merge(code_names(e.condition.code));
+        for (const auto& [lhs, rhs] : e.assignments) interstate.merge(code_names(rhs));
+      }
     for (const std::string& c : std::set<std::string>(cand_)) {
       if (integers_only && !interstate.count(c) && !integral(sdfg_.arrays.at(c).dtype))
         drop(c, "'" + c + "' is not an integer and no interstate code reads it");
@@ -292,24 +306,24 @@ std::string unique_block_label(const ir::ControlFlowRegion& region, const std::s
   }
 }
 
-// DaCe's add_state_before: a new empty state takes over the in-edges of `slot`; returns the
-// slot of the new edge new -> slot.
-int add_state_before(ir::SDFG& sdfg, int slot) {
+// DaCe's add_state_before: a new empty state in `region` takes over the in-edges of `slot`
+// (and its role as the region's start); returns the slot of the new edge new -> slot.
+int add_state_before(ir::SDFG& sdfg, ir::ControlFlowRegion& region, int slot) {
   auto st = std::make_unique<ir::State>();
-  st->label = unique_block_label(sdfg, "block");
+  st->label = unique_block_label(region, "block");
   sdfg.register_block(*st);
-  const int fresh = sdfg.add_block(std::move(st));
-  for (int es : sdfg.in_edges(slot)) {
-    ir::InterstateEdge e = *sdfg.edge(es);
-    sdfg.remove_edge(es);
+  const int fresh = region.add_block(std::move(st));
+  for (int es : region.in_edges(slot)) {
+    ir::InterstateEdge e = *region.edge(es);
+    region.remove_edge(es);
     e.dst = fresh;
-    sdfg.add_edge(std::move(e));
+    region.add_edge(std::move(e));
   }
-  if (sdfg.start_block == slot) sdfg.start_block = fresh;
+  if (region.start_block == slot) region.start_block = fresh;
   ir::InterstateEdge e;
   e.src = fresh;
   e.dst = slot;
-  return sdfg.add_edge(std::move(e));
+  return region.add_edge(std::move(e));
 }
 
 std::string element_text(const ir::SDFG& sdfg, const std::string& data, const sym::Subset& subset) {
@@ -353,9 +367,11 @@ void remove_edge_and_connectors(ir::State& s, int e) {
   if (!E.dst_conn.empty() && !still_used(false, E.dst, E.dst_conn)) s.node(E.dst)->in_connectors.erase(E.dst_conn);
 }
 
-// Step 2: each write becomes an assignment on the edge from a new state before `slot`.
-Status move_writes(ir::SDFG& sdfg, int slot, const std::set<std::string>& promoted) {
-  auto& s = static_cast<ir::State&>(*sdfg.block(slot));
+// Step 2: each write becomes an assignment on the edge from a new state before `s` in its
+// region.
+Status move_writes(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& promoted) {
+  ir::ControlFlowRegion& region = *s.parent;
+  const int slot = region.slot_of(&s);
   std::vector<int> scalars;
   for (int id : s.node_ids())
     if (s.node(id)->kind == ir::NodeKind::Access && promoted.count(static_cast<const ir::AccessNode&>(*s.node(id)).data))
@@ -376,8 +392,8 @@ Status move_writes(ir::SDFG& sdfg, int slot, const std::set<std::string>& promot
             if (s.edge(e) && s.edge(e)->dst == m) s.remove_edge(e);
     for (int n : group)
       if (s.node(n) && s.in_edges(n).empty() && s.out_edges(n).empty()) s.remove_node(n);
-    const int edge = add_state_before(sdfg, slot);
-    sdfg.edge(edge)->assignments.emplace_back(data, *value);
+    const int edge = add_state_before(sdfg, region, slot);
+    region.edge(edge)->assignments.emplace_back(data, *value);
   }
   return Status();
 }
@@ -442,7 +458,9 @@ Status replace_reads(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& 
   return Status();
 }
 
-// Step 6: interstate code read `s[0]` for a scalar `s`; the symbol has no subscript.
+// Step 6: interstate code read `s[0]` for a scalar `s`; the symbol has no subscript. DaCe
+// rewrites interstate edges; loop headers and branch conditions are rewritten too, since they
+// read the scalar as well.
 Status drop_subscripts(ir::SDFG& sdfg, const std::set<std::string>& promoted) {
   std::map<std::string, std::string> same;
   for (const std::string& p : promoted) same[p] = p;
@@ -461,14 +479,39 @@ Status drop_subscripts(ir::SDFG& sdfg, const std::set<std::string>& promoted) {
     code = *out;
     return Status();
   };
-  for (int es : sdfg.edge_slots()) {
-    ir::InterstateEdge& e = *sdfg.edge(es);
-    if (!e.is_unconditional())
-      if (Status st = fix(e.condition.code); !st.ok()) return st;
-    for (auto& [lhs, rhs] : e.assignments)
-      if (Status st = fix(rhs); !st.ok()) return st;
-  }
-  return Status();
+  // `i = s[0] + 1` in a loop's init or update statement: the right-hand side as above.
+  auto fix_statement = [&](std::string& code) -> Status {
+    if (code.find('[') == std::string::npos) return Status();
+    auto a = tasklet::parse_assignment(code);
+    if (!a) return Status();
+    std::string value = tasklet::to_source(*a->value);
+    const std::string before = value;
+    if (Status st = fix(value); !st.ok()) return st;
+    if (value != before) code = a->target + " = " + value;
+    return Status();
+  };
+  for (ir::ControlFlowRegion* r : regions_of(sdfg))
+    for (int es : r->edge_slots()) {
+      ir::InterstateEdge& e = *r->edge(es);
+      if (!e.is_unconditional())
+        if (Status st = fix(e.condition.code); !st.ok()) return st;
+      for (auto& [lhs, rhs] : e.assignments)
+        if (Status st = fix(rhs); !st.ok()) return st;
+    }
+  Status status;
+  sdfg.for_each_block([&](ir::ControlFlowBlock& b) {
+    if (!status.ok()) return;
+    if (b.kind == ir::BlockKind::Loop) {
+      auto& l = static_cast<ir::LoopRegion&>(b);
+      status = fix(l.loop_condition.code);
+      if (status.ok()) status = fix_statement(l.init_statement.code);
+      if (status.ok()) status = fix_statement(l.update_statement.code);
+    } else if (b.kind == ir::BlockKind::Conditional) {
+      for (auto& [cond, branch] : static_cast<ir::ConditionalBlock&>(b).branches)
+        if (cond && status.ok()) status = fix(cond->code);
+    }
+  });
+  return status;
 }
 
 }  // namespace
@@ -481,11 +524,11 @@ std::set<std::string> find_promotable_scalars(const ir::SDFG& sdfg, bool transie
 Result<bool> ScalarToSymbolPromotion::apply(ir::SDFG& sdfg, AnalysisManager&) {
   const std::set<std::string> promoted = find_promotable_scalars(sdfg, transients_only_, integers_only_);
   if (promoted.empty()) return false;
-  for (int slot : sdfg.block_slots())
-    if (Status st = move_writes(sdfg, slot, promoted); !st.ok()) return st.take_error();
-  for (int slot : sdfg.block_slots())
-    if (Status st = replace_reads(sdfg, static_cast<ir::State&>(*sdfg.block(slot)), promoted); !st.ok())
-      return st.take_error();
+  // The states as they are now: the ones step 2 adds are empty.
+  for (ir::State* st : sdfg.all_states())
+    if (Status status = move_writes(sdfg, *st, promoted); !status.ok()) return status.take_error();
+  for (ir::State* st : sdfg.all_states())
+    if (Status status = replace_reads(sdfg, *st, promoted); !status.ok()) return status.take_error();
   for (const std::string& p : promoted) {
     const ir::DType t = sdfg.arrays.at(p).dtype;
     sdfg.arrays.erase(p);

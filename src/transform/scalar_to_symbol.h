@@ -8,11 +8,14 @@
 // Interstate code that read `s` or `s[0]` reads the symbol `s`. Non-integer scalars are
 // promoted only when interstate code reads them (property integers_only).
 //
+// States inside loop regions and conditional branches count as DaCe 1.0.2 counts them (its
+// pass is marked compatible with those blocks): a write there moves to an assignment on a new
+// edge inside the same region. Loop headers and branch conditions reading `s[0]` read `s`.
+//
 // Where we refuse what DaCe promotes (all named by why_not): C++ tasklets writing or reading
-// the scalar, reads by nested SDFGs or as dynamic map-range inputs, SDFGs whose control flow
-// has loop regions or conditional blocks, and nested SDFGs (the pass runs on the root SDFG,
-// which is where the history check replays it). DaCe's last step, turning tasklet indirection
-// `A[s]` into memlets, is not done.
+// the scalar, reads by nested SDFGs or as dynamic map-range inputs, and nested SDFGs (the pass
+// runs on the root SDFG, which is where the history check replays it). DaCe's last step,
+// turning tasklet indirection `A[s]` into memlets, is not done.
 #pragma once
 #include <map>
 #include <set>

@@ -1,5 +1,6 @@
 // ScalarToSymbolPromotion on hand-built SDFGs: promoted scalars become symbols assigned on
-// interstate edges, the programs still compute what plain C++ computes; scalars written in a
+// interstate edges (also inside loop bodies and conditional branches), the programs still
+// compute what plain C++ computes; scalars written in a
 // map, written twice in a state, computed from data written in the same state, or not
 // integers (unless interstate code reads them) stay, and the refusal names the scalar.
 #include <gtest/gtest.h>
@@ -192,6 +193,127 @@ TEST(TransformScalarToSymbol, LiteralCastsAreFoldedIntoTheAssignment) {
   });
   ASSERT_TRUE(run_promotion(*g));
   EXPECT_EQ(assignment_of(*g, "k"), "(N - 2)");
+}
+
+// The assignment of `symbol` on an edge of `r` (empty when none).
+std::string assignment_in(const ir::ControlFlowRegion& r, const std::string& symbol) {
+  for (int es : r.edge_slots())
+    for (const auto& [lhs, rhs] : r.edge(es)->assignments)
+      if (lhs == symbol) return rhs;
+  return "";
+}
+
+// k = `code` into the transient scalar k, alone in state `label` of `r`.
+ir::State& write_k(ir::ControlFlowRegion& r, ir::SDFG& g, const std::string& label, const std::string& code,
+                   int* slot) {
+  ir::State& s = add_state(r, g, label, slot);
+  const int w = tasklet(s, "o = " + code, {}, {"o"});
+  edge(s, w, "o", access(s, "k"), "", "k[0]");
+  return s;
+}
+
+// B[i] = A[i] * k for i in 0:N.
+void scale_by_k(ir::State& s) {
+  auto [entry, exit] = map(s, {"i"}, "0:N");
+  const int t = tasklet(s, "y = x * kv", {"x", "kv"}, {"y"});
+  edge_in(s, access(s, "A"), entry, t, "x", "A[0:N]", "A[i]");
+  edge_in(s, access(s, "k"), entry, t, "kv", "k[0]", "k[0]");
+  edge_out(s, t, "y", exit, access(s, "B"), "B[i]", "B[0:N]");
+}
+
+std::unique_ptr<ir::SDFG> arrays_and_k(const std::string& name) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = name;
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  add_scalar(*g, "k", T::Int64, true);
+  return g;
+}
+
+// for (i = 0; i < N; i++) { k = i * 2 + 1; B[i] = A[i] * k }: the write is the body's first
+// state, so the new state carrying the assignment becomes the loop body's entry.
+TEST(TransformScalarToSymbol, AScalarWrittenInALoopBodyBecomesASymbolThere) {
+  auto g = arrays_and_k("promote_loop");
+  const TestLoop t = add_test_loop(*g, "for_1", "0", "(i < N)", "(i + 1)");
+  int w = 0, r = 0;
+  write_k(*t.loop, *g, "w", "i * 2 + 1", &w);
+  ir::State& read = add_state(*t.loop, *g, "r", &r);
+  const int x = tasklet(read, "y = x * kv", {"x", "kv"}, {"y"});
+  edge(read, access(read, "A"), "", x, "x", "A[i]");
+  edge(read, access(read, "k"), "", x, "kv", "k[0]");
+  edge(read, x, "y", access(read, "B"), "", "B[i]");
+  add_interstate(*t.loop, w, r);
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(g->arrays.count("k"), 0u);
+  EXPECT_EQ(g->symbols.count("k"), 1u);
+  EXPECT_EQ(assignment_in(*t.loop, "k"), "((i * 2) + 1)");
+  EXPECT_EQ(t.loop->block_slots().size(), 3u);
+  const int64_t n = 6;
+  std::vector<double> a(n), b(n, 0.0);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 1.5 - static_cast<double>(i);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  for (int64_t i = 0; i < n; ++i)
+    EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], a[static_cast<size_t>(i)] * static_cast<double>(2 * i + 1)) << i;
+}
+
+// if (N > 3) k = N - 1; else k = 2;  then B[i] = A[i] * k: each branch's write moves to an
+// assignment inside its branch.
+TEST(TransformScalarToSymbol, AScalarWrittenInBranchesBecomesASymbol) {
+  auto g = arrays_and_k("promote_branches");
+  int s0 = 0, c = 0, s2 = 0;
+  add_state(*g, *g, "s0", &s0);
+  auto cond = std::make_unique<ir::ConditionalBlock>();
+  cond->label = "if_N";
+  std::vector<ir::ControlFlowRegion*> branches;
+  for (const auto& [test, value] : {std::pair<std::string, std::string>{"N > 3", "N - 1"}, {"", "2"}}) {
+    auto branch = std::make_unique<ir::ControlFlowRegion>();
+    branch->label = test.empty() ? "else" : "then";
+    int slot = 0;
+    write_k(*branch, *g, "set_" + branch->label, value, &slot);
+    g->register_block(*branch);
+    branches.push_back(branch.get());
+    std::optional<ir::CodeBlock> code;
+    if (!test.empty()) code = ir::CodeBlock{test, ir::Language::Python};
+    cond->branches.emplace_back(std::move(code), std::move(branch));
+  }
+  g->register_block(*cond);
+  c = g->add_block(std::move(cond));
+  scale_by_k(add_state(*g, *g, "s2", &s2));
+  add_interstate(*g, s0, c);
+  add_interstate(*g, c, s2);
+  ir::relink_parents(*g);  // branch regions point to the region of their conditional block
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(g->arrays.count("k"), 0u);
+  EXPECT_EQ(assignment_in(*branches[0], "k"), "(N - 1)");
+  EXPECT_EQ(assignment_in(*branches[1], "k"), "2");
+  for (int64_t n : {2, 5}) {
+    std::vector<double> a(static_cast<size_t>(n)), b(static_cast<size_t>(n), 0.0);
+    for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 0.25 * static_cast<double>(i) + 1.0;
+    run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+    const double k = n > 3 ? static_cast<double>(n - 1) : 2.0;
+    for (int64_t i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], a[static_cast<size_t>(i)] * k) << n;
+  }
+}
+
+// A loop whose bound is a scalar written before it: `for (i = 0; i < k[0]; i++) B[i] = A[i]`
+// with k = N - 1. The loop header reads the symbol afterwards.
+TEST(TransformScalarToSymbol, ALoopHeaderReadingTheScalarReadsTheSymbol) {
+  auto g = arrays_and_k("promote_bound");
+  int s0 = 0;
+  write_k(*g, *g, "s0", "N - 1", &s0);
+  const TestLoop t = add_test_loop(*g, "for_1", "0", "(i < k[0])", "(i + 1)");
+  add_interstate(*g, s0, t.start);
+  ir::State& body = add_state(*t.loop, *g, "body");
+  const int x = tasklet(body, "y = x", {"x"}, {"y"});
+  edge(body, access(body, "A"), "", x, "x", "A[i]");
+  edge(body, x, "y", access(body, "B"), "", "B[i]");
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(t.loop->loop_condition.code, "(i < k)");
+  const int64_t n = 5;
+  std::vector<double> a{1, 2, 3, 4, 5}, b(n, -1.0);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n}});
+  for (int64_t i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], i < n - 1 ? a[static_cast<size_t>(i)] : -1.0) << i;
 }
 
 }  // namespace
