@@ -53,3 +53,4 @@ function(libdace_add_plugin name)
 endfunction()
 
 add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/cpu ${CMAKE_BINARY_DIR}/plugins/cpu)
+add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/mpi ${CMAKE_BINARY_DIR}/plugins/mpi)

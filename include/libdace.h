@@ -764,7 +764,7 @@ DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, 
 /* A compiled SDFG. Calls on one program are serialized; programs are independent. */
 typedef struct dace_program dace_program_t;
 
-#define DACE_COMPILE_OPTIONS_VERSION 2
+#define DACE_COMPILE_OPTIONS_VERSION 3
 typedef struct dace_compile_options_t {
   uint32_t version;
   int32_t opt_level;     /* 0-3 (clamped) */
@@ -779,8 +779,16 @@ typedef struct dace_compile_options_t {
    * unchanged). An unknown or non-pass name is DACE_ERROR_NOT_FOUND / INVALID_ARGUMENT
    * naming it. The optimizer's name and libdace's version are part of the cache key. */
   const char* optimize;
+  /* Version 3. The communicator of the program's MPI library nodes (the MPI plugin,
+   * docs/mpi.md): the address of the host's MPI_Comm variable, passed as a pointer so that
+   * this header needs no mpi.h (from mpi4py: MPI._addressof(comm)); NULL = MPI_COMM_WORLD.
+   * It is read whenever the program state is initialised (the first call, and calls with new
+   * symbol values), so the variable must outlive the program; the program duplicates the
+   * communicator there (MPI_Comm_dup: collective) and uses only the duplicate. Not part of
+   * the cache key; ignored by programs without MPI nodes. */
+  const void* mpi_comm;
 } dace_compile_options_t;
-#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL }
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL }
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context

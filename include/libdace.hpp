@@ -323,6 +323,7 @@ struct compile_options {
   std::string cache_dir;    // "" = no object cache
   std::string dump_dir;     // "" = no dumps
   std::string optimize;     // a registered pass run on a copy first ("simplify"); "" = none
+  const void* mpi_comm = nullptr;  // address of the host's MPI_Comm; nullptr = MPI_COMM_WORLD
 
   dace_compile_options_t c() const noexcept {
     dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
@@ -332,6 +333,7 @@ struct compile_options {
     o.cache_dir = cache_dir.empty() ? nullptr : cache_dir.c_str();
     o.dump_dir = dump_dir.empty() ? nullptr : dump_dir.c_str();
     o.optimize = optimize.empty() ? nullptr : optimize.c_str();
+    o.mpi_comm = mpi_comm;
     return o;
   }
 };

@@ -33,7 +33,7 @@ module libdace_capi
   integer(c_int32_t), parameter :: DACE_MEMLET_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_SAVE_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 2
+  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 3
   integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 2
 
   ! enum dace_status_t
@@ -234,7 +234,7 @@ module libdace_capi
 
   ! dace_program_t (struct dace_program): opaque, passed as type(c_ptr)
 
-  ! struct dace_compile_options_t: 40 bytes
+  ! struct dace_compile_options_t: 48 bytes
   type, bind(C) :: dace_compile_options_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: opt_level
@@ -243,6 +243,7 @@ module libdace_capi
     type(c_ptr) :: cache_dir  ! const char*
     type(c_ptr) :: dump_dir  ! const char*
     type(c_ptr) :: optimize  ! const char*
+    type(c_ptr) :: mpi_comm  ! const void*
   end type dace_compile_options_t
 
   ! enum dace_argument_kind_t

@@ -1,6 +1,7 @@
 #include "analysis/arguments.h"
 
 #include <map>
+#include <vector>
 
 #include "analysis/validate_code.h"
 #include "ir/tasklet/parser.h"
@@ -75,6 +76,29 @@ struct Collector {
         used.insert(id);
   }
 
+  // DaCe counts the symbols of a library node's SymbolicProperty values as free symbols
+  // (Pgemm's m/n/k, "LMx*Px"). Classes stay unknown to libdace, so the properties are named
+  // per class here; a value that does not parse adds nothing.
+  void library(const ir::LibraryNode& n, const Names& local) {
+    static const std::map<std::string, std::vector<const char*>> symbolic = {
+        {"dace.libraries.pblas.nodes.pgemm.Pgemm", {"m", "n", "k"}},
+        {"dace.libraries.pblas.nodes.pgemv.Pgemv", {"m", "n"}},
+        {"dace.libraries.mpi.nodes.wait.Wait", {"n"}},
+        {"dace.libraries.mpi.nodes.wait.Waitall", {"n"}},
+    };
+    auto it = symbolic.find(n.classpath);
+    if (it == symbolic.end()) return;
+    for (const char* key : it->second) {
+      auto p = n.properties.find(key);
+      if (p == n.properties.end()) continue;
+      std::string text = p->second;
+      if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
+      if (text == "null" || text.empty()) continue;
+      auto e = sym::parse(text);
+      if (e.ok()) add(*e, local);
+    }
+  }
+
   void state(const ir::State& s, const Names& outer) {
     std::vector<int> parents = s.scope_parents();
     auto local_at = [&](int node) {
@@ -110,6 +134,7 @@ struct Collector {
           break;
         }
         case ir::NodeKind::Tasklet: tasklet(static_cast<const ir::Tasklet&>(*n), local); break;
+        case ir::NodeKind::Library: library(static_cast<const ir::LibraryNode&>(*n), local); break;
         case ir::NodeKind::NestedSDFG:
           for (const auto& [inner, value] : static_cast<const ir::NestedSDFGNode*>(n)->symbol_mapping) add(value, local);
           break;

@@ -63,6 +63,10 @@ struct dace_program {
   dace_compile_stats_t stats{};
   CallPlan plan;
   std::mutex call_mutex;
+  // The host's MPI communicator (compile option mpi_comm) and the MPI plugin's runtime hook
+  // that hands it to the program's next state initialisation; null without the plugin.
+  const void* mpi_comm = nullptr;
+  void (*set_mpi_comm)(const void*) = nullptr;
 };
 
 namespace {
@@ -479,6 +483,9 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     stats.object_bytes = t.object_bytes;
     stats.transform_ms = t.transform_ms;
     stats.total_ms = ms_since(t_start);
+    result->mpi_comm = opts.mpi_comm;
+    if (void* hook = backend.registry->find_runtime_symbol("dace_mpi_set_host_comm"))
+      result->set_mpi_comm = reinterpret_cast<void (*)(const void*)>(hook);
     *out_program = result.release();
     return Status::success();
   });
@@ -555,7 +562,12 @@ dace_status_t dace_program_call(dace_program_t* program, const char* const* name
     DACE_TRY(require(program, "program"));
     std::lock_guard<std::mutex> lock(program->call_mutex);
     DACE_TRY(prepare_call(*program, names, args, count));
-    return program->program->call(program->plan.values);
+    // The MPI runtime reads the communicator (thread-local) when the call initialises the
+    // program state; it is cleared again so other programs of this thread get their own.
+    if (program->set_mpi_comm) program->set_mpi_comm(program->mpi_comm);
+    Status s = program->program->call(program->plan.values);
+    if (program->set_mpi_comm) program->set_mpi_comm(nullptr);
+    return s;
   });
 }
 

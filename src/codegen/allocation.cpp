@@ -119,7 +119,7 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
           d.storage != ir::StorageType::CPU_ThreadLocal)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
-      if (!d.dtype.opaque.empty() || d.dtype.pointer_depth > 0 ||
+      if (d.dtype.pointer_depth > 0 ||
           (!d.dtype.raw_json.empty() && !ir::struct_layout(d.dtype)))
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": element type " + ir::to_string(d.dtype) +
                                                  " cannot be compiled yet");

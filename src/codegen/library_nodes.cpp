@@ -7,6 +7,7 @@
 #include "codegen/addressing.h"
 #include "codegen/lapack.h"
 #include "codegen/node_emit.h"
+#include "codegen/plugin_nodes.h"
 
 namespace dace::codegen {
 
@@ -136,6 +137,7 @@ Status emit_library_node(StateEmitter& se, int node) {
   auto it = library_lowerings().find(n.classpath);
   if (it != library_lowerings().end()) return it->second(se, node);
   if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);
+  if (PluginLowering impl = plugin_lowering(se.f->mc.options, n)) return emit_plugin_library_node(se, node, *impl);
   return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " +
                                            missing_backend(n.classpath));
 }

@@ -9,6 +9,7 @@
 #include "codegen/allocation.h"
 #include "codegen/frame.h"
 #include "codegen/interstate.h"
+#include "codegen/plugin_nodes.h"
 #include "codegen/sdfg_function.h"
 #include "ir/path.h"
 
@@ -44,7 +45,8 @@ llvm::Value* state_slot(llvm::IRBuilder<>& b, llvm::Value* state, size_t i) {
   return b.CreateConstInBoundsGEP1_64(b.getPtrTy(), state, i);
 }
 
-Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
+Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
+                 const std::map<std::string, PluginLowering>& states) {
   std::vector<llvm::Type*> params;
   for (const auto& a : out.init_arguments) params.push_back(storage_type(mc.ctx, arg_type(a)));
   llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
@@ -60,7 +62,8 @@ Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
     f.bind_symbol(out.init_arguments[i].name, SymbolBinding{v, t, false});
   }
   std::vector<std::string> persistent = persistent_containers(sc);
-  llvm::Value* state = heap_allocate(f, f.b.getInt64(static_cast<int64_t>(8 * std::max<size_t>(1, persistent.size()))), true);
+  size_t slots = persistent.size() + states.size();
+  llvm::Value* state = heap_allocate(f, f.b.getInt64(static_cast<int64_t>(8 * std::max<size_t>(1, slots))), true);
   for (size_t i = 0; i < persistent.size(); ++i) {
     const ir::DataDescriptor& d = sc.sdfg.arrays.at(persistent[i]);
     Result<llvm::Value*> bytes = allocation_bytes(f, d);
@@ -68,11 +71,28 @@ Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
     llvm::Value* p = heap_allocate(f, *bytes, sc.plan.setzero.count(persistent[i]) > 0);
     f.b.CreateStore(p, state_slot(f.b, state, i));
   }
+  // Plugin program states (communicators, grids) after the persistent containers; a null one
+  // fails init (the plugin's runtime has said why).
+  size_t slot = persistent.size();
+  for (const auto& [key, impl] : states) {
+    ProgramStateContext pc(f, sc.sdfg, key);
+    DACE_TRY(impl->lower_program_init(pc));
+    if (!pc.state) return make_error(Code::Internal, sc.path + ": program state \"" + key + "\" produced no value");
+    f.b.CreateStore(pc.state, state_slot(f.b, state, slot++));
+    f.b.CreateStore(pc.state, program_state_global(mc.module, key));
+    llvm::BasicBlock* failed = llvm::BasicBlock::Create(mc.ctx, "state.failed", f.fn);
+    llvm::BasicBlock* next = llvm::BasicBlock::Create(mc.ctx, "state.ok", f.fn);
+    f.b.CreateCondBr(f.b.CreateIsNull(pc.state), failed, next);
+    f.b.SetInsertPoint(failed);
+    f.b.CreateRet(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(mc.ctx)));
+    f.b.SetInsertPoint(next);
+  }
   f.b.CreateRet(state);
   return Status::success();
 }
 
-Status emit_exit(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
+Status emit_exit(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
+                 const std::map<std::string, PluginLowering>& states) {
   llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
   llvm::Function* fn = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getInt32Ty(mc.ctx), {ptr}, false),
                                               llvm::Function::ExternalLinkage, out.exit_function, mc.module);
@@ -82,14 +102,34 @@ Status emit_exit(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
   llvm::Value* state = fn->getArg(0);
   llvm::BasicBlock* work = llvm::BasicBlock::Create(mc.ctx, "free", fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(mc.ctx, "done", fn);
+  llvm::BasicBlock* check = f.b.GetInsertBlock();
   f.b.CreateCondBr(f.b.CreateIsNull(state), done, work);
   f.b.SetInsertPoint(work);
   std::vector<std::string> persistent = persistent_containers(sc);
+  llvm::Value* status = f.b.getInt32(0);
+  size_t slot = persistent.size();
+  for (const auto& [key, impl] : states) {
+    ProgramStateContext pc(f, sc.sdfg, key);
+    pc.state = f.b.CreateLoad(ptr, state_slot(f.b, state, slot++), key + ".state");
+    DACE_TRY(impl->lower_program_exit(pc));
+    if (pc.exit_status)
+      status = f.b.CreateSelect(f.b.CreateICmpNE(status, f.b.getInt32(0)), status, pc.exit_status);
+    f.b.CreateStore(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(mc.ctx)),
+                    program_state_global(mc.module, key));
+  }
   for (size_t i = 0; i < persistent.size(); ++i) heap_free(f.b, mc, f.b.CreateLoad(ptr, state_slot(f.b, state, i)));
   heap_free(f.b, mc, state);
+  llvm::BasicBlock* freed = f.b.GetInsertBlock();
   f.b.CreateBr(done);
   f.b.SetInsertPoint(done);
-  f.b.CreateRet(f.b.getInt32(0));
+  if (states.empty()) {
+    f.b.CreateRet(f.b.getInt32(0));
+    return Status::success();
+  }
+  llvm::PHINode* result = f.b.CreatePHI(f.b.getInt32Ty(), 2);
+  result->addIncoming(f.b.getInt32(0), check);
+  result->addIncoming(status, freed);
+  f.b.CreateRet(result);
   return Status::success();
 }
 
@@ -156,9 +196,10 @@ Result<LoweredModule> lower(const ir::SDFG& sdfg, llvm::LLVMContext& context, co
   ModuleContext mc{*out.module, context, options};
   SdfgContext sc{sdfg, ir::path_of(sdfg), {}, {}, {}, nullptr, "__dace_" + sdfg.name};
   DACE_TRY(init_sdfg_context(sc, true));
-  DACE_TRY(emit_init(mc, sc, out));
+  std::map<std::string, PluginLowering> states = program_states(options, sdfg);
+  DACE_TRY(emit_init(mc, sc, out, states));
   DACE_TRY(emit_program(mc, sc, out));
-  DACE_TRY(emit_exit(mc, sc, out));
+  DACE_TRY(emit_exit(mc, sc, out, states));
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*out.module, &os))

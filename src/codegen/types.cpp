@@ -43,6 +43,7 @@ llvm::Type* storage_type(llvm::LLVMContext& ctx, ScalarType t) {
 
 llvm::Type* element_storage_type(llvm::LLVMContext& ctx, const ir::DType& t) {
   if (auto s = ir::struct_layout(t)) return llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), static_cast<uint64_t>(s->size));
+  if (t.pointer_depth == 0 && !t.opaque.empty()) return llvm::Type::getInt64Ty(ctx);  // a handle (ir::element_size)
   return storage_type(ctx, t.scalar);
 }
 

@@ -100,6 +100,9 @@ std::optional<StructLayout> struct_layout(const DType& t) {
 int element_size(const DType& t) {
   if (t.pointer_depth == 0 && t.opaque.empty() && t.raw_json.empty()) return scalar_type_size(t.scalar);
   if (auto s = struct_layout(t)) return s->size;
+  // An opaque C type (MPI_Request, MPI_Comm) is stored as one pointer-sized handle: the
+  // handles DaCe's libraries declare this way fit (the plugin's runtime checks its own).
+  if (t.pointer_depth == 0 && !t.opaque.empty()) return 8;
   return 0;
 }
 

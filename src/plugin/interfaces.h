@@ -16,6 +16,8 @@ namespace dace::codegen {
 class ScopeContext;       // a map/consume scope being lowered to LLVM IR
 class AllocationContext;  // a data container being allocated or freed
 class CopyContext;        // a memlet copy between two containers
+class LibraryNodeContext;   // a library node a plugin lowers to LLVM IR itself
+class ProgramStateContext;  // program-wide state a plugin creates in __dace_init
 }  // namespace dace::codegen
 
 namespace dace::transform {
@@ -64,6 +66,20 @@ class LibraryExpansion {
   // calls into; "" for none. Code generation uses the implementation only when the registry
   // reports that library loaded.
   virtual std::string_view vendor_library() const { return {}; }
+
+  // Implementations whose plugin emits the node as LLVM IR itself (the MPI nodes: calls into
+  // the plugin's runtime) return true; codegen then calls lower_node where the node runs
+  // instead of a lowering of its own (src/codegen/plugin_nodes.h).
+  virtual bool lowers_to_ir() const { return false; }
+  virtual Status lower_node(codegen::LibraryNodeContext& context) const;
+  // Program-wide state such nodes use (communicators, process grids, BLACS contexts), named
+  // by a key ("" = none). For each distinct key among an SDFG's nodes, in key order,
+  // lower_program_init emits code at the end of __dace_init that creates the state (a
+  // pointer; null at run time makes init fail), kept in the program's state object, and
+  // lower_program_exit emits its release at the start of __dace_exit.
+  virtual std::string_view program_state_key() const { return {}; }
+  virtual Status lower_program_init(codegen::ProgramStateContext& context) const;
+  virtual Status lower_program_exit(codegen::ProgramStateContext& context) const;
 };
 
 // Creates fresh instances of a transformation (instances carry their own properties).

@@ -1,6 +1,7 @@
 #include "case_file.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,9 +40,24 @@ bool read_number(const json& j, const char* key, double& out, std::string& error
   return true;
 }
 
+int env_int(std::initializer_list<const char*> names, int fallback) {
+  for (const char* n : names) {
+    const char* v = std::getenv(n);
+    if (v && *v) {
+      char* end = nullptr;
+      long x = std::strtol(v, &end, 10);
+      if (end && *end == '\0' && x >= 0 && x < (1L << 30)) return static_cast<int>(x);
+    }
+  }
+  return fallback;
+}
+
 }  // namespace
 
-std::optional<CaseFile> read_case_file(const std::string& path, std::string& error) {
+int mpi_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}, 0); }
+int mpi_world_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, 1); }
+
+std::optional<CaseFile> read_case_file(const std::string& path, std::string& error, int rank) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open file";
@@ -54,8 +70,33 @@ std::optional<CaseFile> read_case_file(const std::string& path, std::string& err
   }
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   CaseFile c;
-  if (!read_paths(j, "inputs", dir, c.inputs, error)) return std::nullopt;
-  if (!read_paths(j, "expected_outputs", dir, c.expected_outputs, error)) return std::nullopt;
+  if (j.contains("ranks")) {
+    if (!j["ranks"].is_number_integer() || j["ranks"].get<int64_t>() < 1 || j["ranks"].get<int64_t>() > (1 << 20)) {
+      error = "\"ranks\" is not a positive integer";
+      return std::nullopt;
+    }
+    c.ranks = j["ranks"].get<int>();
+    // Per-rank maps: {"0": {...}, "1": {...}}; pick this rank's.
+    const std::string r = std::to_string(rank);
+    json mine = json::object();
+    for (const char* key : {"inputs", "expected_outputs"}) {
+      if (!j.contains(key)) continue;
+      if (!j[key].is_object()) {
+        error = std::string("\"") + key + "\" is not an object";
+        return std::nullopt;
+      }
+      if (j[key].contains(r)) mine[key] = j[key][r];
+      else if (std::string(key) == "inputs") {
+        error = "\"inputs\" has no entry for rank " + r;
+        return std::nullopt;
+      }
+    }
+    if (!read_paths(mine, "inputs", dir, c.inputs, error)) return std::nullopt;
+    if (!read_paths(mine, "expected_outputs", dir, c.expected_outputs, error)) return std::nullopt;
+  } else {
+    if (!read_paths(j, "inputs", dir, c.inputs, error)) return std::nullopt;
+    if (!read_paths(j, "expected_outputs", dir, c.expected_outputs, error)) return std::nullopt;
+  }
   if (!read_number(j, "rtol", c.rtol, error) || !read_number(j, "atol", c.atol, error)) return std::nullopt;
   if (j.contains("symbols")) {
     const json& s = j["symbols"];

@@ -128,9 +128,15 @@ int cmd_run(const std::vector<std::string>& args) {
   std::map<std::string, npy::Array> expected;
   if (!o.case_path.empty()) {
     std::string error;
-    auto c = read_case_file(o.case_path, error);
+    auto c = read_case_file(o.case_path, error, mpi_rank());
     if (!c) {
       std::fprintf(stderr, "dace: %s: %s\n", o.case_path.c_str(), error.c_str());
+      return kExitError;
+    }
+    // A distributed case runs as one process per rank: `mpirun -np R dace run ...`.
+    if (c->ranks > 0 && c->ranks != mpi_world_size()) {
+      std::fprintf(stderr, "dace: %s: the case needs %d MPI ranks, this process is one of %d (run it under mpirun -np %d)\n",
+                   o.case_path.c_str(), c->ranks, mpi_world_size(), c->ranks);
       return kExitError;
     }
     cs = std::move(*c);

@@ -27,7 +27,7 @@ DACE_MAP_OPTIONS_VERSION = 1
 DACE_MEMLET_OPTIONS_VERSION = 1
 DACE_SAVE_OPTIONS_VERSION = 1
 DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-DACE_COMPILE_OPTIONS_VERSION = 2
+DACE_COMPILE_OPTIONS_VERSION = 3
 DACE_COMPILE_STATS_VERSION = 2
 
 # ---- types (header order)
@@ -247,6 +247,7 @@ class dace_compile_options_t(ctypes.Structure):
         ('cache_dir', ctypes.c_char_p),
         ('dump_dir', ctypes.c_char_p),
         ('optimize', ctypes.c_char_p),
+        ('mpi_comm', ctypes.c_void_p),
     ]
 
 

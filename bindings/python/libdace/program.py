@@ -136,11 +136,22 @@ class _Plan:
         return returned
 
 
+def _mpi_comm_address(comm):
+    """The address of an mpi4py communicator's MPI_Comm handle."""
+    try:
+        from mpi4py import MPI
+    except ImportError as e:
+        raise TypeError("comm= needs mpi4py (not importable: %s)" % e) from None
+    if not isinstance(comm, MPI.Comm):
+        raise TypeError("comm= must be an mpi4py communicator (MPI.Comm), got %r" % type(comm).__name__)
+    return MPI._addressof(comm)
+
+
 class CompiledProgram(Releasable):
     """A compiled SDFG; call it like a function (see the module docstring)."""
 
     def __init__(self, sdfg, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None,
-                 context=None, optimize=None):
+                 context=None, optimize=None, comm=None):
         self._context = context or default_context()
         opts = _capi.dace_compile_options_t()
         check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
@@ -148,6 +159,11 @@ class CompiledProgram(Releasable):
         opts.cache_dir, opts.dump_dir = enc(cache_dir), enc(dump_dir)
         # The SDFG optimizer step ("simplify"), run by libdace on its own copy before compiling.
         opts.optimize = enc(optimize)
+        # The communicator of the program's MPI nodes (docs/mpi.md): an mpi4py communicator,
+        # kept alive with the program because libdace reads its MPI_Comm at each state init.
+        self._comm = comm
+        if comm is not None:
+            opts.mpi_comm = _mpi_comm_address(comm)
         self._options = opts
         self._handles = []
         self._lock = threading.Lock()

@@ -527,13 +527,15 @@ class SDFG(ControlFlowRegion, Releasable):
         return _capi.dace_sdfg_validate(self._h()) == _capi.DACE_OK
 
     def compile(self, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None, context=None,
-                optimize=None):
+                optimize=None, comm=None):
         """JIT-compiles and returns a callable CompiledProgram (see program.py). `optimize` names
-        a registered pass run on a copy first (e.g. "simplify"); this SDFG is not changed."""
+        a registered pass run on a copy first (e.g. "simplify"); this SDFG is not changed.
+        `comm`: an mpi4py communicator for the program's MPI nodes (default MPI_COMM_WORLD)."""
         from .program import CompiledProgram
 
         return CompiledProgram(self, opt_level=opt_level, fast_math=fast_math, num_threads=num_threads,
-                               cache_dir=cache_dir, dump_dir=dump_dir, context=context, optimize=optimize)
+                               cache_dir=cache_dir, dump_dir=dump_dir, context=context, optimize=optimize,
+                               comm=comm)
 
     def __repr__(self):
         return f"SDFG({self.name!r})" if self._handle else "SDFG(<closed>)"

@@ -1,0 +1,78 @@
+// Helpers of the MPI plugin's node lowerings: buffers and scalar connectors of a library
+// node, runtime calls, the program's process grids and subarray types by name.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/plugin_nodes.h"
+#include "ir/path.h"
+
+namespace dace::mpi {
+
+using tasklet::ScalarType;
+
+constexpr const char* kStateKey = "mpi";
+inline constexpr std::string_view kStateKeyName = "mpi";
+
+// A contiguous buffer a node sends or receives.
+struct Buffer {
+  llvm::Value* ptr = nullptr;    // first element of the memlet's subset
+  llvm::Value* count = nullptr;  // i64: elements of the subset
+  int32_t dtype = -1;            // dace_mpi_dtype_t
+  std::string data;              // container name
+  sym::Expr count_expr;          // the same count, symbolically
+};
+
+// The buffer at `conn`. Unsupported when its element type has no MPI type or its subset is
+// not provably contiguous (DaCe sends such slices with an MPI vector type; not yet here).
+Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input);
+// Whether the node has an edge at `conn`.
+bool has_edge(codegen::LibraryNodeContext& c, const std::string& conn, bool input);
+// The value of a scalar input connector (a rank, a tag), as i64.
+Result<llvm::Value*> scalar_input(codegen::LibraryNodeContext& c, const std::string& conn);
+// A string property ("grid": "__pgrid_1"); nullopt when absent or null.
+std::optional<std::string> string_property(const ir::LibraryNode& n, const std::string& key);
+
+// The process grids and subarray types of an SDFG (DaCe's `_pgrids` / `_subarrays`), in
+// name order: a grid's index is its position.
+struct GridSpec {
+  std::string name;
+  bool is_subgrid = false;
+  std::vector<std::string> shape;
+  std::string parent;
+  std::vector<int32_t> color;
+  std::optional<std::string> exact_grid;
+};
+struct SubArraySpec {
+  std::string name, dtype, pgrid;
+  std::vector<std::string> shape, subshape;
+  std::vector<int32_t> correspondence;
+};
+struct Distribution {
+  std::vector<GridSpec> grids;
+  std::vector<SubArraySpec> subarrays;
+  int32_t grid_index(const std::string& name) const;      // -1 when unknown
+  int32_t subarray_index(const std::string& name) const;  // -1 when unknown
+};
+// Errors name the SDFG and the malformed entry.
+Result<Distribution> distribution(const ir::SDFG& sdfg);
+// The top-level SDFG of the function `f` is emitting (grids live there).
+const ir::SDFG& root_sdfg(const codegen::Frame& f);
+
+// The grid index of a node's grid-valued property (-1 when absent: the program's
+// communicator); an unknown name is InvalidSdfg.
+Result<int32_t> grid_property(codegen::LibraryNodeContext& c, const std::string& key);
+
+int32_t dtype_code(ScalarType t);  // -1 when MPI has no such type here
+Result<int32_t> op_code(const std::string& op, const std::string& where);
+
+// Calls a runtime function returning int32 (the status is not checked in the program: the
+// runtime prints what it detects, and MPI's own errors are fatal by default).
+llvm::Value* call_runtime(codegen::Frame& f, const std::string& name, const std::vector<llvm::Value*>& args);
+// A stack array of i64 / i32 values, for the runtime's pointer parameters.
+llvm::Value* i64_array(codegen::Frame& f, const std::vector<llvm::Value*>& values);
+llvm::Value* i32_array(codegen::Frame& f, const std::vector<int32_t>& values);
+
+}  // namespace dace::mpi

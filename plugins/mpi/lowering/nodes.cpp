@@ -1,0 +1,280 @@
+#include "nodes.h"
+
+#include "common.h"
+
+namespace dace::mpi {
+
+namespace {
+
+using codegen::LibraryNodeContext;
+
+llvm::Value* i32(LibraryNodeContext& c, int64_t v) { return c.builder().getInt32(static_cast<int32_t>(v)); }
+
+// The reduction of Allreduce/Reduce ("op", default MPI_SUM).
+Result<int32_t> node_op(LibraryNodeContext& c) {
+  std::optional<std::string> op = string_property(c.node(), "op");
+  return op_code(op.value_or("MPI_SUM"), c.where());
+}
+
+Status refuse_fcomm(LibraryNodeContext& c) {
+  if (string_property(c.node(), "fcomm"))
+    return make_error(Code::Unsupported, c.where() + ": a Fortran communicator (fcomm) is not supported yet");
+  return Status::success();
+}
+
+Status lower_dummy(LibraryNodeContext&) { return Status::success(); }  // fields live in the runtime's state
+
+Status lower_bcast(LibraryNodeContext& c) {
+  DACE_TRY(refuse_fcomm(c));
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  if (has_edge(c, "_inbuffer", true)) {
+    Result<Buffer> in = buffer(c, "_inbuffer", true);
+    if (!in) return in.take_error();
+    if (in->data != out->data)
+      return make_error(Code::InvalidSdfg, c.where() + ": Bcast input and output buffer must be the same container");
+  }
+  Result<llvm::Value*> root = scalar_input(c, "_root");
+  if (!root) return root.take_error();
+  Result<int32_t> grid = grid_property(c, "grid");
+  if (!grid) return grid.take_error();
+  call_runtime(c.frame(), "dace_mpi_bcast",
+               {c.program_state(kStateKey), out->ptr, out->count, i32(c, out->dtype), *root, i32(c, *grid)});
+  return Status::success();
+}
+
+Status lower_allreduce(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  Result<int32_t> op = node_op(c);
+  if (!op) return op.take_error();
+  Result<int32_t> grid = grid_property(c, "grid");
+  if (!grid) return grid.take_error();
+  // DaCe: one container on both sides = MPI_IN_PLACE; the runtime sees equal pointers.
+  llvm::Value* send = in->data == out->data ? out->ptr : in->ptr;
+  call_runtime(c.frame(), "dace_mpi_allreduce",
+               {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype), i32(c, *op), i32(c, *grid)});
+  return Status::success();
+}
+
+Status lower_reduce(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  Result<llvm::Value*> root = scalar_input(c, "_root");
+  if (!root) return root.take_error();
+  Result<int32_t> op = node_op(c);
+  if (!op) return op.take_error();
+  Result<int32_t> grid = grid_property(c, "grid");
+  if (!grid) return grid.take_error();
+  llvm::Value* send = in->data == out->data ? out->ptr : in->ptr;
+  call_runtime(c.frame(), "dace_mpi_reduce", {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype),
+                                              i32(c, *op), *root, i32(c, *grid)});
+  return Status::success();
+}
+
+// Scatter / Gather / Allgather: whole input and output buffers, counts split by the runtime.
+Status lower_distribute(LibraryNodeContext& c, const char* fn, bool rooted) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), in->ptr, in->count, i32(c, in->dtype),
+                                 out->ptr, out->count, i32(c, out->dtype)};
+  if (rooted) {
+    Result<llvm::Value*> root = scalar_input(c, "_root");
+    if (!root) return root.take_error();
+    args.push_back(*root);
+  } else {
+    args.push_back(i32(c, -1));
+  }
+  call_runtime(c.frame(), fn, args);
+  return Status::success();
+}
+
+Status lower_scatter(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_scatter", true); }
+Status lower_gather(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_gather", true); }
+Status lower_allgather(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_allgather", false); }
+
+// Send / Recv (DaCe: always MPI_COMM_WORLD) and Isend / Irecv (optional grid).
+Status lower_p2p(LibraryNodeContext& c, bool send, bool nonblocking) {
+  Result<Buffer> buf = buffer(c, "_buffer", send);
+  if (!buf) return buf.take_error();
+  Result<llvm::Value*> peer = scalar_input(c, send ? "_dest" : "_src");
+  if (!peer) return peer.take_error();
+  Result<llvm::Value*> tag = scalar_input(c, "_tag");
+  if (!tag) return tag.take_error();
+  int32_t grid = -1;
+  if (nonblocking) {
+    Result<int32_t> g = grid_property(c, "grid");
+    if (!g) return g.take_error();
+    grid = *g;
+  }
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), buf->ptr, buf->count, i32(c, buf->dtype), *peer, *tag,
+                                 i32(c, grid)};
+  if (nonblocking) {
+    Result<codegen::Operand> req = codegen::library_operand(c.se, c.node_id, "_request", false);
+    if (!req) return req.take_error();
+    args.push_back(req->base);
+  }
+  const char* fn = nonblocking ? (send ? "dace_mpi_isend" : "dace_mpi_irecv") : (send ? "dace_mpi_send" : "dace_mpi_recv");
+  call_runtime(c.frame(), fn, args);
+  return Status::success();
+}
+
+Status lower_send(LibraryNodeContext& c) { return lower_p2p(c, true, false); }
+Status lower_recv(LibraryNodeContext& c) { return lower_p2p(c, false, false); }
+Status lower_isend(LibraryNodeContext& c) { return lower_p2p(c, true, true); }
+Status lower_irecv(LibraryNodeContext& c) { return lower_p2p(c, false, true); }
+
+Status lower_wait(LibraryNodeContext& c) {
+  Result<codegen::Operand> req = codegen::library_operand(c.se, c.node_id, "_request", true);
+  if (!req) return req.take_error();
+  codegen::Frame& f = c.frame();
+  llvm::AllocaInst* tag = f.entry_alloca(f.b.getInt32Ty(), "mpi.tag");
+  llvm::AllocaInst* source = f.entry_alloca(f.b.getInt32Ty(), "mpi.source");
+  call_runtime(f, "dace_mpi_wait", {c.program_state(kStateKey), req->base, tag, source});
+  for (auto [conn, slot] : {std::pair<const char*, llvm::AllocaInst*>{"_stat_tag", tag}, {"_stat_source", source}}) {
+    if (!has_edge(c, conn, false)) continue;
+    Result<codegen::Operand> out = codegen::library_operand(c.se, c.node_id, conn, false);
+    if (!out) return out.take_error();
+    codegen::TypedValue v{f.b.CreateLoad(f.b.getInt32Ty(), slot), ScalarType::Int32};
+    ScalarType t = out->type == ScalarType::Unknown ? ScalarType::Int32 : out->type;
+    codegen::store_scalar(f.b, codegen::convert_typed(f.b, v, t), out->base);
+  }
+  return Status::success();
+}
+
+Status lower_waitall(LibraryNodeContext& c) {
+  int e = c.se.in_edge_at(c.node_id, "_request");
+  if (e < 0) return make_error(Code::InvalidSdfg, c.where() + ": connector \"_request\" has no edge");
+  Result<codegen::Operand> req = codegen::library_operand(c.se, c.node_id, "_request", true);
+  if (!req) return req.take_error();
+  sym::Expr count = sym::integer(1);
+  for (sym::Expr s : req->sizes) count = sym::mul(count, s);
+  Result<llvm::Value*> n = c.frame().sym(count);
+  if (!n) return n.take_error();
+  call_runtime(c.frame(), "dace_mpi_waitall", {c.program_state(kStateKey), *n, req->base});
+  return Status::success();
+}
+
+Result<int32_t> subarray_property(LibraryNodeContext& c) {
+  std::optional<std::string> name = string_property(c.node(), "subarray_type");
+  Result<Distribution> d = distribution(root_sdfg(c.frame()));
+  if (!d) return d.take_error();
+  int32_t i = name ? d->subarray_index(*name) : -1;
+  if (i < 0)
+    return make_error(Code::InvalidSdfg, c.where() + ": subarray_type " + ir::quoted(name.value_or("")) +
+                                             " is not a subarray type of the SDFG (_subarrays)");
+  return i;
+}
+
+Status lower_block_scatter(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inp_buffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_out_buffer", false);
+  if (!out) return out.take_error();
+  Result<int32_t> sub = subarray_property(c);
+  if (!sub) return sub.take_error();
+  Result<int32_t> scatter = grid_property(c, "scatter_grid");
+  if (!scatter) return scatter.take_error();
+  Result<int32_t> bcast = grid_property(c, "bcast_grid");
+  if (!bcast) return bcast.take_error();
+  call_runtime(c.frame(), "dace_mpi_block_scatter", {c.program_state(kStateKey), in->ptr, out->ptr, out->count,
+                                                      i32(c, out->dtype), i32(c, *sub), i32(c, *scatter), i32(c, *bcast)});
+  return Status::success();
+}
+
+Status lower_block_gather(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inp_buffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_out_buffer", false);
+  if (!out) return out.take_error();
+  Result<int32_t> sub = subarray_property(c);
+  if (!sub) return sub.take_error();
+  Result<int32_t> gather = grid_property(c, "gather_grid");
+  if (!gather) return gather.take_error();
+  Result<int32_t> reduce = grid_property(c, "reduce_grid");
+  if (!reduce) return reduce.take_error();
+  call_runtime(c.frame(), "dace_mpi_block_gather", {c.program_state(kStateKey), in->ptr, out->ptr, in->count,
+                                                     i32(c, in->dtype), i32(c, *sub), i32(c, *gather), i32(c, *reduce)});
+  return Status::success();
+}
+
+// A symbolic property (Pgemm's m, n, k) as i64.
+Result<llvm::Value*> symbolic_property(LibraryNodeContext& c, const std::string& key) {
+  std::optional<std::string> text = string_property(c.node(), key);
+  auto raw = c.node().properties.find(key);
+  if (!text && raw != c.node().properties.end()) text = raw->second;  // a bare number
+  if (!text) return make_error(Code::InvalidSdfg, c.where() + ": property \"" + key + "\" is missing");
+  Result<sym::Expr> e = sym::parse(*text);
+  if (!e) return make_error(Code::InvalidSdfg, c.where() + ": property \"" + key + "\": " + e.error().message);
+  return c.frame().sym(*e);
+}
+
+// Two block sizes from an int array connector (_a_block_sizes: rows, cols).
+Result<std::pair<llvm::Value*, llvm::Value*>> block_sizes(LibraryNodeContext& c, const std::string& conn) {
+  Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, true);
+  if (!op) return op.take_error();
+  ScalarType t = op->type == ScalarType::Unknown ? ScalarType::Int32 : op->type;
+  codegen::Frame& f = c.frame();
+  llvm::Value* stride = op->strides.empty() ? f.b.getInt64(1) : op->strides[0];
+  llvm::Type* et = codegen::storage_type(f.mc.ctx, t);
+  llvm::Value* second = f.b.CreateGEP(et, op->base, stride);
+  llvm::Value* r = codegen::as_i64(f.b, codegen::load_scalar(f.b, op->base, t));
+  llvm::Value* k = codegen::as_i64(f.b, codegen::load_scalar(f.b, second, t));
+  return std::make_pair(r, k);
+}
+
+Status lower_pgemm(LibraryNodeContext& c) {
+  Result<Buffer> a = buffer(c, "_a", true);
+  if (!a) return a.take_error();
+  Result<Buffer> b = buffer(c, "_b", true);
+  if (!b) return b.take_error();
+  Result<Buffer> out = buffer(c, "_c", false);
+  if (!out) return out.take_error();
+  if (a->dtype != b->dtype || b->dtype != out->dtype)
+    return make_error(Code::InvalidSdfg, c.where() + ": the types of A, B and C do not match");
+  Result<llvm::Value*> m = symbolic_property(c, "m");
+  if (!m) return m.take_error();
+  Result<llvm::Value*> n = symbolic_property(c, "n");
+  if (!n) return n.take_error();
+  Result<llvm::Value*> k = symbolic_property(c, "k");
+  if (!k) return k.take_error();
+  auto ab = block_sizes(c, "_a_block_sizes");
+  if (!ab) return ab.take_error();
+  auto bb = block_sizes(c, "_b_block_sizes");
+  if (!bb) return bb.take_error();
+  call_runtime(c.frame(), "dace_mpi_pgemm", {c.program_state(kStateKey), i32(c, a->dtype), a->ptr, b->ptr, out->ptr, *m,
+                                             *n, *k, ab->first, ab->second, bb->first, bb->second});
+  return Status::success();
+}
+
+}  // namespace
+
+const std::vector<NodeClass>& node_classes() {
+  static const std::vector<NodeClass> table = {
+      {"dace.libraries.mpi.nodes.allgather.Allgather", "MPI", lower_allgather},
+      {"dace.libraries.mpi.nodes.allreduce.Allreduce", "MPI", lower_allreduce},
+      {"dace.libraries.mpi.nodes.bcast.Bcast", "MPI", lower_bcast},
+      {"dace.libraries.mpi.nodes.dummy.Dummy", "MPI", lower_dummy},
+      {"dace.libraries.mpi.nodes.gather.BlockGather", "MPI", lower_block_gather},
+      {"dace.libraries.mpi.nodes.gather.Gather", "MPI", lower_gather},
+      {"dace.libraries.mpi.nodes.irecv.Irecv", "MPI", lower_irecv},
+      {"dace.libraries.mpi.nodes.isend.Isend", "MPI", lower_isend},
+      {"dace.libraries.mpi.nodes.recv.Recv", "MPI", lower_recv},
+      {"dace.libraries.mpi.nodes.reduce.Reduce", "MPI", lower_reduce},
+      {"dace.libraries.mpi.nodes.scatter.BlockScatter", "MPI", lower_block_scatter},
+      {"dace.libraries.mpi.nodes.scatter.Scatter", "MPI", lower_scatter},
+      {"dace.libraries.mpi.nodes.send.Send", "MPI", lower_send},
+      {"dace.libraries.mpi.nodes.wait.Wait", "MPI", lower_wait},
+      {"dace.libraries.mpi.nodes.wait.Waitall", "MPI", lower_waitall},
+      {"dace.libraries.pblas.nodes.pgemm.Pgemm", "ReferenceOpenMPI", lower_pgemm},
+  };
+  return table;
+}
+
+}  // namespace dace::mpi

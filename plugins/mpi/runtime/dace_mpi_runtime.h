@@ -1,0 +1,107 @@
+/* The MPI plugin's runtime: what the code it lowers calls (plugins/mpi/lowering). It is
+ * compiled against mpi.h and linked with libmpi, so JIT'd code never sees the MPI ABI
+ * (handles differ between OpenMPI and MPICH): communicators, grids, subarray types and
+ * requests stay behind a program-state pointer and 8-byte request slots.
+ *
+ * Element types are dace_mpi_dtype_t codes; reductions dace_mpi_op_t codes. A grid index of
+ * -1 means the program's communicator (DaCe's MPI_COMM_WORLD: the host's communicator,
+ * duplicated). Every call returns 0 or an MPI error code; errors the runtime detects itself
+ * are printed to stderr with the rank and return -1. */
+#ifndef DACE_MPI_RUNTIME_H
+#define DACE_MPI_RUNTIME_H
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DACE_MPI_EXPORT __attribute__((visibility("default")))
+
+typedef enum dace_mpi_dtype_t {
+  DACE_MPI_BOOL = 0, DACE_MPI_INT8, DACE_MPI_INT16, DACE_MPI_INT32, DACE_MPI_INT64, DACE_MPI_UINT8,
+  DACE_MPI_UINT16, DACE_MPI_UINT32, DACE_MPI_UINT64, DACE_MPI_FLOAT32, DACE_MPI_FLOAT64,
+  DACE_MPI_COMPLEX64, DACE_MPI_COMPLEX128, DACE_MPI_DTYPE_COUNT
+} dace_mpi_dtype_t;
+
+typedef enum dace_mpi_op_t {
+  DACE_MPI_SUM = 0, DACE_MPI_PROD, DACE_MPI_MIN, DACE_MPI_MAX, DACE_MPI_LAND, DACE_MPI_LOR, DACE_MPI_LXOR,
+  DACE_MPI_BAND, DACE_MPI_BOR, DACE_MPI_BXOR, DACE_MPI_OP_COUNT
+} dace_mpi_op_t;
+
+/* The communicator the next dace_mpi_state_create of this thread duplicates: the address of
+ * an MPI_Comm, or NULL for MPI_COMM_WORLD. Set by libdace around program calls. */
+DACE_MPI_EXPORT void dace_mpi_set_host_comm(const void* comm);
+
+/* Initialises MPI when nobody has (and then finalises it at process exit), duplicates the
+ * host communicator and reserves `grids` process grids and `subarrays` subarray types.
+ * NULL on failure (printed). */
+DACE_MPI_EXPORT void* dace_mpi_state_create(int32_t grids, int32_t subarrays);
+/* Frees every communicator, group, datatype and BLACS grid the state holds. NULL ignored. */
+DACE_MPI_EXPORT int32_t dace_mpi_state_destroy(void* state);
+
+/* DaCe's ProcessGrid: MPI_Cart_create over the program communicator (no periods, no
+ * reordering); ranks outside the grid get an invalid grid. */
+DACE_MPI_EXPORT int32_t dace_mpi_cart_create(void* state, int32_t grid, int32_t ndims, const int64_t* dims);
+/* A sub-grid: MPI_Cart_sub of `parent` keeping the dimensions with remain[i] != 0. With
+ * exact_rank >= 0 the sub-grid is valid only on ranks whose sub-grid holds that rank of the
+ * parent. */
+DACE_MPI_EXPORT int32_t dace_mpi_cart_sub(void* state, int32_t grid, int32_t parent, int32_t parent_ndims,
+                                          const int32_t* remain, int64_t exact_rank);
+/* DaCe's SubArray: the block type of an array `shape` tiled in `subshape` blocks over grid
+ * `grid` (correspondence[i]: the grid dimension array dimension i is tiled over), with the
+ * counts and displacements a Scatterv/Gatherv over that grid uses. */
+DACE_MPI_EXPORT int32_t dace_mpi_subarray_create(void* state, int32_t id, int32_t grid, int32_t dtype, int32_t ndims,
+                                                 const int64_t* shape, const int64_t* subshape,
+                                                 const int32_t* correspondence);
+/* The BLACS grid of the PBLAS nodes: prows x pcols, column-major ("C"), over the program
+ * communicator (DaCe's ScaLAPACK environment: prows = Py, pcols = Px). */
+DACE_MPI_EXPORT int32_t dace_mpi_blacs_init(void* state, int64_t prows, int64_t pcols);
+
+DACE_MPI_EXPORT int32_t dace_mpi_bcast(void* state, void* buffer, int64_t count, int32_t dtype, int64_t root,
+                                       int32_t grid);
+/* in == out: in place. */
+DACE_MPI_EXPORT int32_t dace_mpi_allreduce(void* state, const void* in, void* out, int64_t count, int32_t dtype,
+                                           int32_t op, int32_t grid);
+DACE_MPI_EXPORT int32_t dace_mpi_reduce(void* state, const void* in, void* out, int64_t count, int32_t dtype,
+                                        int32_t op, int64_t root, int32_t grid);
+/* in_count / out_count: the whole buffers; Scatter sends in_count / ranks elements to each
+ * rank, Gather receives out_count / ranks from each (DaCe's counts). */
+DACE_MPI_EXPORT int32_t dace_mpi_scatter(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
+                                         int64_t out_count, int32_t out_dtype, int64_t root);
+DACE_MPI_EXPORT int32_t dace_mpi_gather(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
+                                        int64_t out_count, int32_t out_dtype, int64_t root);
+DACE_MPI_EXPORT int32_t dace_mpi_allgather(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
+                                           int64_t out_count, int32_t out_dtype, int32_t grid);
+DACE_MPI_EXPORT int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest,
+                                      int64_t tag, int32_t grid);
+DACE_MPI_EXPORT int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source,
+                                      int64_t tag, int32_t grid);
+/* `request`: an 8-byte slot (DaCe's opaque MPI_Request element). */
+DACE_MPI_EXPORT int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest,
+                                       int64_t tag, int32_t grid, void* request);
+DACE_MPI_EXPORT int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source,
+                                       int64_t tag, int32_t grid, void* request);
+/* tag / source may be NULL. */
+DACE_MPI_EXPORT int32_t dace_mpi_wait(void* state, void* request, int32_t* tag, int32_t* source);
+DACE_MPI_EXPORT int32_t dace_mpi_waitall(void* state, int64_t count, void* requests);
+
+/* DaCe's BlockScatter / BlockGather over a subarray type (see dace_mpi_subarray_create);
+ * grid -1 = none for the broadcast / reduction grid. */
+DACE_MPI_EXPORT int32_t dace_mpi_block_scatter(void* state, const void* in, void* out, int64_t out_count,
+                                               int32_t dtype, int32_t subarray, int32_t scatter_grid,
+                                               int32_t bcast_grid);
+DACE_MPI_EXPORT int32_t dace_mpi_block_gather(void* state, void* in, void* out, int64_t in_count, int32_t dtype,
+                                              int32_t subarray, int32_t gather_grid, int32_t reduce_grid);
+
+/* DaCe's Pgemm (ReferenceOpenMPI): the row-major local blocks of a distributed C = A @ B
+ * (global m x k times k x n), block sizes a_rows x a_cols and b_rows x b_cols, computed by
+ * ScaLAPACK p?gemm on the BLACS grid (as C^T = B^T A^T in column-major). dtype: float32,
+ * float64, complex64, complex128. */
+DACE_MPI_EXPORT int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b, void* c, int64_t m,
+                                       int64_t n, int64_t k, int64_t a_rows, int64_t a_cols, int64_t b_rows,
+                                       int64_t b_cols);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

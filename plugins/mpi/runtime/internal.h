@@ -1,0 +1,51 @@
+// What the runtime files share: the program state behind the void* of dace_mpi_runtime.h.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dace_mpi_runtime.h"
+
+namespace dace_mpi {
+
+// DaCe's ProcessGrid fields (__state-><grid>_comm, _group, _rank, _size, _dims, _coords, _valid).
+struct Grid {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Group group = MPI_GROUP_NULL;
+  int rank = MPI_PROC_NULL;
+  int size = 0;
+  bool valid = false;
+  std::vector<int> dims, coords;
+};
+
+// DaCe's SubArray fields (the resized block type, counts, displacements).
+struct SubArray {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  std::vector<int> counts, displs;
+};
+
+struct State {
+  MPI_Comm comm = MPI_COMM_NULL;  // the host's communicator, duplicated
+  int rank = 0;
+  std::vector<Grid> grids;
+  std::vector<SubArray> subarrays;
+  bool blacs = false;
+  int blacs_context = -1, prows = 0, pcols = 0, myprow = -1, mypcol = -1;
+};
+
+inline State* as_state(void* p) { return static_cast<State*>(p); }
+
+// Prints "dace mpi (rank R): what" to stderr and returns -1.
+int32_t fail(const State* s, const std::string& what);
+MPI_Datatype datatype(int32_t code);  // MPI_DATATYPE_NULL for an unknown code
+MPI_Op op(int32_t code);              // MPI_OP_NULL for an unknown code
+// The communicator of grid `g` (-1: the program's); MPI_COMM_NULL when the grid does not
+// exist or is not valid on this rank.
+MPI_Comm grid_comm(const State* s, int32_t g);
+bool fits_int(int64_t v);
+// Releases the BLACS grid (pblas.cpp).
+void blacs_release(State* s);
+
+}  // namespace dace_mpi

@@ -1,0 +1,145 @@
+// PBLAS through ScaLAPACK (reference, libscalapack-openmpi): the BLACS grid of the program
+// state and DaCe's Pgemm. ScaLAPACK ships no header: its C and Fortran entry points are
+// resolved with dlsym from the vendor library the plugin declared (loaded by libdace's
+// plugin loader; dlopen here only finds it again).
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include "internal.h"
+
+#ifndef DACE_MPI_SCALAPACK_LIB
+#define DACE_MPI_SCALAPACK_LIB "libscalapack-openmpi.so.2.2"
+#endif
+
+namespace dace_mpi {
+
+namespace {
+
+struct ScaLapack {
+  int (*sys2blacs)(MPI_Comm) = nullptr;
+  void (*gridinit)(int*, const char*, int, int) = nullptr;
+  void (*gridinfo)(int, int*, int*, int*, int*) = nullptr;
+  void (*gridexit)(int) = nullptr;
+  void (*free_handle)(int) = nullptr;
+  int (*numroc)(const int*, const int*, const int*, const int*, const int*) = nullptr;
+  void (*descinit)(int*, const int*, const int*, const int*, const int*, const int*, const int*, const int*,
+                   const int*, int*) = nullptr;
+  using Gemm = void (*)(const char*, const char*, const int*, const int*, const int*, const void*, const void*,
+                        const int*, const int*, const int*, const void*, const int*, const int*, const int*,
+                        const void*, void*, const int*, const int*, const int*);
+  Gemm gemm[4] = {nullptr, nullptr, nullptr, nullptr};  // s, d, c, z
+  std::string error;
+};
+
+template <class F>
+void bind(void* lib, const char* name, F& out, std::string& error) {
+  out = reinterpret_cast<F>(dlsym(lib, name));
+  if (!out && error.empty()) error = std::string("symbol ") + name + " not found in " DACE_MPI_SCALAPACK_LIB;
+}
+
+const ScaLapack& scalapack() {
+  static ScaLapack s;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen(DACE_MPI_SCALAPACK_LIB, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!lib) {
+      const char* e = dlerror();
+      s.error = std::string(DACE_MPI_SCALAPACK_LIB " cannot be loaded: ") + (e ? e : "unknown error");
+      return;
+    }
+    bind(lib, "Csys2blacs_handle", s.sys2blacs, s.error);
+    bind(lib, "Cblacs_gridinit", s.gridinit, s.error);
+    bind(lib, "Cblacs_gridinfo", s.gridinfo, s.error);
+    bind(lib, "Cblacs_gridexit", s.gridexit, s.error);
+    bind(lib, "Cfree_blacs_system_handle", s.free_handle, s.error);
+    bind(lib, "numroc_", s.numroc, s.error);
+    bind(lib, "descinit_", s.descinit, s.error);
+    const char* gemms[4] = {"psgemm_", "pdgemm_", "pcgemm_", "pzgemm_"};
+    for (int i = 0; i < 4; ++i) bind(lib, gemms[i], s.gemm[i], s.error);
+  });
+  return s;
+}
+
+}  // namespace
+
+void blacs_release(State* s) {
+  if (!s->blacs) return;
+  const ScaLapack& lib = scalapack();
+  if (lib.gridexit && s->myprow >= 0) lib.gridexit(s->blacs_context);
+  s->blacs = false;
+}
+
+}  // namespace dace_mpi
+
+using namespace dace_mpi;
+
+extern "C" {
+
+int32_t dace_mpi_blacs_init(void* state, int64_t prows, int64_t pcols) {
+  State* s = as_state(state);
+  if (!s) return fail(nullptr, "BLACS grid: the program's MPI state is missing");
+  const ScaLapack& lib = scalapack();
+  if (!lib.error.empty()) return fail(s, "BLACS grid: " + lib.error);
+  if (!fits_int(prows) || !fits_int(pcols) || prows == 0 || pcols == 0)
+    return fail(s, "BLACS grid " + std::to_string(prows) + " x " + std::to_string(pcols));
+  int size = 0;
+  MPI_Comm_size(s->comm, &size);
+  if (prows * pcols > size)
+    return fail(s, "a BLACS grid of " + std::to_string(prows) + " x " + std::to_string(pcols) +
+                       " processes needs at least that many ranks, the communicator has " + std::to_string(size));
+  // A BLACS context over the program's communicator (not BLACS' default MPI_COMM_WORLD).
+  int handle = lib.sys2blacs(s->comm);
+  s->blacs_context = handle;
+  lib.gridinit(&s->blacs_context, "C", static_cast<int>(prows), static_cast<int>(pcols));
+  lib.free_handle(handle);
+  lib.gridinfo(s->blacs_context, &s->prows, &s->pcols, &s->myprow, &s->mypcol);
+  s->blacs = true;
+  return 0;
+}
+
+int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b, void* c, int64_t m, int64_t n,
+                       int64_t k, int64_t a_rows, int64_t a_cols, int64_t b_rows, int64_t b_cols) {
+  State* s = as_state(state);
+  if (!s || !s->blacs) return fail(s, "Pgemm: no BLACS grid (init failed?)");
+  if (s->myprow < 0) return 0;  // outside the BLACS grid
+  int which = dtype == DACE_MPI_FLOAT32 ? 0 : dtype == DACE_MPI_FLOAT64 ? 1 : dtype == DACE_MPI_COMPLEX64 ? 2
+            : dtype == DACE_MPI_COMPLEX128 ? 3 : -1;
+  if (which < 0) return fail(s, "Pgemm: element type code " + std::to_string(dtype) + " (float or complex only)");
+  for (int64_t v : {m, n, k, a_rows, a_cols, b_rows, b_cols})
+    if (!fits_int(v) || v == 0) return fail(s, "Pgemm: size " + std::to_string(v));
+  const ScaLapack& lib = scalapack();
+  // Row-major blocks are column-major blocks of the transposes: C^T (n x m) = B^T A^T.
+  const int gc_rows = static_cast<int>(n), gc_cols = static_cast<int>(m);
+  const int ga_rows = static_cast<int>(k), ga_cols = static_cast<int>(m);
+  const int gb_rows = static_cast<int>(n), gb_cols = static_cast<int>(k);
+  const int lc_rows = static_cast<int>(b_cols), lc_cols = static_cast<int>(a_rows);
+  const int la_rows = static_cast<int>(a_cols), la_cols = static_cast<int>(a_rows);
+  const int lb_rows = static_cast<int>(b_cols), lb_cols = static_cast<int>(b_rows);
+  const int zero = 0, one = 1;
+  auto lld = [&](int rows, int block) { return std::max(1, lib.numroc(&rows, &block, &s->myprow, &zero, &s->prows)); };
+  const int c_lld = lld(gc_rows, lc_rows), a_lld = lld(ga_rows, la_rows), b_lld = lld(gb_rows, lb_rows);
+  int desc_a[9], desc_b[9], desc_c[9], info = 0;
+  lib.descinit(desc_c, &gc_rows, &gc_cols, &lc_rows, &lc_cols, &zero, &zero, &s->blacs_context, &c_lld, &info);
+  if (info != 0) return fail(s, "Pgemm: descinit of C: info " + std::to_string(info));
+  lib.descinit(desc_a, &ga_rows, &ga_cols, &la_rows, &la_cols, &zero, &zero, &s->blacs_context, &a_lld, &info);
+  if (info != 0) return fail(s, "Pgemm: descinit of A: info " + std::to_string(info));
+  lib.descinit(desc_b, &gb_rows, &gb_cols, &lb_rows, &lb_cols, &zero, &zero, &s->blacs_context, &b_lld, &info);
+  if (info != 0) return fail(s, "Pgemm: descinit of B: info " + std::to_string(info));
+  // alpha = 1, beta = 0 in the element type (complex: imaginary part 0).
+  alignas(16) unsigned char alpha[16] = {}, beta[16] = {};
+  if (which == 0 || which == 2) {
+    const float f = 1.0f;
+    std::memcpy(alpha, &f, sizeof f);
+  } else {
+    const double d = 1.0;
+    std::memcpy(alpha, &d, sizeof d);
+  }
+  lib.gemm[which]("N", "N", &gc_rows, &gc_cols, &ga_rows, alpha, b, &one, &one, desc_b, a, &one, &one, desc_a, beta, c,
+                  &one, &one, desc_c);
+  return 0;
+}
+
+}  // extern "C"
