@@ -9,6 +9,31 @@
 #include "codegen/wcr.h"
 
 namespace dace::codegen {
+namespace {
+
+// One step of the reduction loop, `cur (op) value`, in a form LLVM's loop vectorizer turns into
+// a vector reduction. Float sums carry `reassoc` (the order of the additions may change:
+// DaCe's default build, -ffast-math, allows that for all of them, NumPy's pairwise summation
+// uses another order too), float max/min use llvm.maximum/minimum, which propagate NaN as
+// NumPy's max/min do (the compare-and-select of wcr_combine keeps the older value on NaN and
+// is not vectorized). Everything else combines as any WCR does.
+Result<TypedValue> reduction_step(Frame& f, const Wcr& wcr, TypedValue cur, TypedValue value, ScalarType t) {
+  const bool vector_float = t == ScalarType::Float32 || t == ScalarType::Float64;
+  if (!vector_float || (wcr.kind != WcrKind::Sum && wcr.kind != WcrKind::Max && wcr.kind != WcrKind::Min))
+    return wcr_combine(f, wcr, cur, value, t);
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Value* x = convert(b, cur, t);
+  llvm::Value* y = convert(b, value, t);
+  if (wcr.kind == WcrKind::Sum) {
+    llvm::Value* sum = b.CreateFAdd(x, y);
+    if (auto* inst = llvm::dyn_cast<llvm::Instruction>(sum)) inst->setHasAllowReassoc(true);
+    return TypedValue{sum, t};
+  }
+  const auto id = wcr.kind == WcrKind::Max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum;
+  return TypedValue{b.CreateBinaryIntrinsic(id, x, y), t};
+}
+
+}  // namespace
 
 Status emit_reduce(StateEmitter& se, int node) {
   Frame& f = *se.f;
@@ -96,7 +121,14 @@ Status emit_reduce(StateEmitter& se, int node) {
       return make_error(Code::InvalidSdfg, se.where(node) + ": Reduce output has " + std::to_string(dst.sizes.size()) +
                                                " dimensions, the kept input dimensions are " + std::to_string(oidx.size()));
     TypedValue v = load_scalar(cf.b, operand_element(cf, src, iidx), src.type);
-    DACE_TRY(emit_wcr_update(cf, *wcr, operand_element(cf, dst, oidx), v, dst.type, atomic));
+    llvm::Value* target = operand_element(cf, dst, oidx);
+    if (atomic) {
+      DACE_TRY(emit_wcr_update(cf, *wcr, target, v, dst.type, true));
+    } else {
+      Result<TypedValue> r = reduction_step(cf, *wcr, load_scalar(cf.b, target, dst.type), v, dst.type);
+      if (!r) return r.take_error();
+      store_scalar(cf.b, *r, target);
+    }
     for (size_t i = loops.size(); i-- > 0;) end_loop(cf.b, loops[i]);
     return Status::success();
   };
