@@ -1,0 +1,198 @@
+// MPI library nodes per element type, built through libdace.hpp and run under
+// `mpirun -np P` (any P >= 1): the host does not link MPI, so the plugin initialises it.
+// Every rank checks its results against values computed here with plain loops:
+//   Allreduce (in place) MPI_SUM for int16..uint64, float32/64, complex64/128; MPI_MAX on
+//   float32, MPI_PROD on int64, MPI_MIN on int32; Reduce (separate buffers) MPI_MAX to the
+//   last rank; Bcast of int64 from the last rank; Scatter + Gather of int32 through rank 0.
+// The rank is passed as a scalar argument (read from the launcher's environment).
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "libdace.hpp"
+
+namespace {
+
+int failures = 0;
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+const int kRank = env_int("OMPI_COMM_WORLD_RANK", env_int("PMI_RANK", 0));
+const int kSize = env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1));
+constexpr int64_t kN = 7;
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) {
+    ++failures;
+    std::fprintf(stderr, "rank %d: FAILED: %s\n", kRank, what.c_str());
+  }
+}
+
+// x = op over ranks of x, in place (one container on both sides).
+libdace::sdfg allreduce_sdfg(dace_dtype_t t, const char* op) {
+  libdace::sdfg g("allreduce_t");
+  g.add_symbol("N");
+  g.add_array("x", t, "N");
+  libdace::state s = g.add_state("s");
+  dace_id_t in = s.add_access("x"), out = s.add_access("x");
+  dace_id_t n = s.add_library_node("ar", "dace.libraries.mpi.nodes.allreduce.Allreduce", "_inbuffer", "_outbuffer", "",
+                                   std::string("{\"op\": \"") + op + "\"}");
+  s.add_edge(in, "", n, "_inbuffer", "x[0:N]");
+  s.add_edge(n, "_outbuffer", out, "", "x[0:N]");
+  return g;
+}
+
+template <class T, class Op>
+void check_allreduce(dace_dtype_t t, const char* op, Op combine, T (*value)(int rank, int64_t i), const char* what) {
+  libdace::context ctx;
+  libdace::program p(ctx, allreduce_sdfg(t, op));
+  std::vector<T> x(kN);
+  for (int64_t i = 0; i < kN; ++i) x[static_cast<size_t>(i)] = value(kRank, i);
+  p({{"x", libdace::array_ref<T>(x.data(), {kN})}, {"N", libdace::symbol{kN}}});
+  for (int64_t i = 0; i < kN; ++i) {
+    T want = value(0, i);
+    for (int r = 1; r < kSize; ++r) want = combine(want, value(r, i));
+    if (x[static_cast<size_t>(i)] != want) {
+      expect(false, std::string("Allreduce ") + op + " " + what + " element " + std::to_string(i));
+      return;
+    }
+  }
+}
+
+template <class T>
+T small(int rank, int64_t i) {
+  return static_cast<T>((rank + 1) * (i + 1) % 5 + 1);
+}
+template <class T>
+std::complex<T> cplx(int rank, int64_t i) {
+  return {static_cast<T>(rank + i), static_cast<T>(rank - 2 * i)};
+}
+
+void check_reduce_and_bcast() {
+  const int last = kSize - 1;
+  // Reduce MPI_MAX into y on the last rank; x is left alone.
+  {
+    libdace::sdfg g("reduce_t");
+    g.add_symbol("N");
+    g.add_array("x", DACE_FLOAT64, "N");
+    g.add_array("y", DACE_FLOAT64, "N");
+    g.add_scalar("root", DACE_INT32);
+    libdace::state s = g.add_state("s");
+    dace_id_t x = s.add_access("x"), root = s.add_access("root"), y = s.add_access("y");
+    dace_id_t n = s.add_library_node("red", "dace.libraries.mpi.nodes.reduce.Reduce", "_inbuffer, _root", "_outbuffer",
+                                     "", "{\"op\": \"MPI_MAX\"}");
+    s.add_edge(x, "", n, "_inbuffer", "x[0:N]");
+    s.add_edge(root, "", n, "_root", "root[0]");
+    s.add_edge(n, "_outbuffer", y, "", "y[0:N]");
+    libdace::context ctx;
+    libdace::program p(ctx, g);
+    std::vector<double> xv(kN), yv(kN, -1.0);
+    for (int64_t i = 0; i < kN; ++i) xv[static_cast<size_t>(i)] = (i % 2 ? 1.0 : -1.0) * (kRank + 0.5) * (i + 1);
+    const std::vector<double> x0 = xv;
+    p({{"x", libdace::array_ref<double>(xv.data(), {kN})}, {"y", libdace::array_ref<double>(yv.data(), {kN})},
+       {"root", static_cast<int32_t>(last)}, {"N", libdace::symbol{kN}}});
+    expect(xv == x0, "Reduce left its input alone");
+    if (kRank == last)
+      for (int64_t i = 0; i < kN; ++i) {
+        double want = -1e300;
+        for (int r = 0; r < kSize; ++r) want = std::max(want, (i % 2 ? 1.0 : -1.0) * (r + 0.5) * (i + 1));
+        expect(yv[static_cast<size_t>(i)] == want, "Reduce MPI_MAX float64 element " + std::to_string(i));
+      }
+  }
+  // Bcast of int64 from the last rank.
+  {
+    libdace::sdfg g("bcast_t");
+    g.add_symbol("N");
+    g.add_array("a", DACE_INT64, "N");
+    g.add_scalar("root", DACE_INT32);
+    libdace::state s = g.add_state("s");
+    dace_id_t in = s.add_access("a"), root = s.add_access("root"), out = s.add_access("a");
+    dace_id_t n = s.add_library_node("bc", "dace.libraries.mpi.nodes.bcast.Bcast", "_inbuffer, _root", "_outbuffer");
+    s.add_edge(in, "", n, "_inbuffer", "a[0:N]");
+    s.add_edge(root, "", n, "_root", "root[0]");
+    s.add_edge(n, "_outbuffer", out, "", "a[0:N]");
+    libdace::context ctx;
+    libdace::program p(ctx, g);
+    std::vector<int64_t> a(kN);
+    for (int64_t i = 0; i < kN; ++i) a[static_cast<size_t>(i)] = 1000 * kRank + i;
+    p({{"a", libdace::array_ref<int64_t>(a.data(), {kN})}, {"root", static_cast<int32_t>(last)},
+       {"N", libdace::symbol{kN}}});
+    for (int64_t i = 0; i < kN; ++i) expect(a[static_cast<size_t>(i)] == 1000 * last + i, "Bcast int64 element " + std::to_string(i));
+  }
+}
+
+// Scatter A[P*L] from rank 0 into l[L], l = l * 3 + rank, Gather into B on rank 0.
+void check_scatter_gather() {
+  const int64_t L = 3;
+  libdace::sdfg g("scatter_gather_t");
+  g.add_symbol("L");
+  g.add_symbol("P");
+  g.add_array("A", DACE_INT32, "P*L");
+  g.add_array("B", DACE_INT32, "P*L");
+  g.add_scalar("rank", DACE_INT32);
+  libdace::array_options t;
+  t.transient = true;
+  g.add_array("l", DACE_INT32, "L", t);
+  g.add_array("m", DACE_INT32, "L", t);
+  g.add_scalar("zero", DACE_INT32, t);
+  libdace::state s = g.add_state("s");
+  dace_id_t z = s.add_tasklet("z", "", "r", "r = 0");
+  dace_id_t zero = s.add_access("zero");
+  s.add_edge(z, "r", zero, "", "zero[0]");
+  dace_id_t a = s.add_access("A"), l = s.add_access("l");
+  dace_id_t sc = s.add_library_node("sc", "dace.libraries.mpi.nodes.scatter.Scatter", "_inbuffer, _root", "_outbuffer");
+  s.add_edge(a, "", sc, "_inbuffer", "A[0:P*L]");
+  s.add_edge(zero, "", sc, "_root", "zero[0]");
+  s.add_edge(sc, "_outbuffer", l, "", "l[0:L]");
+  libdace::mapped_tasklet_options o;
+  libdace::state s2 = g.add_state("s2");
+  g.add_interstate_edge(s, s2);
+  s2.add_mapped_tasklet("f", "i=0:L", "v: l[i]; r: rank[0]", "w = v * 3 + r", "w: m[i]", o);
+  libdace::state s3 = g.add_state("s3");
+  g.add_interstate_edge(s2, s3);
+  dace_id_t m = s3.add_access("m"), b = s3.add_access("B"), zero3 = s3.add_access("zero");
+  dace_id_t ga = s3.add_library_node("ga", "dace.libraries.mpi.nodes.gather.Gather", "_inbuffer, _root", "_outbuffer");
+  s3.add_edge(m, "", ga, "_inbuffer", "m[0:L]");
+  s3.add_edge(zero3, "", ga, "_root", "zero[0]");
+  s3.add_edge(ga, "_outbuffer", b, "", "B[0:P*L]");
+  libdace::context ctx;
+  libdace::program p(ctx, g);
+  const int64_t n = kSize * L;
+  std::vector<int32_t> av(static_cast<size_t>(n)), bv(static_cast<size_t>(n), -1);
+  for (int64_t i = 0; i < n; ++i) av[static_cast<size_t>(i)] = kRank == 0 ? static_cast<int32_t>(10 * i + 1) : -5;
+  p({{"A", libdace::array_ref<int32_t>(av.data(), {n})}, {"B", libdace::array_ref<int32_t>(bv.data(), {n})},
+     {"rank", static_cast<int32_t>(kRank)}, {"L", libdace::symbol{L}}, {"P", libdace::symbol{kSize}}});
+  if (kRank == 0)
+    for (int64_t i = 0; i < n; ++i)
+      expect(bv[static_cast<size_t>(i)] == static_cast<int32_t>((10 * i + 1) * 3 + i / L),
+             "Scatter/Gather int32 element " + std::to_string(i));
+}
+
+}  // namespace
+
+int main() {
+  try {
+    check_allreduce<int16_t>(DACE_INT16, "MPI_SUM", [](int16_t a, int16_t b) { return static_cast<int16_t>(a + b); }, small<int16_t>, "int16");
+    check_allreduce<int32_t>(DACE_INT32, "MPI_SUM", [](int32_t a, int32_t b) { return a + b; }, small<int32_t>, "int32");
+    check_allreduce<int64_t>(DACE_INT64, "MPI_SUM", [](int64_t a, int64_t b) { return a + b; }, small<int64_t>, "int64");
+    check_allreduce<uint8_t>(DACE_UINT8, "MPI_SUM", [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a + b); }, small<uint8_t>, "uint8");
+    check_allreduce<uint64_t>(DACE_UINT64, "MPI_SUM", [](uint64_t a, uint64_t b) { return a + b; }, small<uint64_t>, "uint64");
+    check_allreduce<float>(DACE_FLOAT32, "MPI_SUM", [](float a, float b) { return a + b; }, small<float>, "float32");
+    check_allreduce<double>(DACE_FLOAT64, "MPI_SUM", [](double a, double b) { return a + b; }, small<double>, "float64");
+    check_allreduce<std::complex<float>>(DACE_COMPLEX64, "MPI_SUM", [](std::complex<float> a, std::complex<float> b) { return a + b; }, cplx<float>, "complex64");
+    check_allreduce<std::complex<double>>(DACE_COMPLEX128, "MPI_SUM", [](std::complex<double> a, std::complex<double> b) { return a + b; }, cplx<double>, "complex128");
+    check_allreduce<float>(DACE_FLOAT32, "MPI_MAX", [](float a, float b) { return std::max(a, b); }, small<float>, "float32");
+    check_allreduce<int64_t>(DACE_INT64, "MPI_PROD", [](int64_t a, int64_t b) { return a * b; }, small<int64_t>, "int64");
+    check_allreduce<int32_t>(DACE_INT32, "MPI_MIN", [](int32_t a, int32_t b) { return std::min(a, b); }, small<int32_t>, "int32");
+    check_reduce_and_bcast();
+    check_scatter_gather();
+  } catch (const std::exception& e) {
+    expect(false, e.what());
+  }
+  if (failures == 0) std::printf("rank %d of %d: all MPI node checks passed\n", kRank, kSize);
+  return failures == 0 ? 0 : 1;
+}
