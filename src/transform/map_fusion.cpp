@@ -55,27 +55,46 @@ std::vector<int> feeding_in(const ir::State& state, int exit, const std::string&
 // The nodes that finally write (producer side, walking up through nested map exits) or read
 // (consumer side, walking down through nested map entries) along a memlet tree. Tasklets and
 // access nodes see the new per-iteration container through their memlets alone; a nested
-// SDFG or library node would also need its inner descriptor re-strided, which we do not do.
-bool tree_leaves_ok(const ir::State& state, int edge, bool producer, std::string* bad) {
+// SDFG or library node would also need its inner descriptor re-strided, which we do not do,
+// except for a nested SDFG whose connector holds one element (a Scalar or an array of
+// extent 1 everywhere) when the per-iteration container is one element too: strides of
+// a single element never matter.
+bool single_element_connector(const ir::NestedSDFGNode& n, const std::string& conn) {
+  if (!n.sdfg) return false;
+  auto it = n.sdfg->arrays.find(conn);
+  if (it == n.sdfg->arrays.end()) return false;
+  if (it->second.kind == ir::DataKind::Scalar) return true;
+  if (it->second.kind != ir::DataKind::Array) return false;
+  for (sym::Expr x : it->second.shape)
+    if (sym::as_integer(x) != 1) return false;
+  return true;
+}
+
+bool tree_leaves_ok(const ir::State& state, int edge, bool producer, bool one_element, std::string* bad) {
   const ir::DataflowEdge& e = *state.edge(edge);
   const int n = producer ? e.src : e.dst;
   const ir::Node* node = state.node(n);
   if (producer && node->kind == ir::NodeKind::MapExit) {
     for (int in : feeding_in(state, n, e.src_conn))
-      if (!tree_leaves_ok(state, in, producer, bad)) return false;
+      if (!tree_leaves_ok(state, in, producer, one_element, bad)) return false;
     return true;
   }
   if (!producer && node->kind == ir::NodeKind::MapEntry) {
     for (int out : continuing_out(state, n, e.dst_conn))
-      if (!tree_leaves_ok(state, out, producer, bad)) return false;
+      if (!tree_leaves_ok(state, out, producer, one_element, bad)) return false;
     return true;
   }
   if (node->kind == ir::NodeKind::Tasklet || node->kind == ir::NodeKind::Access) return true;
+  if (one_element && node->kind == ir::NodeKind::NestedSDFG &&
+      single_element_connector(static_cast<const ir::NestedSDFGNode&>(*node), producer ? e.src_conn : e.dst_conn))
+    return true;
   *bad = node_name(state, n);
   return false;
 }
 
 }  // namespace
+
+MapFusion::MapFusion() { props_.bind_bool("require_exclusive_intermediates", &require_exclusive_intermediates_); }
 
 void MapFusion::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
   // Paths map exit -> access node -> map entry, ascending by exit, then access node, then entry.
@@ -199,12 +218,16 @@ bool MapFusion::partition(const Site& site, Plan& plan) {
     for (const sym::Range& r : produced->dims)
       if (r.start != r.end && r.step && sym::as_integer(sym::simplify(r.step)) != 1)
         return refuse("the first map writes \"" + data + "\" with a stride, [" + sym::to_string(*produced) + "]");
-    for (sym::Expr s : sym::size(*produced))
-      if (!sym::as_integer(sym::simplify(s)))
+    bool one_element = true;
+    for (sym::Expr s : sym::size(*produced)) {
+      const std::optional<int64_t> extent = sym::as_integer(sym::simplify(s));
+      if (!extent)
         return refuse("the part of \"" + data + "\" one iteration writes, [" + sym::to_string(*produced) +
                       "], has no constant size");
+      one_element = one_element && *extent == 1;
+    }
     std::string bad;
-    if (!tree_leaves_ok(state, producers[0], true, &bad))
+    if (!tree_leaves_ok(state, producers[0], true, one_element, &bad))
       return refuse("\"" + data + "\" is written by " + bad + ", whose inner container would need new strides");
 
     for (int ce : state.out_edges(inter)) {
@@ -223,7 +246,7 @@ bool MapFusion::partition(const Site& site, Plan& plan) {
           return refuse("an iteration of the second map reads " + data + "[" + sym::to_string(renamed) +
                         "], which the same iteration of the first map does not write (it writes " + data + "[" +
                         sym::to_string(*produced) + "])");
-        if (!tree_leaves_ok(state, ie, false, &bad))
+        if (!tree_leaves_ok(state, ie, false, one_element, &bad))
           return refuse("\"" + data + "\" is read by " + bad + ", whose inner container would need new strides");
       }
     }
@@ -237,6 +260,8 @@ bool MapFusion::partition(const Site& site, Plan& plan) {
       plan.exclusive.push_back(oe);
       continue;
     }
+    if (require_exclusive_intermediates_)
+      return refuse("intermediate \"" + data + "\" would be kept (used elsewhere), and require_exclusive_intermediates is set");
     // DaCe's strict dataflow: a kept intermediate is written again after the fused map, so a
     // later access to the same container in this state would see the order change.
     if (map_fusion::accessed_downstream(state, inter, data))

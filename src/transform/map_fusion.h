@@ -17,8 +17,14 @@
 
 namespace dace::transform {
 
+// Property (DaCe's MapFusionVertical): `require_exclusive_intermediates` (default false):
+// refuse unless every intermediate is removed by the fusion, none kept. auto_optimize fuses
+// with it first, so a map between two others joins the consumer whose intermediate it removes
+// rather than a producer whose output must stay (heat_3d's `2.0 * B` would otherwise become a
+// full array written by the first stencil for the second).
 class MapFusion : public SingleStateTransformation {
  public:
+  MapFusion();
   std::string_view name() const override { return "MapFusion"; }
   Modifies modifies() const override {
     return Modifies::Scopes | Modifies::Memlets | Modifies::AccessNodes | Modifies::Descriptors;
@@ -47,6 +53,8 @@ class MapFusion : public SingleStateTransformation {
   bool partition(const Site& site, Plan& plan);
   // Replaces an intermediate by a per-iteration container inside the fused scope.
   void fuse_intermediate(const Site& site, const Plan& plan, int out_edge, bool exclusive);
+
+  bool require_exclusive_intermediates_ = false;
 };
 
 }  // namespace dace::transform

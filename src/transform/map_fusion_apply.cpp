@@ -90,6 +90,11 @@ void rename_scope(ir::State& state, const ScopeTree& scopes, int entry, int exit
   for (int e : edges) transform::substitute(state.edge(e)->memlet, values);
   for (int n : scopes.scope_nodes(entry)) {
     ir::Node* node = state.node(n);
+    if (node->kind == ir::NodeKind::NestedSDFG) {
+      for (auto& [inner, outer] : static_cast<ir::NestedSDFGNode*>(node)->symbol_mapping)
+        if (outer) outer = sym::substitute(outer, values);
+      continue;
+    }
     if (node->kind != ir::NodeKind::MapEntry) continue;
     auto& range = static_cast<ir::MapEntry*>(node)->map.range;
     range = map_fusion::substitute(range, values);

@@ -211,6 +211,12 @@ std::string renaming_problem(const ir::State& state, const ScopeTree& scopes, co
       for (const std::string& p : inner.params)
         if (targets.count(p) || own.count(p)) return "inner map " + node_name(state, n) + " redefines parameter \"" + p + "\"";
       for (const std::string& s : free_symbols(inner.range)) used.insert(s);
+    } else if (node.kind == ir::NodeKind::NestedSDFG) {
+      // A nested SDFG sees outer symbols only through its symbol mapping (its inside is its
+      // own namespace), so renaming rewrites the mapping's values and nothing inside.
+      for (const auto& [inner, outer] : static_cast<const ir::NestedSDFGNode&>(node).symbol_mapping)
+        if (outer)
+          for (const std::string& s : sym::free_symbols(outer)) used.insert(s);
     } else if (node.kind != ir::NodeKind::Tasklet && node.kind != ir::NodeKind::Access &&
                node.kind != ir::NodeKind::MapExit && !rename.empty()) {
       return "renaming parameters inside " + node_name(state, n) + " is not supported";

@@ -49,12 +49,14 @@ std::string node_name(const ir::State& state, int id);
 // Why the second map's body cannot be placed in the first map's scope after renaming its
 // parameters by `rename` (empty when it can): a first-map parameter it uses for something
 // else would be captured, renamed parameters occurring in code (not rewritten), inner maps
-// redefining a parameter, renaming inside nodes other than tasklets, access nodes and maps.
+// redefining a parameter, renaming inside nodes other than tasklets, access nodes, maps and
+// nested SDFGs (whose symbol mapping is rewritten).
 std::string renaming_problem(const ir::State& state, const ScopeTree& scopes, const ir::MapScope& first,
                              int second_entry, int second_exit, const std::map<std::string, std::string>& rename);
 
 // Renames map parameters (`values`) in everything of the scope `entry`..`exit` that can
-// name them: memlets of the scope's edges and ranges of the maps inside (not code).
+// name them: memlets of the scope's edges, ranges of the maps inside and the symbol mappings
+// of nested SDFGs inside (not code).
 void rename_scope(ir::State& state, const ScopeTree& scopes, int entry, int exit,
                   const std::map<std::string, sym::Expr>& values);
 // Moves every IN_x/OUT_x pair of scope node `from` to `to` under a fresh connector name,
