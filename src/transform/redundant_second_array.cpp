@@ -45,6 +45,8 @@ std::optional<Placement> placement(const CopySides& c, const ir::DataDescriptor&
                           b.strides.size() == b.rank()};
   for (size_t k = 0; p.identity && k < a.rank(); ++k)
     p.identity = same_value(a.shape[k], b.shape[k]) && same_value(a.strides[k], b.strides[k]);
+  // Two scalars: one element each, no layout to differ in.
+  if (a.kind == ir::DataKind::Scalar && b.kind == ir::DataKind::Scalar) p.identity = true;
   return p;
 }
 

@@ -45,6 +45,53 @@ TEST(TransformRedundantSecondArray, ReadsTheCopiedBlockDirectly) {
   EXPECT_EQ(b, expect);
 }
 
+// Inside a map: s = A[i] * 2 (a scalar), t = s (a scalar copy, as MapFusion leaves between
+// per-iteration scalars), then a nested SDFG reads t: two scalars have no layout to differ in,
+// so t goes and the nested SDFG reads s.
+TEST(TransformRedundantSecondArray, ScalarCopyIntoANestedSDFG) {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  add_scalar(*inner, "x", T::Float64);
+  add_scalar(*inner, "y", T::Float64);
+  ir::State& is = add_state(*inner, *inner, "is");
+  const int it = tasklet(is, "o = v + 1", {"v"}, {"o"});
+  edge(is, access(is, "x"), "", it, "v", "x[0]");
+  edge(is, it, "o", access(is, "y"), "", "y[0]");
+
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "second_scalar";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  add_scalar(*g, "s", T::Float64, true);
+  add_scalar(*g, "t", T::Float64, true);
+  ir::State& st = add_state(*g, *g, "s0");
+  auto [entry, exit] = map(st, {"i"}, "0:N");
+  const int mul = tasklet(st, "y = x * 2", {"x"}, {"y"});
+  edge_in(st, access(st, "A"), entry, mul, "x", "A[0:N]", "A[i]");
+  const int sn = access(st, "s"), tn = access(st, "t");
+  edge(st, mul, "y", sn, "", "s[0]");
+  edge(st, sn, "", tn, "", "s[0] -> [0]");
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "inner";
+  nn->in_connectors["x"] = ir::DType{};
+  nn->out_connectors["y"] = ir::DType{};
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  const int n = st.add_node(std::move(nn));
+  edge(st, tn, "", n, "x", "t[0]");
+  edge_out(st, n, "y", exit, access(st, "B"), "B[i]", "B[0:N]");
+
+  ASSERT_TRUE(apply_once(*g, "RedundantSecondArray"));
+  EXPECT_EQ(g->arrays.count("t"), 0u);
+  EXPECT_EQ(g->arrays.count("s"), 1u);
+  const int64_t len = 5;
+  std::vector<double> a{1, -2, 3.5, 0, 7}, b(len, 0), want(len);
+  for (int64_t i = 0; i < len; ++i) want[i] = a[i] * 2 + 1;
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", len}});
+  EXPECT_EQ(b, want);
+}
+
 TEST(TransformRedundantSecondArray, DropsAndAddsDimensionsOfSizeOne) {
   // tmp[0:N, 0] = A[0:N, 2] (syrk's column slice, kept as a 2-D transient of width one), then
   // B[i] = tmp[i, 0] + 1.
