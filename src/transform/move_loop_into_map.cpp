@@ -36,7 +36,7 @@ bool weakly_connected(const ir::State& s) {
 // The body as this transformation handles it: access nodes -> map(tasklets) -> access nodes.
 struct Body {
   int entry = -1, exit = -1;
-  std::vector<int> tasklets;     // tasklets and access nodes inside the map, ascending
+  std::vector<int> tasklets;     // tasklets, nested SDFGs and access nodes inside the map, ascending
   std::vector<int> locals;       // the access nodes among them
   std::vector<int> inner_edges;  // edges with both ends in the scope (entry and exit included)
 };
@@ -67,11 +67,14 @@ bool read_body(const ir::State& s, Body& b, std::string& why) {
   for (int n : s.node_ids()) {
     if (n == b.entry || n == b.exit) continue;
     const bool inside = parents[static_cast<size_t>(n)] == b.entry;
-    if (inside && (s.node(n)->kind == ir::NodeKind::Tasklet || is_access(s, n))) {
+    const ir::NodeKind k = s.node(n)->kind;
+    // A nested SDFG moves like a tasklet: it touches outer data through its connectors'
+    // memlets only, which the dependence test below sees.
+    if (inside && (k == ir::NodeKind::Tasklet || k == ir::NodeKind::NestedSDFG || is_access(s, n))) {
       b.tasklets.push_back(n);
       if (is_access(s, n)) b.locals.push_back(n);
     } else if (inside || !is_access(s, n)) {
-      why = "node " + std::to_string(n) + " is not a tasklet or access node inside the map or an access node around it";
+      why = "node " + std::to_string(n) + " is not a tasklet, nested SDFG or access node inside the map or an access node around it";
       return false;
     }
   }
@@ -188,6 +191,17 @@ bool independent(const ir::State& s, const Body& b, const std::string& var, cons
   return true;
 }
 
+// Containers (not symbols) that the loop header reads, such as mandelbrot1's `n < maxiter`
+// on an input scalar: the nested SDFG receives them as data, in name order.
+std::vector<std::string> header_containers(const ir::SDFG& sdfg, const ir::LoopRegion& loop) {
+  std::vector<std::string> out;
+  for (const auto& [name, desc] : sdfg.arrays)
+    if (mentions(loop.init_statement.code, name) || mentions(loop.loop_condition.code, name) ||
+        mentions(loop.update_statement.code, name))
+      out.push_back(name);
+  return out;
+}
+
 sym::Subset whole(const ir::DataDescriptor& d) {
   sym::Subset s;
   for (sym::Expr n : d.shape) s.dims.push_back({sym::integer(0), sym::sub(n, sym::integer(1)), sym::integer(1), sym::integer(1)});
@@ -243,6 +257,17 @@ bool MoveLoopIntoMap::can_apply(const Site& site, const std::vector<int>& blocks
     for (int m : b.locals) here += static_cast<const ir::AccessNode&>(*body->node(m)).data == c;
     if (everywhere != here) return refuse("transient '" + c + "' inside the map is also accessed outside it");
   }
+  for (const std::string& c : header_containers(site.sdfg, *loop)) {
+    const ir::DataDescriptor& d = site.sdfg.arrays.at(c);
+    if (d.kind != ir::DataKind::Scalar && d.kind != ir::DataKind::Array)
+      return refuse("the loop header reads '" + c + "', which is not an array or scalar");
+    for (int e : b.inner_edges)
+      if (body->edge(e)->dst == b.exit && body->edge(e)->memlet.data == c)
+        return refuse("the map writes '" + c + "', which the loop header reads");
+    for (int n : b.locals)
+      if (static_cast<const ir::AccessNode&>(*body->node(n)).data == c)
+        return refuse("the map accesses '" + c + "', which the loop header reads, inside");
+  }
   if (!independent(*body, b, var, me.map.params, why)) return refuse(why);
   return true;
 }
@@ -262,6 +287,8 @@ Status MoveLoopIntoMap::apply_at(const Site& site, const std::vector<int>& block
   for (int e : s.in_edges(b.entry))
     read_of_conn["OUT_" + connector_suffix(s.edge(e)->dst_conn, "IN_")] = s.edge(e)->memlet.data;
   std::set<std::string> reads, writes, locals;
+  const std::vector<std::string> header = header_containers(site.sdfg, loop);
+  reads.insert(header.begin(), header.end());
   for (int e : b.inner_edges) {
     const ir::DataflowEdge& de = *s.edge(e);
     if (de.memlet.is_empty()) continue;
@@ -363,6 +390,25 @@ Status MoveLoopIntoMap::apply_at(const Site& site, const std::vector<int>& block
     inner.data = c;
     inner.subset = de.memlet.subset;
     s.add_edge(ir::DataflowEdge{b.entry, nid, "OUT_" + x, c, inner});
+  }
+  // Header containers the map did not read yet enter it from a new access node.
+  for (const std::string& c : header) {
+    if (connected.count(c)) continue;
+    auto a = std::make_unique<ir::AccessNode>();
+    a->label = c;
+    a->data = c;
+    const int an = s.add_node(std::move(a));
+    std::string x = c;
+    for (int i = 1; me.in_connectors.count("IN_" + x) || me.out_connectors.count("OUT_" + x); ++i)
+      x = c + "_" + std::to_string(i);
+    me.in_connectors["IN_" + x] = ir::DType{};
+    me.out_connectors["OUT_" + x] = ir::DType{};
+    ir::Memlet m;
+    m.data = c;
+    m.subset = whole(site.sdfg.arrays.at(c));
+    s.add_edge(ir::DataflowEdge{an, b.entry, "", "IN_" + x, m});
+    s.add_edge(ir::DataflowEdge{b.entry, nid, "OUT_" + x, c, m});
+    connected.insert(c);
   }
   if (reads.empty()) s.add_edge(ir::DataflowEdge{b.entry, nid, "", "", {}});
   connected.clear();

@@ -152,5 +152,89 @@ TEST(TransformMoveLoopIntoMap, RefusesOtherStepsAndBodies) {
   EXPECT_NE(why(*nomap.g).find("no map"), std::string::npos);
 }
 
+// mandelbrot1's shape after fusion: for i in [0, K) with K an input scalar (a container, not a
+// symbol) in the loop condition: map j: if A[j] < 100: A[j] = A[j] * 2 + i, the `if` in a
+// nested SDFG. The nested SDFG moves like a tasklet, K enters the new nested SDFG as data.
+Loop nested_body_loop(bool map_writes_k) {
+  Loop l = make_loop("0", "(i < K)", "(i + 1)");
+  add_scalar(*l.g, "K", T::Int64);
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "cond";
+  inner->symbols["ii"] = ir::DType::of(T::Int64);
+  add_scalar(*inner, "x", T::Float64);
+  add_scalar(*inner, "y", T::Float64);
+  int guard = 0, body = 0, done = 0;
+  add_state(*inner, *inner, "guard", &guard);
+  ir::State& bs = add_state(*inner, *inner, "body", &body);
+  add_state(*inner, *inner, "done", &done);
+  add_interstate(*inner, guard, body, "(x < 100)");
+  add_interstate(*inner, guard, done, "(not (x < 100))");
+  add_interstate(*inner, body, done);
+  const int it = tasklet(bs, "o = v * 2 + ii", {"v"}, {"o"});
+  edge(bs, access(bs, "x"), "", it, "v", "x[0]");
+  edge(bs, it, "o", access(bs, "y"), "", "y[0]");
+
+  ir::State& s = *l.body;
+  auto [en, ex] = map(s, {"j"}, "0:N");
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "cond";
+  nn->in_connectors["x"] = ir::DType{};
+  nn->out_connectors["y"] = ir::DType{};
+  nn->symbol_mapping["ii"] = E("i");
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  const int n = s.add_node(std::move(nn));
+  edge_in(s, access(s, "A"), en, n, "x", "A[0:N]", "A[j]");
+  edge_out(s, n, "y", ex, access(s, "A"), "A[j]", "A[0:N]");
+  if (map_writes_k) {
+    const int t = tasklet(s, "k = a", {"a"}, {"k"});
+    edge_in(s, access(s, "B"), en, t, "a", "B[0, 0:N]", "B[0, j]");
+    edge_out(s, t, "k", ex, access(s, "K"), "K[0]", "K[0]");
+  }
+  return l;
+}
+
+TEST(TransformMoveLoopIntoMap, NestedSDFGAndAContainerInTheLoopHeader) {
+  Loop l = nested_body_loop(false);
+  ASSERT_TRUE(apply_once(*l.g, "MoveLoopIntoMap"));
+  for (int b : l.g->block_slots()) EXPECT_NE(l.g->block(b)->kind, ir::BlockKind::Loop);
+  // K reaches the new nested SDFG through the map, as data.
+  const ir::NestedSDFGNode* moved = nullptr;
+  for (const ir::State* s : l.g->all_states())
+    for (int id : s->node_ids())
+      if (s->node(id)->kind == ir::NodeKind::NestedSDFG && s->node(id)->label == "for_1")
+        moved = static_cast<const ir::NestedSDFGNode*>(s->node(id));
+  ASSERT_NE(moved, nullptr);
+  EXPECT_TRUE(moved->in_connectors.count("K"));
+  EXPECT_TRUE(moved->sdfg->arrays.count("K"));
+  EXPECT_FALSE(moved->symbol_mapping.count("K")) << "K is a container, not a symbol";
+  const int64_t N = 4, M = 1, K = 5;
+  std::vector<double> a{1, 30, -4, 99}, bv((M + 1) * (N + 1), 0), want = a;
+  a.resize(N + M, 0);
+  want.resize(N + M, 0);
+  std::vector<int64_t> k{K};
+  for (int64_t i = 0; i < K; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      if (want[static_cast<size_t>(j)] < 100) want[static_cast<size_t>(j)] = want[static_cast<size_t>(j)] * 2 + static_cast<double>(i);
+  Status v = analysis::validate(*l.g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<codegen::testing::CompiledProgram> p = codegen::testing::compile(*l.g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  Status r = codegen::testing::run(*p, {{"A", codegen::testing::ArgValue::pointer(a.data())},
+                                         {"B", codegen::testing::ArgValue::pointer(bv.data())},
+                                         {"K", codegen::testing::ArgValue::scalar<int64_t>(K)},
+                                         {"N", codegen::testing::ArgValue::scalar<int64_t>(N)},
+                                         {"M", codegen::testing::ArgValue::scalar<int64_t>(M)}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(a, want);
+}
+
+TEST(TransformMoveLoopIntoMap, RefusesAMapWritingWhatTheHeaderReads) {
+  // for i < K: map j: ...; K = B[0, j]: the map changes the trip count.
+  Loop l = nested_body_loop(true);
+  const std::string r = why(*l.g);
+  EXPECT_NE(r.find("the map writes 'K', which the loop header reads"), std::string::npos) << r;
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
