@@ -3,7 +3,8 @@
 // Every rank checks its results against values computed here with plain loops:
 //   Allreduce (in place) MPI_SUM for int16..uint64, float32/64, complex64/128; MPI_MAX on
 //   float32, MPI_PROD on int64, MPI_MIN on int32; Reduce (separate buffers) MPI_MAX to the
-//   last rank; Bcast of int64 from the last rank; Scatter + Gather of int32 through rank 0.
+//   last rank; Bcast of int64 from the last rank; Scatter + Gather of int32 through rank 0;
+//   Alltoall of float32; Send/Recv of uint16 between rank pairs (even rank counts).
 // The rank is passed as a scalar argument (read from the launcher's environment).
 #include <complex>
 #include <cstdint>
@@ -172,6 +173,90 @@ void check_scatter_gather() {
              "Scatter/Gather int32 element " + std::to_string(i));
 }
 
+// Alltoall of float32: block j of rank r's input goes to rank j, as block r of its output.
+void check_alltoall() {
+  const int64_t B = 2;
+  libdace::sdfg g("alltoall_t");
+  g.add_symbol("K");
+  g.add_array("x", DACE_FLOAT32, "K");
+  g.add_array("y", DACE_FLOAT32, "K");
+  libdace::state s = g.add_state("s");
+  dace_id_t x = s.add_access("x"), y = s.add_access("y");
+  dace_id_t n = s.add_library_node("a2a", "dace.libraries.mpi.nodes.alltoall.Alltoall", "_inbuffer", "_outbuffer");
+  s.add_edge(x, "", n, "_inbuffer", "x[0:K]");
+  s.add_edge(n, "_outbuffer", y, "", "y[0:K]");
+  libdace::context ctx;
+  libdace::program p(ctx, g);
+  const int64_t k = B * kSize;
+  std::vector<float> xv(static_cast<size_t>(k)), yv(static_cast<size_t>(k), -1.0f);
+  for (int64_t i = 0; i < k; ++i) xv[static_cast<size_t>(i)] = static_cast<float>(100 * kRank + i);
+  p({{"x", libdace::array_ref<float>(xv.data(), {k})}, {"y", libdace::array_ref<float>(yv.data(), {k})},
+     {"K", libdace::symbol{k}}});
+  for (int r = 0; r < kSize; ++r)
+    for (int64_t j = 0; j < B; ++j)
+      expect(yv[static_cast<size_t>(r * B + j)] == static_cast<float>(100 * r + kRank * B + j),
+             "Alltoall float32 block " + std::to_string(r));
+}
+
+// Send/Recv of uint16 between the pairs (0, 1), (2, 3), ...: even ranks send first, odd ranks
+// receive first (interstate conditions on the rank scalar).
+void check_send_recv() {
+  if (kSize % 2) return;
+  libdace::sdfg g("send_recv_t");
+  g.add_symbol("N");
+  g.add_array("out", DACE_UINT16, "N");
+  g.add_array("in", DACE_UINT16, "N");
+  g.add_scalar("rank", DACE_INT32);
+  libdace::array_options t;
+  t.transient = true;
+  g.add_scalar("peer", DACE_INT32, t);
+  g.add_scalar("tag", DACE_INT32, t);
+  libdace::state s0 = g.add_state("peer");
+  {
+    dace_id_t r = s0.add_access("rank"), p = s0.add_access("peer"), tg = s0.add_access("tag");
+    dace_id_t tk = s0.add_tasklet("peer_of", "r", "p, t", "p = r + 1 if r % 2 == 0 else r - 1\nt = 7");
+    s0.add_edge(r, "", tk, "r", "rank[0]");
+    s0.add_edge(tk, "p", p, "", "peer[0]");
+    s0.add_edge(tk, "t", tg, "", "tag[0]");
+  }
+  auto send = [&](const char* label) {
+    libdace::state s = g.add_state(label);
+    dace_id_t b = s.add_access("out"), p = s.add_access("peer"), tg = s.add_access("tag");
+    dace_id_t n = s.add_library_node("send", "dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "");
+    s.add_edge(b, "", n, "_buffer", "out[0:N]");
+    s.add_edge(p, "", n, "_dest", "peer[0]");
+    s.add_edge(tg, "", n, "_tag", "tag[0]");
+    return s;
+  };
+  auto recv = [&](const char* label) {
+    libdace::state s = g.add_state(label);
+    dace_id_t b = s.add_access("in"), p = s.add_access("peer"), tg = s.add_access("tag");
+    dace_id_t n = s.add_library_node("recv", "dace.libraries.mpi.nodes.recv.Recv", "_src, _tag", "_buffer");
+    s.add_edge(p, "", n, "_src", "peer[0]");
+    s.add_edge(tg, "", n, "_tag", "tag[0]");
+    s.add_edge(n, "_buffer", b, "", "in[0:N]");
+    return s;
+  };
+  libdace::state even_send = send("even_send"), even_recv = recv("even_recv");
+  libdace::state odd_recv = recv("odd_recv"), odd_send = send("odd_send");
+  libdace::state end = g.add_state("end");
+  g.add_interstate_edge(s0, even_send, "rank % 2 == 0");
+  g.add_interstate_edge(even_send, even_recv);
+  g.add_interstate_edge(even_recv, end);
+  g.add_interstate_edge(s0, odd_recv, "rank % 2 == 1");
+  g.add_interstate_edge(odd_recv, odd_send);
+  g.add_interstate_edge(odd_send, end);
+  libdace::context ctx;
+  libdace::program p(ctx, g);
+  std::vector<uint16_t> out(kN), in(kN, 0);
+  for (int64_t i = 0; i < kN; ++i) out[static_cast<size_t>(i)] = static_cast<uint16_t>(500 * kRank + i);
+  p({{"out", libdace::array_ref<uint16_t>(out.data(), {kN})}, {"in", libdace::array_ref<uint16_t>(in.data(), {kN})},
+     {"rank", static_cast<int32_t>(kRank)}, {"N", libdace::symbol{kN}}});
+  const int peer = kRank % 2 == 0 ? kRank + 1 : kRank - 1;
+  for (int64_t i = 0; i < kN; ++i)
+    expect(in[static_cast<size_t>(i)] == static_cast<uint16_t>(500 * peer + i), "Send/Recv uint16 element " + std::to_string(i));
+}
+
 }  // namespace
 
 int main() {
@@ -190,6 +275,8 @@ int main() {
     check_allreduce<int32_t>(DACE_INT32, "MPI_MIN", [](int32_t a, int32_t b) { return std::min(a, b); }, small<int32_t>, "int32");
     check_reduce_and_bcast();
     check_scatter_gather();
+    check_alltoall();
+    check_send_recv();
   } catch (const std::exception& e) {
     expect(false, e.what());
   }

@@ -89,7 +89,9 @@ Status lower_distribute(LibraryNodeContext& c, const char* fn, bool rooted) {
     if (!root) return root.take_error();
     args.push_back(*root);
   } else {
-    args.push_back(i32(c, -1));
+    Result<int32_t> grid = grid_property(c, "grid");  // Allgather has none: -1
+    if (!grid) return grid.take_error();
+    args.push_back(i32(c, *grid));
   }
   call_runtime(c.frame(), fn, args);
   return Status::success();
@@ -98,6 +100,7 @@ Status lower_distribute(LibraryNodeContext& c, const char* fn, bool rooted) {
 Status lower_scatter(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_scatter", true); }
 Status lower_gather(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_gather", true); }
 Status lower_allgather(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_allgather", false); }
+Status lower_alltoall(LibraryNodeContext& c) { return lower_distribute(c, "dace_mpi_alltoall", false); }
 
 // Send / Recv (DaCe: always MPI_COMM_WORLD) and Isend / Irecv (optional grid).
 Status lower_p2p(LibraryNodeContext& c, bool send, bool nonblocking) {
@@ -259,6 +262,7 @@ const std::vector<NodeClass>& node_classes() {
   static const std::vector<NodeClass> table = {
       {"dace.libraries.mpi.nodes.allgather.Allgather", "MPI", lower_allgather},
       {"dace.libraries.mpi.nodes.allreduce.Allreduce", "MPI", lower_allreduce},
+      {"dace.libraries.mpi.nodes.alltoall.Alltoall", "MPI", lower_alltoall},
       {"dace.libraries.mpi.nodes.bcast.Bcast", "MPI", lower_bcast},
       {"dace.libraries.mpi.nodes.dummy.Dummy", "MPI", lower_dummy},
       {"dace.libraries.mpi.nodes.gather.BlockGather", "MPI", lower_block_gather},

@@ -103,6 +103,20 @@ int32_t dace_mpi_allgather(void* state, const void* in, int64_t in_count, int32_
                        datatype(out_dtype), c);
 }
 
+int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
+                          int64_t out_count, int32_t out_dtype, int32_t grid) {
+  State* s = as_state(state);
+  if (!check(s, "Alltoall", in_count, in_dtype) || !check(s, "Alltoall", out_count, out_dtype)) return -1;
+  MPI_Comm c = grid_comm(s, grid);
+  if (c == MPI_COMM_NULL) return 0;
+  int n = 1;
+  MPI_Comm_size(c, &n);
+  // DaCe sends and receives in_count / ranks elements per rank.
+  if (out_count < in_count) return fail(s, "Alltoall: the output holds fewer elements than the input");
+  return MPI_Alltoall(in, static_cast<int>(in_count / n), datatype(in_dtype), out, static_cast<int>(in_count / n),
+                      datatype(out_dtype), c);
+}
+
 int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest, int64_t tag,
                       int32_t grid) {
   State* s = as_state(state);

@@ -72,6 +72,9 @@ DACE_MPI_EXPORT int32_t dace_mpi_gather(void* state, const void* in, int64_t in_
                                         int64_t out_count, int32_t out_dtype, int64_t root);
 DACE_MPI_EXPORT int32_t dace_mpi_allgather(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
                                            int64_t out_count, int32_t out_dtype, int32_t grid);
+/* DaCe's Alltoall: in_count / ranks elements to and from every rank. */
+DACE_MPI_EXPORT int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
+                                          int64_t out_count, int32_t out_dtype, int32_t grid);
 DACE_MPI_EXPORT int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest,
                                       int64_t tag, int32_t grid);
 DACE_MPI_EXPORT int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source,
