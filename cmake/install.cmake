@@ -1,0 +1,70 @@
+# `cmake --install build --prefix P`: libdace.so (SONAME libdace.so.<major>), the public
+# headers, the plugins in <libdir>/libdace/plugins (where libdace looks next to itself, so no
+# environment variable is needed; docs/plugins.md "Discovery"), the `dace` CLI, the Fortran
+# modules when built, the docs, a CMake package (find_package(libdace CONFIG)) and libdace.pc.
+# Include from the top-level CMakeLists.txt after every target (plugins, tools, examples).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(LIBDACE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/libdace)
+set(LIBDACE_INSTALL_PLUGINDIR ${CMAKE_INSTALL_LIBDIR}/libdace/plugins)
+
+# RUNPATHs relative to the installed file, so a prefix can be moved; link directories outside
+# the build tree (LLVM's, libomp's) are kept for non-Debian layouts.
+file(RELATIVE_PATH _libdace_bin_to_lib /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBDIR})
+set_target_properties(dace PROPERTIES EXPORT_NAME libdace INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(dace_cli PROPERTIES EXPORT_NAME dace
+  INSTALL_RPATH "$ORIGIN/${_libdace_bin_to_lib}" INSTALL_RPATH_USE_LINK_PATH ON)
+
+install(TARGETS dace EXPORT libdaceTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS dace_cli EXPORT libdaceTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/include/libdace.h ${CMAKE_SOURCE_DIR}/include/libdace.hpp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# Plugins (installed by libdace_add_plugin in cmake/plugins.cmake): the components of the
+# package are the plugins this build made.
+set(LIBDACE_INSTALLED_PLUGINS "")
+foreach(_plugin cpu mpi cuda)
+  if(TARGET dace_plugin_${_plugin})
+    list(APPEND LIBDACE_INSTALLED_PLUGINS ${_plugin})
+    # A plugin needs libdace.so, two folders up (libdace is already loaded when it loads).
+    set_target_properties(dace_plugin_${_plugin} PROPERTIES
+      INSTALL_RPATH "$ORIGIN/../.." INSTALL_RPATH_USE_LINK_PATH ON)
+  endif()
+endforeach()
+
+# Fortran: the compiled modules (.mod, specific to the compiler that made them), the static
+# library of the bindings and their sources (for other Fortran compilers).
+set(LIBDACE_FORTRAN_INSTALLED OFF)
+install(FILES ${CMAKE_SOURCE_DIR}/bindings/fortran/libdace_capi.f90 ${CMAKE_SOURCE_DIR}/bindings/fortran/libdace.f90
+  ${CMAKE_SOURCE_DIR}/bindings/fortran/libdace_call.f90
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/libdace/fortran)
+if(TARGET dace_fortran)
+  get_target_property(_libdace_fortran_mod dace_fortran Fortran_MODULE_DIRECTORY)
+  install(FILES $<TARGET_FILE:dace_fortran> DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${_libdace_fortran_mod}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libdace/fortran
+    FILES_MATCHING PATTERN "*.mod")
+  set(LIBDACE_FORTRAN_INSTALLED ON)
+endif()
+
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# --- CMake package -------------------------------------------------------------------------
+install(EXPORT libdaceTargets NAMESPACE libdace:: DESTINATION ${LIBDACE_INSTALL_CMAKEDIR})
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/package/libdaceConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/package/libdaceConfig.cmake INSTALL_DESTINATION ${LIBDACE_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/libdaceConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/package/libdaceConfig.cmake
+  ${CMAKE_BINARY_DIR}/package/libdaceConfigVersion.cmake DESTINATION ${LIBDACE_INSTALL_CMAKEDIR})
+
+# --- pkg-config ----------------------------------------------------------------------------
+# Relocatable: prefix is found from the .pc file's own folder (${pcfiledir}).
+file(RELATIVE_PATH LIBDACE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" LIBDACE_PC_TO_PREFIX "${LIBDACE_PC_TO_PREFIX}")
+configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace.pc.in ${CMAKE_BINARY_DIR}/package/libdace.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/package/libdace.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

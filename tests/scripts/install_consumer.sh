@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `cmake --install` into a scratch prefix, then a separate C project built against the
+# installed tree only: once through find_package(libdace CONFIG) and once through
+# pkg-config. Each runs tests/install/consumer/consumer.c (an SDFG built, JIT-compiled on the
+# CPU plugin and checked against hand-computed values), with no DACE_PLUGIN_PATH or
+# LD_LIBRARY_PATH; then the installed `dace` CLI validates and runs the SDFG it saved.
+# Usage: install_consumer.sh <build dir> <repo> <scratch dir> <C compiler>
+set -euo pipefail
+build="$1"; repo="$2"; tmp="$3"; cc="$4"
+prefix="$tmp/prefix"
+rm -rf "$tmp" && mkdir -p "$tmp"
+unset DACE_PLUGIN_PATH LD_LIBRARY_PATH LIBDACE_LIBRARY PKG_CONFIG_PATH CMAKE_PREFIX_PATH || true
+fail() { echo "install_consumer: FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+for f in include/libdace.h include/libdace.hpp lib/libdace.so lib/libdace/plugins/libdace_plugin_cpu.so \
+         bin/dace lib/cmake/libdace/libdaceConfig.cmake lib/cmake/libdace/libdaceConfigVersion.cmake \
+         lib/pkgconfig/libdace.pc share/doc/libdace/README.md; do
+  [ -e "$prefix/$f" ] || fail "$f not installed"
+done
+soname=$(readelf -d "$prefix/lib/libdace.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+major=$(sed -n 's/^#define DACE_VERSION_MAJOR \([0-9]*\).*/\1/p' "$repo/include/libdace.h")
+[ "$soname" = "libdace.so.$major" ] || fail "SONAME '$soname', expected libdace.so.$major"
+# Nothing installed may point back into the build or source tree (RUNPATHs, package files).
+for f in "$prefix"/bin/dace "$prefix"/lib/libdace.so "$prefix"/lib/libdace/plugins/*.so; do
+  if readelf -d "$f" | grep -E 'RUNPATH|RPATH' | grep -qF -e "$build" -e "$repo"; then
+    fail "$f has a RUNPATH into the build tree: $(readelf -d "$f" | grep -E 'RUNPATH|RPATH')"
+  fi
+done
+if grep -rlF -e "$build" -e "$repo" "$prefix/lib/cmake" "$prefix/lib/pkgconfig"; then
+  fail "package files name the build or source tree"
+fi
+
+# Loads the installed libdace (not the build tree's), then runs.
+check_and_run() {
+  local exe="$1" what="$2"
+  ldd "$exe" | grep -q "libdace.so.$major => $prefix/lib/" || fail "$what: libdace not resolved in $prefix: $(ldd "$exe" | grep libdace)"
+  "$exe" "$tmp/$what.sdfg" || fail "$what: consumer program failed"
+}
+
+# 1. CMake package.
+cmake -S "$repo/tests/install/consumer" -B "$tmp/cmake-build" -G Ninja -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$tmp/configure.log" 2>&1 \
+  || { cat "$tmp/configure.log"; fail "configuring the find_package consumer"; }
+grep -F "libdace " "$tmp/configure.log" || true
+cmake --build "$tmp/cmake-build" >/dev/null || fail "building the find_package consumer"
+check_and_run "$tmp/cmake-build/consumer" find_package
+cli=$(cat "$tmp/cmake-build/dace_cli_path.txt")
+[ "$cli" = "$prefix/bin/dace" ] || fail "libdace::dace is $cli, expected $prefix/bin/dace"
+
+# 2. pkg-config.
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+[ "$(pkg-config --modversion libdace)" = "$("$prefix/bin/dace" version | cut -d' ' -f2)" ] || fail "libdace.pc version"
+# shellcheck disable=SC2046
+"$cc" -std=c99 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags libdace) \
+  "$repo/tests/install/consumer/consumer.c" -o "$tmp/consumer-pc" $(pkg-config --libs libdace) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir libdace)" || fail "building the pkg-config consumer"
+check_and_run "$tmp/consumer-pc" pkg-config
+
+# 3. The installed CLI on the saved SDFG. dace run's generated input is A[i] = ((7i+3) mod 17)/17,
+#    whose sum over i < 10 is 73/17, so sum(B) = 3 * 73/17 + 2 * 10 = 559/17.
+"$prefix/bin/dace" version
+"$prefix/bin/dace" validate "$tmp/find_package.sdfg"
+out=$("$prefix/bin/dace" run "$tmp/find_package.sdfg" -s N=10) || fail "dace run: $out"
+echo "$out"
+echo "$out" | awk '/^B: /{ s=$NF; d=s-559/17; if (d<0) d=-d; found=1; exit !(d < 1e-6) } END { if (!found) exit 1 }' \
+  || fail "dace run: sum(B) is not 559/17"
+echo "install_consumer: ok"
