@@ -4,6 +4,7 @@
 # pkg-config. Each runs tests/install/consumer/consumer.c (an SDFG built, JIT-compiled on the
 # CPU plugin and checked against hand-computed values), with no DACE_PLUGIN_PATH or
 # LD_LIBRARY_PATH; then the installed `dace` CLI validates and runs the SDFG it saved.
+# The find_package project also builds the repository's C++ and Fortran examples.
 # Usage: install_consumer.sh <build dir> <repo> <scratch dir> <C compiler>
 set -euo pipefail
 build="$1"; repo="$2"; tmp="$3"; cc="$4"
@@ -40,11 +41,17 @@ check_and_run() {
 
 # 1. CMake package.
 cmake -S "$repo/tests/install/consumer" -B "$tmp/cmake-build" -G Ninja -DCMAKE_C_COMPILER="$cc" \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$tmp/configure.log" 2>&1 \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DLIBDACE_EXAMPLES_DIR="$repo/examples" >"$tmp/configure.log" 2>&1 \
   || { cat "$tmp/configure.log"; fail "configuring the find_package consumer"; }
 grep -F "libdace " "$tmp/configure.log" || true
 cmake --build "$tmp/cmake-build" >/dev/null || fail "building the find_package consumer"
 check_and_run "$tmp/cmake-build/consumer" find_package
+while read -r exe; do
+  [ -n "$exe" ] || continue
+  ldd "$exe" | grep -q "libdace.so.$major => $prefix/lib/" || fail "$exe: libdace not resolved in $prefix"
+  "$exe" || fail "$exe failed"
+done <"$tmp/cmake-build/more_consumers.txt"
+grep -q consumer_fortran "$tmp/cmake-build/more_consumers.txt" || echo "note: no Fortran consumer (no Fortran compiler or modules)"
 cli=$(cat "$tmp/cmake-build/dace_cli_path.txt")
 [ "$cli" = "$prefix/bin/dace" ] || fail "libdace::dace is $cli, expected $prefix/bin/dace"
 
