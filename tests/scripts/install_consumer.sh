@@ -12,6 +12,13 @@ prefix="$tmp/prefix"
 rm -rf "$tmp" && mkdir -p "$tmp"
 unset DACE_PLUGIN_PATH LD_LIBRARY_PATH LIBDACE_LIBRARY PKG_CONFIG_PATH CMAKE_PREFIX_PATH || true
 fail() { echo "install_consumer: FAIL: $*" >&2; exit 1; }
+# Whether EXE resolves libdace.so.<major> inside the prefix. ldd's output is read whole first:
+# `ldd | grep -q` under pipefail fails at random when grep closes the pipe early (SIGPIPE).
+resolves_installed() {
+  local deps
+  deps=$(ldd "$1")
+  grep -q "libdace.so.$major => $prefix/lib/" <<<"$deps"
+}
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in include/libdace.h include/libdace.hpp lib/libdace.so lib/libdace/plugins/libdace_plugin_cpu.so \
@@ -24,8 +31,9 @@ major=$(sed -n 's/^#define DACE_VERSION_MAJOR \([0-9]*\).*/\1/p' "$repo/include/
 [ "$soname" = "libdace.so.$major" ] || fail "SONAME '$soname', expected libdace.so.$major"
 # Nothing installed may point back into the build or source tree (RUNPATHs, package files).
 for f in "$prefix"/bin/dace "$prefix"/lib/libdace.so "$prefix"/lib/libdace/plugins/*.so; do
-  if readelf -d "$f" | grep -E 'RUNPATH|RPATH' | grep -qF -e "$build" -e "$repo"; then
-    fail "$f has a RUNPATH into the build tree: $(readelf -d "$f" | grep -E 'RUNPATH|RPATH')"
+  runpath=$(readelf -d "$f" | grep -E 'RUNPATH|RPATH' || true)
+  if grep -qF -e "$build" -e "$repo" <<<"$runpath"; then
+    fail "$f has a RUNPATH into the build tree: $runpath"
   fi
 done
 if grep -rlF -e "$build" -e "$repo" "$prefix/lib/cmake" "$prefix/lib/pkgconfig"; then
@@ -35,7 +43,7 @@ fi
 # Loads the installed libdace (not the build tree's), then runs.
 check_and_run() {
   local exe="$1" what="$2"
-  ldd "$exe" | grep -q "libdace.so.$major => $prefix/lib/" || fail "$what: libdace not resolved in $prefix: $(ldd "$exe" | grep libdace)"
+  resolves_installed "$exe" || fail "$what: libdace not resolved in $prefix: $(ldd "$exe" | grep libdace)"
   "$exe" "$tmp/$what.sdfg" || fail "$what: consumer program failed"
 }
 
@@ -48,7 +56,7 @@ cmake --build "$tmp/cmake-build" >/dev/null || fail "building the find_package c
 check_and_run "$tmp/cmake-build/consumer" find_package
 while read -r exe; do
   [ -n "$exe" ] || continue
-  ldd "$exe" | grep -q "libdace.so.$major => $prefix/lib/" || fail "$exe: libdace not resolved in $prefix"
+  resolves_installed "$exe" || fail "$exe: libdace not resolved in $prefix"
   "$exe" || fail "$exe failed"
 done <"$tmp/cmake-build/more_consumers.txt"
 grep -q consumer_fortran "$tmp/cmake-build/more_consumers.txt" || echo "note: no Fortran consumer (no Fortran compiler or modules)"
@@ -70,6 +78,6 @@ check_and_run "$tmp/consumer-pc" pkg-config
 "$prefix/bin/dace" validate "$tmp/find_package.sdfg"
 out=$("$prefix/bin/dace" run "$tmp/find_package.sdfg" -s N=10) || fail "dace run: $out"
 echo "$out"
-echo "$out" | awk '/^B: /{ s=$NF; d=s-559/17; if (d<0) d=-d; found=1; exit !(d < 1e-6) } END { if (!found) exit 1 }' \
+awk '/^B: /{ s=$NF; d=s-559/17; if (d<0) d=-d; found=1; exit !(d < 1e-6) } END { if (!found) exit 1 }' <<<"$out" \
   || fail "dace run: sum(B) is not 559/17"
 echo "install_consumer: ok"
