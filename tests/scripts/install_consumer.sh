@@ -5,9 +5,9 @@
 # CPU plugin and checked against hand-computed values), with no DACE_PLUGIN_PATH or
 # LD_LIBRARY_PATH; then the installed `dace` CLI validates and runs the SDFG it saved.
 # The find_package project also builds the repository's C++ and Fortran examples.
-# Usage: install_consumer.sh <build dir> <repo> <scratch dir> <C compiler>
+# Usage: install_consumer.sh <build dir> <repo> <scratch dir> <C compiler> [<cmake> [<generator> [<libdir>]]]
 set -euo pipefail
-build="$1"; repo="$2"; tmp="$3"; cc="$4"
+build="$1"; repo="$2"; tmp="$3"; cc="$4"; cmake="${5:-cmake}"; generator="${6:-Ninja}"; libdir="${7:-lib}"
 prefix="$tmp/prefix"
 rm -rf "$tmp" && mkdir -p "$tmp"
 unset DACE_PLUGIN_PATH LD_LIBRARY_PATH LIBDACE_LIBRARY PKG_CONFIG_PATH CMAKE_PREFIX_PATH || true
@@ -17,26 +17,26 @@ fail() { echo "install_consumer: FAIL: $*" >&2; exit 1; }
 resolves_installed() {
   local deps
   deps=$(ldd "$1")
-  grep -q "libdace.so.$major => $prefix/lib/" <<<"$deps"
+  grep -q "libdace.so.$major => $prefix/$libdir/" <<<"$deps"
 }
 
-cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/libdace.h include/libdace.hpp lib/libdace.so lib/libdace/plugins/libdace_plugin_cpu.so \
-         bin/dace lib/cmake/libdace/libdaceConfig.cmake lib/cmake/libdace/libdaceConfigVersion.cmake \
-         lib/pkgconfig/libdace.pc share/doc/libdace/README.md; do
+"$cmake" --install "$build" --prefix "$prefix" >/dev/null
+for f in include/libdace.h include/libdace.hpp $libdir/libdace.so $libdir/libdace/plugins/libdace_plugin_cpu.so \
+         bin/dace $libdir/cmake/libdace/libdaceConfig.cmake $libdir/cmake/libdace/libdaceConfigVersion.cmake \
+         $libdir/pkgconfig/libdace.pc share/doc/libdace/README.md; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
-soname=$(readelf -d "$prefix/lib/libdace.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+soname=$(readelf -d "$prefix/$libdir/libdace.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 major=$(sed -n 's/^#define DACE_VERSION_MAJOR \([0-9]*\).*/\1/p' "$repo/include/libdace.h")
 [ "$soname" = "libdace.so.$major" ] || fail "SONAME '$soname', expected libdace.so.$major"
 # Nothing installed may point back into the build or source tree (RUNPATHs, package files).
-for f in "$prefix"/bin/dace "$prefix"/lib/libdace.so "$prefix"/lib/libdace/plugins/*.so; do
+for f in "$prefix"/bin/dace "$prefix"/$libdir/libdace.so "$prefix"/$libdir/libdace/plugins/*.so; do
   runpath=$(readelf -d "$f" | grep -E 'RUNPATH|RPATH' || true)
   if grep -qF -e "$build" -e "$repo" <<<"$runpath"; then
     fail "$f has a RUNPATH into the build tree: $runpath"
   fi
 done
-if grep -rlF -e "$build" -e "$repo" "$prefix/lib/cmake" "$prefix/lib/pkgconfig"; then
+if grep -rlF -e "$build" -e "$repo" "$prefix/$libdir/cmake" "$prefix/$libdir/pkgconfig"; then
   fail "package files name the build or source tree"
 fi
 
@@ -48,11 +48,12 @@ check_and_run() {
 }
 
 # 1. CMake package.
-cmake -S "$repo/tests/install/consumer" -B "$tmp/cmake-build" -G Ninja -DCMAKE_C_COMPILER="$cc" \
+"$cmake" -S "$repo/tests/install/consumer" -B "$tmp/cmake-build" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+  -DLIBDACE_MAJOR="$major" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DLIBDACE_EXAMPLES_DIR="$repo/examples" >"$tmp/configure.log" 2>&1 \
   || { cat "$tmp/configure.log"; fail "configuring the find_package consumer"; }
 grep -F "libdace " "$tmp/configure.log" || true
-cmake --build "$tmp/cmake-build" >/dev/null || fail "building the find_package consumer"
+"$cmake" --build "$tmp/cmake-build" >/dev/null || fail "building the find_package consumer"
 check_and_run "$tmp/cmake-build/consumer" find_package
 while read -r exe; do
   [ -n "$exe" ] || continue
@@ -64,7 +65,7 @@ cli=$(cat "$tmp/cmake-build/dace_cli_path.txt")
 [ "$cli" = "$prefix/bin/dace" ] || fail "libdace::dace is $cli, expected $prefix/bin/dace"
 
 # 2. pkg-config.
-export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
 [ "$(pkg-config --modversion libdace)" = "$("$prefix/bin/dace" version | cut -d' ' -f2)" ] || fail "libdace.pc version"
 # shellcheck disable=SC2046
 "$cc" -std=c99 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags libdace) \
