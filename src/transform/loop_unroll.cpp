@@ -1,10 +1,12 @@
 #include "transform/loop_unroll.h"
 
+#include <cctype>
 #include <map>
 #include <memory>
 
 #include "ir/state.h"
 #include "ir/tasklet/parser.h"
+#include "ir/tasklet/substitute.h"
 #include "transform/block_substitution.h"
 #include "transform/cfg_list.h"
 #include "transform/loop_bounds.h"
@@ -80,6 +82,61 @@ void register_copy(ir::SDFG& sdfg, ir::ControlFlowBlock& b) {
   }
 }
 
+// `var + k` as expression text, for the loop variable of copy k.
+std::string shifted(const std::string& var, int64_t k) {
+  if (k == 0) return var;
+  return "(" + var + (k > 0 ? " + " : " - ") + std::to_string(k > 0 ? k : -k) + ")";
+}
+
+// Symbolic text as Python code: the symbolic printer writes sympy's Min / Max, the code
+// builtins are min / max.
+std::string code_text(sym::Expr e) {
+  std::string t = sym::to_string(e);
+  for (const char* f : {"Min(", "Max("})
+    for (size_t at = t.find(f); at != std::string::npos; at = t.find(f, at + 1))
+      if (at == 0 || !(std::isalnum(static_cast<unsigned char>(t[at - 1])) || t[at - 1] == '_'))
+        t[at] = static_cast<char>(std::tolower(static_cast<unsigned char>(t[at])));
+  return t;
+}
+
+// Partial unrolling by `count`: the header of the main loop (each iteration runs `count`
+// copies of the body, while the last of them is still in range) and the init statement of
+// the remainder loop, which starts where the main loop stopped: a + (n // count) * count * s
+// with n the trip count, written with non-negative operands only, so that `//` floors and
+// truncates alike.
+struct PartialHeaders {
+  std::string main_condition, main_update, rest_init;
+};
+std::optional<PartialHeaders> partial_headers(const ir::LoopRegion& loop, int64_t count, std::string& why) {
+  std::optional<LoopBounds> b = loop_bounds(loop);
+  if (!b) {
+    why = "loop header is not `i = a; i < b; i = i + s` with a constant step";
+    return std::nullopt;
+  }
+  const std::string& var = loop.loop_variable;
+  const int64_t s = b->step;
+  Result<std::string> cond = tasklet::substitute_in_expression(loop.loop_condition.code, {{var, shifted(var, (count - 1) * s)}});
+  if (!cond.ok()) {
+    why = "the condition of loop '" + loop.label + "' cannot be rewritten: " + cond.error().message;
+    return std::nullopt;
+  }
+  const sym::Expr a = b->start;
+  // Trip count n = max(0, e - a + s) // s for s > 0, max(0, a - e - s) // -s for s < 0.
+  const sym::Expr span = s > 0 ? sym::simplify(sym::add(sym::sub(b->end, a), sym::integer(s)))
+                               : sym::simplify(sym::sub(sym::sub(a, b->end), sym::integer(s)));
+  const std::string n = "(max(0, " + code_text(span) + ") // " + std::to_string(s > 0 ? s : -s) + ")";
+  PartialHeaders h;
+  h.main_condition = *cond;
+  h.main_update = var + " = " + var + (s * count > 0 ? " + " : " - ") + std::to_string(s * count > 0 ? s * count : -s * count);
+  h.rest_init = var + " = (" + code_text(a) + ") + (" + n + " // " + std::to_string(count) + ") * " +
+                (s * count < 0 ? "(" + std::to_string(s * count) + ")" : std::to_string(s * count));
+  if (!tasklet::parse_code(h.rest_init).ok() || !tasklet::parse_code(h.main_update).ok()) {
+    why = "the bounds of loop '" + loop.label + "' cannot be written into its header";
+    return std::nullopt;
+  }
+  return h;
+}
+
 }  // namespace
 
 void LoopUnroll::region_matches(const ir::ControlFlowRegion& region, std::vector<std::vector<int>>& out) {
@@ -90,14 +147,20 @@ void LoopUnroll::region_matches(const ir::ControlFlowRegion& region, std::vector
 bool LoopUnroll::can_apply(const Site& site, const std::vector<int>& blocks) {
   const ir::LoopRegion* loop = as_loop(site.region.block(blocks[0]));
   if (!loop) return refuse("the pattern needs a loop region");
-  if (count_ != 0) return refuse("only full unrolling (count = 0) is implemented, as in DaCe");
+  if (count_ < 0 || count_ == 1) return refuse("count " + std::to_string(count_) + " is neither 0 (all) nor a factor > 1");
+  if (count_ > kMaxUnrolledIterations)
+    return refuse("count " + std::to_string(count_) + " is more than " + std::to_string(kMaxUnrolledIterations));
   std::string why;
-  std::optional<std::vector<sym::Expr>> values = iteration_values(*loop, why);
-  if (!values) return refuse(why);
   const std::string& var = loop->loop_variable;
-  for (sym::Expr v : *values)
-    if (!tasklet::parse_expression(sym::to_string(v)).ok())
-      return refuse("the value " + sym::to_string(v) + " of '" + var + "' cannot be written into code");
+  if (count_ == 0) {
+    std::optional<std::vector<sym::Expr>> values = iteration_values(*loop, why);
+    if (!values) return refuse(why);
+    for (sym::Expr v : *values)
+      if (!tasklet::parse_expression(sym::to_string(v)).ok())
+        return refuse("the value " + sym::to_string(v) + " of '" + var + "' cannot be written into code");
+  } else if (!partial_headers(*loop, count_, why)) {
+    return refuse(why);
+  }
   if (loop->block_slots().empty()) return refuse("loop '" + loop->label + "' has an empty body");
   if (entry_block(*loop) < 0 || sink_block(*loop) < 0)
     return refuse("the body of loop '" + loop->label + "' has no single first and last block");
@@ -128,6 +191,7 @@ bool LoopUnroll::can_apply(const Site& site, const std::vector<int>& blocks) {
 }
 
 Status LoopUnroll::apply_at(const Site& site, const std::vector<int>& blocks) {
+  if (count_ > 0) return apply_partial(site, blocks[0]);
   ir::ControlFlowRegion& region = site.region;
   const int loop_slot = blocks[0];
   auto& loop = static_cast<ir::LoopRegion&>(*region.block(loop_slot));
@@ -183,6 +247,69 @@ Status LoopUnroll::apply_at(const Site& site, const std::vector<int>& blocks) {
   for (int e : region.out_edges(loop_slot)) region.edge(e)->src = last;
   if (region.start_block == loop_slot) region.start_block = first;
   region.remove_block(loop_slot);
+  ir::relink_parents(region);
+  return Status::success();
+}
+
+// Partial unrolling: the loop keeps its place and runs `count` copies of its body per
+// iteration (copy k with the variable replaced by `var + k*s`) while the last copy is in
+// range; a copy of the original loop (`<label>_rest`) follows it for the remaining
+// iterations and takes over the loop's out-edges.
+Status LoopUnroll::apply_partial(const Site& site, int loop_slot) {
+  ir::ControlFlowRegion& region = site.region;
+  auto& loop = static_cast<ir::LoopRegion&>(*region.block(loop_slot));
+  std::string why;
+  std::optional<PartialHeaders> h = partial_headers(loop, count_, why);
+  if (!h) return make_error(Code::Internal, "LoopUnroll: " + why);
+  const int64_t s = loop_bounds(loop)->step;
+  const std::string var = loop.loop_variable;
+
+  std::unique_ptr<ir::ControlFlowBlock> rest_block = loop.clone();
+  auto& rest = static_cast<ir::LoopRegion&>(*rest_block);
+  rest.label = loop.label + "_rest";
+  rest.init_statement.code = h->rest_init;
+  register_copy(site.sdfg, rest);
+
+  const int body_entry = entry_block(loop);
+  const std::vector<int> body = loop.block_slots();
+  const std::vector<int> body_edges = loop.edge_slots();
+  const int body_exit = sink_block(loop);
+  int last = body_exit;
+  for (int64_t k = 1; k < count_; ++k) {
+    const sym::Expr value = sym::add(sym::symbol(var), sym::integer(k * s));
+    std::map<int, int> slot_of;
+    for (int b : body) {
+      std::unique_ptr<ir::ControlFlowBlock> copy = loop.block(b)->clone();
+      copy->label += "_" + var + "_" + std::to_string(k);
+      replace_symbol(*copy, var, value);
+      register_copy(site.sdfg, *copy);
+      slot_of[b] = loop.add_block(std::move(copy));
+    }
+    for (int e : body_edges) {
+      ir::InterstateEdge ie = *loop.edge(e);
+      ie.src = slot_of[ie.src];
+      ie.dst = slot_of[ie.dst];
+      ir::ControlFlowRegion holder;
+      holder.add_edge(ie);
+      replace_symbol(holder, var, value);
+      loop.add_edge(*holder.edge(0));
+    }
+    ir::InterstateEdge link;
+    link.src = last;
+    link.dst = slot_of[body_entry];
+    loop.add_edge(link);
+    last = slot_of[body_exit];
+  }
+  loop.loop_condition.code = h->main_condition;
+  loop.update_statement.code = h->main_update;
+  ir::relink_parents(loop);
+
+  const int rest_slot = region.add_block(std::move(rest_block));
+  for (int e : region.out_edges(loop_slot)) region.edge(e)->src = rest_slot;
+  ir::InterstateEdge to_rest;
+  to_rest.src = loop_slot;
+  to_rest.dst = rest_slot;
+  region.add_edge(to_rest);
   ir::relink_parents(region);
   return Status::success();
 }

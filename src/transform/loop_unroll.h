@@ -10,8 +10,10 @@
 // b - a a constant (a may be symbolic: the values are then a, a + s, ...), at most
 // kMaxUnrolledIterations iterations, a body with one entry and one exit block and no
 // break/continue/return, where block_substitution.h can rewrite every use of the variable
-// and no container is sized by it. Only full unrolling (count = 0): DaCe 1.0.2 raises
-// NotImplementedError for partial unrolling, we refuse it.
+// and no container is sized by it.
+// `count` > 1 unrolls partially, for any trip count (DaCe raises NotImplementedError): the
+// loop runs `count` body copies per iteration (copy k at `i + k*s`) while the last is in
+// range, and a copy of the original loop (`<label>_rest`) runs the remaining iterations.
 #pragma once
 #include "transform/transformation.h"
 
@@ -33,6 +35,7 @@ class LoopUnroll : public ControlFlowTransformation {
   Status apply_at(const Site& site, const std::vector<int>& blocks) override;
 
  private:
+  Status apply_partial(const Site& site, int loop_slot);
   int64_t count_ = 0;
 };
 

@@ -1,7 +1,9 @@
 // LoopUnroll on hand-built loop regions: constant-trip loops become one body copy per
 // iteration with the variable replaced by its value (memlets, tasklet code, map ranges,
-// interstate edges) and compute what plain C++ loops compute; symbolic trip counts, partial
-// unrolling and variables that cannot be replaced are refused.
+// interstate edges) and compute what plain C++ loops compute; partial unrolling (`count` > 1)
+// runs count copies per iteration and a remainder loop, also for symbolic trip counts;
+// symbolic trip counts (full unrolling), counts of 1 or below and variables that cannot be
+// replaced are refused.
 #include <gtest/gtest.h>
 
 #include "codegen_test_builder.h"
@@ -131,6 +133,79 @@ TEST(TransformLoopUnroll, ZeroIterationsLeaveAnEmptyState) {
   EXPECT_EQ(b, (std::vector<double>(3, 5)));
 }
 
+std::optional<Match> unroll_by(ir::SDFG& g, int64_t count) {
+  std::unique_ptr<Transformation> t = make_transformation("LoopUnroll");
+  EXPECT_TRUE(t->properties().set_from_json("{\"count\": " + std::to_string(count) + "}").ok());
+  AnalysisManager am;
+  Result<std::optional<Match>> m = apply_first(g, *t, am);
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  EXPECT_TRUE(m.ok() && *m) << t->why_not();
+  Status v = analysis::validate(g);
+  EXPECT_TRUE(v.ok()) << v.error().message;
+  return m.ok() ? *m : std::nullopt;
+}
+
+TEST(TransformLoopUnroll, PartialUnrollingOfASymbolicTripCount) {
+  // for (i = 0; i < N; ++i) B[i] = A[i] * i + 1, by 3: a main loop of three copies and a
+  // remainder loop, for every N mod 3 (and N = 0).
+  for (int64_t n = 0; n <= 8; ++n) {
+    Loop l = make_loop("0", "(i < N)", "(i + 1)");
+    const int t = tasklet(*l.body, "y = x * i + 1", {"x"}, {"y"});
+    edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i]");
+    edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+    ASSERT_TRUE(unroll_by(*l.g, 3));
+    EXPECT_EQ(count_loops(*l.g), 2);
+    EXPECT_EQ(l.g->all_states().size(), 6u);  // start, 3 copies, the remainder's body, end
+    std::vector<double> a(10), b(10, -5), c(100, 0), want = b;
+    for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k) + 0.5;
+    for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] = a[static_cast<size_t>(i)] * static_cast<double>(i) + 1;
+    run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", n}});
+    EXPECT_EQ(b, want) << "N = " << n;
+  }
+}
+
+TEST(TransformLoopUnroll, PartialUnrollingDownwardWithStepTwo) {
+  // for (i = N - 1; i >= 0; i -= 2) B[i] = A[i] + B[i + 1]: order matters across copies.
+  for (int64_t n = 0; n <= 9; ++n) {
+    Loop l = make_loop("(N - 1)", "(i >= 0)", "(i - 2)");
+    const int t = tasklet(*l.body, "y = x + z", {"x", "z"}, {"y"});
+    edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i]");
+    edge(*l.body, access(*l.body, "B"), "", t, "z", "B[i + 1]");
+    edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+    ASSERT_TRUE(unroll_by(*l.g, 2));
+    std::vector<double> a(12), b(12, 1), c(144, 0), want = b;
+    for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k * k) - 3;
+    for (int64_t i = n - 1; i >= 0; i -= 2)
+      want[static_cast<size_t>(i)] = a[static_cast<size_t>(i)] + want[static_cast<size_t>(i + 1)];
+    run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", n}});
+    EXPECT_EQ(b, want) << "N = " << n;
+  }
+}
+
+TEST(TransformLoopUnroll, PartialUnrollingOfAMultiStateBody) {
+  // for (i = N; i >= 1; --i) { k = i + 1 (conditional edge); B[i] = k + B[i - 1] }, by 4.
+  for (int64_t n : {0, 1, 3, 4, 6, 9}) {
+    Loop l = make_loop("N", "(i >= 1)", "(i - 1)");
+    l.g->symbols["k"] = ir::DType::of(T::Int64);
+    ir::State& s1 = *l.body;
+    int second = 0;
+    const int first = l.loop->slot_of(&s1);
+    ir::State& s2 = add_state(*l.loop, *l.g, "second", &second);
+    const int t2 = tasklet(s2, "y = k + z", {"z"}, {"y"});
+    edge(s2, access(s2, "B"), "", t2, "z", "B[i - 1]");
+    edge(s2, t2, "y", access(s2, "B"), "", "B[i]");
+    add_interstate(*l.loop, first, second, "(i > 0)", {{"k", "(i + 1)"}});
+    ASSERT_TRUE(unroll_by(*l.g, 4));
+    std::vector<double> a(12, 0), b(12), c(144, 0);
+    for (size_t k = 0; k < b.size(); ++k) b[k] = static_cast<double>(k) * 2;
+    std::vector<double> want = b;
+    for (int64_t i = n; i >= 1; --i)
+      want[static_cast<size_t>(i)] = static_cast<double>(i + 1) + want[static_cast<size_t>(i - 1)];
+    run_sdfg(*l.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", n}});
+    EXPECT_EQ(b, want) << "N = " << n;
+  }
+}
+
 TEST(TransformLoopUnroll, RefusesSymbolicTripCounts) {
   Loop l = make_loop("0", "(i < N)", "(i + 1)");
   const int t = tasklet(*l.body, "y = x", {"x"}, {"y"});
@@ -140,12 +215,13 @@ TEST(TransformLoopUnroll, RefusesSymbolicTripCounts) {
   EXPECT_NE(r.find("trip count"), std::string::npos) << r;
 }
 
-TEST(TransformLoopUnroll, RefusesPartialUnrollingAndUnrewritableUses) {
+TEST(TransformLoopUnroll, RefusesCountsBelowTwoAndUnrewritableUses) {
   Loop l = make_loop("0", "(i < 4)", "(i + 1)");
   const int t = tasklet(*l.body, "y = x", {"x"}, {"y"});
   edge(*l.body, access(*l.body, "A"), "", t, "x", "A[i]");
   edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
-  EXPECT_NE(why(*l.g, R"({"count": 2})").find("count = 0"), std::string::npos);
+  EXPECT_NE(why(*l.g, R"({"count": 1})").find("count 1 is neither"), std::string::npos);
+  EXPECT_NE(why(*l.g, R"({"count": -2})").find("count -2 is neither"), std::string::npos);
 
   // A C++ tasklet naming the variable cannot be rewritten.
   Loop cpp = make_loop("0", "(i < 4)", "(i + 1)");
