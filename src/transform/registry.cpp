@@ -16,6 +16,7 @@
 #include "transform/in_local_storage.h"
 #include "transform/inline_sdfg.h"
 #include "transform/inline_sdfgs.h"
+#include "transform/library_expansion.h"
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
 #include "transform/loop_unroll.h"
@@ -70,6 +71,7 @@ constexpr PatternEntry kPatterns[] = {
     {"RedundantArray", &make_t<RedundantArray>},
     {"RedundantSecondArray", &make_t<RedundantSecondArray>},
     {"RefineNestedAccess", &make_t<RefineNestedAccess>},
+    {"SpecializeMatMul", &make_t<SpecializeMatMul>},
     {"StateFusion", &make_t<StateFusion>},
     {"StripMining", &make_t<StripMining>},
     {"TrivialMapElimination", &make_t<TrivialMapElimination>},
@@ -88,6 +90,7 @@ const PassEntry kPasses[] = {
     {"ControlFlowRaising", [] { return std::unique_ptr<Pass>(std::make_unique<ControlFlowRaising>()); }},
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
+    {"ExpandLibraryNodes", [] { return std::unique_ptr<Pass>(std::make_unique<ExpandLibraryNodes>()); }},
     {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
     {"MakeTransientsPersistent", [] { return std::unique_ptr<Pass>(std::make_unique<MakeTransientsPersistent>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},

@@ -40,6 +40,7 @@ from dace.transformation.passes.prune_symbols import RemoveUnusedSymbols  # noqa
 from dace.transformation.passes.scalar_to_symbol import ScalarToSymbolPromotion  # noqa: E402,F401
 from dace.transformation.passes.constant_propagation import ConstantPropagation  # noqa: E402,F401
 from dace.transformation.passes.fusion_inline import InlineSDFGs  # noqa: E402,F401
+from dace.libraries.blas.nodes.matmul import SpecializeMatMul  # noqa: E402,F401
 
 
 def owning_sdfg(cfg):
