@@ -2,11 +2,13 @@
 
 #include <cctype>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "ir/state.h"
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/substitute.h"
+#include "transform/assigned_symbols.h"
 #include "transform/block_substitution.h"
 #include "transform/cfg_list.h"
 #include "transform/loop_bounds.h"
@@ -158,8 +160,15 @@ bool LoopUnroll::can_apply(const Site& site, const std::vector<int>& blocks) {
     for (sym::Expr v : *values)
       if (!tasklet::parse_expression(sym::to_string(v)).ok())
         return refuse("the value " + sym::to_string(v) + " of '" + var + "' cannot be written into code");
-  } else if (!partial_headers(*loop, count_, why)) {
-    return refuse(why);
+  } else {
+    if (!partial_headers(*loop, count_, why)) return refuse(why);
+    // The main loop tests the bound once for `count` iterations: the body must not change it.
+    Result<tasklet::ExprPtr> cond = tasklet::parse_expression(loop->loop_condition.code);
+    if (!cond.ok()) return refuse("the condition of loop '" + loop->label + "' does not parse");
+    const std::set<std::string> read = tasklet::names_read(**cond);
+    for (const std::string& s : assigned_symbols(*loop))
+      if (s != var && read.count(s))
+        return refuse("the body of loop '" + loop->label + "' assigns '" + s + "', which the loop condition reads");
   }
   if (loop->block_slots().empty()) return refuse("loop '" + loop->label + "' has an empty body");
   if (entry_block(*loop) < 0 || sink_block(*loop) < 0)

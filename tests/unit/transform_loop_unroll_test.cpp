@@ -206,6 +206,20 @@ TEST(TransformLoopUnroll, PartialUnrollingOfAMultiStateBody) {
   }
 }
 
+TEST(TransformLoopUnroll, PartialUnrollingRefusesABodyThatMovesTheBound) {
+  // for (i = 0; i < M; ++i) { B[i] = 1; M = M - 1 }: checking i + 1 < M once for two copies
+  // would run the second copy after M moved below it.
+  Loop l = make_loop("0", "(i < M)", "(i + 1)");
+  l.g->symbols["M"] = ir::DType::of(T::Int64);
+  int second = 0;
+  const int first = l.loop->slot_of(l.body);
+  const int t = tasklet(*l.body, "y = 1", {}, {"y"});
+  edge(*l.body, t, "y", access(*l.body, "B"), "", "B[i]");
+  add_state(*l.loop, *l.g, "second", &second);
+  add_interstate(*l.loop, first, second, "1", {{"M", "(M - 1)"}});
+  EXPECT_NE(why(*l.g, R"({"count": 2})").find("assigns 'M', which the loop condition reads"), std::string::npos);
+}
+
 TEST(TransformLoopUnroll, RefusesSymbolicTripCounts) {
   Loop l = make_loop("0", "(i < N)", "(i + 1)");
   const int t = tasklet(*l.body, "y = x", {"x"}, {"y"});
