@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "ir/entry_block.h"
 #include "ir/tasklet/printer.h"
 #include "ir/tasklet/substitute.h"
 #include "transform/block_order.h"
@@ -112,8 +113,11 @@ void substitute_descriptors(ir::SDFG& sdfg, const std::map<std::string, sym::Exp
 }
 
 // DaCe's collect_constants: the values every state is entered with, to a fixed point.
-std::map<int, Values> collect(const ir::SDFG& sdfg) {
+// `initial`: the values the SDFG starts with (a nested SDFG's constant symbol mapping).
+std::map<int, Values> collect(const ir::SDFG& sdfg, const Values& initial) {
   std::map<int, Values> result;
+  if (!initial.empty())
+    if (const int start = ir::entry_block(sdfg); start >= 0) result[start] = initial;
   const std::vector<int> order = reverse_post_order(sdfg);
   // Values settle after a few rounds; the cap guards against texts that would never settle.
   const size_t cap = 8 * (order.size() + 1) * (sdfg.symbols.size() + 8);
@@ -162,16 +166,19 @@ std::map<int, Values> collect(const ir::SDFG& sdfg) {
 
 StateSymbolValues known_symbol_values(const ir::SDFG& sdfg) {
   if (!states_only(sdfg)) return {};
-  return known_entries(collect(sdfg));
+  return known_entries(collect(sdfg, {}));
 }
 
-Result<bool> ConstantPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
-  if (!states_only(sdfg)) return false;
+namespace {
+
+// One SDFG (DaCe's apply_pass with initial_symbols); adds to `removed` the symbols propagated
+// everywhere and dropped from the SDFG. True when anything changed.
+bool propagate_in(ir::SDFG& sdfg, const Values& initial, std::set<std::string>& removed) {
   bool any_assignment = false;
   for (int es : sdfg.edge_slots()) any_assignment |= !sdfg.edge(es)->assignments.empty();
-  if (!any_assignment) return false;
+  if (initial.empty() && !any_assignment) return false;
 
-  const std::map<int, Values> per_state = collect(sdfg);
+  const std::map<int, Values> per_state = collect(sdfg, initial);
 
   // Symbols sizing descriptors must have one value everywhere.
   const std::set<std::string> desc_syms = descriptor_symbols(sdfg);
@@ -223,11 +230,47 @@ Result<bool> ConstantPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
     changed |= as.size() != before;
   }
   if (!settled.empty()) {
-    const std::set<std::string> used = used_symbols(sdfg);
+    // A mapped symbol is the parent's to drop (from the mapping) once it is unused here.
+    const std::set<std::string> used = used_symbols(sdfg, /*with_parent_mapping=*/false);
     for (const std::string& k : settled)
-      if (!used.count(k) && sdfg.symbols.erase(k)) changed = true;
+      if (!used.count(k) && sdfg.symbols.erase(k)) {
+        removed.insert(k);
+        changed = true;
+      }
   }
   return changed;
+}
+
+// DaCe's recursion (property `recursive`): every nested SDFG in a state of `sdfg` starts with
+// the symbols its mapping sets to constants (after `sdfg`'s own values went into the mapping);
+// a symbol propagated everywhere inside leaves the mapping. Nested SDFGs whose control flow
+// is not states only are left alone, as is the root's.
+bool propagate_tree(ir::SDFG& sdfg, const Values& initial, std::set<std::string>& removed_here) {
+  if (!states_only(sdfg)) return false;
+  bool changed = propagate_in(sdfg, initial, removed_here);
+  for (int slot : sdfg.block_slots()) {
+    auto& s = static_cast<ir::State&>(*sdfg.block(slot));
+    for (int id : s.node_ids()) {
+      if (s.node(id)->kind != ir::NodeKind::NestedSDFG) continue;
+      auto& n = static_cast<ir::NestedSDFGNode&>(*s.node(id));
+      if (!n.sdfg) continue;
+      Values constants;
+      for (const auto& [k, v] : n.symbol_mapping)
+        if (v && sym::free_symbols(v).empty()) constants[k] = sym::to_string(v);
+      std::set<std::string> removed;
+      changed |= propagate_tree(*n.sdfg, constants, removed);
+      for (const std::string& k : removed) changed |= n.symbol_mapping.erase(k) > 0;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+Result<bool> ConstantPropagation::apply(ir::SDFG& sdfg, AnalysisManager&) {
+  std::set<std::string> removed;
+  if (!recursive_) return states_only(sdfg) && propagate_in(sdfg, {}, removed);
+  return propagate_tree(sdfg, {}, removed);
 }
 
 }  // namespace dace::transform

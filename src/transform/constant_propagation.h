@@ -13,9 +13,12 @@
 // itself or a data container, or an edge that reassigns a symbol the value reads. A symbol used
 // in a data descriptor's shape is replaced only when every state sees the same value.
 //
-// Narrower than DaCe (both keep the program's meaning): control flow with loop regions or
-// conditional blocks, and nested SDFGs, are left alone; a symbol that also occurs where we do
-// not rewrite (C++ tasklets, library-node properties, consume scopes) keeps its assignments.
+// With `recursive`, nested SDFGs follow (DaCe's recursion): each starts with the constants its
+// symbol mapping holds, and a symbol propagated everywhere inside leaves the mapping. Control
+// flow with loop regions or conditional blocks is left alone, as DaCe 1.0.2 skips its pass on
+// such SDFGs. Narrower than DaCe (both keep the program's meaning): a symbol that also occurs
+// where we do not rewrite (C++ tasklets, library-node properties, consume scopes) keeps its
+// assignments.
 #pragma once
 #include <map>
 #include <string>
@@ -33,7 +36,7 @@ class ConstantPropagation : public Pass {
   Result<bool> apply(ir::SDFG& sdfg, AnalysisManager& am) override;
 
  private:
-  bool recursive_ = true;  // DaCe's property; nested SDFGs are not visited yet
+  bool recursive_ = true;  // DaCe's property: also propagate into nested SDFGs
 };
 
 // Per state slot of `sdfg` (a region of states only), the symbols with a known value on entry

@@ -108,7 +108,7 @@ bool prune(ir::SDFG& sdfg, bool recursive) {
 
 }  // namespace
 
-std::set<std::string> used_symbols(const ir::SDFG& sdfg) {
+std::set<std::string> used_symbols(const ir::SDFG& sdfg, bool with_parent_mapping) {
   std::set<std::string> out;
   for (const auto& [name, desc] : sdfg.arrays) {
     add(out, desc.shape);
@@ -126,7 +126,7 @@ std::set<std::string> used_symbols(const ir::SDFG& sdfg) {
   for (const auto& [key, text] : sdfg.extra)
     if (key != "transformation_hist" && key != kOriginalKey) add_code(out, text);
   // The parent passes these in: the nested SDFG's interface, not ours to change.
-  if (sdfg.parent_node)
+  if (sdfg.parent_node && with_parent_mapping)
     for (const auto& [inner, outer] : sdfg.parent_node->symbol_mapping) out.insert(inner);
   region_uses(sdfg, out);
   return out;

@@ -26,6 +26,8 @@ class RemoveUnusedSymbols : public Pass {
 };
 
 // Every symbol name `sdfg` (not its nested SDFGs) refers to; a superset where code is scanned.
-std::set<std::string> used_symbols(const ir::SDFG& sdfg);
+// A nested SDFG also counts the symbols its parent maps, unless `with_parent_mapping` is false
+// (ConstantPropagation drops a mapped constant from both sides).
+std::set<std::string> used_symbols(const ir::SDFG& sdfg, bool with_parent_mapping = true);
 
 }  // namespace dace::transform

@@ -1,6 +1,7 @@
 // ConstantPropagation on hand-built SDFGs: a symbol with one value on every path is replaced
 // by it in memlets, map ranges, tasklet code and conditions, and its assignments go; values
-// that differ between paths, read data or change in a loop stay. Results against C++ loops.
+// that differ between paths, read data or change in a loop stay; constants reach nested SDFGs
+// through their symbol mapping. Results against C++ loops.
 #include <gtest/gtest.h>
 
 #include "codegen_test_builder.h"
@@ -142,6 +143,70 @@ TEST(TransformConstantPropagation, ALoopVariableStaysAndAnInvariantIsPropagatedI
   EXPECT_EQ(assignment_count(*g), 2u);  // k = 0 and k = k + 1
   EXPECT_EQ(only_tasklet(*g).code.code, "y = (x + 2)");
   expect_add(*g, 2);
+}
+
+// s0 --[n = <value>]--> s1, where s1 holds a nested SDFG computing add_n on x, y (A, B
+// outside) with the mapping {N: N, n: n}: the outer value reaches the inner SDFG through its
+// mapping (DaCe's recursive ConstantPropagation, initial symbols from the mapping).
+struct Nested {
+  std::unique_ptr<ir::SDFG> g;
+  ir::NestedSDFGNode* node = nullptr;
+};
+Nested nested_add(const std::string& value) {
+  Nested out{base(), nullptr};
+  ir::SDFG& g = *out.g;
+  g.symbols["M"] = ir::DType::of(T::Int64);
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  for (const char* k : {"N", "n"}) inner->symbols[k] = ir::DType::of(T::Int64);
+  add_array(*inner, "A", T::Float64, {"N"});
+  add_array(*inner, "B", T::Float64, {"N"});
+  add_n(add_state(*inner, *inner, "is"));
+  int s0 = 0, s1 = 0;
+  add_state(g, g, "s0", &s0);
+  ir::State& s = add_state(g, g, "s1", &s1);
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "inner";
+  nn->in_connectors["A"] = ir::DType{};
+  nn->out_connectors["B"] = ir::DType{};
+  for (const char* k : {"N", "n"}) nn->symbol_mapping[k] = E(k);
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  out.node = nn.get();
+  const int n = s.add_node(std::move(nn));
+  edge(s, access(s, "A"), "", n, "A", "A[0:N]");
+  edge(s, n, "B", access(s, "B"), "", "B[0:N]");
+  add_interstate(g, s0, s1, "1", {{"n", value}});
+  return out;
+}
+
+TEST(TransformConstantPropagation, AConstantReachesANestedSdfgThroughItsMapping) {
+  Nested t = nested_add("5");
+  ASSERT_TRUE(run_cp(*t.g));
+  EXPECT_EQ(assignment_count(*t.g), 0u);
+  // Propagated everywhere inside: gone from the inner symbols and from the mapping.
+  EXPECT_EQ(t.node->symbol_mapping.count("n"), 0u);
+  EXPECT_EQ(t.node->sdfg->symbols.count("n"), 0u);
+  EXPECT_EQ(t.node->symbol_mapping.count("N"), 1u);
+  EXPECT_EQ(only_tasklet(*t.node->sdfg).code.code, "y = (x + 5)");
+  expect_add(*t.g, 5);
+}
+
+// n = M (an argument): the mapping carries a symbol, not a constant, so nothing is
+// propagated inside (DaCe takes only constants from the mapping).
+TEST(TransformConstantPropagation, ASymbolicMappingIsNotPropagatedIntoANestedSdfg) {
+  Nested t = nested_add("M");
+  run_cp(*t.g);
+  EXPECT_EQ(t.node->sdfg->symbols.count("n"), 1u);
+  EXPECT_EQ(only_tasklet(*t.node->sdfg).code.code, "y = x + n");
+  ASSERT_EQ(t.node->symbol_mapping.count("n"), 1u);
+  EXPECT_EQ(sym::to_string(t.node->symbol_mapping.at("n")), "M");
+  const int64_t size = 8, m = 3;
+  std::vector<double> a(size), b(size, -1.0), c(1, 0.0);
+  for (int64_t i = 0; i < size; ++i) a[static_cast<size_t>(i)] = 1.5 * static_cast<double>(i);
+  run_sdfg(*t.g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", size}, {"M", m}});
+  for (int64_t i = 0; i < size; ++i)
+    EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], i < m ? a[static_cast<size_t>(i)] + static_cast<double>(m) : -1.0) << i;
 }
 
 }  // namespace
