@@ -32,6 +32,13 @@ std::vector<const ir::ControlFlowRegion*> regions_of(const ir::SDFG& sdfg) {
   return out;
 }
 
+// Not a view, reference or stream, and of total size 1.
+bool one_element(const ir::DataDescriptor& d) {
+  if (d.kind == ir::DataKind::View || d.kind == ir::DataKind::Reference || d.kind == ir::DataKind::Stream) return false;
+  sym::Expr size = d.total_size ? d.total_size : ir::product(d.shape);
+  return sym::as_integer(size) == std::optional<int64_t>(1);
+}
+
 bool integral(const ir::DType& t) {
   return t.pointer_depth == 0 && t.opaque.empty() && t.raw_json.empty() &&
          (t.scalar == tasklet::ScalarType::Bool || tasklet::is_integer(t.scalar));
@@ -123,10 +130,7 @@ class Finder {
 
   std::set<std::string> run(bool transients_only, bool integers_only) {
     for (const auto& [name, desc] : sdfg_.arrays) {
-      if (desc.kind == ir::DataKind::View || desc.kind == ir::DataKind::Reference) continue;
-      if ((transients_only && !desc.transient) || desc.kind == ir::DataKind::Stream) continue;
-      sym::Expr size = desc.total_size ? desc.total_size : ir::product(desc.shape);
-      if (sym::as_integer(size) != std::optional<int64_t>(1)) continue;
+      if ((transients_only && !desc.transient) || !one_element(desc)) continue;
       if (desc.lifetime == ir::Lifetime::Persistent || desc.lifetime == ir::Lifetime::External) continue;
       cand_.insert(name);
     }
@@ -163,6 +167,34 @@ class Finder {
     if (cand_.erase(c) && why_) (*why_)[c] = why;
   }
 
+  // A nested SDFG reading the scalar through `conn` (DaCe descends and promotes the connector
+  // there too): `conn` is a one-element container inside that nothing inside writes, and every
+  // read of it inside can be rewritten.
+  bool nested_reads_ok(const ir::NestedSDFGNode& n, const std::string& conn, const std::string& c,
+                       const std::string& where) {
+    const std::string at = where + " is read by nested SDFG '" + n.label + "' as '" + conn + "'";
+    if (!n.sdfg || n.out_connectors.count(conn)) {
+      drop(c, at + ", which it also writes (or it has no SDFG)");
+      return false;
+    }
+    auto d = n.sdfg->arrays.find(conn);
+    if (d == n.sdfg->arrays.end() || !one_element(d->second)) {
+      drop(c, at + ", not a one-element container inside");
+      return false;
+    }
+    for (const ir::State* st : n.sdfg->all_states())
+      for (int id : st->node_ids()) {
+        const ir::Node& x = *st->node(id);
+        if (x.kind != ir::NodeKind::Access || static_cast<const ir::AccessNode&>(x).data != conn) continue;
+        if (!st->in_edges(id).empty()) {
+          drop(c, at + ", which writes it in state '" + st->label + "'");
+          return false;
+        }
+        if (!readers_ok(*st, id, c)) return false;
+      }
+    return true;
+  }
+
   // Whether every read through the memlet trees below `node` can be rewritten.
   bool readers_ok(const ir::State& s, int node, const std::string& c) {
     for (int oe : s.out_edges(node)) {
@@ -196,6 +228,9 @@ class Finder {
           case ir::NodeKind::Library:
             drop(c, where + " is read by library node '" + dst.label + "'");
             return false;
+          case ir::NodeKind::NestedSDFG:
+            if (!nested_reads_ok(static_cast<const ir::NestedSDFGNode&>(dst), E.dst_conn, c, where)) return false;
+            break;
           default:
             drop(c, where + " is read by '" + dst.label + "', which cannot read a symbol in its place");
             return false;
@@ -398,14 +433,17 @@ Status move_writes(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& pr
   return Status();
 }
 
-// Step 3: reads of the scalar read the symbol.
-Status replace_reads(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& promoted) {
+Status promote_inside(ir::NestedSDFGNode& n, const std::string& conn, const std::string& symbol, const ir::DType& t);
+
+// Step 3: reads of the scalars (container -> symbol) read the symbol.
+Status replace_reads(ir::SDFG& sdfg, ir::State& s, const std::map<std::string, std::string>& symbol_of) {
   std::vector<int> scalars;
   for (int id : s.node_ids())
-    if (s.node(id)->kind == ir::NodeKind::Access && promoted.count(static_cast<const ir::AccessNode&>(*s.node(id)).data))
+    if (s.node(id)->kind == ir::NodeKind::Access && symbol_of.count(static_cast<const ir::AccessNode&>(*s.node(id)).data))
       scalars.push_back(id);
   for (int id : scalars) {
-    const std::string sym = static_cast<const ir::AccessNode&>(*s.node(id)).data;
+    const std::string data = static_cast<const ir::AccessNode&>(*s.node(id)).data;
+    const std::string sym = symbol_of.at(data);
     for (int oe : s.out_edges(id)) {
       std::vector<int> tree;
       memlet_tree(s, oe, tree);
@@ -432,9 +470,12 @@ Status replace_reads(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& 
           w.dst = E.dst;
           w.dst_conn = E.dst_conn;
           w.memlet.data = into;
-          w.memlet.subset = *dst_subset(E.memlet, sym);
+          w.memlet.subset = *dst_subset(E.memlet, data);
           w.memlet.volume = sym::integer(1);
           s.add_edge(std::move(w));
+        } else if (dst.kind == ir::NodeKind::NestedSDFG) {
+          const ir::DType t = sdfg.arrays.at(data).dtype;
+          if (Status st = promote_inside(static_cast<ir::NestedSDFGNode&>(dst), E.dst_conn, sym, t); !st.ok()) return st;
         } else {
           continue;  // a scope entry: its inner edges are in the tree
         }
@@ -454,34 +495,35 @@ Status replace_reads(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& 
   }
   for (int id : scalars)
     if (s.node(id) && s.in_edges(id).empty() && s.out_edges(id).empty()) s.remove_node(id);
-  (void)sdfg;
   return Status();
 }
 
-// Step 6: interstate code read `s[0]` for a scalar `s`; the symbol has no subscript. DaCe
-// rewrites interstate edges; loop headers and branch conditions are rewritten too, since they
-// read the scalar as well.
-Status drop_subscripts(ir::SDFG& sdfg, const std::set<std::string>& promoted) {
-  std::map<std::string, std::string> same;
-  for (const std::string& p : promoted) same[p] = p;
+// Step 6: interstate code read `s[0]` for a scalar `s`; the symbol has no subscript (and, inside
+// a nested SDFG, has the symbol's name: `symbol_of` maps containers to symbols). DaCe rewrites
+// interstate edges; loop headers and branch conditions are rewritten too, since they read the
+// scalar as well.
+Status drop_subscripts(ir::SDFG& sdfg, const std::map<std::string, std::string>& symbol_of) {
+  bool renames = false;
+  for (const auto& [data, symbol] : symbol_of) renames |= data != symbol;
   auto fix = [&](std::string& code) -> Status {
-    if (code.find('[') == std::string::npos) return Status();
+    if (!renames && code.find('[') == std::string::npos) return Status();
     auto e = tasklet::parse_expression_cached(code);
     if (!e) return Status();  // not ours to judge: validation reports it
-    bool subscripted = false;
+    bool subscripted = false, read = false;
     tasklet::walk(**e, [&](const tasklet::Expr& x) {
+      if (const auto* n = x.as<tasklet::Name>()) read |= symbol_of.count(n->id) > 0;
       if (const auto* sub = x.as<tasklet::Subscript>())
-        if (const auto* n = sub->value->as<tasklet::Name>()) subscripted |= promoted.count(n->id) > 0;
+        if (const auto* n = sub->value->as<tasklet::Name>()) subscripted |= symbol_of.count(n->id) > 0;
     });
-    if (!subscripted) return Status();
-    auto out = tasklet::substitute_in_expression(code, same, /*subscripts=*/true);
+    if (!subscripted && !(renames && read)) return Status();
+    auto out = tasklet::substitute_in_expression(code, symbol_of, /*subscripts=*/true);
     if (!out) return Status(out.take_error());
     code = *out;
     return Status();
   };
   // `i = s[0] + 1` in a loop's init or update statement: the right-hand side as above.
   auto fix_statement = [&](std::string& code) -> Status {
-    if (code.find('[') == std::string::npos) return Status();
+    if (!renames && code.find('[') == std::string::npos) return Status();
     auto a = tasklet::parse_assignment(code);
     if (!a) return Status();
     std::string value = tasklet::to_source(*a->value);
@@ -514,6 +556,23 @@ Status drop_subscripts(ir::SDFG& sdfg, const std::set<std::string>& promoted) {
   return status;
 }
 
+// DaCe's descent into a nested SDFG reading a promoted scalar through `conn`: inside, `conn`
+// becomes a symbol (the outer symbol's name unless taken there), set by the symbol mapping.
+Status promote_inside(ir::NestedSDFGNode& n, const std::string& conn, const std::string& symbol, const ir::DType& t) {
+  ir::SDFG& inner = *n.sdfg;
+  std::string name = symbol;
+  for (int v = 1; inner.symbols.count(name) || inner.arrays.count(name); ++v) name = symbol + "_" + std::to_string(v);
+  const std::map<std::string, std::string> symbol_of{{conn, name}};
+  for (ir::State* st : inner.all_states())
+    if (Status status = replace_reads(inner, *st, symbol_of); !status.ok()) return status;
+  if (Status status = drop_subscripts(inner, symbol_of); !status.ok()) return status;
+  inner.arrays.erase(conn);
+  inner.symbols[name] = t;
+  n.in_connectors.erase(conn);
+  n.symbol_mapping[name] = sym::symbol(symbol);
+  return Status();
+}
+
 }  // namespace
 
 std::set<std::string> find_promotable_scalars(const ir::SDFG& sdfg, bool transients_only, bool integers_only,
@@ -527,14 +586,16 @@ Result<bool> ScalarToSymbolPromotion::apply(ir::SDFG& sdfg, AnalysisManager&) {
   // The states as they are now: the ones step 2 adds are empty.
   for (ir::State* st : sdfg.all_states())
     if (Status status = move_writes(sdfg, *st, promoted); !status.ok()) return status.take_error();
+  std::map<std::string, std::string> same;
+  for (const std::string& p : promoted) same[p] = p;
   for (ir::State* st : sdfg.all_states())
-    if (Status status = replace_reads(sdfg, *st, promoted); !status.ok()) return status.take_error();
+    if (Status status = replace_reads(sdfg, *st, same); !status.ok()) return status.take_error();
   for (const std::string& p : promoted) {
     const ir::DType t = sdfg.arrays.at(p).dtype;
     sdfg.arrays.erase(p);
     sdfg.symbols.emplace(p, t);
   }
-  if (Status st = drop_subscripts(sdfg, promoted); !st.ok()) return st.take_error();
+  if (Status st = drop_subscripts(sdfg, same); !st.ok()) return st.take_error();
   return true;
 }
 

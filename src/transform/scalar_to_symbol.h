@@ -12,9 +12,12 @@
 // pass is marked compatible with those blocks): a write there moves to an assignment on a new
 // edge inside the same region. Loop headers and branch conditions reading `s[0]` read `s`.
 //
+// A nested SDFG reading the scalar is descended into (DaCe's remove_scalar_reads): its
+// connector's container becomes a symbol inside, set through the symbol mapping.
+//
 // Where we refuse what DaCe promotes (all named by why_not): C++ tasklets writing or reading
-// the scalar, reads by nested SDFGs or as dynamic map-range inputs, and nested SDFGs (the pass
-// runs on the root SDFG, which is where the history check replays it). DaCe's last step,
+// the scalar, reads as dynamic map-range inputs, and scalars declared in nested SDFGs (the
+// pass runs on the root SDFG, which is where the history check replays it). DaCe's last step,
 // turning tasklet indirection `A[s]` into memlets, is not done.
 #pragma once
 #include <map>

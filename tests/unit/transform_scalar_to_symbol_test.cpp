@@ -316,5 +316,92 @@ TEST(TransformScalarToSymbol, ALoopHeaderReadingTheScalarReadsTheSymbol) {
   for (int64_t i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], i < n - 1 ? a[static_cast<size_t>(i)] : -1.0) << i;
 }
 
+// s0: k = N - 2; s1: a nested SDFG reads k through connector `kk` (a scalar inside) and
+// computes B[i] = A[i] * kk in a map. DaCe descends: inside, `kk` becomes the symbol `k`, set
+// by the symbol mapping; `kk[0]` in an inner interstate condition reads it too.
+TEST(TransformScalarToSymbol, ANestedSdfgReadingTheScalarReadsTheSymbol) {
+  auto g = arrays_and_k("promote_nested");
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  inner->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*inner, "A", T::Float64, {"N"});
+  add_array(*inner, "B", T::Float64, {"N"});
+  add_scalar(*inner, "kk", T::Int64);
+  int i0 = 0, i1 = 0;
+  add_state(*inner, *inner, "guard", &i0);
+  ir::State& is = add_state(*inner, *inner, "scale", &i1);
+  {
+    auto [entry, exit] = map(is, {"i"}, "0:N");
+    const int t = tasklet(is, "y = x * kv", {"x", "kv"}, {"y"});
+    edge_in(is, access(is, "A"), entry, t, "x", "A[0:N]", "A[i]");
+    edge_in(is, access(is, "kk"), entry, t, "kv", "kk[0]", "kk[0]");
+    edge_out(is, t, "y", exit, access(is, "B"), "B[i]", "B[0:N]");
+  }
+  add_interstate(*inner, i0, i1, "kk[0] > 0");
+  int s0 = 0, s1 = 0;
+  write_k(*g, *g, "s0", "N - 2", &s0);
+  ir::State& s = add_state(*g, *g, "s1", &s1);
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "inner";
+  for (const char* c : {"A", "kk"}) nn->in_connectors[c] = ir::DType{};
+  nn->out_connectors["B"] = ir::DType{};
+  nn->symbol_mapping["N"] = E("N");
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  ir::NestedSDFGNode* node = nn.get();
+  const int n = s.add_node(std::move(nn));
+  edge(s, access(s, "A"), "", n, "A", "A[0:N]");
+  edge(s, access(s, "k"), "", n, "kk", "k[0]");
+  edge(s, n, "B", access(s, "B"), "", "B[0:N]");
+  add_interstate(*g, s0, s1);
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(g->arrays.count("k"), 0u);
+  EXPECT_EQ(node->sdfg->arrays.count("kk"), 0u);
+  EXPECT_EQ(node->in_connectors.count("kk"), 0u);
+  EXPECT_EQ(node->sdfg->symbols.count("k"), 1u);
+  ASSERT_EQ(node->symbol_mapping.count("k"), 1u);
+  EXPECT_EQ(sym::to_string(node->symbol_mapping.at("k")), "k");
+  for (int64_t n_value : {5, 1}) {
+    std::vector<double> a(static_cast<size_t>(n_value)), b(static_cast<size_t>(n_value), -1.0);
+    for (int64_t i = 0; i < n_value; ++i) a[static_cast<size_t>(i)] = 2.0 + static_cast<double>(i);
+    run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"N", n_value}});
+    const double k = static_cast<double>(n_value - 2);
+    for (int64_t i = 0; i < n_value; ++i)
+      EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], k > 0 ? a[static_cast<size_t>(i)] * k : -1.0) << n_value;
+  }
+}
+
+// The nested SDFG also writes its copy of the scalar: the inside cannot become a symbol.
+TEST(TransformScalarToSymbol, ANestedSdfgWritingItsCopyKeepsTheScalar) {
+  auto g = arrays_and_k("promote_nested_write");
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  add_array(*inner, "B", T::Float64, {"1"});
+  add_scalar(*inner, "kk", T::Int64);
+  ir::State& is = add_state(*inner, *inner, "s");
+  const int w = tasklet(is, "o = 3", {}, {"o"});
+  const int kk = access(is, "kk");
+  edge(is, w, "o", kk, "", "kk[0]");
+  const int t = tasklet(is, "y = kv", {"kv"}, {"y"});
+  edge(is, kk, "", t, "kv", "kk[0]");
+  edge(is, t, "y", access(is, "B"), "", "B[0]");
+  int s0 = 0, s1 = 0;
+  write_k(*g, *g, "s0", "N - 2", &s0);
+  ir::State& s = add_state(*g, *g, "s1", &s1);
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "inner";
+  nn->in_connectors["kk"] = ir::DType{};
+  nn->out_connectors["B"] = ir::DType{};
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  const int n = s.add_node(std::move(nn));
+  edge(s, access(s, "k"), "", n, "kk", "k[0]");
+  edge(s, n, "B", access(s, "B"), "", "B[0]");
+  add_interstate(*g, s0, s1);
+  std::map<std::string, std::string> why;
+  EXPECT_TRUE(find_promotable_scalars(*g, true, true, &why).empty());
+  EXPECT_NE(why["k"].find("which writes it"), std::string::npos) << why["k"];
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
