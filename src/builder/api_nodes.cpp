@@ -6,6 +6,7 @@
 
 #include "builder/api_internal.h"
 #include "builder/api_options.h"
+#include "ir/edit.h"
 
 using namespace dace::capi;
 using namespace dace::ir;
@@ -45,23 +46,12 @@ Status apply_map_options(MapScope& map, const dace_map_options_t* caller_options
 
 void insert_map(State& state, const std::string& label, MapRanges ranges, const MapScope& props,
                 dace_id_t* out_entry, dace_id_t* out_exit) {
-  auto entry = std::make_unique<MapEntry>();
-  entry->label = label;
-  entry->map = props;
-  entry->map.params = std::move(ranges.params);
-  entry->map.range = std::move(ranges.range);
-  auto exit = std::make_unique<MapExit>();
-  exit->label = label;
-  int e = state.add_node(std::move(entry));
-  exit->entry = e;
-  int x = state.add_node(std::move(exit));
+  MapScope map = props;
+  map.params = std::move(ranges.params);
+  map.range = std::move(ranges.range);
+  const auto [e, x] = dace::ir::add_map(state, label, std::move(map));
   if (out_entry) *out_entry = e;
   if (out_exit) *out_exit = x;
-}
-
-void ensure_connector(Node& node, bool output, const std::string& name) {
-  auto& c = output ? node.out_connectors : node.in_connectors;
-  if (!c.count(name)) c.emplace(name, DType());
 }
 
 }  // namespace dace::capi

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ir/dtype.h"
+#include "ir/edit.h"
 #include "ir/entry_block.h"
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/printer.h"
@@ -331,36 +332,6 @@ class Finder {
   std::set<std::string> cand_;
 };
 
-std::string unique_block_label(const ir::ControlFlowRegion& region, const std::string& base) {
-  std::set<std::string> labels;
-  for (int slot : region.block_slots()) labels.insert(region.block(slot)->label);
-  if (!labels.count(base)) return base;
-  for (int i = 0;; ++i) {
-    std::string l = base + "_" + std::to_string(i);
-    if (!labels.count(l)) return l;
-  }
-}
-
-// DaCe's add_state_before: a new empty state in `region` takes over the in-edges of `slot`
-// (and its role as the region's start); returns the slot of the new edge new -> slot.
-int add_state_before(ir::SDFG& sdfg, ir::ControlFlowRegion& region, int slot) {
-  auto st = std::make_unique<ir::State>();
-  st->label = unique_block_label(region, "block");
-  sdfg.register_block(*st);
-  const int fresh = region.add_block(std::move(st));
-  for (int es : region.in_edges(slot)) {
-    ir::InterstateEdge e = *region.edge(es);
-    region.remove_edge(es);
-    e.dst = fresh;
-    region.add_edge(std::move(e));
-  }
-  if (region.start_block == slot) region.start_block = fresh;
-  ir::InterstateEdge e;
-  e.src = fresh;
-  e.dst = slot;
-  return region.add_edge(std::move(e));
-}
-
 std::string element_text(const ir::SDFG& sdfg, const std::string& data, const sym::Subset& subset) {
   if (sdfg.arrays.at(data).kind == ir::DataKind::Scalar) return data;
   return data + "[" + sym::to_string(subset) + "]";
@@ -390,18 +361,6 @@ Result<std::string> assigned_value(const ir::SDFG& sdfg, const ir::State& s, int
   return tasklet::to_source(*tasklet::substitute(fold_literal_casts(a->value), inputs));
 }
 
-void remove_edge_and_connectors(ir::State& s, int e) {
-  const ir::DataflowEdge E = *s.edge(e);
-  s.remove_edge(e);
-  auto still_used = [&](bool out, int node, const std::string& conn) {
-    for (int x : out ? s.out_edges(node) : s.in_edges(node))
-      if ((out ? s.edge(x)->src_conn : s.edge(x)->dst_conn) == conn) return true;
-    return false;
-  };
-  if (!E.src_conn.empty() && !still_used(true, E.src, E.src_conn)) s.node(E.src)->out_connectors.erase(E.src_conn);
-  if (!E.dst_conn.empty() && !still_used(false, E.dst, E.dst_conn)) s.node(E.dst)->in_connectors.erase(E.dst_conn);
-}
-
 // Step 2: each write becomes an assignment on the edge from a new state before `s` in its
 // region.
 Status move_writes(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& promoted) {
@@ -427,7 +386,7 @@ Status move_writes(ir::SDFG& sdfg, ir::State& s, const std::set<std::string>& pr
             if (s.edge(e) && s.edge(e)->dst == m) s.remove_edge(e);
     for (int n : group)
       if (s.node(n) && s.in_edges(n).empty() && s.out_edges(n).empty()) s.remove_node(n);
-    const int edge = add_state_before(sdfg, region, slot);
+    const int edge = ir::add_state_before(sdfg, region, slot, "block");  // DaCe's state fission
     region.edge(edge)->assignments.emplace_back(data, *value);
   }
   return Status();
@@ -449,7 +408,7 @@ Status replace_reads(ir::SDFG& sdfg, ir::State& s, const std::map<std::string, s
       memlet_tree(s, oe, tree);
       for (int e : tree) {
         const ir::DataflowEdge E = *s.edge(e);
-        remove_edge_and_connectors(s, e);
+        ir::remove_edge_and_connectors(s, e);
         ir::Node& dst = *s.node(E.dst);
         int reader = E.dst;
         if (dst.kind == ir::NodeKind::Tasklet) {
