@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""Cold-compile latency of every corpus SDFG: libdace per phase next to DaCe 1.0.2's build.
+
+For each kernel K of ../shared/sdfg-corpus it compiles K.raw, K.simp, K.opt and K.raw after
+`dace optimize --auto cpu` (libdace's auto_optimize):
+  - libdace: `dace compile --json FILE` in a fresh process, no cache dir (cold: the process's
+    plugin discovery and LLVM set-up count too, as a new user sees them), --reps times,
+    medians per field: validate / lower / LLVM optimize / codegen / link, `total_ms` (time
+    until the program is callable) and `optimized_ms` (until the optimized tier is in), the
+    LLVM IR instruction counts of the lowered module and after optimization;
+  - DaCe 1.0.2 (the venv .venv-dace): `SDFG.from_file(FILE).compile()` into a fresh build
+    folder (code generation + CMake + g++), one process for all files, measured in the same
+    run.
+Extra flags after `--` go to every `dace compile` (e.g. `-- --no-tiers` for the single-tier
+compile), so two runs give a before/after table. Prints a markdown table, the medians, the
+largest SDFG (by lowered instructions) on its own line and the issue's targets.
+
+  /usr/bin/python3 bench/compile_latency.py [--dace-cli build/bin/dace] [--kernels gemm,atax]
+      [--variants raw,simp,opt,auto] [--reps 3] [--no-dace] [--json OUT] [-- FLAGS...]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CORPUS = os.path.join(ROOT, "..", "shared", "sdfg-corpus")
+DACE_PYTHON = os.path.join(ROOT, ".venv-dace", "bin", "python")
+PHASES = ["validate_ms", "lower_ms", "optimize_ms", "codegen_ms", "link_ms", "total_ms", "optimized_ms"]
+COUNTS = ["lowered_instructions", "ir_instructions"]
+
+DACE_WORKER = r"""
+import json, os, sys, tempfile, time
+sys.path.insert(0, %(here)r)
+from run_corpus_bench import patch_networkx_for_dace
+patch_networkx_for_dace()
+import dace
+for path in json.loads(sys.argv[1]):
+    build = tempfile.mkdtemp(prefix="dace-build-", dir=sys.argv[2])
+    dace.Config.set("default_build_folder", value=build)
+    try:
+        sdfg = dace.SDFG.from_file(path)
+        t0 = time.perf_counter()
+        sdfg.compile()
+        ms = (time.perf_counter() - t0) * 1e3
+        print(json.dumps({"file": path, "ms": ms}), flush=True)
+    except Exception as e:  # one failing SDFG must not stop the others
+        print(json.dumps({"file": path, "error": type(e).__name__ + ": " + str(e)[:200]}), flush=True)
+"""
+
+
+def kernels():
+    return sorted(k for k in os.listdir(CORPUS)
+                  if os.path.isfile(os.path.join(CORPUS, k, k + ".raw.sdfg")))
+
+
+def auto_optimized(cli, kernel, tmp):
+    out = os.path.join(tmp, kernel + ".auto.sdfg")
+    p = subprocess.run([cli, "optimize", os.path.join(CORPUS, kernel, kernel + ".raw.sdfg"), "-o", out,
+                        "--auto", "cpu"], capture_output=True, text=True)
+    return out if p.returncode == 0 else None
+
+
+def libdace_compile(cli, path, reps, extra):
+    runs = []
+    for _ in range(reps):
+        p = subprocess.run([cli, "compile", "--json", path] + extra, capture_output=True, text=True)
+        if p.returncode != 0:
+            return {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
+        runs.append(json.loads(p.stdout))
+    out = {}
+    for key in PHASES + COUNTS:
+        values = [r[key] for r in runs if key in r]
+        if values:
+            out[key] = statistics.median(values)
+    if "optimized_ms" not in out and "total_ms" in out:
+        out["optimized_ms"] = out["total_ms"]  # a single-tier compile is optimized when callable
+    if "codegen_ms" not in out and "jit_ms" in runs[0]:  # older CLI: codegen and link together
+        out["codegen_ms"] = statistics.median(r["jit_ms"] for r in runs)
+    return out
+
+
+def dace_builds(files, tmp):
+    if not os.path.exists(DACE_PYTHON):
+        print("DaCe venv not found at %s: no DaCe column" % DACE_PYTHON, file=sys.stderr)
+        return {}
+    script = DACE_WORKER % {"here": HERE}
+    p = subprocess.run([DACE_PYTHON, "-c", script, json.dumps(files), tmp], capture_output=True, text=True,
+                       cwd=tmp)
+    result = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("{"):
+            e = json.loads(line)
+            result[e["file"]] = e
+    if p.returncode != 0 and not result:
+        print("DaCe worker failed: %s" % p.stderr.strip()[-400:], file=sys.stderr)
+    return result
+
+
+def fmt(x, digits=1):
+    return "-" if x is None else ("%.*f" % (digits, x))
+
+
+def main():
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        extra = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dace-cli", default=os.path.join(ROOT, "build", "bin", "dace"))
+    ap.add_argument("--kernels", default="")
+    ap.add_argument("--variants", default="raw,simp,opt,auto")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--no-dace", action="store_true")
+    ap.add_argument("--json", default="")
+    a = ap.parse_args(argv)
+    ks = a.kernels.split(",") if a.kernels else kernels()
+    variants = a.variants.split(",")
+    t_start = time.time()
+    with tempfile.TemporaryDirectory(prefix="compile-latency-") as tmp:
+        files = []
+        for k in ks:
+            for v in variants:
+                path = auto_optimized(a.dace_cli, k, tmp) if v == "auto" else os.path.join(CORPUS, k, "%s.%s.sdfg" % (k, v))
+                if path and os.path.exists(path):
+                    files.append((k, v, path))
+        rows = []
+        for k, v, path in files:
+            rows.append({"kernel": k, "variant": v, "file": path, **libdace_compile(a.dace_cli, path, a.reps, extra)})
+        dace = {} if a.no_dace else dace_builds([f[2] for f in files], tmp)
+        for r in rows:
+            d = dace.get(r["file"], {})
+            r["dace_ms"] = d.get("ms")
+            if "error" in d:
+                r["dace_error"] = d["error"]
+
+    head = ["SDFG", "validate", "lower", "LLVM opt", "codegen", "link", "first call ms", "optimized ms",
+            "DaCe build ms", "first/DaCe", "IR lowered", "IR optimized"]
+    print("| " + " | ".join(head) + " |")
+    print("|---" + "|--:" * (len(head) - 1) + "|")
+    for r in rows:
+        name = "%s.%s" % (r["kernel"], r["variant"])
+        if "error" in r:
+            print("| %s | error: %s |" % (name, r["error"]))
+            continue
+        ratio = r["total_ms"] / r["dace_ms"] if r.get("dace_ms") else None
+        print("| " + " | ".join([name] + [fmt(r.get(p)) for p in PHASES] + [fmt(r.get("dace_ms"), 0), fmt(ratio, 3)] +
+                                [str(int(r.get(c, 0))) for c in COUNTS]) + " |")
+    ok = [r for r in rows if "error" not in r]
+    if not ok:
+        return 1
+    med = lambda key: statistics.median([r[key] for r in ok if r.get(key) is not None] or [0])
+    print("| **median** | " + " | ".join(fmt(med(p)) for p in PHASES) + " | %s | | %d | %d |" %
+          (fmt(med("dace_ms"), 0), med("lowered_instructions"), med("ir_instructions")))
+    big = max(ok, key=lambda r: (r.get("lowered_instructions", 0), r.get("ir_instructions", 0)))
+    print("\nlargest SDFG: %s.%s (%d lowered instructions): first call %.1f ms, optimized %.1f ms, DaCe %s ms" %
+          (big["kernel"], big["variant"], big.get("lowered_instructions", 0), big["total_ms"],
+           big.get("optimized_ms", 0), fmt(big.get("dace_ms"), 0)))
+    first = [r["total_ms"] for r in ok]
+    within_dace = [r for r in ok if r.get("dace_ms") and r["total_ms"] <= 0.1 * r["dace_ms"]]
+    with_dace = [r for r in ok if r.get("dace_ms")]
+    print("targets: first call <= 300 ms: %d/%d; <= 10%% of DaCe: %d/%d; median first call %.1f ms (<= 50); "
+          "optimized <= 1 s: %d/%d; max first call %.1f ms, max optimized %.1f ms" %
+          (sum(x <= 300 for x in first), len(ok), len(within_dace), len(with_dace), statistics.median(first),
+           sum(r.get("optimized_ms", 0) <= 1000 for r in ok), len(ok), max(first),
+           max(r.get("optimized_ms", 0) for r in ok)))
+    errors = [r for r in rows if "error" in r] + [r for r in rows if "dace_error" in r]
+    for r in errors:
+        print("note: %s.%s: %s" % (r["kernel"], r["variant"], r.get("error") or "DaCe: " + r["dace_error"]))
+    with open("/proc/pressure/cpu") as f:
+        print("CPU pressure at the end: %s; %.0f s" % (f.readline().strip(), time.time() - t_start))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
