@@ -12,11 +12,14 @@ For each kernel K of ../shared/sdfg-corpus it compiles K.raw, K.simp, K.opt and 
     folder (code generation + CMake + g++), one process for all files, measured in the same
     run.
 Extra flags after `--` go to every `dace compile` (e.g. `-- --no-tiers` for the single-tier
-compile), so two runs give a before/after table. Prints a markdown table, the medians, the
+compile). `--baseline=FLAGS` also compiles every file with FLAGS (`--baseline=--no-tiers`: the
+single-tier compile, libdace's behaviour before tiers), interleaved with the measured runs,
+and adds its time until callable as a column: a before/after table from one run. Prints a markdown table, the medians, the
 largest SDFG (by lowered instructions) on its own line and the issue's targets.
 
   /usr/bin/python3 bench/compile_latency.py [--dace-cli build/bin/dace] [--kernels gemm,atax]
-      [--variants raw,simp,opt,auto] [--reps 3] [--no-dace] [--json OUT] [-- FLAGS...]
+      [--variants raw,simp,opt,auto] [--reps 3] [--no-dace] [--baseline=FLAGS] [--json OUT]
+      [-- FLAGS...]
 """
 import argparse
 import json
@@ -32,7 +35,7 @@ ROOT = os.path.dirname(HERE)
 CORPUS = os.path.join(ROOT, "..", "shared", "sdfg-corpus")
 DACE_PYTHON = os.path.join(ROOT, ".venv-dace", "bin", "python")
 PHASES = ["validate_ms", "lower_ms", "optimize_ms", "codegen_ms", "link_ms", "total_ms", "optimized_ms"]
-COUNTS = ["lowered_instructions", "ir_instructions"]
+COUNTS = ["lowered_instructions", "optimized_ir_instructions"]
 
 DACE_WORKER = r"""
 import json, os, sys, tempfile, time
@@ -66,18 +69,31 @@ def auto_optimized(cli, kernel, tmp):
     return out if p.returncode == 0 else None
 
 
-def libdace_compile(cli, path, reps, extra):
-    runs = []
-    for _ in range(reps):
-        p = subprocess.run([cli, "compile", "--json", path] + extra, capture_output=True, text=True)
-        if p.returncode != 0:
-            return {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
-        runs.append(json.loads(p.stdout))
-    out = {}
+def compile_once(cli, path, flags):
+    p = subprocess.run([cli, "compile", "--json", path] + flags, capture_output=True, text=True)
+    if p.returncode != 0:
+        return {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
+    return json.loads(p.stdout)
+
+
+def libdace_compile(cli, path, reps, extra, baseline):
+    runs, base = [], []
+    for _ in range(reps):  # interleaved, so that both see the same load
+        r = compile_once(cli, path, extra)
+        if "error" in r:
+            return r
+        runs.append(r)
+        if baseline is not None:
+            b = compile_once(cli, path, baseline)
+            if "error" not in b:
+                base.append(b["total_ms"])
+    out = {"baseline_ms": statistics.median(base)} if base else {}
     for key in PHASES + COUNTS:
         values = [r[key] for r in runs if key in r]
         if values:
             out[key] = statistics.median(values)
+    if "optimized_ir_instructions" not in out and "ir_instructions" in runs[0]:  # older CLI
+        out["optimized_ir_instructions"] = statistics.median(r["ir_instructions"] for r in runs)
     if "optimized_ms" not in out and "total_ms" in out:
         out["optimized_ms"] = out["total_ms"]  # a single-tier compile is optimized when callable
     if "codegen_ms" not in out and "jit_ms" in runs[0]:  # older CLI: codegen and link together
@@ -119,6 +135,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--no-dace", action="store_true")
     ap.add_argument("--json", default="")
+    ap.add_argument("--baseline", default=None, help="flags of a second compile per file, e.g. \"--no-tiers\"")
     a = ap.parse_args(argv)
     ks = a.kernels.split(",") if a.kernels else kernels()
     variants = a.variants.split(",")
@@ -132,7 +149,8 @@ def main():
                     files.append((k, v, path))
         rows = []
         for k, v, path in files:
-            rows.append({"kernel": k, "variant": v, "file": path, **libdace_compile(a.dace_cli, path, a.reps, extra)})
+            rows.append({"kernel": k, "variant": v, "file": path, **libdace_compile(a.dace_cli, path, a.reps, extra,
+                                                                               a.baseline.split() if a.baseline is not None else None)})
         dace = {} if a.no_dace else dace_builds([f[2] for f in files], tmp)
         for r in rows:
             d = dace.get(r["file"], {})
@@ -142,6 +160,8 @@ def main():
 
     head = ["SDFG", "validate", "lower", "LLVM opt", "codegen", "link", "first call ms", "optimized ms",
             "DaCe build ms", "first/DaCe", "IR lowered", "IR optimized"]
+    if a.baseline is not None:
+        head += ["baseline first call ms", "baseline/first"]
     print("| " + " | ".join(head) + " |")
     print("|---" + "|--:" * (len(head) - 1) + "|")
     for r in rows:
@@ -150,15 +170,20 @@ def main():
             print("| %s | error: %s |" % (name, r["error"]))
             continue
         ratio = r["total_ms"] / r["dace_ms"] if r.get("dace_ms") else None
-        print("| " + " | ".join([name] + [fmt(r.get(p)) for p in PHASES] + [fmt(r.get("dace_ms"), 0), fmt(ratio, 3)] +
-                                [str(int(r.get(c, 0))) for c in COUNTS]) + " |")
+        cells = [name] + [fmt(r.get(p)) for p in PHASES] + [fmt(r.get("dace_ms"), 0), fmt(ratio, 3)] + \
+            [str(int(r.get(c, 0))) for c in COUNTS]
+        if a.baseline is not None:
+            b = r.get("baseline_ms")
+            cells += [fmt(b), fmt(b / r["total_ms"] if b else None, 2)]
+        print("| " + " | ".join(cells) + " |")
     ok = [r for r in rows if "error" not in r]
     if not ok:
         return 1
     med = lambda key: statistics.median([r[key] for r in ok if r.get(key) is not None] or [0])
     print("| **median** | " + " | ".join(fmt(med(p)) for p in PHASES) + " | %s | | %d | %d |" %
-          (fmt(med("dace_ms"), 0), med("lowered_instructions"), med("ir_instructions")))
-    big = max(ok, key=lambda r: (r.get("lowered_instructions", 0), r.get("ir_instructions", 0)))
+          (fmt(med("dace_ms"), 0), med("lowered_instructions"), med("optimized_ir_instructions")) +
+          (" %s | |" % fmt(med("baseline_ms")) if a.baseline is not None else ""))
+    big = max(ok, key=lambda r: (r.get("lowered_instructions", 0), r.get("optimized_ir_instructions", 0)))
     print("\nlargest SDFG: %s.%s (%d lowered instructions): first call %.1f ms, optimized %.1f ms, DaCe %s ms" %
           (big["kernel"], big["variant"], big.get("lowered_instructions", 0), big["total_ms"],
            big.get("optimized_ms", 0), fmt(big.get("dace_ms"), 0)))

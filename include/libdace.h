@@ -764,7 +764,7 @@ DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, 
 /* A compiled SDFG. Calls on one program are serialized; programs are independent. */
 typedef struct dace_program dace_program_t;
 
-#define DACE_COMPILE_OPTIONS_VERSION 3
+#define DACE_COMPILE_OPTIONS_VERSION 4
 typedef struct dace_compile_options_t {
   uint32_t version;
   int32_t opt_level;     /* 0-3 (clamped) */
@@ -787,8 +787,19 @@ typedef struct dace_compile_options_t {
    * communicator there (MPI_Comm_dup: collective) and uses only the duplicate. Not part of
    * the cache key; ignored by programs without MPI nodes. */
   const void* mpi_comm;
+  /* Version 4. Tiered compilation: 1 (default) = the program is callable as soon as a
+   * quickly compiled first tier (LLVM O0, fast instruction selection) is linked, while the
+   * code at opt_level compiles on a background thread and replaces it between two calls
+   * (a call runs entirely in one tier; results are the same except for the last bits of
+   * vectorized math functions). The cache stores the optimized tier only. 0 = one compile
+   * at opt_level before returning (versions 1 to 3). No tiers with opt_level 0, a
+   * dump_dir or a cache hit. dace_program_release waits for a running background compile. */
+  int32_t tiered;
+  /* Version 4. 1 = return only once the optimized tier is in (benchmarks, AOT); its compile
+   * error, if any, is returned (the program is not created). 0 (default) = do not wait. */
+  int32_t wait_optimized;
 } dace_compile_options_t;
-#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL }
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0 }
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context
@@ -879,7 +890,7 @@ DACE_API dace_status_t dace_program_argument_strides(int64_t* out_strides, size_
 
 /* How long the compile that made a program took, in milliseconds. Set `version` to
  * DACE_COMPILE_STATS_VERSION before the call; fields of that version are written. */
-#define DACE_COMPILE_STATS_VERSION 2
+#define DACE_COMPILE_STATS_VERSION 3
 typedef struct dace_compile_stats_t {
   uint32_t version;
   int32_t cache_hit;        /* 1: the object came from the cache dir (lower/optimize/codegen skipped) */
@@ -891,6 +902,21 @@ typedef struct dace_compile_stats_t {
   uint64_t ir_instructions; /* after optimization; 0 on a cache hit */
   uint64_t object_bytes;
   double transform_ms;      /* version 2: the SDFG optimizer step (options.optimize); 0 without */
+  /* Version 3. With tiers, the fields above describe the first tier (total_ms is the time
+   * until the program was callable) and the optimized_* fields the background compile. */
+  double codegen_ms;        /* machine code (part of jit_ms) */
+  double link_ms;           /* JIT linking (part of jit_ms) */
+  double optimized_ms;      /* from the start of dace_program_compile until the optimized tier
+                               was in; total_ms without tiers or on a cache hit; 0 while the
+                               background compile runs or when it failed */
+  double optimized_optimize_ms; /* the optimized tier's LLVM pass pipeline, machine code and */
+  double optimized_codegen_ms;  /* linking; 0 without tiers */
+  double optimized_link_ms;
+  double swap_ms;           /* waiting for the running call, if any, and installing the new code */
+  uint64_t lowered_instructions; /* LLVM IR instructions before optimization; 0 on a cache hit */
+  uint64_t optimized_ir_instructions; /* the optimized tier's, after optimization */
+  int32_t tiered;           /* 1: compiled with tiers */
+  int32_t tier;             /* the code calls run now: 1 first tier, 2 optimized (or the only) */
 } dace_compile_stats_t;
 DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program);
 

@@ -324,6 +324,8 @@ struct compile_options {
   std::string dump_dir;     // "" = no dumps
   std::string optimize;     // a registered pass run on a copy first ("simplify"); "" = none
   const void* mpi_comm = nullptr;  // address of the host's MPI_Comm; nullptr = MPI_COMM_WORLD
+  bool tiered = true;           // callable on quickly compiled code, optimized code swapped in later
+  bool wait_optimized = false;  // return only once the optimized code is in
 
   dace_compile_options_t c() const noexcept {
     dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
@@ -334,6 +336,8 @@ struct compile_options {
     o.dump_dir = dump_dir.empty() ? nullptr : dump_dir.c_str();
     o.optimize = optimize.empty() ? nullptr : optimize.c_str();
     o.mpi_comm = mpi_comm;
+    o.tiered = tiered ? 1 : 0;
+    o.wait_optimized = wait_optimized ? 1 : 0;
     return o;
   }
 };
@@ -1299,6 +1303,13 @@ struct compile_stats {
   double validate_ms = 0, lower_ms = 0, optimize_ms = 0, jit_ms = 0, total_ms = 0;
   uint64_t ir_instructions = 0;
   uint64_t object_bytes = 0;
+  // Tiered compilation: total_ms is the time until callable, optimized_ms until the optimized
+  // code was in (0 while it compiles); tier is 1 (first tier running) or 2.
+  double codegen_ms = 0, link_ms = 0, optimized_ms = 0, swap_ms = 0;
+  double optimized_optimize_ms = 0, optimized_codegen_ms = 0, optimized_link_ms = 0;
+  uint64_t lowered_instructions = 0, optimized_ir_instructions = 0;
+  bool tiered = false;
+  int32_t tier = 2;
 };
 
 class program {
@@ -1362,6 +1373,17 @@ class program {
     out.ir_instructions = s.ir_instructions;
     out.object_bytes = s.object_bytes;
     out.transform_ms = s.transform_ms;
+    out.codegen_ms = s.codegen_ms;
+    out.link_ms = s.link_ms;
+    out.optimized_ms = s.optimized_ms;
+    out.swap_ms = s.swap_ms;
+    out.optimized_optimize_ms = s.optimized_optimize_ms;
+    out.optimized_codegen_ms = s.optimized_codegen_ms;
+    out.optimized_link_ms = s.optimized_link_ms;
+    out.lowered_instructions = s.lowered_instructions;
+    out.optimized_ir_instructions = s.optimized_ir_instructions;
+    out.tiered = s.tiered != 0;
+    out.tier = s.tier;
     return out;
   }
 

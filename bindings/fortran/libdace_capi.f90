@@ -33,8 +33,8 @@ module libdace_capi
   integer(c_int32_t), parameter :: DACE_MEMLET_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_SAVE_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 3
-  integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 2
+  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 4
+  integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 3
 
   ! enum dace_status_t
   integer, parameter :: dace_status_t = c_int32_t
@@ -234,7 +234,7 @@ module libdace_capi
 
   ! dace_program_t (struct dace_program): opaque, passed as type(c_ptr)
 
-  ! struct dace_compile_options_t: 48 bytes
+  ! struct dace_compile_options_t: 56 bytes
   type, bind(C) :: dace_compile_options_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: opt_level
@@ -244,6 +244,8 @@ module libdace_capi
     type(c_ptr) :: dump_dir  ! const char*
     type(c_ptr) :: optimize  ! const char*
     type(c_ptr) :: mpi_comm  ! const void*
+    integer(c_int32_t) :: tiered
+    integer(c_int32_t) :: wait_optimized
   end type dace_compile_options_t
 
   ! enum dace_argument_kind_t
@@ -283,7 +285,7 @@ module libdace_capi
     type(dace_arg_t_value) :: value
   end type dace_arg_t
 
-  ! struct dace_compile_stats_t: 72 bytes
+  ! struct dace_compile_stats_t: 152 bytes
   type, bind(C) :: dace_compile_stats_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: cache_hit
@@ -295,6 +297,17 @@ module libdace_capi
     integer(c_int64_t) :: ir_instructions  ! uint64_t
     integer(c_int64_t) :: object_bytes  ! uint64_t
     real(c_double) :: transform_ms
+    real(c_double) :: codegen_ms
+    real(c_double) :: link_ms
+    real(c_double) :: optimized_ms
+    real(c_double) :: optimized_optimize_ms
+    real(c_double) :: optimized_codegen_ms
+    real(c_double) :: optimized_link_ms
+    real(c_double) :: swap_ms
+    integer(c_int64_t) :: lowered_instructions  ! uint64_t
+    integer(c_int64_t) :: optimized_ir_instructions  ! uint64_t
+    integer(c_int32_t) :: tiered
+    integer(c_int32_t) :: tier
   end type dace_compile_stats_t
 
   ! enum dace_device_t

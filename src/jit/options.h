@@ -43,6 +43,7 @@ struct CompileStats {
   double cache_ms = 0;      // cache lookup (read + verify) and, on a miss, the store
   double total_ms = 0;
   bool cache_hit = false;
+  uint64_t lowered_instructions = 0;  // of the module as given, before optimization; 0 on a cache hit
   uint64_t ir_instructions = 0;  // after optimization; 0 on a cache hit
   uint64_t object_bytes = 0;
 };

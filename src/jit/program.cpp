@@ -3,6 +3,8 @@
 
 #include <ffi.h>
 
+#include <utility>
+
 namespace dace::jit {
 
 namespace {
@@ -50,9 +52,40 @@ struct Program::Impl {
   std::vector<void*> init_values, program_values;
   std::vector<size_t> init_index;  // position of each init symbol among the arguments
 
-  std::mutex mutex;
+  std::mutex mutex;  // taken by calls, reset, release and the tier swap
   void* state = nullptr;
   bool released = false;
+
+  // The optimized tier: its job's thread, and what it reported (under tier_mutex).
+  ProgramEntryPoints entry;
+  std::thread worker;
+  mutable std::mutex tier_mutex;
+  std::condition_variable tier_done;
+  TierState tier;
+
+  // Replaces the code between two calls. The old module is unloaded here: no call runs it.
+  Status install(std::unique_ptr<JitModule> next) {
+    Result<void*> init_fn = next->lookup(entry.init);
+    if (!init_fn) return init_fn.take_error();
+    Result<void*> program_fn = next->lookup(entry.program);
+    if (!program_fn) return program_fn.take_error();
+    Result<void*> exit_fn = next->lookup(entry.exit);
+    if (!exit_fn) return exit_fn.take_error();
+    std::unique_ptr<JitModule> old;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (released) return make_error(Code::InvalidArgument, "program " + module->name() + ": released");
+      init = *init_fn;
+      program = *program_fn;
+      exit = *exit_fn;
+      old = std::exchange(module, std::move(next));
+    }
+    return old->release();
+  }
+
+  void join_worker() {
+    if (worker.joinable() && worker.get_id() != std::this_thread::get_id()) worker.join();
+  }
 
   Status exit_state() {
     if (!state) return Status::success();
@@ -80,6 +113,7 @@ Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> modu
   Result<void*> ex = module->lookup(entry.exit);
   if (!ex) return ex.take_error();
   impl->module = std::move(module);
+  impl->entry = entry;
   impl->init = *init;
   impl->program = *prog;
   impl->exit = *ex;
@@ -150,6 +184,7 @@ Status Program::reset() {
 Status Program::release() {
   if (!impl_) return Status::success();
   Impl& p = *impl_;
+  p.join_worker();
   std::lock_guard<std::mutex> lock(p.mutex);
   if (p.released) return Status::success();
   p.released = true;
@@ -157,6 +192,51 @@ Status Program::release() {
   Status unloaded = p.module->release();
   if (!exited.ok()) return exited;
   return unloaded;
+}
+
+void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModule>>()> job) {
+  Impl& p = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(p.tier_mutex);
+    p.tier.tier = 1;
+    p.tier.pending = true;
+  }
+  p.worker = std::thread([&p, job = std::move(job)] {
+    Status status;
+    CompileStats stats;
+    double swap_ms = 0;
+    Result<std::unique_ptr<JitModule>> module = job();
+    if (!module) {
+      status = module.take_error();
+    } else {
+      stats = (*module)->stats();
+      auto t0 = std::chrono::steady_clock::now();
+      status = p.install(std::move(*module));
+      swap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    std::lock_guard<std::mutex> lock(p.tier_mutex);
+    p.tier.pending = false;
+    p.tier.status = status;
+    if (status.ok()) {
+      p.tier.tier = 2;
+      p.tier.swapped_at = std::chrono::steady_clock::now();
+      p.tier.swap_ms = swap_ms;
+      p.tier.optimized = stats;
+    }
+    p.tier_done.notify_all();
+  });
+}
+
+Status Program::wait_optimized_tier() {
+  Impl& p = *impl_;
+  std::unique_lock<std::mutex> lock(p.tier_mutex);
+  p.tier_done.wait(lock, [&] { return !p.tier.pending; });
+  return p.tier.status;
+}
+
+TierState Program::optimized_tier() const {
+  std::lock_guard<std::mutex> lock(impl_->tier_mutex);
+  return impl_->tier;
 }
 
 }  // namespace dace::jit

@@ -4,12 +4,23 @@
 // The state depends on the symbol values given to init, so a Program keeps the state of the
 // last init and re-initializes only when a call brings different symbol values. Calls on one
 // Program are serialized (the state is shared); distinct Programs run concurrently.
+//
+// Tiers: a Program may start on quickly compiled code and get its optimized code from a
+// background job (start_optimized_tier). The job's module is swapped in between two calls,
+// under the same lock the calls take, so every call runs entirely in one tier. Both tiers
+// must come from the same lowered module: the live state made by one tier's init is passed
+// to the other tier's program and exit functions (a heap block of pointers, same layout).
 #pragma once
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -43,6 +54,16 @@ struct ProgramEntryPoints {
   std::string init, program, exit;
 };
 
+// Where a Program's optimized tier stands (optimized_tier()).
+struct TierState {
+  int tier = 2;                 // 1: the fast tier runs calls; 2: the optimized (or only) tier
+  bool pending = false;         // the background job has not finished
+  Status status;                // the background job's error, if it failed (tier stays 1)
+  std::optional<std::chrono::steady_clock::time_point> swapped_at;  // when tier 2 came in
+  double swap_ms = 0;           // taking the call lock and installing the new entry points
+  CompileStats optimized;       // the optimized module's compile statistics
+};
+
 class Program {
  public:
   // Looks up the three entry points in `module` and prepares the call descriptions.
@@ -69,8 +90,20 @@ class Program {
   // Errors: RuntimeError (exit failed).
   Status reset();
 
-  // Calls exit on the live state, then unloads the code. Idempotent.
+  // Calls exit on the live state, then unloads the code. Idempotent. Waits for a running
+  // background job first (an LLVM compile cannot be interrupted).
   Status release();
+
+  // Starts `job` on a thread of its own; the module it returns replaces the current code
+  // between two calls (same entry point names) and the current module is unloaded. The
+  // Program must currently run tier 1 code; at most one job per Program. A failed job leaves
+  // tier 1 in place and its error in optimized_tier().status.
+  void start_optimized_tier(std::function<Result<std::unique_ptr<JitModule>>()> job);
+
+  // Blocks until no background job is running; its error if it failed.
+  Status wait_optimized_tier();
+
+  TierState optimized_tier() const;
 
  private:
   struct Impl;

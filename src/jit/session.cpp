@@ -454,6 +454,7 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
       }
     }
 
+    for (const llvm::Function& f : *mod) stats.lowered_instructions += f.getInstructionCount();
     t0 = Clock::now();
     auto tm = state_->target_machine(options.opt);
     if (!tm.ok()) return tm.take_error();

@@ -9,6 +9,7 @@
 #include "analysis/validate.h"
 #include "codegen/lower.h"
 #include "codegen/registry_query.h"
+#include "jit/bitcode.h"
 #include "jit/program_abi.h"
 #include "jit/program_key.h"
 #include "pipeline/optimize_step.h"
@@ -78,6 +79,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
     if (request.dump_dir.empty()) {
       if (auto cached = load_cached(session, g, key, out.times)) {
         out.program = std::move(cached);
+        out.callable_at = Clock::now();
         out.times.total_ms = ms_since(t_start);
         return out;
       }
@@ -99,12 +101,24 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   co.dump_dir = request.dump_dir;
   co.cache_key = key;
   co.cache_read = false;  // looked up above
-  auto module = session.compile(std::move(lowered->module), std::move(llvm_context), co);
+  const bool tiered = request.tiered && request.opt_level > 0 && request.dump_dir.empty();
+  std::string bitcode;
+  jit::CompileOptions first = co;
+  if (tiered) {
+    bitcode = jit::write_bitcode(*lowered->module);  // before the first tier consumes the module
+    first.opt.level = 0;
+    first.cache_key.clear();  // the cache holds the optimized tier only
+  }
+  auto module = session.compile(std::move(lowered->module), std::move(llvm_context), tiered ? first : co);
   if (!module) return module.take_error();
   const jit::CompileStats& js = (*module)->stats();
   out.times.cache_hit = js.cache_hit;
+  out.times.tiered = tiered;
   out.times.optimize_ms = js.optimize_ms;
   out.times.jit_ms = js.total_ms - js.optimize_ms;
+  out.times.codegen_ms = js.codegen_ms;
+  out.times.link_ms = js.link_ms;
+  out.times.lowered_instructions = js.lowered_instructions;
   out.times.ir_instructions = js.ir_instructions;
   out.times.object_bytes = js.object_bytes;
   auto prog = jit::Program::create(std::move(*module),
@@ -112,7 +126,19 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
                                    lowered->arguments, lowered->init_arguments);
   if (!prog) return prog.take_error();
   out.program = std::move(*prog);
+  if (tiered) {
+    std::shared_ptr<jit::JitSession> shared = backend.session;
+    out.program->start_optimized_tier(
+        [shared, co, bitcode = std::move(bitcode)]() -> Result<std::unique_ptr<jit::JitModule>> {
+          auto context = std::make_unique<llvm::LLVMContext>();
+          auto module = jit::read_bitcode(bitcode, *context);
+          if (!module) return module.take_error();
+          return shared->compile(std::move(*module), std::move(context), co);
+        });
+  }
+  out.callable_at = Clock::now();
   out.times.total_ms = ms_since(t_start);
+  if (tiered && request.wait_optimized) DACE_TRY(out.program->wait_optimized_tier());
   return out;
 }
 

@@ -10,6 +10,7 @@
 // cached program's entry points and argument list are derived from the SDFG that was
 // compiled, and the step costs milliseconds.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,19 +39,30 @@ struct CompileRequest {
   int num_threads = 0;       // baked into the program's parallel maps; 0 = the runtime's default
   std::string dump_dir;      // write the optimized IR and assembly here (always compiles)
   std::string optimize;      // a registered pass run on a copy first ("simplify"); empty = none
+  // Tiers: the program is callable as soon as a first tier (LLVM O0, fast instruction
+  // selection) is linked; the module at opt_level compiles on a background thread and is
+  // swapped in between two calls (jit/program.h), and that is what the cache stores. Off,
+  // at opt_level 0, with a dump_dir or on a cache hit: one compile at opt_level, as before.
+  bool tiered = true;
+  bool wait_optimized = false;  // return only once the optimized tier is in (or failed)
 };
 
 // Milliseconds per step, as dace_compile_stats_t reports them.
+// With tiers, the LLVM phases are those of the first tier (what the first call waited
+// for); the optimized tier's are in the Program (jit::Program::optimized_tier()).
 struct PhaseTimes {
   bool cache_hit = false;
+  bool tiered = false;      // a background job compiles the optimized tier
   double transform_ms = 0;  // the SDFG optimizer step (validation of its input and output included)
   double validate_ms = 0, lower_ms = 0, optimize_ms = 0, jit_ms = 0, total_ms = 0;
-  uint64_t ir_instructions = 0, object_bytes = 0;
+  double codegen_ms = 0, link_ms = 0;  // the two parts of jit_ms (without the cache's share)
+  uint64_t lowered_instructions = 0, ir_instructions = 0, object_bytes = 0;
 };
 
 struct Compiled {
   std::unique_ptr<jit::Program> program;
   PhaseTimes times;
+  std::chrono::steady_clock::time_point callable_at;  // when the first tier was ready
   std::unique_ptr<ir::SDFG> optimized;  // the copy the optimizer step made and compiled; null without
   // The SDFG the program was compiled from (its descriptors describe the arguments).
   const ir::SDFG& compiled_sdfg(const CompileRequest& request) const {

@@ -67,6 +67,7 @@ TEST(CApiProgramThreads, FourThreadsCompileInOneContext) {
       while (ready.load() < 4) std::this_thread::yield();
       dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
       o.opt_level = 1;
+      o.wait_optimized = 1;  // one module per program when counted below, not two mid-swap
       job.status = dace_program_compile(&job.program, ctx, job.sdfg, &o);
       if (job.status != DACE_OK) job.error = dace_last_error_message();
       if (job.program) job.ok = call_and_check(job.program, job.factor, 1000, 0.25);

@@ -36,6 +36,14 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
     flags.fast_math = true;
     return 1;
   }
+  if (a == "--no-tiers") {
+    flags.tiered = false;
+    return 1;
+  }
+  if (a == "--wait-optimized") {
+    flags.wait_optimized = true;
+    return 1;
+  }
   // Both "-O2" and "-O 2".
   bool is_opt = a == "-O" || (a.size() == 3 && a.starts_with("-O"));
   if (!is_opt && a != "--threads" && a != "--cache-dir" && a != "--optimize") return 0;
@@ -86,6 +94,8 @@ ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, con
   options.cache_dir = flags.cache_dir.empty() ? nullptr : flags.cache_dir.c_str();
   options.dump_dir = dump_dir.empty() ? nullptr : dump_dir.c_str();
   options.optimize = flags.optimize.empty() ? nullptr : flags.optimize.c_str();
+  options.tiered = flags.tiered ? 1 : 0;
+  options.wait_optimized = flags.wait_optimized ? 1 : 0;
   dace_program_t* raw = nullptr;
   dace_status_t st = dace_program_compile(&raw, context, sdfg, &options);
   if (st != DACE_OK) {

@@ -34,6 +34,8 @@ struct CompileFlags {
   int threads = 0;
   std::string cache_dir;
   std::string optimize;  // --optimize NAME: a registered pass run on a copy before compiling
+  bool tiered = true;           // --no-tiers: one compile at -O N before the program is callable
+  bool wait_optimized = false;  // --wait-optimized: return once the optimized tier is in
 };
 
 // Consumes args[i] (and its value) when it is a compile flag: returns 1 if consumed, 0 if

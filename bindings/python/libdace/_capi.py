@@ -27,8 +27,8 @@ DACE_MAP_OPTIONS_VERSION = 1
 DACE_MEMLET_OPTIONS_VERSION = 1
 DACE_SAVE_OPTIONS_VERSION = 1
 DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-DACE_COMPILE_OPTIONS_VERSION = 3
-DACE_COMPILE_STATS_VERSION = 2
+DACE_COMPILE_OPTIONS_VERSION = 4
+DACE_COMPILE_STATS_VERSION = 3
 
 # ---- types (header order)
 dace_status_t = ctypes.c_int32
@@ -248,6 +248,8 @@ class dace_compile_options_t(ctypes.Structure):
         ('dump_dir', ctypes.c_char_p),
         ('optimize', ctypes.c_char_p),
         ('mpi_comm', ctypes.c_void_p),
+        ('tiered', ctypes.c_int32),
+        ('wait_optimized', ctypes.c_int32),
     ]
 
 
@@ -306,6 +308,17 @@ class dace_compile_stats_t(ctypes.Structure):
         ('ir_instructions', ctypes.c_uint64),
         ('object_bytes', ctypes.c_uint64),
         ('transform_ms', ctypes.c_double),
+        ('codegen_ms', ctypes.c_double),
+        ('link_ms', ctypes.c_double),
+        ('optimized_ms', ctypes.c_double),
+        ('optimized_optimize_ms', ctypes.c_double),
+        ('optimized_codegen_ms', ctypes.c_double),
+        ('optimized_link_ms', ctypes.c_double),
+        ('swap_ms', ctypes.c_double),
+        ('lowered_instructions', ctypes.c_uint64),
+        ('optimized_ir_instructions', ctypes.c_uint64),
+        ('tiered', ctypes.c_int32),
+        ('tier', ctypes.c_int32),
     ]
 
 

@@ -17,8 +17,8 @@ const DACE_MAP_OPTIONS_VERSION = Int32(1)
 const DACE_MEMLET_OPTIONS_VERSION = Int32(1)
 const DACE_SAVE_OPTIONS_VERSION = Int32(1)
 const DACE_MAPPED_TASKLET_OPTIONS_VERSION = Int32(1)
-const DACE_COMPILE_OPTIONS_VERSION = Int32(3)
-const DACE_COMPILE_STATS_VERSION = Int32(2)
+const DACE_COMPILE_OPTIONS_VERSION = Int32(4)
+const DACE_COMPILE_STATS_VERSION = Int32(3)
 
 const dace_status_t = Int32
 const DACE_OK = dace_status_t(0)
@@ -210,7 +210,7 @@ const dace_sdfg_t = dace_sdfg
 mutable struct dace_program end   # opaque
 const dace_program_t = dace_program
 
-# 48 bytes; field offsets 0, 4, 8, 12, 16, 24, 32, 40
+# 56 bytes; field offsets 0, 4, 8, 12, 16, 24, 32, 40, 48, 52
 struct dace_compile_options_t
     version::UInt32
     opt_level::Int32
@@ -220,6 +220,8 @@ struct dace_compile_options_t
     dump_dir::Ptr{Cchar}
     optimize::Ptr{Cchar}
     mpi_comm::Ptr{Cvoid}
+    tiered::Int32
+    wait_optimized::Int32
 end
 
 const dace_argument_kind_t = Int32
@@ -256,7 +258,7 @@ struct dace_arg_t
     value::dace_arg_t_value
 end
 
-# 72 bytes; field offsets 0, 4, 8, 16, 24, 32, 40, 48, 56, 64
+# 152 bytes; field offsets 0, 4, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 148
 struct dace_compile_stats_t
     version::UInt32
     cache_hit::Int32
@@ -268,6 +270,17 @@ struct dace_compile_stats_t
     ir_instructions::UInt64
     object_bytes::UInt64
     transform_ms::Cdouble
+    codegen_ms::Cdouble
+    link_ms::Cdouble
+    optimized_ms::Cdouble
+    optimized_optimize_ms::Cdouble
+    optimized_codegen_ms::Cdouble
+    optimized_link_ms::Cdouble
+    swap_ms::Cdouble
+    lowered_instructions::UInt64
+    optimized_ir_instructions::UInt64
+    tiered::Int32
+    tier::Int32
 end
 
 const dace_device_t = Int32

@@ -1,0 +1,260 @@
+// Tiered compilation through the C API (dace_compile_options_t version 4): a program is
+// callable on its first tier while the optimized tier compiles, results equal the plain loop
+// in both tiers and across the swap under calls from eight threads, wait_optimized returns
+// with the optimized tier in, tiered = 0 is one compile as in version 2, and the cache holds
+// the optimized tier (byte-identical to a single-tier compile's entry).
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "builder/api_internal.h"
+#include "capi_program_test_util.h"
+#include "jit/session.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using capi_test::call_axpb;
+using capi_test::make_axpb;
+
+// B = A * 3 + s against the plain loop, exactly (no FP contraction in either tier).
+bool call_and_check(dace_program_t* p, int64_t n, double s) {
+  std::vector<double> a(static_cast<size_t>(n)), b(static_cast<size_t>(n), -1.0);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 0.25 * static_cast<double>(i % 23) - 2;
+  if (call_axpb(p, a, b, s) != DACE_OK) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (b[i] != a[i] * 3 + s) return false;
+  return true;
+}
+
+dace_compile_stats_t stats_of(dace_program_t* p) {
+  dace_compile_stats_t st{};
+  st.version = DACE_COMPILE_STATS_VERSION;
+  EXPECT_DACE_OK(dace_program_compile_stats(&st, p));
+  return st;
+}
+
+size_t live_modules(dace_context_t* ctx) {
+  std::lock_guard<std::mutex> lock(ctx->jit_mutex);
+  return ctx->session ? ctx->session->live_modules() : 0;
+}
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag)
+      : path(fs::temp_directory_path() / ("dace-tiers-" + tag + "-" + std::to_string(getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::vector<fs::path> files() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path());
+    return out;
+  }
+};
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(CApiProgramTiers, DefaultsOfVersionFour) {
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  EXPECT_EQ(o.tiered, 1);
+  EXPECT_EQ(o.wait_optimized, 0);
+  dace_compile_options_t v3{};
+  ASSERT_DACE_OK(dace_compile_options_init(&v3, 3));
+  EXPECT_EQ(v3.version, 3u);
+  EXPECT_EQ(v3.tiered, 0) << "version 3 init must not write version 4 fields";
+  dace_compile_options_t v4{};
+  ASSERT_DACE_OK(dace_compile_options_init(&v4, 4));
+  EXPECT_EQ(v4.tiered, 1);
+}
+
+TEST(CApiProgramTiers, DisabledTiersIsOneCompile) {
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("tiers_off", "3");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.tiered = 0;
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+  // No background job: the one module is the program's, right away.
+  EXPECT_EQ(live_modules(ctx), 1u);
+  dace_compile_stats_t st = stats_of(p);
+  EXPECT_EQ(st.tiered, 0);
+  EXPECT_EQ(st.tier, 2);
+  EXPECT_EQ(st.optimized_ms, st.total_ms);
+  EXPECT_GT(st.optimize_ms, 0);
+  EXPECT_GT(st.lowered_instructions, 0u);
+  EXPECT_EQ(st.optimized_ir_instructions, st.ir_instructions);
+  EXPECT_EQ(st.optimized_optimize_ms, 0);
+  EXPECT_TRUE(call_and_check(p, 1000, 0.5));
+  dace_program_release(p);
+  EXPECT_EQ(live_modules(ctx), 0u);
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+}
+
+TEST(CApiProgramTiers, VersionTwoOptionsGetTiersByDefault) {
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("tiers_v2", "3");
+  dace_compile_options_t o{};
+  ASSERT_DACE_OK(dace_compile_options_init(&o, 2));
+  o.tiered = 0;  // past version 2's bytes: must be ignored (the default, tiers, applies)
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+  EXPECT_EQ(stats_of(p).tiered, 1);
+  EXPECT_TRUE(call_and_check(p, 100, 1.0));
+  dace_program_release(p);
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+}
+
+TEST(CApiProgramTiers, WaitOptimizedReturnsWithTheOptimizedTierCached) {
+  TempDir tiered_cache("tiered"), single_cache("single");
+  dace_sdfg_t* sdfg = make_axpb("tiers_wait", "3");
+  std::string tiered_entry, single_entry;
+  {
+    dace_context_t* ctx = nullptr;
+    ASSERT_DACE_OK(dace_context_create(&ctx));
+    dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+    o.wait_optimized = 1;
+    std::string dir = tiered_cache.path.string();
+    o.cache_dir = dir.c_str();
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+    dace_compile_stats_t st = stats_of(p);
+    EXPECT_EQ(st.tiered, 1);
+    EXPECT_EQ(st.tier, 2);
+    EXPECT_GE(st.optimized_ms, st.total_ms);
+    EXPECT_GT(st.optimized_optimize_ms, 0);
+    EXPECT_GT(st.optimized_codegen_ms, 0);
+    EXPECT_GT(st.optimized_ir_instructions, 0u);
+    EXPECT_GE(st.swap_ms, 0);
+    EXPECT_EQ(live_modules(ctx), 1u) << "the first tier is unloaded after the swap";
+    // The optimized tier is in the cache as soon as the compile returns.
+    auto files = tiered_cache.files();
+    ASSERT_EQ(files.size(), 1u);
+    tiered_entry = read_all(files[0]);
+    EXPECT_TRUE(call_and_check(p, 1000, -1.5));
+    dace_program_release(p);
+    dace_context_release(ctx);
+  }
+  {
+    dace_context_t* ctx = nullptr;
+    ASSERT_DACE_OK(dace_context_create(&ctx));
+    dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+    o.tiered = 0;
+    std::string dir = single_cache.path.string();
+    o.cache_dir = dir.c_str();
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+    auto files = single_cache.files();
+    ASSERT_EQ(files.size(), 1u);
+    single_entry = read_all(files[0]);
+    dace_program_release(p);
+    dace_context_release(ctx);
+  }
+  EXPECT_FALSE(tiered_entry.empty());
+  EXPECT_EQ(tiered_entry, single_entry) << "the cache must hold the optimized tier, as a single-tier compile";
+  {
+    // A later tiered compile hits the entry: no tiers then.
+    dace_context_t* ctx = nullptr;
+    ASSERT_DACE_OK(dace_context_create(&ctx));
+    dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+    std::string dir = tiered_cache.path.string();
+    o.cache_dir = dir.c_str();
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+    dace_compile_stats_t st = stats_of(p);
+    EXPECT_EQ(st.cache_hit, 1);
+    EXPECT_EQ(st.tiered, 0);
+    EXPECT_EQ(st.tier, 2);
+    EXPECT_TRUE(call_and_check(p, 10, 2.0));
+    dace_program_release(p);
+    dace_context_release(ctx);
+  }
+  dace_sdfg_release(sdfg);
+}
+
+// Eight threads call a tiered program from its first call until well after the optimized
+// tier came in; every call must give the plain loop's result.
+TEST(CApiProgramTiers, EightThreadsCallAcrossTheSwap) {
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("tiers_threads", "3");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+  ASSERT_EQ(stats_of(p).tiered, 1);
+  std::atomic<int> calls_in_tier1{0}, calls_after{0}, failures{0};
+  std::atomic<bool> swapped{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      const int64_t n = 200 + 37 * t;  // different sizes: calls re-initialize the state too
+      for (int k = 0; k < 100000; ++k) {
+        const bool after = swapped.load();
+        if (!call_and_check(p, n, 0.5 * t)) failures++;
+        if (after && ++calls_after > 400) break;
+        if (!after) {
+          dace_compile_stats_t st{};
+          st.version = DACE_COMPILE_STATS_VERSION;
+          if (dace_program_compile_stats(&st, p) != DACE_OK) failures++;
+          if (st.tier == 2) {
+            swapped = true;
+          } else {
+            calls_in_tier1++;
+          }
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_TRUE(swapped.load()) << "the optimized tier never came in";
+  EXPECT_GT(calls_after.load(), 400);
+  dace_compile_stats_t st = stats_of(p);
+  EXPECT_EQ(st.tier, 2);
+  EXPECT_GE(st.optimized_ms, st.total_ms);
+  // calls_in_tier1 may be 0 on a fast machine: the swap can beat the threads' first calls.
+  RecordProperty("calls_in_tier1", calls_in_tier1.load());
+  dace_program_release(p);
+  EXPECT_EQ(live_modules(ctx), 0u);
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+}
+
+// Releasing a program while its optimized tier still compiles waits for it, then unloads
+// everything.
+TEST(CApiProgramTiers, ReleaseDuringTheBackgroundCompile) {
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("tiers_release", "3");
+  for (int i = 0; i < 3; ++i) {
+    dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+    if (i == 1) {
+      EXPECT_TRUE(call_and_check(p, 50, 0.0));
+    }
+    dace_program_release(p);
+    EXPECT_EQ(live_modules(ctx), 0u);
+  }
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+}
+
+}  // namespace
