@@ -54,3 +54,19 @@ endfunction()
 
 add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/cpu ${CMAKE_BINARY_DIR}/plugins/cpu)
 add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/mpi ${CMAKE_BINARY_DIR}/plugins/mpi)
+
+# The CUDA plugin, when the toolkit is there (TOOLCHAIN.md "CUDA": it ships with the machine
+# image, not as a Debian package). LIBDACE_CUDA=OFF skips it.
+option(LIBDACE_CUDA "Build the CUDA plugin when the CUDA toolkit is found" ON)
+if(LIBDACE_CUDA)
+  find_path(LIBDACE_CUDA_ROOT nvvm/libdevice/libdevice.10.bc
+            PATHS ENV CUDA_HOME ENV CUDA_PATH /usr/local/cuda NO_DEFAULT_PATH)
+  if(LIBDACE_CUDA_ROOT)
+    set(LIBDACE_CUDA_LIBDEVICE ${LIBDACE_CUDA_ROOT}/nvvm/libdevice/libdevice.10.bc)
+    find_program(LIBDACE_PTXAS ptxas PATHS ${LIBDACE_CUDA_ROOT}/bin NO_DEFAULT_PATH)
+    message(STATUS "CUDA toolkit: ${LIBDACE_CUDA_ROOT} (CUDA plugin built)")
+    add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/cuda ${CMAKE_BINARY_DIR}/plugins/cuda)
+  else()
+    message(STATUS "CUDA toolkit not found: the CUDA plugin is not built")
+  endif()
+endif()

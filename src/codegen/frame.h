@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@
 namespace dace::codegen {
 
 struct ModuleContext {
+  ModuleContext(llvm::Module& module, llvm::LLVMContext& ctx, const LowerOptions& options)
+      : module(module), ctx(ctx), options(options) {}
   llvm::Module& module;
   llvm::LLVMContext& ctx;
   const LowerOptions& options;
@@ -37,6 +40,12 @@ struct ModuleContext {
   llvm::FunctionCallee free_fn();
   // The CPU runtime's parallel_for under `symbol` (registry_query.h: parallel_for_entry).
   llvm::FunctionCallee parallel_for_fn(const std::string& symbol);
+
+  // Per-module state of plugin-lowered targets (a device module being built), by key.
+  std::map<std::string, std::shared_ptr<void>> target_state;
+  // Run in order once the host functions exist, before verification (a target compiles its
+  // device code and embeds it here).
+  std::vector<std::function<Status()>> finishers;
 };
 
 // What the lowering knows about one SDFG (top level or nested).

@@ -11,7 +11,9 @@
 #include "codegen/interstate.h"
 #include "codegen/plugin_nodes.h"
 #include "codegen/sdfg_function.h"
+#include "codegen/target_lowering.h"
 #include "ir/path.h"
+#include "plugin/registry.h"
 
 namespace dace::codegen {
 
@@ -133,6 +135,21 @@ Status emit_exit(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
   return Status::success();
 }
 
+// Arrays of a storage a plugin owns (GPU_Global) are bound to what the plugin makes of the
+// caller's pointer; others are used as passed.
+Result<llvm::Value*> bind_target_argument(Frame& f, const std::string& name, const ir::DataDescriptor& d,
+                                          llvm::Value* host) {
+  const plugin::Registry* registry = f.mc.options.registry;
+  if (!registry || d.storage == ir::StorageType::Default || d.storage == ir::StorageType::CPU_Heap ||
+      d.storage == ir::StorageType::Register || d.storage == ir::StorageType::CPU_Pinned)
+    return host;
+  std::shared_ptr<const plugin::StorageLowering> storage = registry->find_storage(ir::to_string(d.storage));
+  if (!storage) return host;
+  AllocationContext ctx(f, name, d, host);
+  DACE_TRY(storage->lower_allocation(ctx));
+  return ctx.bound ? ctx.bound : host;
+}
+
 Status emit_program(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
   llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
   std::vector<llvm::Type*> params{ptr};
@@ -143,6 +160,7 @@ Status emit_program(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out
   fn->addFnAttr(llvm::Attribute::NoUnwind);
   fn->getArg(0)->setName("state");
   Frame f(mc, sc, fn, nullptr, false);
+  std::vector<size_t> deferred;  // arrays, rebound once the symbols their sizes use are bound
   for (size_t i = 0; i < out.arguments.size(); ++i) {
     const analysis::Argument& a = out.arguments[i];
     llvm::Argument* p = fn->getArg(static_cast<unsigned>(i + 1));
@@ -158,12 +176,20 @@ Status emit_program(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out
     if (a.kind == analysis::Argument::Kind::Array) {
       if (mc.options.noalias_arguments && !d->second.may_alias) p->addAttr(llvm::Attribute::NoAlias);
       f.bind_data(a.name, DataBinding{p, &d->second, false});
+      deferred.push_back(i);
     } else {
       // Scalars arrive by value; tasklets may write them, so they get a stack slot.
       llvm::AllocaInst* slot = f.entry_alloca(storage_type(mc.ctx, t), a.name);
       f.b.CreateStore(p, slot);
       f.bind_data(a.name, DataBinding{slot, &d->second, false});
     }
+  }
+  for (size_t i : deferred) {
+    const analysis::Argument& a = out.arguments[i];
+    const ir::DataDescriptor& d = sc.sdfg.arrays.at(a.name);
+    Result<llvm::Value*> bound = bind_target_argument(f, a.name, d, fn->getArg(static_cast<unsigned>(i + 1)));
+    if (!bound) return bound.take_error();
+    f.bind_data(a.name, DataBinding{*bound, &d, false});
   }
   std::vector<std::string> persistent = persistent_containers(sc);
   for (size_t i = 0; i < persistent.size(); ++i) {
@@ -200,6 +226,7 @@ Result<LoweredModule> lower(const ir::SDFG& sdfg, llvm::LLVMContext& context, co
   DACE_TRY(emit_init(mc, sc, out, states));
   DACE_TRY(emit_program(mc, sc, out));
   DACE_TRY(emit_exit(mc, sc, out, states));
+  for (const auto& finish : mc.finishers) DACE_TRY(finish());
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*out.module, &os))

@@ -3,13 +3,16 @@
 #include "codegen/addressing.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
+#include "codegen/target_lowering.h"
 #include "ir/path.h"
+#include "plugin/interfaces.h"
+#include "plugin/registry.h"
 
 namespace dace::codegen {
 
 namespace {
 
-enum class Lowering { Sequential, Parallel };
+enum class Lowering { Sequential, Parallel, Plugin };
 
 Result<Lowering> choose(const StateEmitter& se, int entry, const ir::MapScope& map) {
   bool can_parallel = !se.f->parallel_context;
@@ -23,6 +26,11 @@ Result<Lowering> choose(const StateEmitter& se, int entry, const ir::MapScope& m
     case ir::ScheduleType::SVE_Map:
     case ir::ScheduleType::Snitch: return Lowering::Sequential;
     default: break;
+  }
+  // A schedule a plugin lowers itself (GPU_Device): registered without a runtime entry.
+  if (const plugin::Registry* registry = se.f->mc.options.registry) {
+    auto lowering = registry->find_schedule(ir::to_string(map.schedule));
+    if (lowering && lowering->runtime_entry().empty()) return Lowering::Plugin;
   }
   return make_error(Code::Unsupported, se.where(entry) + ": schedule " + ir::to_string(map.schedule) +
                                            " needs a plugin that is not part of the CPU lowering");
@@ -101,6 +109,9 @@ Status emit_map(StateEmitter& se, int entry) {
   Status s = Status::success();
   if (!how) {
     s = how.take_error();
+  } else if (*how == Lowering::Plugin) {
+    ScopeContext ctx(se, entry, map);
+    s = f.mc.options.registry->find_schedule(ir::to_string(map.schedule))->lower_scope(ctx);
   } else if (*how == Lowering::Parallel && !map.params.empty()) {
     s = emit_parallel_map(se, entry, map);
   } else {

@@ -47,6 +47,9 @@ struct LowerOptions {
   bool validate = true;
   // Module identifier and source file name; empty = the SDFG's name.
   std::string module_name;
+  // Where plugins write the device code they generate (the CUDA plugin: <sdfg>.ptx); empty =
+  // nowhere. Does not change the generated code.
+  std::string device_code_dir;
 };
 
 }  // namespace dace::codegen

@@ -57,6 +57,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   lo.fast_math = request.fast_math;
   lo.default_num_threads = std::max(0, request.num_threads);
   lo.registry = backend.registry.get();
+  lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR
   jit::JitSession& session = *backend.session;
 
   std::string key;

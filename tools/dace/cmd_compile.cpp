@@ -1,4 +1,4 @@
-// `dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math]
+// `dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]
 //  [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers]`: compile through the C API and report where
 // the time went. It waits for the optimized tier, to report when it came in (`optimized_ms`); `total_ms` is
 // the time until the program was callable.
@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
-    "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math]\n"
+    "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
     "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers]\n";
 
 int usage_error(const std::string& message) {
@@ -80,7 +80,7 @@ bool move_dumped(const fs::path& from, const std::string& ext, const std::string
 }  // namespace
 
 int cmd_compile(const std::vector<std::string>& args) {
-  std::string file, dump_ir, dump_asm;
+  std::string file, dump_ir, dump_asm, ptx_out;
   bool as_json = false;
   CompileFlags flags;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -90,9 +90,9 @@ int cmd_compile(const std::vector<std::string>& args) {
     if (c > 0) continue;
     if (a == "--json") {
       as_json = true;
-    } else if (a == "--dump-ir" || a == "--dump-asm") {
+    } else if (a == "--dump-ir" || a == "--dump-asm" || a == "--ptx-out") {
       if (i + 1 >= args.size() || args[i + 1].empty()) return usage_error("option " + a + " needs a folder");
-      (a == "--dump-ir" ? dump_ir : dump_asm) = args[++i];
+      (a == "--dump-ir" ? dump_ir : a == "--dump-asm" ? dump_asm : ptx_out) = args[++i];
     } else if (a.starts_with("-") && a != "-") {
       return usage_error("unknown option '" + a + "'");
     } else if (file.empty()) {
@@ -110,8 +110,8 @@ int cmd_compile(const std::vector<std::string>& args) {
   std::string name = dace_sdfg_get_name(&name_ptr, sdfg.get()) == DACE_OK ? name_ptr : "";
 
   TempDir dump;
-  if ((!dump_ir.empty() || !dump_asm.empty()) && !make_temp_dir(dump)) {
-    std::fputs("dace: cannot create a temporary folder for --dump-ir/--dump-asm\n", stderr);
+  if ((!dump_ir.empty() || !dump_asm.empty() || !ptx_out.empty()) && !make_temp_dir(dump)) {
+    std::fputs("dace: cannot create a temporary folder for --dump-ir/--dump-asm/--ptx-out\n", stderr);
     return kExitError;
   }
   dace_context_t* ctx_raw = nullptr;
@@ -159,6 +159,12 @@ int cmd_compile(const std::vector<std::string>& args) {
     ordered_json moved = ordered_json::array();
     if (!move_dumped(dump.path, ".s", dump_asm, moved)) return kExitError;
     j["asm_files"] = moved;
+  }
+  if (!ptx_out.empty()) {
+    // The CUDA plugin writes one PTX module per GPU program beside the dumps.
+    ordered_json moved = ordered_json::array();
+    if (!move_dumped(dump.path, ".ptx", ptx_out, moved)) return kExitError;
+    j["ptx_files"] = moved;
   }
 
   if (as_json) {

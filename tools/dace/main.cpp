@@ -22,7 +22,7 @@ void print_usage(FILE* out) {
       "           [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS] [--no-tiers]\n"
       "           [--wait-optimized] [--json]\n"
       "                           compile and call; with --case exit 1 when an output mismatches\n"
-      "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
+      "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "          [--optimize PASS] [--no-tiers]\n"
       "                           compile and report the time of each phase\n"
       "  optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"

@@ -1,0 +1,79 @@
+// The few CUDA driver API entry points the plugin uses, declared here (not cuda.h) and
+// resolved at run time: `dlopen("libcuda.so.1")` on first use, then `cuGetProcAddress` for
+// each entry (TOOLCHAIN.md "CUDA": a plugin linked to -lcuda fails to load without a driver).
+// Without a driver the plugin still loads, compiles device code to PTX and reports a status.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace dace::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+using CUcontext = CUctx_st*;
+using CUmodule = CUmod_st*;
+using CUfunction = CUfunc_st*;
+using CUstream = CUstream_st*;
+
+constexpr CUresult kCudaSuccess = 0;
+constexpr int kMemoryTypeHost = 1;    // CU_MEMORYTYPE_HOST
+constexpr int kMemoryTypeDevice = 2;  // CU_MEMORYTYPE_DEVICE
+constexpr int kAttrComputeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+constexpr int kAttrComputeCapabilityMinor = 76;
+
+// CUDA_MEMCPY2D (the layout is part of the driver's ABI).
+struct Memcpy2D {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  void* srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  void* dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+};
+
+struct Driver {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDriverGetVersion)(int*);
+  CUresult (*cuDeviceGetCount)(int*);
+  CUresult (*cuDeviceGet)(CUdevice*, int);
+  CUresult (*cuDeviceGetName)(char*, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
+  CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*cuMemcpy2D)(const Memcpy2D*);
+  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*cuModuleLoadData)(CUmodule*, const void*);
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void**, void**);
+  CUresult (*cuGetErrorString)(CUresult, const char**);
+  CUresult (*cuGetErrorName)(CUresult, const char**);
+};
+
+// The driver, loaded and initialized (cuInit) once per process; null when there is none, with
+// the reason in `why` ("no CUDA driver: libcuda.so.1: cannot open shared object file ...").
+const Driver* driver(std::string* why = nullptr);
+
+// "CUDA_ERROR_X: text" for a driver result.
+std::string describe(const Driver& d, CUresult r);
+
+}  // namespace dace::cuda

@@ -1,0 +1,59 @@
+#include "lowering/global_storage.h"
+
+#include <llvm/IR/Module.h>
+
+#include "codegen/allocation.h"
+#include "runtime/dace_cuda_runtime.h"
+
+namespace dace::cuda {
+
+namespace {
+
+llvm::FunctionCallee runtime_malloc(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  return m.getOrInsertFunction("dace_cuda_malloc", llvm::FunctionType::get(ptr, {llvm::Type::getInt64Ty(ctx)}, false));
+}
+
+llvm::FunctionCallee runtime_free(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  return m.getOrInsertFunction("dace_cuda_free", llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr}, false));
+}
+
+llvm::FunctionCallee runtime_copy(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  return m.getOrInsertFunction("dace_cuda_copy", llvm::FunctionType::get(i32, {ptr, ptr, i64, i32}, false));
+}
+
+}  // namespace
+
+Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) const {
+  codegen::Frame& f = context.f;
+  if (!context.host)
+    return make_error(Code::Unsupported, f.sc.path + ": transient GPU_Global container \"" + context.name +
+                                             "\" cannot be allocated yet");
+  Result<llvm::Value*> bytes = codegen::allocation_bytes(f, context.desc);
+  if (!bytes) return bytes.take_error();
+  llvm::Module& m = f.mc.module;
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Value* device = b.CreateCall(runtime_malloc(m), {*bytes}, context.name + ".device");
+  b.CreateCall(runtime_copy(m), {device, context.host, *bytes, b.getInt32(DACE_CUDA_HOST_TO_DEVICE)});
+  llvm::Value* host = context.host;
+  llvm::Value* size = *bytes;
+  codegen::ModuleContext* mc = &f.mc;
+  // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
+  f.exit_actions.push_back([mc, host, device, size](llvm::IRBuilder<>& eb) {
+    eb.CreateCall(runtime_copy(mc->module), {host, device, size, eb.getInt32(DACE_CUDA_DEVICE_TO_HOST)});
+    eb.CreateCall(runtime_free(mc->module), {device});
+  });
+  context.bound = device;
+  return Status::success();
+}
+
+Status GlobalStorage::lower_deallocation(codegen::AllocationContext&) const { return Status::success(); }
+
+}  // namespace dace::cuda

@@ -1,0 +1,165 @@
+// Device module -> PTX: math calls onto libdevice, libdevice linked (only what is used),
+// everything but the kernels internalized, O3 with the NVPTX target's own passes (NVVMReflect
+// resolves libdevice's __nvvm_reflect), then the NVPTX backend's assembly printer.
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <map>
+#include <set>
+
+#include "lowering/device_module.h"
+
+namespace dace::cuda {
+
+namespace {
+
+// LLVM math intrinsics the NVPTX backend cannot select, by their libdevice base names.
+const std::map<llvm::Intrinsic::ID, std::string>& libdevice_intrinsics() {
+  static const std::map<llvm::Intrinsic::ID, std::string> m = {
+      {llvm::Intrinsic::sin, "sin"},     {llvm::Intrinsic::cos, "cos"},     {llvm::Intrinsic::exp, "exp"},
+      {llvm::Intrinsic::exp2, "exp2"},   {llvm::Intrinsic::exp10, "exp10"}, {llvm::Intrinsic::log, "log"},
+      {llvm::Intrinsic::log2, "log2"},   {llvm::Intrinsic::log10, "log10"}, {llvm::Intrinsic::pow, "pow"},
+      {llvm::Intrinsic::powi, "powi"},   {llvm::Intrinsic::rint, "rint"},   {llvm::Intrinsic::round, "round"},
+      {llvm::Intrinsic::nearbyint, "nearbyint"},
+  };
+  return m;
+}
+
+// libm functions the lowering calls by name (math_calls.cpp) with libdevice counterparts
+// (__nv_<name> for double, __nv_<name>f for float).
+bool libm_function(const std::string& name) {
+  static const std::set<std::string> names = {
+      "sin",  "cos",   "tan",   "asin",  "acos",  "atan",   "atan2", "sinh", "cosh",  "tanh",   "asinh",
+      "acosh", "atanh", "exp",  "exp2",  "exp10", "expm1",  "log",   "log2", "log10", "log1p",  "cbrt",
+      "sqrt", "erf",   "erfc",  "tgamma", "lgamma", "hypot", "pow",  "fmod", "floor", "ceil",   "trunc",
+      "round", "rint", "nearbyint", "fabs", "fmin", "fmax", "copysign", "remainder", "ldexp", "frexp", "modf",
+      "nextafter", "fdim", "logb", "ilogb", "scalbn", "sincos", "erfinv", "rsqrt"};
+  return names.count(name) > 0;
+}
+
+std::string float_suffix(llvm::Type* t) { return t->isFloatTy() ? "f" : ""; }
+
+// Rewrites math intrinsics without NVPTX lowering into libdevice calls and renames libm
+// declarations (tanh, tanhf) to libdevice's (__nv_tanh, __nv_tanhf).
+void map_math(llvm::Module& m) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i))
+          if (llvm::Function* callee = c->getCalledFunction();
+              callee && callee->isIntrinsic() && libdevice_intrinsics().count(callee->getIntrinsicID()))
+            calls.push_back(c);
+  for (llvm::CallInst* c : calls) {
+    llvm::Function* callee = c->getCalledFunction();
+    llvm::Type* t = c->getType();
+    if (!t->isFloatTy() && !t->isDoubleTy()) continue;  // vectors and halves stay (none are emitted)
+    std::string name = "__nv_" + libdevice_intrinsics().at(callee->getIntrinsicID()) + float_suffix(t);
+    std::vector<llvm::Type*> params;
+    std::vector<llvm::Value*> args;
+    for (llvm::Value* a : c->args()) {
+      params.push_back(a->getType());
+      args.push_back(a);
+    }
+    llvm::FunctionCallee fn = m.getOrInsertFunction(name, llvm::FunctionType::get(t, params, false));
+    llvm::IRBuilder<> b(c);
+    llvm::CallInst* nc = b.CreateCall(fn, args);
+    nc->copyFastMathFlags(c);
+    c->replaceAllUsesWith(nc);
+    c->eraseFromParent();
+  }
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic()) continue;
+    std::string name = f.getName().str();
+    std::string base = name;
+    if (!libm_function(base) && base.size() > 1 && base.back() == 'f' && libm_function(base.substr(0, base.size() - 1)))
+      base = base.substr(0, base.size() - 1);
+    if (libm_function(base)) f.setName("__nv_" + name);
+  }
+}
+
+Result<std::unique_ptr<llvm::Module>> load_libdevice(llvm::LLVMContext& ctx) {
+  const std::string path = libdevice_path();
+  if (path.empty())
+    return make_error(Code::PluginUnavailable, "cuda: libdevice was not found at build time; set DACE_CUDA_LIBDEVICE");
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) return make_error(Code::PluginUnavailable, "cuda: cannot read libdevice " + path + ": " + buffer.getError().message());
+  auto mod = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), ctx);
+  if (!mod) {
+    std::string msg = llvm::toString(mod.takeError());
+    return make_error(Code::PluginUnavailable, "cuda: cannot parse libdevice " + path + ": " + msg);
+  }
+  return std::move(*mod);
+}
+
+bool calls_libdevice(const llvm::Module& m) {
+  for (const llvm::Function& f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) return true;
+  return false;
+}
+
+}  // namespace
+
+Result<std::string> compile_ptx(DeviceModule& dm) {
+  llvm::Module& m = *dm.module;
+  const std::set<std::string> kernels(dm.kernels.begin(), dm.kernels.end());
+  map_math(m);
+  if (calls_libdevice(m)) {
+    Result<std::unique_ptr<llvm::Module>> lib = load_libdevice(m.getContext());
+    if (!lib) return lib.take_error();
+    (*lib)->setTargetTriple(m.getTargetTriple());
+    (*lib)->setDataLayout(m.getDataLayout());
+    if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::LinkOnlyNeeded))
+      return make_error(Code::Internal, "cuda: linking libdevice into " + dm.sdfg_name + " failed");
+  }
+  // libdevice's flush-to-zero switch: off (IEEE results, like DaCe's default nvcc flags).
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", static_cast<uint32_t>(0));
+  for (llvm::Function& f : m)
+    if (!f.isDeclaration() && !kernels.count(f.getName().str())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  std::string err;
+  llvm::raw_string_ostream es(err);
+  if (llvm::verifyModule(m, &es)) return make_error(Code::Internal, "cuda: invalid device IR for " + dm.sdfg_name + ": " + es.str());
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(dm.target.get());
+    dm.target->registerPassBuilderCallbacks(pb);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(m, mam);
+  }
+  // After optimization (NVVMReflect has resolved libdevice's __nvvm_reflect queries), any
+  // call left to a declaration has nothing to link against on the device.
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty()) continue;
+    return make_error(Code::Unsupported, "cuda: device code of " + dm.sdfg_name + " calls " + f.getName().str() +
+                                             ", which has no device implementation");
+  }
+
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (dm.target->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    return make_error(Code::Internal, "cuda: the NVPTX backend cannot emit PTX");
+  pm.run(m);
+  return std::string(text.str());
+}
+
+}  // namespace dace::cuda

@@ -1,0 +1,69 @@
+// The CUDA plugin's handshake and registration (DESIGN.md §7, docs/cuda.md).
+//
+// It registers the GPU_Device schedule (maps become kernels compiled to PTX by LLVM's NVPTX
+// backend, lowering/kernel.h), the GPU_Global storage (program arguments mirrored on the
+// device, lowering/global_storage.h) and its runtime (runtime/dace_cuda_runtime.h), which
+// opens libcuda.so.1 only when a program first needs the device: the plugin loads, and
+// compiles GPU programs to PTX, on machines without a driver.
+#include <cstdint>
+#include <memory>
+
+#include "libdace_plugin.h"
+#include "lowering/global_storage.h"
+#include "lowering/kernel.h"
+#include "plugin/registry.h"
+#include "runtime/dace_cuda_runtime.h"
+
+#ifndef LIBDACE_VERSION_STRING
+#define LIBDACE_VERSION_STRING "0.0.0"
+#endif
+
+namespace {
+
+class DeviceSchedule final : public dace::plugin::ScheduleLowering {
+ public:
+  dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
+    return dace::cuda::lower_device_map(context);
+  }
+};
+
+template <class Fn>
+void* address_of(Fn* fn) {
+  return reinterpret_cast<void*>(fn);
+}
+
+int32_t register_cuda(dace_plugin_registry_t* handle) {
+  dace::plugin::Registry* registry = dace::plugin::Registry::from_handle(handle);
+  if (registry == nullptr) return 1;
+  struct Symbol {
+    const char* name;
+    void* address;
+  };
+  const Symbol symbols[] = {
+      {"dace_cuda_init", address_of(&dace_cuda_init)},
+      {"dace_cuda_error", address_of(&dace_cuda_error)},
+      {"dace_cuda_status", address_of(&dace_cuda_status)},
+      {"dace_cuda_malloc", address_of(&dace_cuda_malloc)},
+      {"dace_cuda_free", address_of(&dace_cuda_free)},
+      {"dace_cuda_copy", address_of(&dace_cuda_copy)},
+      {"dace_cuda_copy_2d", address_of(&dace_cuda_copy_2d)},
+      {"dace_cuda_memset", address_of(&dace_cuda_memset)},
+      {"dace_cuda_launch", address_of(&dace_cuda_launch)},
+      {"dace_cuda_synchronize", address_of(&dace_cuda_synchronize)},
+  };
+  for (const Symbol& s : symbols)
+    if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;
+  if (!registry->add_schedule("GPU_Device", std::make_shared<DeviceSchedule>()).ok()) return 1;
+  if (!registry->add_storage("GPU_Global", std::make_shared<dace::cuda::GlobalStorage>()).ok()) return 1;
+  return 0;
+}
+
+const dace_plugin_info_t kInfo = {
+    DACE_PLUGIN_ABI_VERSION, "cuda", LIBDACE_VERSION_STRING, DACE_PLUGIN_BUILD_ID, register_cuda,
+};
+
+}  // namespace
+
+extern "C" const dace_plugin_info_t* dace_plugin_query(uint32_t abi_version) {
+  return abi_version == DACE_PLUGIN_ABI_VERSION ? &kInfo : nullptr;
+}

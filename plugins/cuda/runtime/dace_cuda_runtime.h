@@ -1,0 +1,41 @@
+/* The CUDA plugin's runtime: what host code generated for GPU programs calls (registered as
+ * runtime symbols for the JIT). Device pointers travel as void*. Every function returns 0 on
+ * success; on failure it records the first error of the process (dace_cuda_error) and later
+ * calls do nothing, so one missing driver or failed launch is reported once, never crashes. */
+#ifndef DACE_CUDA_RUNTIME_H
+#define DACE_CUDA_RUNTIME_H
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Loads the driver and makes device 0's primary context current on this thread. */
+int32_t dace_cuda_init(void);
+/* The first error recorded, or "" when none. */
+const char* dace_cuda_error(void);
+/* A description of the device ("NVIDIA H100 80GB HBM3, sm_90, driver 13.0") or of why there
+ * is none ("no CUDA driver: ..."). */
+const char* dace_cuda_status(void);
+
+void* dace_cuda_malloc(int64_t bytes); /* NULL on failure */
+int32_t dace_cuda_free(void* device);
+
+enum { DACE_CUDA_HOST_TO_DEVICE = 1, DACE_CUDA_DEVICE_TO_HOST = 2, DACE_CUDA_DEVICE_TO_DEVICE = 3 };
+int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind);
+/* `height` rows of `width_bytes`, rows `dst_pitch` / `src_pitch` bytes apart. */
+int32_t dace_cuda_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
+                          int64_t height, int32_t kind);
+int32_t dace_cuda_memset(void* dst, int32_t byte, int64_t bytes);
+
+/* Launches `kernel` of the PTX module `ptx` (NUL-terminated; loaded once per process and
+ * text address) on the default stream. `params` points to one pointer per kernel parameter.
+ * An empty grid launches nothing. */
+int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
+                         int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
+int32_t dace_cuda_synchronize(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,228 @@
+#include "runtime/dace_cuda_runtime.h"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "driver/cuda_driver.h"
+
+namespace {
+
+using dace::cuda::CUcontext;
+using dace::cuda::CUdeviceptr;
+using dace::cuda::CUfunction;
+using dace::cuda::CUmodule;
+using dace::cuda::CUresult;
+using dace::cuda::Driver;
+
+struct Runtime {
+  std::mutex mutex;
+  std::string error;  // first error of the process
+  std::string status;
+  CUcontext context = nullptr;
+  std::map<const char*, CUmodule> modules;  // by the address of the embedded PTX text
+  std::map<std::pair<CUmodule, std::string>, CUfunction> functions;
+};
+
+Runtime& rt() {
+  static Runtime r;
+  return r;
+}
+
+int32_t fail(Runtime& r, const std::string& what) {
+  if (r.error.empty()) {
+    r.error = what;
+    std::fprintf(stderr, "libdace cuda: %s\n", what.c_str());
+  }
+  return 1;
+}
+
+// The driver with device 0's primary context current on this thread; null after an error.
+const Driver* ready(Runtime& r) {
+  if (!r.error.empty()) return nullptr;
+  std::string why;
+  const Driver* d = dace::cuda::driver(&why);
+  if (!d) {
+    fail(r, why);
+    return nullptr;
+  }
+  if (!r.context) {
+    int count = 0;
+    CUresult e = d->cuDeviceGetCount(&count);
+    if (e != dace::cuda::kCudaSuccess || count == 0) {
+      fail(r, "no CUDA device: " + (e ? dace::cuda::describe(*d, e) : std::string("the driver sees none")));
+      return nullptr;
+    }
+    dace::cuda::CUdevice dev = 0;
+    if ((e = d->cuDeviceGet(&dev, 0)) || (e = d->cuDevicePrimaryCtxRetain(&r.context, dev))) {
+      fail(r, "cannot open CUDA device 0: " + dace::cuda::describe(*d, e));
+      return nullptr;
+    }
+  }
+  static thread_local CUcontext current = nullptr;
+  if (current != r.context) {
+    if (CUresult e = d->cuCtxSetCurrent(r.context)) {
+      fail(r, "cannot make the CUDA context current: " + dace::cuda::describe(*d, e));
+      return nullptr;
+    }
+    current = r.context;
+  }
+  return d;
+}
+
+int32_t check(Runtime& r, const Driver& d, CUresult e, const char* what) {
+  if (e == dace::cuda::kCudaSuccess) return 0;
+  return fail(r, std::string(what) + ": " + dace::cuda::describe(d, e));
+}
+
+CUdeviceptr dev(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p)); }
+
+}  // namespace
+
+extern "C" {
+
+int32_t dace_cuda_init(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return ready(r) ? 0 : 1;
+}
+
+const char* dace_cuda_error(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.error.c_str();
+}
+
+const char* dace_cuda_status(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::string why;
+  const Driver* d = dace::cuda::driver(&why);
+  if (!d) {
+    r.status = why;
+    return r.status.c_str();
+  }
+  int count = 0, version = 0;
+  d->cuDriverGetVersion(&version);
+  if (d->cuDeviceGetCount(&count) != dace::cuda::kCudaSuccess || count == 0) {
+    r.status = "no CUDA device (driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + ")";
+    return r.status.c_str();
+  }
+  char name[256] = {0};
+  int major = 0, minor = 0;
+  d->cuDeviceGetName(name, sizeof(name) - 1, 0);
+  d->cuDeviceGetAttribute(&major, dace::cuda::kAttrComputeCapabilityMajor, 0);
+  d->cuDeviceGetAttribute(&minor, dace::cuda::kAttrComputeCapabilityMinor, 0);
+  r.status = std::string(name) + ", sm_" + std::to_string(major) + std::to_string(minor) + ", driver " +
+             std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+  return r.status.c_str();
+}
+
+void* dace_cuda_malloc(int64_t bytes) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return nullptr;
+  CUdeviceptr p = 0;
+  // cuMemAlloc refuses 0 bytes; an empty array still gets a distinct allocation.
+  if (check(r, *d, d->cuMemAlloc(&p, static_cast<size_t>(bytes > 0 ? bytes : 1)), "cuMemAlloc")) return nullptr;
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(p));
+}
+
+int32_t dace_cuda_free(void* device) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d || !device) return d ? 0 : 1;
+  return check(r, *d, d->cuMemFree(dev(device)), "cuMemFree");
+}
+
+int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (bytes <= 0) return 0;
+  auto n = static_cast<size_t>(bytes);
+  switch (kind) {
+    case DACE_CUDA_HOST_TO_DEVICE: return check(r, *d, d->cuMemcpyHtoD(dev(dst), src, n), "cuMemcpyHtoD");
+    case DACE_CUDA_DEVICE_TO_HOST: return check(r, *d, d->cuMemcpyDtoH(dst, dev(src), n), "cuMemcpyDtoH");
+    case DACE_CUDA_DEVICE_TO_DEVICE: return check(r, *d, d->cuMemcpyDtoD(dev(dst), dev(src), n), "cuMemcpyDtoD");
+    default: return fail(r, "dace_cuda_copy: unknown copy kind " + std::to_string(kind));
+  }
+}
+
+int32_t dace_cuda_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
+                          int64_t height, int32_t kind) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (width_bytes <= 0 || height <= 0) return 0;
+  if (kind < DACE_CUDA_HOST_TO_DEVICE || kind > DACE_CUDA_DEVICE_TO_DEVICE)
+    return fail(r, "dace_cuda_copy_2d: unknown copy kind " + std::to_string(kind));
+  dace::cuda::Memcpy2D c{};
+  const bool src_host = kind == DACE_CUDA_HOST_TO_DEVICE;
+  const bool dst_host = kind == DACE_CUDA_DEVICE_TO_HOST;
+  c.srcMemoryType = src_host ? dace::cuda::kMemoryTypeHost : dace::cuda::kMemoryTypeDevice;
+  if (src_host) c.srcHost = src; else c.srcDevice = dev(src);
+  c.srcPitch = static_cast<size_t>(src_pitch);
+  c.dstMemoryType = dst_host ? dace::cuda::kMemoryTypeHost : dace::cuda::kMemoryTypeDevice;
+  if (dst_host) c.dstHost = dst; else c.dstDevice = dev(dst);
+  c.dstPitch = static_cast<size_t>(dst_pitch);
+  c.WidthInBytes = static_cast<size_t>(width_bytes);
+  c.Height = static_cast<size_t>(height);
+  return check(r, *d, d->cuMemcpy2D(&c), "cuMemcpy2D");
+}
+
+int32_t dace_cuda_memset(void* dst, int32_t byte, int64_t bytes) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (bytes <= 0) return 0;
+  return check(r, *d, d->cuMemsetD8(dev(dst), static_cast<unsigned char>(byte), static_cast<size_t>(bytes)), "cuMemsetD8");
+}
+
+int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
+                         int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
+  if (grid_x > 0x7fffffff || grid_y > 65535 || grid_z > 65535)
+    return fail(r, std::string("kernel ") + kernel + ": grid " + std::to_string(grid_x) + "x" + std::to_string(grid_y) +
+                       "x" + std::to_string(grid_z) + " exceeds the device's limits");
+  auto m = r.modules.find(ptx);
+  if (m == r.modules.end()) {
+    CUmodule mod = nullptr;
+    if (check(r, *d, d->cuModuleLoadData(&mod, ptx), "cuModuleLoadData (PTX JIT)")) return 1;
+    m = r.modules.emplace(ptx, mod).first;
+  }
+  auto key = std::make_pair(m->second, std::string(kernel));
+  auto f = r.functions.find(key);
+  if (f == r.functions.end()) {
+    CUfunction fn = nullptr;
+    if (check(r, *d, d->cuModuleGetFunction(&fn, m->second, kernel), "cuModuleGetFunction")) return 1;
+    f = r.functions.emplace(key, fn).first;
+  }
+  return check(r, *d,
+                d->cuLaunchKernel(f->second, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y),
+                                  static_cast<unsigned>(grid_z), static_cast<unsigned>(block_x),
+                                  static_cast<unsigned>(block_y), static_cast<unsigned>(block_z),
+                                  static_cast<unsigned>(shared_bytes), nullptr, params, nullptr),
+                (std::string("cuLaunchKernel ") + kernel).c_str());
+}
+
+int32_t dace_cuda_synchronize(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  return check(r, *d, d->cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)");
+}
+
+}  // extern "C"

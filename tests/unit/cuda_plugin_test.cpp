@@ -1,0 +1,201 @@
+// The CUDA plugin (plugins/cuda, docs/cuda.md) on any machine: it loads without a driver,
+// reports why there is no device, lowers GPU_Device maps over GPU_Global arrays to PTX that
+// ptxas accepts (sm_80 and sm_90), and a program that needs the device fails with a status
+// instead of crashing. Skips, with the reason, when the plugin was not built (no CUDA
+// toolkit) or ptxas is absent; the driver-less checks skip where a driver is installed.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analysis/validate.h"
+#include "codegen_test_builder.h"
+#include "codegen_test_support.h"
+#include "plugin_test_support.h"
+
+namespace dace::codegen::testing {
+namespace {
+
+using T = ir::ScalarType;
+
+std::string cuda_plugin_path() {
+  if (const char* env = std::getenv("LIBDACE_TEST_CUDA_PLUGIN")) return env;
+  return plugin::default_plugin_dir() + "/libdace_plugin_cuda.so";
+}
+
+// One registry with the CUDA plugin for the whole test binary (plugins are never unloaded).
+plugin::Registry* cuda_registry() {
+  static plugin::Registry registry;
+  static bool loaded = [] {
+    if (!plugin::testing::file_exists(cuda_plugin_path())) return false;
+    Result<plugin::PluginInfo> info = plugin::load_plugin(registry, cuda_plugin_path());
+    EXPECT_TRUE(info.ok()) << info.error().message;
+    return info.ok();
+  }();
+  return loaded ? &registry : nullptr;
+}
+
+#define REQUIRE_CUDA_PLUGIN()                                                                           \
+  do {                                                                                                  \
+    if (!cuda_registry()) GTEST_SKIP() << "CUDA plugin not built (no CUDA toolkit; looked for "         \
+                                       << cuda_plugin_path() << ")";                                   \
+  } while (0)
+
+bool driver_installed() {
+  void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (h) return true;
+  h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  return h != nullptr;  // left open: the plugin opens it the same way
+}
+
+std::string ptxas() {
+  if (const char* env = std::getenv("DACE_PTXAS")) return env;
+  return plugin::testing::file_exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs ptxas on `ptx` for `arch`; "" when accepted, else its output.
+std::string ptxas_check(const std::string& ptx_file, const std::string& arch) {
+  std::string cmd = ptxas() + " -arch=" + arch + " -o /dev/null " + ptx_file + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return "cannot run " + cmd;
+  std::string out;
+  char buf[512];
+  while (fgets(buf, sizeof buf, p)) out += buf;
+  int rc = pclose(p);
+  return rc == 0 ? "" : "ptxas " + arch + " failed (" + std::to_string(rc) + "): " + out;
+}
+
+std::string temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("dace_cuda_test_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+// B[i, j] = 2 * A[i, j] + exp(A[i, j]) * C over a GPU_Device map; A, B in GPU_Global, C a
+// host scalar (passed by value to the kernel).
+std::unique_ptr<ir::SDFG> device_map_sdfg(ir::StorageType a_storage = ir::StorageType::GPU_Global) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "gpu_map";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N", "M"});
+  add_array(*g, "B", T::Float64, {"N", "M"});
+  add_scalar(*g, "C", T::Float64);
+  g->arrays.at("A").storage = a_storage;
+  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i", "j"}, "0:N, 0:M", ir::ScheduleType::GPU_Device);
+  int t = tasklet(s, "b = 2 * a + exp(a) * c", {"a", "c"}, {"b"});
+  edge_in(s, access(s, "A"), entry, t, "a", "A[0:N, 0:M]", "A[i, j]");
+  edge_in(s, access(s, "C"), entry, t, "c", "C[0]", "C[0]");
+  edge_out(s, t, "b", exit, access(s, "B"), "B[i, j]", "B[0:N, 0:M]");
+  return g;
+}
+
+LowerOptions cuda_options(const std::string& device_dir = "") {
+  LowerOptions o = parallel_test_options();
+  o.registry = cuda_registry();
+  o.device_code_dir = device_dir;
+  return o;
+}
+
+TEST(CudaPlugin, LoadsAndRegistersWithoutTouchingTheDriver) {
+  REQUIRE_CUDA_PLUGIN();
+  plugin::Registry& r = *cuda_registry();
+  EXPECT_EQ(r.schedule_owner("GPU_Device"), "cuda");
+  EXPECT_NE(r.find_storage("GPU_Global"), nullptr);
+  for (const char* s : {"dace_cuda_init", "dace_cuda_launch", "dace_cuda_malloc", "dace_cuda_copy",
+                        "dace_cuda_copy_2d", "dace_cuda_memset", "dace_cuda_status"})
+    EXPECT_NE(r.find_runtime_symbol(s), nullptr) << s;
+}
+
+TEST(CudaPlugin, ReportsNoDriverAndFailsCleanly) {
+  REQUIRE_CUDA_PLUGIN();
+  if (driver_installed()) GTEST_SKIP() << "a CUDA driver is installed here; the driver-less path is not reachable";
+  plugin::Registry& r = *cuda_registry();
+  auto status = reinterpret_cast<const char* (*)()>(r.find_runtime_symbol("dace_cuda_status"));
+  auto init = reinterpret_cast<int32_t (*)()>(r.find_runtime_symbol("dace_cuda_init"));
+  auto malloc_fn = reinterpret_cast<void* (*)(int64_t)>(r.find_runtime_symbol("dace_cuda_malloc"));
+  auto error = reinterpret_cast<const char* (*)()>(r.find_runtime_symbol("dace_cuda_error"));
+  EXPECT_EQ(std::string(status()).rfind("no CUDA driver: ", 0), 0u) << status();
+  EXPECT_NE(init(), 0);
+  EXPECT_EQ(malloc_fn(64), nullptr);
+  EXPECT_EQ(std::string(error()).rfind("no CUDA driver", 0), 0u) << error();
+
+  // A whole GPU program compiles (to PTX and host code) and then refuses to run.
+  std::unique_ptr<ir::SDFG> g = device_map_sdfg();
+  for (const auto& s : r.runtime_symbols()) (void)session().define_runtime_symbol(s.name, s.address);
+  Result<CompiledProgram> p = compile(*g, cuda_options());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  std::vector<double> a(6, 1.0), b(6, 0.0);
+  double c = 1.0;
+  Status run_status = run(*p, {{"A", ArgValue::pointer(a.data())},
+                               {"B", ArgValue::pointer(b.data())},
+                               {"C", ArgValue::scalar<double>(c)},
+                               {"N", ArgValue::scalar<int64_t>(2)},
+                               {"M", ArgValue::scalar<int64_t>(3)}});
+  EXPECT_FALSE(run_status.ok());
+  EXPECT_EQ(b, std::vector<double>(6, 0.0));  // nothing ran, nothing was written
+}
+
+TEST(CudaPlugin, DeviceMapLowersToPtxThatPtxasAccepts) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = device_map_sdfg();
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  std::string dir = temp_dir("map");
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, cuda_options(dir));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  std::string host = module_text(*m->module);
+  EXPECT_NE(host.find("call i32 @dace_cuda_launch"), std::string::npos);
+  EXPECT_NE(host.find("call i32 @dace_cuda_init"), std::string::npos);
+  EXPECT_NE(host.find("@dace_cuda_malloc"), std::string::npos);
+  std::string ptx_file = dir + "/gpu_map.ptx";
+  std::string ptx = read_file(ptx_file);
+  ASSERT_FALSE(ptx.empty()) << "no PTX written to " << ptx_file;
+  EXPECT_NE(ptx.find(".visible .entry __dace_kernel_gpu_map"), std::string::npos) << ptx.substr(0, 400);
+  EXPECT_NE(ptx.find("%ctaid.y"), std::string::npos);  // 2-D map: a 2-D grid
+  // The PTX text is embedded in the host module for the launch.
+  EXPECT_NE(host.find("__dace_cuda_ptx.gpu_map"), std::string::npos);
+  if (ptxas().empty()) GTEST_SKIP() << "ptxas not found (set DACE_PTXAS); PTX not checked";
+  EXPECT_EQ(ptxas_check(ptx_file, "sm_80"), "");
+  EXPECT_EQ(ptxas_check(ptx_file, "sm_90"), "");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CudaPlugin, HostArrayInsideKernelIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = device_map_sdfg(ir::StorageType::CPU_Heap);
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, cuda_options());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("\"A\" (storage CPU_Heap) lives in host memory"), std::string::npos)
+      << m.error().message;
+}
+
+TEST(CudaPlugin, DeviceMapWithoutPluginIsUnsupported) {
+  std::unique_ptr<ir::SDFG> g = device_map_sdfg();
+  llvm::LLVMContext ctx;
+  LowerOptions o = parallel_test_options();
+  plugin::Registry empty;
+  o.registry = &empty;
+  Result<LoweredModule> m = lower(*g, ctx, o);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("GPU_Device"), std::string::npos) << m.error().message;
+}
+
+}  // namespace
+}  // namespace dace::codegen::testing
