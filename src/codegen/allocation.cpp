@@ -1,6 +1,8 @@
 #include "codegen/allocation.h"
 
 #include "codegen/stream_queue.h"
+#include "codegen/target_lowering.h"
+#include "plugin/registry.h"
 #include "ir/path.h"
 
 namespace dace::codegen {
@@ -114,9 +116,11 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
     } else if (d.kind == ir::DataKind::Reference) {
       k = AllocKind::Reference;
     } else {
+      // GPU_Global transients are allocated by the plugin that owns the storage (allocate_container).
+      const bool device_global = d.storage == ir::StorageType::GPU_Global;
       if (d.storage != ir::StorageType::Default && d.storage != ir::StorageType::Register &&
           d.storage != ir::StorageType::CPU_Heap && d.storage != ir::StorageType::CPU_Pinned &&
-          d.storage != ir::StorageType::CPU_ThreadLocal)
+          d.storage != ir::StorageType::CPU_ThreadLocal && !device_global)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
       if (d.dtype.pointer_depth > 0 ||
@@ -129,8 +133,17 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
       bool depends_on_assigned = false;
       for (const std::string& s : shape_symbols(d))
         if (assigned_symbols.count(s)) depends_on_assigned = true;
-      if (!u.any_access) k = AllocKind::Unused;
-      else if (top_level && d.lifetime == ir::Lifetime::Persistent && !depends_on_assigned) k = AllocKind::Persistent;
+      if (device_global) {
+        // One device allocation for the whole call, whatever scope uses it (even none: its
+        // storage still needs the plugin that owns it).
+        if (depends_on_assigned)
+          return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) +
+                                                   ": a GPU_Global container whose size depends on symbols set inside "
+                                                   "the SDFG cannot be allocated yet");
+        k = AllocKind::FunctionHeap;
+      } else if (!u.any_access) {
+        k = AllocKind::Unused;
+      } else if (top_level && d.lifetime == ir::Lifetime::Persistent && !depends_on_assigned) k = AllocKind::Persistent;
       else if (u.any_access && !u.top_level_access) k = AllocKind::ScopeLocal;
       else if (d.kind == ir::DataKind::Scalar || (small && d.lifetime == ir::Lifetime::Scope)) k = AllocKind::StackSlot;
       else if (!depends_on_assigned) k = AllocKind::FunctionHeap;
@@ -258,6 +271,19 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.exit_actions.push_back([slot, ptr_ty, &mc](llvm::IRBuilder<>& b) { heap_free(b, mc, b.CreateLoad(ptr_ty, slot)); });
     // Allocation happens in the states using it (bind_lazy_container).
     f.lazy_slots[name] = {slot, cap};
+    return to_free;
+  }
+  if (d.storage == ir::StorageType::GPU_Global) {
+    const plugin::Registry* registry = f.mc.options.registry;
+    std::shared_ptr<const plugin::StorageLowering> storage = registry ? registry->find_storage("GPU_Global") : nullptr;
+    if (!storage)
+      return make_error(Code::Unsupported, ir::path_of_data(f.sc.sdfg, name) +
+                                               ": storage GPU_Global needs a plugin that is not part of the CPU lowering");
+    AllocationContext ctx(f, name, d, nullptr);
+    ctx.zero = zero;
+    DACE_TRY(storage->lower_allocation(ctx));
+    if (!ctx.bound) return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": the GPU_Global storage allocated nothing");
+    f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage});
     return to_free;
   }
   Result<llvm::Value*> size = allocation_bytes(f, d);

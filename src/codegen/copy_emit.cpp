@@ -4,6 +4,7 @@
 #include "codegen/addressing.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
+#include "codegen/target_lowering.h"
 #include "codegen/stream_queue.h"
 #include "codegen/wcr.h"
 
@@ -68,6 +69,8 @@ Status emit_copy(StateEmitter& se, int edge_id) {
   if (!sb) return sb.take_error();
   Result<DataBinding> db = f.data(dst.data);
   if (!db) return db.take_error();
+  DACE_TRY(check_host_access(f, *sb->desc, src.data, se.where_edge(edge_id)));
+  DACE_TRY(check_host_access(f, *db->desc, dst.data, se.where_edge(edge_id)));
   if (ir::struct_layout(sb->desc->dtype) || ir::struct_layout(db->desc->dtype))
     return make_error(Code::Unsupported, se.where_edge(edge_id) + ": copies of struct elements (" +
                                              ir::to_string(sb->desc->dtype) + ") cannot be compiled yet");

@@ -23,10 +23,11 @@ class ScopeContext {
   const ir::MapScope& map;
 };
 
-// A program argument (array) of a storage a plugin owns: `host` is the pointer the caller
-// passed; lower_allocation sets `bound` to what the program's code uses instead (a device
-// mirror, say) and may push exit actions onto `f`; lower_deallocation is not called for
-// arguments (the exit actions do that work).
+// A container of a storage a plugin owns. For a program argument (array) `host` is the
+// pointer the caller passed; for a transient it is null (`zero`: fill with zeros).
+// lower_allocation sets `bound` to what the program's code uses (a device mirror, a device
+// allocation) and pushes the exit actions that copy back and free onto `f`;
+// lower_deallocation is not called (the exit actions do that work).
 class AllocationContext {
  public:
   AllocationContext(Frame& f, const std::string& name, const ir::DataDescriptor& desc, llvm::Value* host)
@@ -35,7 +36,23 @@ class AllocationContext {
   const std::string& name;
   const ir::DataDescriptor& desc;
   llvm::Value* host;
+  bool zero = false;
   llvm::Value* bound = nullptr;
 };
+
+// A module whose ModuleContext::target_state holds this key is device code (a plugin's
+// device module): containers in device storage (GPU_Global) are addressable there, and not in
+// host modules.
+inline constexpr const char* kDeviceCodeKey = "device_code";
+
+// Unsupported naming `where` when code of `f` would dereference `desc` on the host while it
+// lives in device memory (copies and tasklets outside kernels: not lowered yet).
+inline Status check_host_access(const Frame& f, const ir::DataDescriptor& desc, const std::string& data,
+                                const std::string& where) {
+  if (f.mc.target_state.count(kDeviceCodeKey) || desc.storage != ir::StorageType::GPU_Global) return Status::success();
+  return make_error(Code::Unsupported, where + ": \"" + data +
+                                           "\" is in GPU_Global memory and host code cannot access it yet "
+                                           "(only GPU_Device maps use device data)");
+}
 
 }  // namespace dace::codegen

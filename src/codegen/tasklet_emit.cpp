@@ -8,7 +8,9 @@
 #include "codegen/addressing.h"
 #include "codegen/cpp_blas_tasklet.h"
 #include "codegen/expr_emit.h"
+#include "codegen/target_lowering.h"
 #include "codegen/node_emit.h"
+#include "codegen/target_lowering.h"
 #include "codegen/scalar_ops.h"
 #include "codegen/stream_queue.h"
 #include "codegen/struct_values.h"
@@ -278,6 +280,7 @@ class TaskletEmitter : public NameEnv {
       if (edge->memlet.is_empty()) continue;
       Result<DataBinding> d = f_.data(edge->memlet.data);
       if (!d) return fail(d.error());
+      if (Status h = check_host_access(f_, *d->desc, edge->memlet.data, se_.where(node_)); !h.ok()) return fail(h.error());
       sym::Subset subset = edge->memlet.subset.rank() ? edge->memlet.subset : full_subset(*d->desc);
       ScalarType elem = d->desc->dtype.scalar;
       ScalarType ty = declared.scalar != ScalarType::Unknown ? declared.scalar : elem;
@@ -337,6 +340,7 @@ class TaskletEmitter : public NameEnv {
       if (edge->memlet.is_empty()) continue;
       Result<DataBinding> d = f_.data(edge->memlet.data);
       if (!d) return fail(d.error());
+      if (Status h = check_host_access(f_, *d->desc, edge->memlet.data, se_.where(node_)); !h.ok()) return fail(h.error());
       sym::Subset subset = edge->memlet.subset.rank() ? edge->memlet.subset : full_subset(*d->desc);
       if (std::optional<ir::StructLayout> layout = ir::struct_layout(d->desc->dtype)) {
         outputs_.erase(conn);

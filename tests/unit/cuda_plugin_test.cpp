@@ -186,6 +186,77 @@ TEST(CudaPlugin, HostArrayInsideKernelIsRefused) {
       << m.error().message;
 }
 
+// T = A + 1 in one kernel, B = 2 * T in another; T is a transient in GPU_Global.
+std::unique_ptr<ir::SDFG> two_kernels_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "two_kernels";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float32, {"N"});
+  add_array(*g, "B", T::Float32, {"N"});
+  add_array(*g, "T", T::Float32, {"N"}, true);
+  for (const char* n : {"A", "B", "T"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [e1, x1] = map(s, {"i"}, "0:N", ir::ScheduleType::GPU_Device);
+  int t1 = tasklet(s, "t = a + 1", {"a"}, {"t"});
+  edge_in(s, access(s, "A"), e1, t1, "a", "A[0:N]", "A[i]");
+  int tmp = access(s, "T");
+  edge_out(s, t1, "t", x1, tmp, "T[i]", "T[0:N]");
+  auto [e2, x2] = map(s, {"i"}, "0:N", ir::ScheduleType::GPU_Device);
+  int t2 = tasklet(s, "b = 2 * t", {"t"}, {"b"});
+  edge_in(s, tmp, e2, t2, "t", "T[0:N]", "T[i]");
+  edge_out(s, t2, "b", x2, access(s, "B"), "B[i]", "B[0:N]");
+  return g;
+}
+
+TEST(CudaPlugin, TransientGlobalArrayIsDeviceMemoryForTheCall) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = two_kernels_sdfg();
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  std::string dir = temp_dir("transient");
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, cuda_options(dir));
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  std::string host = module_text(*m->module);
+  // A, B mirrored (2 mallocs), T allocated (1 more); all three freed; two launches.
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t p = host.find(what); p != std::string::npos; p = host.find(what, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("call ptr @dace_cuda_malloc"), 3u);
+  EXPECT_EQ(count("call i32 @dace_cuda_free"), 3u);
+  EXPECT_EQ(count("call i32 @dace_cuda_launch"), 2u);
+  EXPECT_NE(host.find("%T.device = call ptr @dace_cuda_malloc"), std::string::npos);  // T lives on the device
+  std::string ptx_file = dir + "/two_kernels.ptx";
+  std::string ptx = read_file(ptx_file);
+  ASSERT_FALSE(ptx.empty());
+  if (ptxas().empty()) GTEST_SKIP() << "ptxas not found (set DACE_PTXAS); PTX not checked";
+  EXPECT_EQ(ptxas_check(ptx_file, "sm_90"), "");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CudaPlugin, HostCodeTouchingDeviceMemoryIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  // A copy edge GPU_Global -> host outside any kernel (validation lets copies between
+  // storages through; host tasklets on device data it refuses itself): the host loop would
+  // dereference a device pointer.
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "host_reads_device";
+  add_array(*g, "A", T::Float64, {"4"});
+  add_array(*g, "B", T::Float64, {"4"});
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  edge(s, access(s, "A"), "", access(s, "B"), "", "A[0:4]");
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, cuda_options());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("\"A\" is in GPU_Global memory and host code cannot access it"), std::string::npos)
+      << m.error().message;
+}
+
 TEST(CudaPlugin, DeviceMapWithoutPluginIsUnsupported) {
   std::unique_ptr<ir::SDFG> g = device_map_sdfg();
   llvm::LLVMContext ctx;

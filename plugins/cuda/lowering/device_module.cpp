@@ -1,5 +1,7 @@
 #include "lowering/device_module.h"
 
+#include "codegen/target_lowering.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
@@ -112,6 +114,7 @@ Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::str
   dm->module->setTargetTriple(kTriple);
   dm->module->setDataLayout(dm->target->createDataLayout());
   dm->mc.reset(new codegen::ModuleContext{*dm->module, host.ctx, host.options});
+  dm->mc->target_state[codegen::kDeviceCodeKey] = nullptr;
   dm->ptx = new llvm::GlobalVariable(host.module, llvm::Type::getInt8Ty(host.ctx), true,
                                      llvm::GlobalValue::ExternalLinkage, nullptr, "__dace_cuda_ptx.pending");
   DeviceModule* raw = dm.get();

@@ -29,22 +29,36 @@ llvm::FunctionCallee runtime_copy(llvm::Module& m) {
   return m.getOrInsertFunction("dace_cuda_copy", llvm::FunctionType::get(i32, {ptr, ptr, i64, i32}, false));
 }
 
+llvm::FunctionCallee runtime_memset(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  return m.getOrInsertFunction("dace_cuda_memset",
+                               llvm::FunctionType::get(i32, {ptr, i32, llvm::Type::getInt64Ty(ctx)}, false));
+}
+
 }  // namespace
 
 Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) const {
   codegen::Frame& f = context.f;
-  if (!context.host)
-    return make_error(Code::Unsupported, f.sc.path + ": transient GPU_Global container \"" + context.name +
-                                             "\" cannot be allocated yet");
+  if (f.parallel_context)
+    return make_error(Code::Unsupported, f.sc.path + ": GPU_Global container \"" + context.name +
+                                             "\" would be allocated inside a kernel or parallel map");
   Result<llvm::Value*> bytes = codegen::allocation_bytes(f, context.desc);
   if (!bytes) return bytes.take_error();
   llvm::Module& m = f.mc.module;
   llvm::IRBuilder<>& b = f.b;
   llvm::Value* device = b.CreateCall(runtime_malloc(m), {*bytes}, context.name + ".device");
+  codegen::ModuleContext* mc = &f.mc;
+  if (!context.host) {  // a transient: device memory for the whole call
+    if (context.zero) b.CreateCall(runtime_memset(m), {device, b.getInt32(0), *bytes});
+    f.exit_actions.push_back([mc, device](llvm::IRBuilder<>& eb) { eb.CreateCall(runtime_free(mc->module), {device}); });
+    context.bound = device;
+    return Status::success();
+  }
   b.CreateCall(runtime_copy(m), {device, context.host, *bytes, b.getInt32(DACE_CUDA_HOST_TO_DEVICE)});
   llvm::Value* host = context.host;
   llvm::Value* size = *bytes;
-  codegen::ModuleContext* mc = &f.mc;
   // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
   f.exit_actions.push_back([mc, host, device, size](llvm::IRBuilder<>& eb) {
     eb.CreateCall(runtime_copy(mc->module), {host, device, size, eb.getInt32(DACE_CUDA_DEVICE_TO_HOST)});
