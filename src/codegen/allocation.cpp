@@ -1,5 +1,6 @@
 #include "codegen/allocation.h"
 
+#include "codegen/run_status.h"
 #include "codegen/stream_queue.h"
 #include "codegen/target_lowering.h"
 #include "plugin/registry.h"
@@ -159,16 +160,141 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
   return plan;
 }
 
-Result<llvm::Value*> allocation_bytes(Frame& f, const ir::DataDescriptor& desc) {
-  Result<llvm::Value*> n = f.sym(element_count(desc));
-  if (!n) return n;
-  llvm::Value* elems = *n;
-  if (desc.start_offset) {
-    Result<llvm::Value*> so = f.sym(desc.start_offset);
-    if (!so) return so;
-    elems = f.b.CreateAdd(elems, *so);
+namespace {
+
+// The failures a size computation can find, in the order they are checked; the first that
+// holds is reported.
+struct SizeCheck {
+  llvm::Value* failed;  // i1
+  RunStatus code;
+  std::string what;
+  llvm::Value* value;  // i64
+};
+
+std::string dims_text(const ir::DataDescriptor& d) {
+  std::string t;
+  for (size_t i = 0; i < d.shape.size(); ++i) t += (i ? ", " : "") + (d.shape[i] ? sym::to_string(d.shape[i]) : "?");
+  return "(" + t + ")";
+}
+
+std::string symbols_text(sym::Expr e) {
+  std::string t;
+  if (!e) return t;
+  for (const std::string& s : sym::free_symbols(e)) t += (t.empty() ? "" : ", ") + s;
+  return t.empty() ? "" : " (symbol" + std::string(sym::free_symbols(e).size() > 1 ? "s " : " ") + t + ")";
+}
+
+llvm::Value* add_checked(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y,
+                         llvm::Value*& overflow) {
+  llvm::Value* r = b.CreateBinaryIntrinsic(id, x, y);
+  overflow = b.CreateOr(overflow, b.CreateExtractValue(r, 1));
+  return b.CreateExtractValue(r, 0);
+}
+
+}  // namespace
+
+Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, const ir::DataDescriptor& desc) {
+  llvm::IRBuilder<>& b = f.b;
+  const std::string where = ir::path_of_data(f.sc.sdfg, name);
+  std::vector<SizeCheck> checks;
+  llvm::Value* overflow = b.getFalse();
+  // Each extent on its own first: a negative one is named with its expression.
+  std::vector<llvm::Value*> extents;
+  for (size_t i = 0; i < desc.shape.size(); ++i) {
+    llvm::Value* o = nullptr;
+    Result<llvm::Value*> v = f.sym_checked(desc.shape[i], o);
+    if (!v) return v.take_error();
+    overflow = b.CreateOr(overflow, o);
+    extents.push_back(*v);
+    checks.push_back({b.CreateICmpSLT(*v, b.getInt64(0)), RunStatus::NegativeExtent,
+                      where + ": dimension " + std::to_string(i) + " has a negative extent, " +
+                          sym::to_string(desc.shape[i]) + symbols_text(desc.shape[i]) + " =",
+                      *v});
   }
-  return f.b.CreateMul(elems, f.b.getInt64(ir::element_size(desc.dtype)));
+  llvm::Value* elems = nullptr;
+  if (desc.total_size) {
+    llvm::Value* o = nullptr;
+    Result<llvm::Value*> v = f.sym_checked(desc.total_size, o);
+    if (!v) return v.take_error();
+    overflow = b.CreateOr(overflow, o);
+    elems = *v;
+    checks.push_back({b.CreateICmpSLT(elems, b.getInt64(0)), RunStatus::NegativeExtent,
+                      where + ": total size " + sym::to_string(desc.total_size) + symbols_text(desc.total_size) +
+                          " is negative:",
+                      elems});
+  } else {
+    elems = b.getInt64(1);
+    for (llvm::Value* e : extents) elems = add_checked(b, llvm::Intrinsic::smul_with_overflow, elems, e, overflow);
+  }
+  if (desc.start_offset) {
+    llvm::Value* o = nullptr;
+    Result<llvm::Value*> so = f.sym_checked(desc.start_offset, o);
+    if (!so) return so.take_error();
+    overflow = b.CreateOr(overflow, o);
+    elems = add_checked(b, llvm::Intrinsic::sadd_with_overflow, elems, *so, overflow);
+  }
+  llvm::Value* bytes =
+      add_checked(b, llvm::Intrinsic::smul_with_overflow, elems, b.getInt64(std::max(1, ir::element_size(desc.dtype))), overflow);
+  // heap_allocate rounds up to 64 bytes: keep that from wrapping too.
+  overflow = b.CreateOr(overflow, b.CreateICmpSGT(bytes, b.getInt64(INT64_MAX - 64)));
+  checks.push_back({overflow, RunStatus::SizeOverflow,
+                    where + ": size in bytes of shape " + dims_text(desc) + " overflows 64 bits", b.getInt64(0)});
+
+  // The first failing check decides: build the selects from the last one up.
+  CheckedSize out;
+  out.bytes = bytes;
+  out.code = b.getInt32(0);
+  out.what = llvm::ConstantPointerNull::get(b.getPtrTy());
+  out.value = b.getInt64(0);
+  for (auto it = checks.rbegin(); it != checks.rend(); ++it) {
+    out.code = b.CreateSelect(it->failed, b.getInt32(static_cast<int32_t>(it->code)), out.code);
+    out.what = b.CreateSelect(it->failed, b.CreateGlobalString(it->what, "status.what"), out.what);
+    out.value = b.CreateSelect(it->failed, it->value, out.value);
+  }
+  out.oom_what = b.CreateGlobalString(where + ": cannot allocate", "status.what");
+  return out;
+}
+
+llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::PointerType* ptr_ty = b.getPtrTy();
+  llvm::BasicBlock* bad = llvm::BasicBlock::Create(f.mc.ctx, "size.bad", f.fn);
+  llvm::BasicBlock* good = llvm::BasicBlock::Create(f.mc.ctx, "size.ok", f.fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "alloc.done", f.fn);
+  b.CreateCondBr(b.CreateICmpNE(size.code, b.getInt32(0)), bad, good);
+  b.SetInsertPoint(bad);
+  f.record_failure(size.code, size.what, size.value);
+  llvm::BasicBlock* bad_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(good);
+  llvm::Value* p = heap_allocate(f, size.bytes, false);
+  llvm::BasicBlock* oom = llvm::BasicBlock::Create(f.mc.ctx, "alloc.null", f.fn);
+  llvm::BasicBlock* fine = llvm::BasicBlock::Create(f.mc.ctx, "alloc.ok", f.fn);
+  b.CreateCondBr(b.CreateIsNull(p), oom, fine);
+  b.SetInsertPoint(oom);
+  f.record_failure(b.getInt32(static_cast<int32_t>(RunStatus::OutOfMemory)), size.oom_what, size.bytes);
+  llvm::BasicBlock* oom_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(fine);
+  if (zero) {
+    llvm::Value* rounded = b.CreateAnd(b.CreateAdd(size.bytes, b.getInt64(63)), b.getInt64(~int64_t{63}));
+    b.CreateMemSet(p, b.getInt8(0), rounded, llvm::MaybeAlign(64));
+  }
+  llvm::BasicBlock* fine_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode* phi = b.CreatePHI(ptr_ty, 3);
+  phi->addIncoming(llvm::ConstantPointerNull::get(ptr_ty), bad_end);
+  phi->addIncoming(llvm::ConstantPointerNull::get(ptr_ty), oom_end);
+  phi->addIncoming(p, fine_end);
+  return phi;
+}
+
+void leave_if_any_null(Frame& f, const std::vector<llvm::Value*>& ptrs) {
+  if (ptrs.empty()) return;
+  llvm::Value* any = f.b.getFalse();
+  for (llvm::Value* p : ptrs) any = f.b.CreateOr(any, f.b.CreateIsNull(p));
+  f.leave_if(any);
 }
 
 llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero) {
@@ -194,25 +320,28 @@ Status bind_lazy_container(Frame& f, const std::string& name) {
   llvm::AllocaInst* cap_slot = slot->second.second;
   // The size may depend on symbols set inside the SDFG: grow the block when a state needs
   // more than the states before it (contents do not survive a shape change).
-  Result<llvm::Value*> size = allocation_bytes(f, it->second);
+  Result<CheckedSize> size = checked_allocation_size(f, name, it->second);
   if (!size) return size.take_error();
   llvm::Value* cur = b.CreateLoad(ptr_ty, ptr_slot, name);
   llvm::Value* cap = b.CreateLoad(b.getInt64Ty(), cap_slot);
   llvm::BasicBlock* alloc_bb = llvm::BasicBlock::Create(f.mc.ctx, "lazy.alloc", f.fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "lazy.done", f.fn);
   llvm::BasicBlock* from = b.GetInsertBlock();
-  b.CreateCondBr(b.CreateOr(b.CreateIsNull(cur), b.CreateICmpSGT(*size, cap)), alloc_bb, done);
+  llvm::Value* bad = b.CreateICmpNE(size->code, b.getInt32(0));
+  b.CreateCondBr(b.CreateOr(b.CreateOr(b.CreateIsNull(cur), bad), b.CreateICmpSGT(size->bytes, cap)), alloc_bb, done);
   b.SetInsertPoint(alloc_bb);
   heap_free(b, f.mc, cur);
-  llvm::Value* p = heap_allocate(f, *size, f.sc.plan.setzero.count(name) > 0);
+  llvm::Value* p = checked_heap_allocate(f, *size, f.sc.plan.setzero.count(name) > 0);
   b.CreateStore(p, ptr_slot);
-  b.CreateStore(*size, cap_slot);
+  // A failed allocation leaves capacity 0, so the slot (null) is consistent for exit's free.
+  b.CreateStore(b.CreateSelect(b.CreateIsNull(p), b.getInt64(0), size->bytes), cap_slot);
   llvm::BasicBlock* alloc_end = b.GetInsertBlock();
   b.CreateBr(done);
   b.SetInsertPoint(done);
   llvm::PHINode* phi = b.CreatePHI(ptr_ty, 2, name);
   phi->addIncoming(cur, from);
   phi->addIncoming(p, alloc_end);
+  leave_if_any_null(f, {phi});
   f.bind_data(name, DataBinding{phi, &it->second, false});
   return Status::success();
 }
@@ -286,9 +415,10 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage});
     return to_free;
   }
-  Result<llvm::Value*> size = allocation_bytes(f, d);
+  Result<CheckedSize> size = checked_allocation_size(f, name, d);
   if (!size) return size.take_error();
-  llvm::Value* p = heap_allocate(f, *size, zero);
+  llvm::Value* p = checked_heap_allocate(f, *size, zero);
+  f.pending_allocations.push_back(p);
   f.bind_data(name, DataBinding{p, &d, thread_local_storage});
   if (kind == AllocKind::FunctionHeap) {
     ModuleContext& mc = f.mc;

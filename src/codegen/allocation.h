@@ -19,14 +19,30 @@ namespace dace::codegen {
 Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
                                         bool top_level);
 
-// Size in bytes of a container's allocation (total_size elements, or the product of shape).
-Result<llvm::Value*> allocation_bytes(Frame& f, const ir::DataDescriptor& desc);
+// Size in bytes of a container's allocation (total_size elements, or the product of shape,
+// plus start_offset), computed with overflow checks. `code` (i32, a RunStatus) is 0 when the
+// size is usable; otherwise `what`/`value` describe the first problem: a negative extent
+// (named with its expression and symbols) or a byte count that overflows.
+struct CheckedSize {
+  llvm::Value* bytes = nullptr;
+  llvm::Value* code = nullptr;
+  llvm::Value* what = nullptr;
+  llvm::Value* value = nullptr;
+  llvm::Value* oom_what = nullptr;  // text for an allocator failure
+};
+Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, const ir::DataDescriptor& desc);
+// A heap block of `size` (zeroed when `zero`), or null after recording the failure (a bad
+// size, or the allocator's null) in the status record. The caller leaves on null
+// (leave_if_any_null), once all blocks of its batch are requested.
+llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero);
+void leave_if_any_null(Frame& f, const std::vector<llvm::Value*>& ptrs);
 // Heap block of `bytes`, 64-byte aligned (zeroed when `zero`).
 llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero);
 void heap_free(llvm::IRBuilder<>& b, ModuleContext& mc, llvm::Value* ptr);
 
 // Allocates `name` in the current frame at the current point according to `kind` (stack
-// slots go to the entry block) and binds it in the current scope. Heap storage is freed by
+// slots go to the entry block) and binds it in the current scope. Heap blocks are appended
+// to f.pending_allocations: the caller checks them (leave_if_any_null) after its batch. Heap storage is freed by
 // `free_at` actions the caller runs (returned), except FunctionHeap/LazyHeap, whose frees
 // are registered as the frame's exit actions.
 Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,

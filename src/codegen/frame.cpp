@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "codegen/run_status.h"
+
 namespace dace::codegen {
 
 llvm::FunctionCallee ModuleContext::malloc_fn() {
@@ -13,6 +15,14 @@ llvm::FunctionCallee ModuleContext::malloc_fn() {
 llvm::FunctionCallee ModuleContext::free_fn() {
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   return module.getOrInsertFunction("free", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false));
+}
+
+llvm::GlobalVariable* ModuleContext::status_record() {
+  if (llvm::GlobalVariable* g = module.getNamedGlobal(kStatusSymbol)) return g;
+  llvm::StructType* ty = llvm::StructType::get(ctx, {llvm::Type::getInt32Ty(ctx), llvm::Type::getInt64Ty(ctx),
+                                                     llvm::PointerType::getUnqual(ctx)});
+  return new llvm::GlobalVariable(module, ty, false, llvm::GlobalValue::ExternalLinkage,
+                                  llvm::ConstantAggregateZero::get(ty), kStatusSymbol);
 }
 
 llvm::FunctionCallee ModuleContext::parallel_for_fn(const std::string& symbol) {
@@ -128,6 +138,56 @@ SymbolLookup Frame::lookup() {
 }
 
 Result<llvm::Value*> Frame::sym(sym::Expr e) { return emit_sym(b, e, lookup()); }
+
+Result<llvm::Value*> Frame::sym_checked(sym::Expr e, llvm::Value*& overflow) {
+  return emit_sym_checked(b, e, lookup(), overflow);
+}
+
+llvm::BasicBlock* Frame::fail_target() {
+  if (!fail_block) {
+    fail_block = llvm::BasicBlock::Create(mc.ctx, "fail", fn);
+    llvm::IRBuilder<> fb(fail_block);
+    fb.CreateRetVoid();
+  }
+  return fail_block;
+}
+
+void Frame::record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value) {
+  may_fail = true;
+  llvm::GlobalVariable* rec = mc.status_record();
+  llvm::Type* ty = rec->getValueType();
+  // First failure wins: parallel bodies may fail at once.
+  llvm::Value* old = b.CreateAtomicCmpXchg(b.CreateStructGEP(ty, rec, 0), b.getInt32(0), code, llvm::MaybeAlign(4),
+                                           llvm::AtomicOrdering::SequentiallyConsistent,
+                                           llvm::AtomicOrdering::SequentiallyConsistent);
+  llvm::BasicBlock* fill = llvm::BasicBlock::Create(mc.ctx, "status.fill", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(mc.ctx, "status.done", fn);
+  b.CreateCondBr(b.CreateExtractValue(old, 1), fill, done);
+  b.SetInsertPoint(fill);
+  b.CreateStore(value, b.CreateStructGEP(ty, rec, 1));
+  b.CreateStore(what, b.CreateStructGEP(ty, rec, 2));
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
+void Frame::leave_if(llvm::Value* failed) {
+  llvm::BasicBlock* out = llvm::BasicBlock::Create(mc.ctx, "failed", fn);
+  llvm::BasicBlock* cont = llvm::BasicBlock::Create(mc.ctx, "ok", fn);
+  b.CreateCondBr(failed, out, cont);
+  b.SetInsertPoint(out);
+  // Blocks of the batch being checked may be null: free(NULL) does nothing.
+  for (auto it = pending_allocations.rbegin(); it != pending_allocations.rend(); ++it) b.CreateCall(mc.free_fn(), {*it});
+  for (auto it = failure_frees.rbegin(); it != failure_frees.rend(); ++it) b.CreateCall(mc.free_fn(), {*it});
+  b.CreateBr(fail_target());
+  b.SetInsertPoint(cont);
+}
+
+void Frame::leave_if_status_failed() {
+  may_fail = true;
+  llvm::GlobalVariable* rec = mc.status_record();
+  llvm::Value* code = b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(rec->getValueType(), rec, 0), "status");
+  leave_if(b.CreateICmpNE(code, b.getInt32(0)));
+}
 
 llvm::AllocaInst* Frame::entry_alloca(llvm::Type* type, const std::string& name) {
   llvm::IRBuilder<> eb(entry_, entry_->begin());

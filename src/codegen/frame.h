@@ -38,6 +38,8 @@ struct ModuleContext {
   std::string unique_name(const std::string& base) { return base + "." + std::to_string(next_id++); }
   llvm::FunctionCallee malloc_fn();  // void* aligned_alloc(size_t alignment, size_t size)
   llvm::FunctionCallee free_fn();
+  // The module's run-time status record (run_status.h), created on first use.
+  llvm::GlobalVariable* status_record();
   // The CPU runtime's parallel_for under `symbol` (registry_query.h: parallel_for_entry).
   llvm::FunctionCallee parallel_for_fn(const std::string& symbol);
 
@@ -102,6 +104,8 @@ class Frame {
   Result<DataBinding> data(const std::string& name);
   // Symbolic expression in this frame's bindings, as i64.
   Result<llvm::Value*> sym(sym::Expr e);
+  // The same with overflow checks (sym_emit.h: emit_sym_checked).
+  Result<llvm::Value*> sym_checked(sym::Expr e, llvm::Value*& overflow);
   SymbolLookup lookup();
 
   // ---- storage ----
@@ -130,6 +134,25 @@ class Frame {
 
   // Storage of Reference containers: the pointer their last `set` edge stored.
   std::map<std::string, llvm::AllocaInst*> reference_slots;
+
+  // ---- run-time failures (run_status.h) ----
+  // Where control goes once a failure is recorded: the function's exit path (set by
+  // emit_sdfg_body) or, when unset (outlined parallel bodies), a `ret void`.
+  llvm::BasicBlock* fail_block = nullptr;
+  llvm::BasicBlock* fail_target();
+  // Heap blocks live at the current point that the exit path does not free (state and
+  // scope temporaries, innermost last): freed on the way out after a failure.
+  std::vector<llvm::Value*> failure_frees;
+  // Code of this function may record a failure (callers then check the status record).
+  bool may_fail = false;
+  // Heap blocks allocate_container requested and nobody has null-checked yet.
+  std::vector<llvm::Value*> pending_allocations;
+  // Records `code`/`what`/`value` in the status record unless a failure is already there.
+  void record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value);
+  // if (failed) { free failure_frees; goto fail_target(); } — continues after it.
+  void leave_if(llvm::Value* failed);
+  // leave_if(the status record holds a failure): after calls into code that may fail.
+  void leave_if_status_failed();
 
   llvm::BasicBlock* entry_block() const { return entry_; }
   std::string error_prefix() const { return sc.path; }

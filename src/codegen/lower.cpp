@@ -65,14 +65,27 @@ Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
   }
   std::vector<std::string> persistent = persistent_containers(sc);
   size_t slots = persistent.size() + states.size();
-  llvm::Value* state = heap_allocate(f, f.b.getInt64(static_cast<int64_t>(8 * std::max<size_t>(1, slots))), true);
+  llvm::Value* state = heap_allocate(f, f.b.getInt64(static_cast<int64_t>(8 * std::max<size_t>(1, slots))), false);
+  std::vector<llvm::Value*> blocks;
   for (size_t i = 0; i < persistent.size(); ++i) {
     const ir::DataDescriptor& d = sc.sdfg.arrays.at(persistent[i]);
-    Result<llvm::Value*> bytes = allocation_bytes(f, d);
-    if (!bytes) return bytes.take_error();
-    llvm::Value* p = heap_allocate(f, *bytes, sc.plan.setzero.count(persistent[i]) > 0);
-    f.b.CreateStore(p, state_slot(f.b, state, i));
+    Result<CheckedSize> size = checked_allocation_size(f, persistent[i], d);
+    if (!size) return size.take_error();
+    blocks.push_back(checked_heap_allocate(f, *size, sc.plan.setzero.count(persistent[i]) > 0));
   }
+  // Any block missing (its failure is in the status record) or no state object: free what
+  // was allocated and return null, which the host reports.
+  llvm::Value* missing = f.b.CreateIsNull(state);
+  for (llvm::Value* p : blocks) missing = f.b.CreateOr(missing, f.b.CreateIsNull(p));
+  llvm::BasicBlock* bad = llvm::BasicBlock::Create(mc.ctx, "init.failed", fn);
+  llvm::BasicBlock* good = llvm::BasicBlock::Create(mc.ctx, "init.ok", fn);
+  f.b.CreateCondBr(missing, bad, good);
+  f.b.SetInsertPoint(bad);
+  for (llvm::Value* p : blocks) heap_free(f.b, mc, p);
+  heap_free(f.b, mc, state);
+  f.b.CreateRet(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(mc.ctx)));
+  f.b.SetInsertPoint(good);
+  for (size_t i = 0; i < blocks.size(); ++i) f.b.CreateStore(blocks[i], state_slot(f.b, state, i));
   // Plugin program states (communicators, grids) after the persistent containers; a null one
   // fails init (the plugin's runtime has said why).
   size_t slot = persistent.size();

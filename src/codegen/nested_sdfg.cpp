@@ -45,6 +45,7 @@ Status emit_nested_sdfg(StateEmitter& se, int node) {
   llvm::Function* fn = llvm::Function::Create(fty, llvm::Function::InternalLinkage, mc.unique_name(isc.function_prefix), mc.module);
   fn->addFnAttr(llvm::Attribute::NoUnwind);
 
+  bool inner_may_fail = false;
   {
     Frame f(mc, isc, fn, nullptr, outer.parallel_context);
     size_t i = 0;
@@ -74,6 +75,7 @@ Status emit_nested_sdfg(StateEmitter& se, int node) {
       f.bind_symbol(s, SymbolBinding{v, t, false});
     }
     DACE_TRY(emit_sdfg_body(f));
+    inner_may_fail = f.may_fail;
   }
 
   // The call, in the enclosing frame.
@@ -119,6 +121,7 @@ Status emit_nested_sdfg(StateEmitter& se, int node) {
     args.push_back(cv);
   }
   outer.b.CreateCall(fn, args);
+  if (inner_may_fail) outer.leave_if_status_failed();
   return Status::success();
 }
 

@@ -150,6 +150,8 @@ Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* 
     outer.b.CreateBr(done);
     outer.b.SetInsertPoint(done);
   }
+  // A body that could not allocate its scope storage returned early: leave too.
+  if (body.may_fail) outer.leave_if_status_failed();
   return Status::success();
 }
 

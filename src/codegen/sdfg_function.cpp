@@ -45,6 +45,8 @@ Status emit_sdfg_body(Frame& f) {
     store_scalar(f.b, convert_typed(f.b, init, t), slot);
     f.bind_symbol(s, SymbolBinding{slot, t, true});
   }
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.mc.ctx, "sdfg.exit", f.fn);
+  f.fail_block = exit;
   for (const auto& [name, kind] : f.sc.plan.kind) {
     if (kind == AllocKind::Reference) {
       llvm::PointerType* ptr = llvm::PointerType::getUnqual(f.mc.ctx);
@@ -58,7 +60,10 @@ Status emit_sdfg_body(Frame& f) {
     Result<std::vector<llvm::Value*>> r = allocate_container(f, name, kind, false);
     if (!r) return r.take_error();
   }
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(f.mc.ctx, "sdfg.exit", f.fn);
+  // All function-lifetime blocks are requested before any is checked, so the exit path,
+  // which frees them all, is valid from the check on.
+  leave_if_any_null(f, f.pending_allocations);
+  f.pending_allocations.clear();
   DACE_TRY(emit_region(f, sdfg, FlowTargets{exit, nullptr, nullptr, exit}));
   f.b.SetInsertPoint(exit);
   for (auto& action : f.exit_actions) action(f.b);

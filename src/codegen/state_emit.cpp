@@ -163,11 +163,17 @@ Result<std::vector<llvm::Value*>> StateEmitter::allocate_scope_locals(int scope)
     if (!r) return r.take_error();
     to_free.insert(to_free.end(), r->begin(), r->end());
   }
+  // One null check for the batch (with the state's own blocks when scope is -1); from here
+  // on a failure further in frees them on its way out.
+  leave_if_any_null(*f, f->pending_allocations);
+  f->failure_frees.insert(f->failure_frees.end(), f->pending_allocations.begin(), f->pending_allocations.end());
+  f->pending_allocations.clear();
   return to_free;
 }
 
 void StateEmitter::free_all(const std::vector<llvm::Value*>& ptrs) {
   for (llvm::Value* p : ptrs) heap_free(f->b, f->mc, p);
+  f->failure_frees.resize(f->failure_frees.size() >= ptrs.size() ? f->failure_frees.size() - ptrs.size() : 0);
 }
 
 Status StateEmitter::emit_scope(int scope) {
@@ -242,7 +248,7 @@ Status StateEmitter::emit() {
       if (used) DACE_TRY(bind_lazy_container(*f, name));
     }
   }
-  Result<std::vector<llvm::Value*>> locals = allocate_scope_locals(-1);
+  Result<std::vector<llvm::Value*>> locals = allocate_scope_locals(-1);  // checks the state's blocks too
   if (!locals) return locals.take_error();
   to_free.insert(to_free.end(), locals->begin(), locals->end());
   DACE_TRY(emit_scope(-1));

@@ -8,7 +8,8 @@ namespace {
 
 class SymEmitter {
  public:
-  SymEmitter(llvm::IRBuilder<>& b, const SymbolLookup& lookup) : b_(b), lookup_(lookup) {}
+  SymEmitter(llvm::IRBuilder<>& b, const SymbolLookup& lookup, llvm::Value** overflow = nullptr)
+      : b_(b), lookup_(lookup), overflow_(overflow) {}
 
   Result<llvm::Value*> emit(sym::Expr e, int depth = 0) {
     if (!e) return make_error(Code::Internal, "null symbolic expression");
@@ -40,8 +41,8 @@ class SymEmitter {
         DACE_TRY(need(1));
         llvm::Value* acc = a[0];
         for (size_t i = 1; i < a.size(); ++i) {
-          if (e->op == sym::Op::Add) acc = b_.CreateAdd(acc, a[i]);
-          else if (e->op == sym::Op::Mul) acc = b_.CreateMul(acc, a[i]);
+          if (e->op == sym::Op::Add) acc = add(acc, a[i]);
+          else if (e->op == sym::Op::Mul) acc = mul(acc, a[i]);
           else if (e->op == sym::Op::Min) acc = b_.CreateSelect(b_.CreateICmpSLT(a[i], acc), a[i], acc);
           else acc = b_.CreateSelect(b_.CreateICmpSGT(a[i], acc), a[i], acc);
         }
@@ -51,7 +52,7 @@ class SymEmitter {
         DACE_TRY(need(2));
         if (std::optional<int64_t> n = sym::as_integer(e->args[1]); n && *n >= 0 && *n <= 64) {
           llvm::Value* r = llvm::ConstantInt::get(i64, 1);
-          for (int64_t i = 0; i < *n; ++i) r = b_.CreateMul(r, a[0]);
+          for (int64_t i = 0; i < *n; ++i) r = mul(r, a[0]);
           return r;
         }
         return integer_power(b_, a[0], a[1]);
@@ -81,6 +82,17 @@ class SymEmitter {
   }
 
  private:
+  // With an overflow flag to fill, + and * use the overflow intrinsics and OR their carry
+  // into it (allocation sizes); otherwise they wrap like C's int64_t arithmetic.
+  llvm::Value* add(llvm::Value* x, llvm::Value* y) { return overflow_ ? checked(llvm::Intrinsic::sadd_with_overflow, x, y) : b_.CreateAdd(x, y); }
+  llvm::Value* mul(llvm::Value* x, llvm::Value* y) { return overflow_ ? checked(llvm::Intrinsic::smul_with_overflow, x, y) : b_.CreateMul(x, y); }
+  llvm::Value* checked(llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
+    llvm::Value* r = b_.CreateBinaryIntrinsic(id, x, y);
+    llvm::Value* o = b_.CreateExtractValue(r, 1);
+    *overflow_ = *overflow_ ? b_.CreateOr(*overflow_, o) : o;
+    return b_.CreateExtractValue(r, 0);
+  }
+
   Result<llvm::Value*> call(sym::Expr e, const std::vector<llvm::Value*>& a) {
     const std::string& f = e->name;
     if ((f == "int_floor" || f == "floor" || f == "truediv") && a.size() == 2)
@@ -97,12 +109,19 @@ class SymEmitter {
 
   llvm::IRBuilder<>& b_;
   const SymbolLookup& lookup_;
+  llvm::Value** overflow_;
 };
 
 }  // namespace
 
 Result<llvm::Value*> emit_sym(llvm::IRBuilder<>& b, sym::Expr e, const SymbolLookup& lookup) {
   return SymEmitter(b, lookup).emit(e);
+}
+
+Result<llvm::Value*> emit_sym_checked(llvm::IRBuilder<>& b, sym::Expr e, const SymbolLookup& lookup,
+                                      llvm::Value*& overflow) {
+  overflow = b.getFalse();
+  return SymEmitter(b, lookup, &overflow).emit(e);
 }
 
 }  // namespace dace::codegen

@@ -16,4 +16,9 @@ using SymbolLookup = std::function<Result<llvm::Value*>(const std::string&)>;
 
 Result<llvm::Value*> emit_sym(llvm::IRBuilder<>& b, sym::Expr e, const SymbolLookup& lookup);
 
+// The same, with every + and * checked: `overflow` becomes an i1 that is true when one of
+// them overflowed 64 bits (then the value is meaningless). For allocation sizes.
+Result<llvm::Value*> emit_sym_checked(llvm::IRBuilder<>& b, sym::Expr e, const SymbolLookup& lookup,
+                                      llvm::Value*& overflow);
+
 }  // namespace dace::codegen

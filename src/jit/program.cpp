@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "codegen/run_status.h"
+
 namespace dace::jit {
 
 namespace {
@@ -52,6 +54,9 @@ struct Program::Impl {
   std::vector<void*> init_values, program_values;
   std::vector<size_t> init_index;  // position of each init symbol among the arguments
 
+  // The module's run-time status record; null for modules without one (nothing can fail).
+  codegen::StatusRecord* status = nullptr;
+
   std::mutex mutex;  // taken by calls, reset, release and the tier swap
   void* state = nullptr;
   bool released = false;
@@ -78,6 +83,8 @@ struct Program::Impl {
       init = *init_fn;
       program = *program_fn;
       exit = *exit_fn;
+      Result<void*> st = next->lookup(codegen::kStatusSymbol);
+      status = st ? static_cast<codegen::StatusRecord*>(*st) : nullptr;
       old = std::exchange(module, std::move(next));
     }
     return old->release();
@@ -85,6 +92,22 @@ struct Program::Impl {
 
   void join_worker() {
     if (worker.joinable() && worker.get_id() != std::this_thread::get_id()) worker.join();
+  }
+
+  // The failure the generated code recorded during the last init or program call, if any.
+  Status take_status() {
+    if (!status || status->code == 0) return Status::success();
+    const std::string what = status->what ? status->what : "program " + module->name();
+    const int64_t value = status->value;
+    switch (static_cast<codegen::RunStatus>(status->code)) {
+      case codegen::RunStatus::OutOfMemory:
+        return make_error(Code::OutOfMemory, what + " " + std::to_string(value) + " bytes");
+      case codegen::RunStatus::SizeOverflow: return make_error(Code::OutOfMemory, what);
+      case codegen::RunStatus::NegativeExtent:
+        return make_error(Code::InvalidArgument, what + " " + std::to_string(value));
+      default: break;
+    }
+    return make_error(Code::RuntimeError, what + ": run-time failure " + std::to_string(status->code));
   }
 
   Status exit_state() {
@@ -112,6 +135,7 @@ Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> modu
   if (!prog) return prog.take_error();
   Result<void*> ex = module->lookup(entry.exit);
   if (!ex) return ex.take_error();
+  if (Result<void*> st = module->lookup(codegen::kStatusSymbol)) impl->status = static_cast<codegen::StatusRecord*>(*st);
   impl->module = std::move(module);
   impl->entry = entry;
   impl->init = *init;
@@ -167,13 +191,20 @@ Status Program::call(const std::vector<ArgValue>& values) {
     DACE_TRY(p.exit_state());
     for (size_t i = 0; i < p.init_index.size(); ++i) p.init_slots[i] = values[p.init_index[i]];
     void* state = nullptr;
+    if (p.status) p.status->code = 0;
     ffi_call(&p.init_cif, FFI_FN(p.init), &state, p.init_values.data());
-    if (!state) return make_error(Code::RuntimeError, "program " + p.module->name() + ": init failed");
+    if (!state) {
+      // The next call starts from init again (p.state stays null).
+      Status failed = p.take_status();
+      if (!failed.ok()) return failed;
+      return make_error(Code::RuntimeError, "program " + p.module->name() + ": init failed");
+    }
     p.state = state;
   }
   for (size_t i = 0; i < values.size(); ++i) p.slots[i] = values[i];
+  if (p.status) p.status->code = 0;
   ffi_call(&p.program_cif, FFI_FN(p.program), nullptr, p.program_values.data());
-  return Status::success();
+  return p.take_status();
 }
 
 Status Program::reset() {

@@ -82,8 +82,10 @@ class Program {
   const std::vector<analysis::Argument>& init_arguments() const;
 
   // Runs the program with `values` in arguments() order (the caller checked them). Allocates
-  // nothing. Errors: InvalidArgument (wrong count, released), RuntimeError (init returned
-  // null, exit of a previous state failed).
+  // nothing unless it fails. Errors: InvalidArgument (wrong count, released; a transient's
+  // extent evaluated negative), OutOfMemory (a transient's size overflows or its allocation
+  // failed, in init or in the program: codegen/run_status.h), RuntimeError (exit of a
+  // previous state failed). After an error the program stays callable.
   Status call(const std::vector<ArgValue>& values);
 
   // Calls exit on the live state, if any; the next call starts from a fresh init.

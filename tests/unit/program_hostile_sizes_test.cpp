@@ -1,0 +1,145 @@
+// Transient sizes from hostile symbol values (issue 15): the corpus gemm kernel (C = alpha *
+// A @ B + beta * C; its transients __tmp0[NI, NK], __tmp1/__tmp2[NI, NJ] are sized by the
+// symbols) called with NI = 10^12, 2^62, 2^63-1, -2^63, -1 must return a status naming the
+// container and the symbol, never crash, and stay callable: a normal call afterwards gives
+// the hand-computed product. The argument arrays are small buffers described with the huge
+// shapes: the transients are allocated (and checked) before anything reads the arguments.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "capi_test_util.h"
+
+namespace {
+
+struct Gemm {
+  dace_context_t* ctx = nullptr;
+  dace_sdfg_t* sdfg = nullptr;
+  dace_program_t* program = nullptr;
+  ~Gemm() {
+    dace_program_release(program);
+    dace_sdfg_release(sdfg);
+    dace_context_release(ctx);
+  }
+  dace_status_t compile() {
+    std::string path = std::string(LIBDACE_CORPUS_DIR) + "/gemm/gemm.simp.sdfg";
+    if (dace_sdfg_load_file(&sdfg, path.c_str()) != DACE_OK) return dace_last_error_status();
+    if (dace_context_create(&ctx) != DACE_OK) return dace_last_error_status();
+    return dace_program_compile(&program, ctx, sdfg, nullptr);
+  }
+  // Arguments by name; `a`, `b`, `c` are described with shapes (ni, nk), (nk, nj), (ni, nj).
+  dace_status_t call(int64_t ni, int64_t nj, int64_t nk, double* a, double* b, double* c, double alpha, double beta) {
+    int64_t sa[2] = {ni, nk}, sb[2] = {nk, nj}, sc[2] = {ni, nj};
+    const char* names[5] = {"A", "B", "C", "alpha", "beta"};
+    dace_arg_t args[5]{};
+    args[0].kind = args[1].kind = args[2].kind = DACE_ARG_ARRAY;
+    args[0].value.array = {a, DACE_FLOAT64, 2, sa, nullptr};
+    args[1].value.array = {b, DACE_FLOAT64, 2, sb, nullptr};
+    args[2].value.array = {c, DACE_FLOAT64, 2, sc, nullptr};
+    args[3].kind = args[4].kind = DACE_ARG_FLOAT;
+    args[3].value.f = alpha;
+    args[4].value.f = beta;
+    return dace_program_call(program, names, args, 5);
+  }
+};
+
+// A normal 3x4 (k = 5) call against a hand-written loop; 0 when it matches.
+int small_call_mismatches(Gemm& g) {
+  const int ni = 3, nj = 4, nk = 5;
+  std::vector<double> a(ni * nk), b(nk * nj), c(ni * nj), want(ni * nj);
+  for (int i = 0; i < ni * nk; ++i) a[i] = 0.5 * i - 1;
+  for (int i = 0; i < nk * nj; ++i) b[i] = 2.0 - 0.25 * i;
+  for (int i = 0; i < ni * nj; ++i) c[i] = want[i] = i + 1;
+  const double alpha = 1.5, beta = 1.2;
+  for (int i = 0; i < ni; ++i)
+    for (int j = 0; j < nj; ++j) {
+      double s = 0;
+      for (int k = 0; k < nk; ++k) s += a[i * nk + k] * b[k * nj + j];
+      want[i * nj + j] = alpha * s + beta * want[i * nj + j];
+    }
+  if (g.call(ni, nj, nk, a.data(), b.data(), c.data(), alpha, beta) != DACE_OK) return -1;
+  int bad = 0;
+  for (int i = 0; i < ni * nj; ++i) bad += std::abs(c[i] - want[i]) > 1e-12 * (1 + std::abs(want[i]));
+  return bad;
+}
+
+TEST(ProgramHostileSizes, HugeAndNegativeSymbolsGiveStatusesAndTheProgramStaysCallable) {
+  Gemm g;
+  ASSERT_DACE_OK(g.compile());
+  double buf[64] = {};
+  struct Case {
+    int64_t ni, nk;
+    dace_status_t status;
+    const char* needle;
+  };
+  const Case cases[] = {
+      // 8e15 bytes: more than any x86-64 address space can map.
+      {1000000000000LL, 1000, DACE_ERROR_OUT_OF_MEMORY, "cannot allocate"},
+      {int64_t{1} << 62, 2, DACE_ERROR_OUT_OF_MEMORY, "overflows 64 bits"},
+      {INT64_MAX, 1, DACE_ERROR_OUT_OF_MEMORY, "overflows 64 bits"},
+      {INT64_MIN, 2, DACE_ERROR_INVALID_ARGUMENT, "negative extent, NI (symbol NI) = -9223372036854775808"},
+      {-1, 2, DACE_ERROR_INVALID_ARGUMENT, "negative extent, NI (symbol NI) = -1"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("NI = " + std::to_string(c.ni));
+    EXPECT_DACE_ERROR(g.call(c.ni, 2, c.nk, buf, buf, buf, 1.0, 1.0), c.status, c.needle);
+    // The message names the container (gemm's first transient by name).
+    EXPECT_NE(std::string(dace_last_error_message()).find("data \"__tmp0\""), std::string::npos)
+        << dace_last_error_message();
+    EXPECT_EQ(small_call_mismatches(g), 0) << dace_last_error_message();
+  }
+}
+
+// Virtual memory in use by this process, in bytes (VmSize of /proc/self/status).
+int64_t vm_size_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  while (in >> key) {
+    if (key == "VmSize:") {
+      int64_t kb = 0;
+      in >> kb;
+      return kb * 1024;
+    }
+    in.ignore(1 << 20, '\n');
+  }
+  return -1;
+}
+
+// Under RLIMIT_AS (in a child process, so the limit does not reach the other tests) a
+// transient of 3.2 GB cannot be allocated: the call returns DACE_ERROR_OUT_OF_MEMORY naming
+// it and the next small call is right.
+TEST(ProgramHostileSizes, AllocationFailureUnderAddressSpaceLimit) {
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int code = 0;
+    {
+      Gemm g;
+      if (g.compile() != DACE_OK) _exit(10);
+      if (small_call_mismatches(g) != 0) _exit(11);
+      int64_t vm = vm_size_bytes();
+      if (vm <= 0) _exit(12);
+      rlimit lim{static_cast<rlim_t>(vm + (512LL << 20)), static_cast<rlim_t>(vm + (512LL << 20))};
+      if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(13);
+      double buf[64] = {};
+      dace_status_t s = g.call(20000, 20000, 20000, buf, buf, buf, 1.0, 1.0);
+      std::string msg = dace_last_error_message();
+      if (s != DACE_ERROR_OUT_OF_MEMORY) code = 14;
+      else if (msg.find("cannot allocate 3200000000 bytes") == std::string::npos) code = 15;
+      else if (small_call_mismatches(g) != 0) code = 16;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "child died with signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10 compile, 11 first call, 12/13 limit, 14 status, 15 message, 16 later call";
+}
+
+}  // namespace
