@@ -3,6 +3,8 @@
 //   error, unreadable input, or a failure to compile or run.
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,9 @@ void print_usage(FILE* out) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int dispatch(int argc, char** argv) {
   if (argc < 2) {
     print_usage(stderr);
     return 2;
@@ -56,5 +60,21 @@ int main(int argc, char** argv) {
   if (cmd == "version" || cmd == "--version") return dace::cli::cmd_version(args);
   std::fprintf(stderr, "dace: unknown command '%s'\n", cmd.c_str());
   print_usage(stderr);
+  return 2;
+}
+
+}  // namespace
+
+// The commands report their own errors; this is the last line for anything they did not
+// foresee (an allocation too large for the machine, above all): a message and exit 2,
+// never an uncaught exception and abort.
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dace: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dace: internal error: %s\n", e.what());
+  }
   return 2;
 }

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
 #include "array_values.h"
 #include "capi_util.h"
@@ -297,14 +299,20 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
     }
     shape.resize(ndim);
     int64_t n = 1;
+    bool overflow = false;
     for (int64_t e : shape) {
       if (e < 0) {
         error = "array " + quoted(a.name) + ": negative extent in shape " + shape_text(shape);
         return false;
       }
-      n *= e;
+      overflow |= __builtin_mul_overflow(n, e, &n);
     }
     const size_t es = static_cast<size_t>(dtype_size(a.dtype));
+    int64_t total_bytes = 0;
+    if (overflow || __builtin_mul_overflow(n, static_cast<int64_t>(es), &total_bytes)) {
+      error = "array " + quoted(a.name) + ": shape " + shape_text(shape) + " has more bytes than 64 bits can count";
+      return false;
+    }
     if (a.from_file) {
       int64_t have = 1;
       for (int64_t e : a.shape) have *= e;
@@ -316,7 +324,17 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
         return false;
       }
     } else {
-      a.bytes.assign(static_cast<size_t>(n) * es, 0);
+      try {
+        a.bytes.assign(static_cast<size_t>(total_bytes), 0);
+      } catch (const std::bad_alloc&) {
+        error = "array " + quoted(a.name) + ": cannot allocate " + std::to_string(total_bytes) + " bytes for shape " +
+                shape_text(shape);
+        return false;
+      } catch (const std::length_error&) {
+        error = "array " + quoted(a.name) + ": cannot allocate " + std::to_string(total_bytes) + " bytes for shape " +
+                shape_text(shape);
+        return false;
+      }
       if (!a.name.starts_with("__return")) fill_generated(a.dtype, n, a.bytes.data());
     }
     a.shape = shape;

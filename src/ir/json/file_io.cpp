@@ -8,7 +8,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "ir/json/sdfg_json.h"
 #include "ir/path.h"
@@ -19,6 +22,8 @@ namespace {
 constexpr int kGzipWindow = 15 + 16;  // zlib: max window, gzip wrapper
 
 std::string errno_text() { return std::strerror(errno); }
+
+std::string limit_text(int64_t limit);
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -49,7 +54,7 @@ Result<std::string> gzip_compress(std::string_view data) {
   return out;
 }
 
-Result<std::string> gzip_decompress(std::string_view data) {
+Result<std::string> gzip_decompress(std::string_view data, int64_t limit) {
   z_stream zs{};
   if (inflateInit2(&zs, kGzipWindow) != Z_OK) return make_error(Code::Internal, "gzip: inflateInit2 failed");
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
@@ -66,7 +71,17 @@ Result<std::string> gzip_decompress(std::string_view data) {
       if (rc == Z_MEM_ERROR) return make_error(Code::OutOfMemory, "gzip: out of memory");
       return make_error(Code::ParseError, "gzip: corrupt or truncated data");
     }
-    out.append(buffer, sizeof buffer - zs.avail_out);
+    const size_t produced = sizeof buffer - zs.avail_out;
+    if (static_cast<int64_t>(out.size() + produced) > limit) {
+      inflateEnd(&zs);
+      return make_error(Code::IoError, "gzip: inflated content is " + limit_text(limit));
+    }
+    try {
+      out.append(buffer, produced);
+    } catch (const std::bad_alloc&) {
+      inflateEnd(&zs);
+      return make_error(Code::OutOfMemory, "gzip: out of memory after inflating " + std::to_string(out.size()) + " bytes");
+    }
     if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) {
       inflateEnd(&zs);
       return make_error(Code::ParseError, "gzip: truncated data");
@@ -76,15 +91,68 @@ Result<std::string> gzip_decompress(std::string_view data) {
   return out;
 }
 
+int64_t max_input_bytes() {
+  const char* env = std::getenv("DACE_MAX_INPUT_BYTES");
+  if (env && *env) {
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(env, &end, 10);
+    if (errno == 0 && end && *end == '\0' && v > 0) return v;
+  }
+  return kDefaultMaxInputBytes;
+}
+
+namespace {
+
+std::string limit_text(int64_t limit) {
+  return "larger than the input limit of " + std::to_string(limit) + " bytes (DACE_MAX_INPUT_BYTES)";
+}
+
+}  // namespace
+
+Result<std::string> read_input_file(const std::string& path, int64_t limit) {
+  // Read in chunks up to the limit, never by the size stat() reports: /dev/zero, FIFOs and
+  // growing files have none, and an unbounded read would take all memory.
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return make_error(Code::IoError, "cannot open " + ir::quoted(path) + ": " + errno_text());
+  struct stat st{};
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fclose(f);
+    return make_error(Code::IoError, "cannot read " + ir::quoted(path) + ": it is a directory");
+  }
+  std::string data;
+  try {
+    if (S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= limit) data.reserve(static_cast<size_t>(st.st_size));
+    char chunk[1 << 16];
+    for (;;) {
+      size_t got = std::fread(chunk, 1, sizeof chunk, f);
+      if (got > 0) {
+        if (static_cast<int64_t>(data.size() + got) > limit) {
+          std::fclose(f);
+          return make_error(Code::IoError, ir::quoted(path) + ": " + limit_text(limit));
+        }
+        data.append(chunk, got);
+      }
+      if (got < sizeof chunk) break;
+    }
+  } catch (const std::bad_alloc&) {
+    std::fclose(f);
+    return make_error(Code::OutOfMemory, ir::quoted(path) + ": out of memory after reading " + std::to_string(data.size()) +
+                                             " bytes");
+  }
+  bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return make_error(Code::IoError, "cannot read " + ir::quoted(path) + ": " + errno_text());
+  return data;
+}
+
 Result<std::unique_ptr<SDFG>> read_sdfg_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(Code::IoError, "cannot open " + ir::quoted(path) + ": " + errno_text());
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return make_error(Code::IoError, "cannot read " + ir::quoted(path));
-  std::string data = std::move(buffer).str();
+  const int64_t limit = max_input_bytes();
+  Result<std::string> read = read_input_file(path, limit);
+  if (!read) return read.take_error();
+  std::string data = std::move(*read);
   if (is_gzip(data)) {
-    auto inflated = gzip_decompress(data);
+    auto inflated = gzip_decompress(data, limit);
     if (!inflated) {
       Error e = inflated.take_error();
       e.message = ir::quoted(path) + ": " + e.message;

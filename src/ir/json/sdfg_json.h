@@ -34,8 +34,19 @@ inline constexpr int kMaxScopeDepth = 1024;
 // whose scopes nest deeper than kMaxScopeDepth is a ParseError naming the entry that opens
 // level kMaxScopeDepth + 1.
 Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text);
+// Input files are read up to a limit: kDefaultMaxInputBytes (1 GiB; the largest real SDFGs
+// are a few MB, a million-node one a few hundred), or the environment variable
+// DACE_MAX_INPUT_BYTES. The limit also bounds gzip content after inflating.
+inline constexpr int64_t kDefaultMaxInputBytes = int64_t{1} << 30;
+int64_t max_input_bytes();
+// A whole file, read in chunks (so /dev/zero, FIFOs and growing files work): IoError when it
+// cannot be opened or read, is a directory or exceeds `limit`; OutOfMemory when the buffer
+// cannot grow.
+Result<std::string> read_input_file(const std::string& path, int64_t limit);
+
 // Reads a file; gzip content (by magic bytes, whatever the extension) is inflated first.
-// IoError when the file cannot be read.
+// IoError when the file cannot be read or is over the input limit; OutOfMemory when memory
+// runs out while reading or parsing.
 Result<std::unique_ptr<SDFG>> read_sdfg_file(const std::string& path);
 
 struct WriteOptions {
@@ -47,7 +58,7 @@ std::string write_sdfg(const SDFG& sdfg, const WriteOptions& options = {});
 Status write_sdfg_file(const SDFG& sdfg, const std::string& path, const WriteOptions& options = {});
 
 Result<std::string> gzip_compress(std::string_view data);
-Result<std::string> gzip_decompress(std::string_view data);
+Result<std::string> gzip_decompress(std::string_view data, int64_t limit = kDefaultMaxInputBytes);
 bool is_gzip(std::string_view data);
 
 }  // namespace dace::ir::json
