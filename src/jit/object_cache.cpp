@@ -14,7 +14,9 @@
 namespace dace::jit {
 namespace {
 
-constexpr char kMagic[8] = {'D', 'A', 'C', 'E', 'O', 'B', 'J', '1'};
+// Version 2: the digest binds the key too, so an entry renamed or copied to another key's
+// file is a miss (version 1 files are misses as well and get rewritten).
+constexpr char kMagic[8] = {'D', 'A', 'C', 'E', 'O', 'B', 'J', '2'};
 constexpr size_t kHeaderSize = 8 + 8 + 4 + 32;  // magic, payload size, target id size, digest
 // Far above any object we emit; a larger header value means a damaged file, not a big one.
 constexpr uint64_t kMaxPayload = uint64_t(1) << 32;
@@ -29,12 +31,14 @@ uint64_t get_le(const char* p, int bytes) {
   return v;
 }
 
-std::array<uint8_t, 32> content_digest(std::string_view target_id, std::string_view payload) {
+std::array<uint8_t, 32> content_digest(std::string_view key, std::string_view target_id, std::string_view payload) {
   Sha256 s;
   std::string sizes;
+  put_le(sizes, key.size(), 8);
   put_le(sizes, target_id.size(), 8);
   put_le(sizes, payload.size(), 8);
   s.update(sizes);
+  s.update(key);
   s.update(target_id);
   s.update(payload);
   return s.finish();
@@ -127,7 +131,7 @@ Result<std::optional<std::string>> ObjectCache::load(std::string_view key) {
   std::string_view id(f.data() + kHeaderSize, id_size);
   std::string_view payload(f.data() + kHeaderSize + id_size, payload_size);
   if (id != target_id_) return reject();
-  auto digest = content_digest(id, payload);
+  auto digest = content_digest(key, id, payload);
   if (std::memcmp(digest.data(), f.data() + 20, 32) != 0) return reject();
   hits_++;
   return std::optional<std::string>(std::string(payload));
@@ -147,7 +151,7 @@ Status ObjectCache::store(std::string_view key, std::string_view object) {
   std::string data(kMagic, sizeof kMagic);
   put_le(data, object.size(), 8);
   put_le(data, target_id_.size(), 4);
-  auto digest = content_digest(target_id_, object);
+  auto digest = content_digest(key, target_id_, object);
   data.append(reinterpret_cast<const char*>(digest.data()), digest.size());
   data.append(target_id_);
   data.append(object);

@@ -343,3 +343,43 @@ TEST(CApiProgramPlugins, PluginPathOptionFindsThePlugin) {
 }
 
 }  // namespace
+
+namespace {
+
+// Two programs with the same name and signature (B = 2A + s and B = 3A + s): their cache
+// files swapped, each compile must miss and recompile its own code (an entry is bound to
+// its key), never run the other program's.
+TEST(CApiProgramCache, SwappedEntriesAreMissesNotTheOtherProgram) {
+  const std::string dir = fresh_dir("swap");
+  dace_sdfg_t* two = make_axpb("axpb_swap", "2");
+  dace_sdfg_t* three = make_axpb("axpb_swap", "3");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 1;
+  o.cache_dir = dir.c_str();
+  EXPECT_EQ(compile_fresh(two, o, 2).cache_hit, 0);
+  std::set<std::string> after_two = entries(dir);
+  EXPECT_EQ(compile_fresh(three, o, 3).cache_hit, 0);
+  std::set<std::string> all = entries(dir);
+  ASSERT_EQ(after_two.size(), 1u);
+  ASSERT_EQ(all.size(), 2u);
+  const std::string key_two = dir + "/" + *after_two.begin();
+  all.erase(*after_two.begin());
+  const std::string key_three = dir + "/" + *all.begin();
+  // Both are hits before the swap.
+  EXPECT_EQ(compile_fresh(two, o, 2).cache_hit, 1);
+  EXPECT_EQ(compile_fresh(three, o, 3).cache_hit, 1);
+  const std::string bytes_two = read_all(key_two), bytes_three = read_all(key_three);
+  write_all(key_two, bytes_three);
+  write_all(key_three, bytes_two);
+  // compile_fresh checks the results against 2A + s and 3A + s.
+  EXPECT_EQ(compile_fresh(two, o, 2).cache_hit, 0);
+  EXPECT_EQ(compile_fresh(three, o, 3).cache_hit, 0);
+  // The recompiles rewrote both entries: hits again, each with its own code.
+  EXPECT_EQ(compile_fresh(two, o, 2).cache_hit, 1);
+  EXPECT_EQ(compile_fresh(three, o, 3).cache_hit, 1);
+  dace_sdfg_release(two);
+  dace_sdfg_release(three);
+  fs::remove_all(dir);
+}
+
+}  // namespace
