@@ -68,6 +68,9 @@ Status add_block(dace_id_t* out, const char* out_name, dace_sdfg_t* h, dace_id_t
   ControlFlowRegion& region = **r;
   std::string where = region_path(sdfg, region);
   std::string name;
+  // Validation checks state labels as names (DaCe's validate_name), so they are checked here.
+  if (block->kind == BlockKind::State && label && *label)
+    DACE_TRY(check_identifier(label, where + " / state " + quoted(label), "label"));
   DACE_TRY(resolve_label(sdfg, label, prefix, where, &name));
   if ((block->kind == BlockKind::Break || block->kind == BlockKind::Continue) && !inside_loop(&region))
     return invalid(where + " / " + prefix + " " + quoted(name) + ": a " + to_string(block->kind) +
@@ -334,6 +337,7 @@ dace_status_t dace_block_set_label(dace_sdfg_t* sdfg, dace_id_t block, const cha
     auto b = find_block(**s, block);
     if (!b) return b.take_error();
     if (!label || !*label) return invalid(path_of(**s, **b) + ": empty label");
+    if ((*b)->kind == BlockKind::State) DACE_TRY(check_identifier(label, path_of(**s, **b), "label"));
     if (label_taken(**s, label, *b))
       return exists(path_of(**s) + " / block " + quoted(label) + ": a block of this label exists");
     (*b)->label = label;

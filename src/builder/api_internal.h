@@ -16,6 +16,7 @@
 #include "ir/path.h"
 #include "ir/result.h"
 #include "ir/sdfg.h"
+#include "ir/json/json_error.h"
 #include "libdace.h"
 
 namespace dace::jit {
@@ -76,7 +77,7 @@ dace_status_t guard(F&& body) noexcept {
   } catch (const std::bad_alloc&) {
     return record(make_error(Code::OutOfMemory, "out of memory"));
   } catch (const std::exception& e) {
-    return record(make_error(Code::Internal, std::string("internal error: ") + e.what()));
+    return record(make_error(Code::Internal, std::string("internal error: ") + dace::ir::json::json_error_reason(e)));
   } catch (...) {
     return record(make_error(Code::Internal, "internal error: unknown exception"));
   }

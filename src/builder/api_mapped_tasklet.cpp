@@ -97,6 +97,7 @@ dace_status_t dace_state_add_mapped_tasklet(dace_id_t* out_tasklet, dace_id_t* o
     State& S = **st;
     std::string label = name && *name ? name : "tasklet";
     std::string where = path_of(g, S) + " / mapped tasklet " + quoted(label);
+    DACE_TRY(check_identifier(label.c_str(), where, "label"));
     auto read = read_options(options);
     if (!read) return read.take_error();
     const dace_mapped_tasklet_options_t o = *read;

@@ -7,6 +7,7 @@
 #include "builder/api_options.h"
 #include "builder/api_memlet.h"
 #include "builder/api_nodes.h"
+#include "ir/json/json_error.h"
 
 using namespace dace::capi;
 using namespace dace::ir;
@@ -180,6 +181,16 @@ dace_status_t dace_node_get_label(const char** out_label, const dace_sdfg_t* sdf
 dace_status_t dace_node_set_label(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* label) {
   return with_node(sdfg, state, node, [&](const NodeRef& r) -> Status {
     if (!label || !*label) return invalid(r.where + ": empty label");
+    // The kinds whose labels validation checks as names (DaCe's validate_name).
+    switch (r.node->kind) {
+      case NodeKind::Tasklet:
+      case NodeKind::MapEntry:
+      case NodeKind::MapExit:
+      case NodeKind::ConsumeEntry:
+      case NodeKind::ConsumeExit:
+      case NodeKind::NestedSDFG: DACE_TRY(check_identifier(label, r.where, "label")); break;
+      default: break;
+    }
     r.node->label = label;
     return Status::success();
   });
@@ -344,7 +355,7 @@ dace_status_t dace_node_set_library_properties(dace_sdfg_t* sdfg, dace_id_t stat
         int column = static_cast<int>(e.byte);
         return dace::make_error(dace::Code::ParseError,
                                 r.where + ": cannot parse properties JSON at column " + std::to_string(column) +
-                                    ": " + e.what(),
+                                    ": " + dace::ir::json::json_error_reason(e),
                                 1, column);
       }
       if (!j.is_object()) return invalid(r.where + ": properties must be a JSON object");

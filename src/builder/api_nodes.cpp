@@ -7,6 +7,7 @@
 #include "builder/api_internal.h"
 #include "builder/api_options.h"
 #include "ir/edit.h"
+#include "ir/json/json_error.h"
 
 using namespace dace::capi;
 using namespace dace::ir;
@@ -81,6 +82,7 @@ Status add_map_common(dace_id_t* out_entry, dace_id_t* out_exit, dace_sdfg_t* sd
   if (!t) return t.take_error();
   std::string name = or_default(label, "map");
   std::string where = new_node_path(*t->sdfg, *t->state, NodeKind::MapEntry, name);
+  DACE_TRY(check_identifier(name.c_str(), where, "map label"));
   auto r = ranges(where);
   if (!r) return r.take_error();
   MapScope props;
@@ -99,7 +101,7 @@ dace::Result<ExtraProperties> parse_properties(const char* json, const std::stri
     int column = static_cast<int>(e.byte);
     return dace::make_error(dace::Code::ParseError,
                             where + ": cannot parse properties JSON at column " + std::to_string(column) + ": " +
-                                e.what(),
+                                dace::ir::json::json_error_reason(e),
                             1, column);
   }
   if (!j.is_object()) return invalid(where + ": properties must be a JSON object");
@@ -137,6 +139,7 @@ dace_status_t dace_state_add_tasklet(dace_id_t* out_node, dace_sdfg_t* sdfg, dac
     if (!t) return t.take_error();
     std::string name = or_default(label, "tasklet");
     std::string where = new_node_path(*t->sdfg, *t->state, NodeKind::Tasklet, name);
+    DACE_TRY(check_identifier(name.c_str(), where, "tasklet label"));
     auto lang = to_language(language, where);
     if (!lang) return lang.take_error();
     auto in = parse_connectors(inputs ? inputs : "", where, "inputs");
@@ -202,6 +205,7 @@ dace_status_t dace_state_add_consume(dace_id_t* out_entry, dace_id_t* out_exit, 
     if (!t) return t.take_error();
     std::string name = or_default(label, "consume");
     std::string where = new_node_path(*t->sdfg, *t->state, NodeKind::ConsumeEntry, name);
+    DACE_TRY(check_identifier(name.c_str(), where, "consume label"));
     ConsumeScope c;
     DACE_TRY(check_identifier(pe_index, where, "pe_index"));
     c.pe_index = pe_index;
@@ -249,6 +253,7 @@ dace_status_t dace_state_add_nested_sdfg(dace_id_t* out_node, dace_sdfg_t* sdfg,
     if (&nested == t->sdfg) return invalid(path_of(*t->sdfg) + ": an SDFG cannot be nested in itself");
     std::string name = or_default(label, nested.name.c_str());
     std::string where = new_node_path(*t->sdfg, *t->state, NodeKind::NestedSDFG, name);
+    DACE_TRY(check_identifier(name.c_str(), where, "nested SDFG label"));
     auto in = parse_connectors(inputs ? inputs : "", where, "inputs");
     if (!in) return in.take_error();
     auto out = parse_connectors(outputs ? outputs : "", where, "outputs");

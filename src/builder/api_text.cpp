@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "analysis/validate_code.h"
 #include "builder/api_internal.h"
 #include "ir/dtype.h"
 #include "ir/path.h"
@@ -33,12 +34,9 @@ std::vector<Piece> split_top(std::string_view s, char sep) {
   return out;
 }
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return true;
-}
+// The validator's rule (analysis/validate_code.h: DaCe's validate_name), so that nothing the
+// builder accepts is refused later for its name.
+bool is_identifier(std::string_view s) { return dace::analysis::detail::is_valid_name(s); }
 
 Status check_identifier(const char* name, const std::string& where, const char* what, bool allow_dots) {
   if (!name) return invalid(where + ": " + what + " is NULL");

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "transform/registry.h"
+#include "ir/json/json_error.h"
 
 namespace dace::transform {
 
@@ -30,7 +31,7 @@ Status require_no_options(std::string_view what, std::string_view options_json) 
     const int column = static_cast<int>(e.byte);
     return make_error(Code::ParseError,
                       std::string(what) + ": cannot parse options JSON at column " + std::to_string(column) + ": " +
-                          e.what(),
+                          ir::json::json_error_reason(e),
                       1, column);
   }
   if (!j.is_object())
@@ -50,7 +51,7 @@ Result<HistoryEntry> entry_from_request(const std::string& name, std::string_vie
     } catch (const Json::parse_error& e) {
       const int column = static_cast<int>(e.byte);
       return make_error(Code::ParseError,
-                        name + ": cannot parse properties JSON at column " + std::to_string(column) + ": " + e.what(),
+                        name + ": cannot parse properties JSON at column " + std::to_string(column) + ": " + ir::json::json_error_reason(e),
                         1, column);
     }
   }

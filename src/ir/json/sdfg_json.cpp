@@ -6,6 +6,7 @@
 #include <new>
 
 #include "ir/json/json_internal.h"
+#include "ir/json/json_error.h"
 
 namespace dace::ir::json {
 namespace {
@@ -100,7 +101,7 @@ Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
     return make_error(Code::OutOfMemory, "out of memory while reading an SDFG");
   } catch (const std::exception& e) {
     // Type errors of unexpected shapes the readers did not check explicitly.
-    return make_error(Code::ParseError, std::string("malformed SDFG: ") + e.what());
+    return make_error(Code::ParseError, std::string("malformed SDFG: ") + json_error_reason(e));
   }
 }
 
