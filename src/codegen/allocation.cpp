@@ -212,16 +212,17 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
                       *v});
   }
   llvm::Value* elems = nullptr;
+  std::optional<SizeCheck> total_negative;  // after the overflow check: a wrapped product looks negative
   if (desc.total_size) {
     llvm::Value* o = nullptr;
     Result<llvm::Value*> v = f.sym_checked(desc.total_size, o);
     if (!v) return v.take_error();
     overflow = b.CreateOr(overflow, o);
     elems = *v;
-    checks.push_back({b.CreateICmpSLT(elems, b.getInt64(0)), RunStatus::NegativeExtent,
-                      where + ": total size " + sym::to_string(desc.total_size) + symbols_text(desc.total_size) +
-                          " is negative:",
-                      elems});
+    total_negative = SizeCheck{b.CreateICmpSLT(elems, b.getInt64(0)), RunStatus::NegativeExtent,
+                               where + ": total size " + sym::to_string(desc.total_size) +
+                                   symbols_text(desc.total_size) + " is negative:",
+                               elems};
   } else {
     elems = b.getInt64(1);
     for (llvm::Value* e : extents) elems = add_checked(b, llvm::Intrinsic::smul_with_overflow, elems, e, overflow);
@@ -239,6 +240,7 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
   overflow = b.CreateOr(overflow, b.CreateICmpSGT(bytes, b.getInt64(INT64_MAX - 64)));
   checks.push_back({overflow, RunStatus::SizeOverflow,
                     where + ": size in bytes of shape " + dims_text(desc) + " overflows 64 bits", b.getInt64(0)});
+  if (total_negative) checks.push_back(*total_negative);
 
   // The first failing check decides: build the selects from the last one up.
   CheckedSize out;
