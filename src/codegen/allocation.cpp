@@ -257,6 +257,23 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
   return out;
 }
 
+llvm::Value* checked_bytes_or_zero(Frame& f, const CheckedSize& size) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::BasicBlock* bad = llvm::BasicBlock::Create(f.mc.ctx, "size.bad", f.fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "size.done", f.fn);
+  llvm::BasicBlock* before = b.GetInsertBlock();
+  b.CreateCondBr(b.CreateICmpNE(size.code, b.getInt32(0)), bad, done);
+  b.SetInsertPoint(bad);
+  f.record_failure(size.code, size.what, size.value);
+  llvm::BasicBlock* bad_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode* phi = b.CreatePHI(b.getInt64Ty(), 2);
+  phi->addIncoming(size.bytes, before);
+  phi->addIncoming(b.getInt64(0), bad_end);
+  return phi;
+}
+
 llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero) {
   llvm::IRBuilder<>& b = f.b;
   llvm::PointerType* ptr_ty = b.getPtrTy();

@@ -35,6 +35,9 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
 // size, or the allocator's null) in the status record. The caller leaves on null
 // (leave_if_any_null), once all blocks of its batch are requested.
 llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero);
+// The byte count of `size` for allocators outside the host heap (device memory): 0 after
+// recording the problem in the status record when the size is unusable.
+llvm::Value* checked_bytes_or_zero(Frame& f, const CheckedSize& size);
 void leave_if_any_null(Frame& f, const std::vector<llvm::Value*>& ptrs);
 // Heap block of `bytes`, 64-byte aligned (zeroed when `zero`).
 llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero);

@@ -44,21 +44,24 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   if (f.parallel_context)
     return make_error(Code::Unsupported, f.sc.path + ": GPU_Global container \"" + context.name +
                                              "\" would be allocated inside a kernel or parallel map");
-  Result<llvm::Value*> bytes = codegen::allocation_bytes(f, context.desc);
-  if (!bytes) return bytes.take_error();
+  Result<codegen::CheckedSize> checked = codegen::checked_allocation_size(f, context.name, context.desc);
+  if (!checked) return checked.take_error();
+  // An unusable size (negative extent, overflow) is recorded and returned by the call; the
+  // device block is then empty.
+  llvm::Value* const bytes = codegen::checked_bytes_or_zero(f, *checked);
   llvm::Module& m = f.mc.module;
   llvm::IRBuilder<>& b = f.b;
-  llvm::Value* device = b.CreateCall(runtime_malloc(m), {*bytes}, context.name + ".device");
+  llvm::Value* device = b.CreateCall(runtime_malloc(m), {bytes}, context.name + ".device");
   codegen::ModuleContext* mc = &f.mc;
   if (!context.host) {  // a transient: device memory for the whole call
-    if (context.zero) b.CreateCall(runtime_memset(m), {device, b.getInt32(0), *bytes});
+    if (context.zero) b.CreateCall(runtime_memset(m), {device, b.getInt32(0), bytes});
     f.exit_actions.push_back([mc, device](llvm::IRBuilder<>& eb) { eb.CreateCall(runtime_free(mc->module), {device}); });
     context.bound = device;
     return Status::success();
   }
-  b.CreateCall(runtime_copy(m), {device, context.host, *bytes, b.getInt32(DACE_CUDA_HOST_TO_DEVICE)});
+  b.CreateCall(runtime_copy(m), {device, context.host, bytes, b.getInt32(DACE_CUDA_HOST_TO_DEVICE)});
   llvm::Value* host = context.host;
-  llvm::Value* size = *bytes;
+  llvm::Value* size = bytes;
   // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
   f.exit_actions.push_back([mc, host, device, size](llvm::IRBuilder<>& eb) {
     eb.CreateCall(runtime_copy(mc->module), {host, device, size, eb.getInt32(DACE_CUDA_DEVICE_TO_HOST)});
