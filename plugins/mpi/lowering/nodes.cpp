@@ -175,36 +175,32 @@ Result<int32_t> subarray_property(LibraryNodeContext& c) {
   return i;
 }
 
-Status lower_block_scatter(LibraryNodeContext& c) {
+// BlockScatter and BlockGather: the same call shape, with the element count taken from the
+// local block (the output of a scatter, the input of a gather) and two grids.
+Status lower_block_transfer(LibraryNodeContext& c, const char* runtime_fn, bool count_from_output,
+                            const char* first_grid, const char* second_grid) {
   Result<Buffer> in = buffer(c, "_inp_buffer", true);
   if (!in) return in.take_error();
   Result<Buffer> out = buffer(c, "_out_buffer", false);
   if (!out) return out.take_error();
   Result<int32_t> sub = subarray_property(c);
   if (!sub) return sub.take_error();
-  Result<int32_t> scatter = grid_property(c, "scatter_grid");
-  if (!scatter) return scatter.take_error();
-  Result<int32_t> bcast = grid_property(c, "bcast_grid");
-  if (!bcast) return bcast.take_error();
-  call_runtime(c.frame(), "dace_mpi_block_scatter", {c.program_state(kStateKey), in->ptr, out->ptr, out->count,
-                                                      i32(c, out->dtype), i32(c, *sub), i32(c, *scatter), i32(c, *bcast)});
+  Result<int32_t> first = grid_property(c, first_grid);
+  if (!first) return first.take_error();
+  Result<int32_t> second = grid_property(c, second_grid);
+  if (!second) return second.take_error();
+  const Buffer& local = count_from_output ? *out : *in;
+  call_runtime(c.frame(), runtime_fn, {c.program_state(kStateKey), in->ptr, out->ptr, local.count,
+                                       i32(c, local.dtype), i32(c, *sub), i32(c, *first), i32(c, *second)});
   return Status::success();
 }
 
+Status lower_block_scatter(LibraryNodeContext& c) {
+  return lower_block_transfer(c, "dace_mpi_block_scatter", true, "scatter_grid", "bcast_grid");
+}
+
 Status lower_block_gather(LibraryNodeContext& c) {
-  Result<Buffer> in = buffer(c, "_inp_buffer", true);
-  if (!in) return in.take_error();
-  Result<Buffer> out = buffer(c, "_out_buffer", false);
-  if (!out) return out.take_error();
-  Result<int32_t> sub = subarray_property(c);
-  if (!sub) return sub.take_error();
-  Result<int32_t> gather = grid_property(c, "gather_grid");
-  if (!gather) return gather.take_error();
-  Result<int32_t> reduce = grid_property(c, "reduce_grid");
-  if (!reduce) return reduce.take_error();
-  call_runtime(c.frame(), "dace_mpi_block_gather", {c.program_state(kStateKey), in->ptr, out->ptr, in->count,
-                                                     i32(c, in->dtype), i32(c, *sub), i32(c, *gather), i32(c, *reduce)});
-  return Status::success();
+  return lower_block_transfer(c, "dace_mpi_block_gather", false, "gather_grid", "reduce_grid");
 }
 
 // A symbolic property (Pgemm's m, n, k) as i64.
