@@ -63,6 +63,7 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
       {"dace_mpi_block_scatter", address_of(&dace_mpi_block_scatter)},
       {"dace_mpi_cart_create", address_of(&dace_mpi_cart_create)},
       {"dace_mpi_cart_sub", address_of(&dace_mpi_cart_sub)},
+      {"dace_mpi_error_message", address_of(&dace_mpi_error_message)},
       {"dace_mpi_gather", address_of(&dace_mpi_gather)},
       {"dace_mpi_irecv", address_of(&dace_mpi_irecv)},
       {"dace_mpi_isend", address_of(&dace_mpi_isend)},

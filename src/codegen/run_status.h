@@ -1,5 +1,5 @@
 // The run-time status record of a lowered program: how generated code reports a failure
-// (an allocation that cannot be made) to the host that called it.
+// (an allocation that cannot be made, a library call that fails) to the host that called it.
 //
 // DaCe's ABI gives `__program_<name>` no return value, so the module defines one global
 // record, `__dace_status`, which the generated code fills (first failure wins, atomically,
@@ -19,6 +19,7 @@ enum class RunStatus : int32_t {
   OutOfMemory = 1,     // the allocator returned null; value = bytes asked for
   SizeOverflow = 2,    // the size in bytes does not fit 63 bits
   NegativeExtent = 3,  // value = the negative extent
+  LibraryFailure = 4,  // a plugin's runtime call failed (MPI); what = the whole message, value = its code
 };
 
 // Layout of `__dace_status` ({i32, i64, ptr} in IR: the same on every 64-bit C ABI).

@@ -105,6 +105,7 @@ struct Program::Impl {
       case codegen::RunStatus::SizeOverflow: return make_error(Code::OutOfMemory, what);
       case codegen::RunStatus::NegativeExtent:
         return make_error(Code::InvalidArgument, what + " " + std::to_string(value));
+      case codegen::RunStatus::LibraryFailure: return make_error(Code::RuntimeError, what);
       default: break;
     }
     return make_error(Code::RuntimeError, what + ": run-time failure " + std::to_string(status->code));

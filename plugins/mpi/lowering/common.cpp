@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/addressing.h"
+#include "codegen/run_status.h"
 
 namespace dace::mpi {
 
@@ -203,6 +204,33 @@ llvm::Value* call_runtime(codegen::Frame& f, const std::string& name, const std:
   llvm::FunctionType* ft = llvm::FunctionType::get(f.b.getInt32Ty(), types, false);
   llvm::FunctionCallee fn = f.mc.module.getOrInsertFunction(name, ft);
   return f.b.CreateCall(fn, args);
+}
+
+llvm::BasicBlock* record_if_failed(codegen::Frame& f, llvm::Value* status, llvm::Value* state, const std::string& where,
+                      llvm::BasicBlock* after_failure) {
+  llvm::BasicBlock* failed = llvm::BasicBlock::Create(f.mc.ctx, "mpi.failed", f.fn);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(f.mc.ctx, "mpi.ok", f.fn);
+  f.b.CreateCondBr(f.b.CreateICmpNE(status, f.b.getInt32(0)), failed, ok);
+  f.b.SetInsertPoint(failed);
+  llvm::FunctionType* ft = llvm::FunctionType::get(f.b.getPtrTy(), {f.b.getPtrTy(), f.b.getPtrTy()}, false);
+  llvm::FunctionCallee message = f.mc.module.getOrInsertFunction("dace_mpi_error_message", ft);
+  llvm::Value* what = f.b.CreateCall(message, {state, f.b.CreateGlobalString(where, "mpi.where")});
+  f.record_failure(f.b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), what,
+                   f.b.CreateSExt(status, f.b.getInt64Ty()));
+  llvm::BasicBlock* from = f.b.GetInsertBlock();
+  if (after_failure) {
+    f.b.CreateBr(after_failure);
+  } else {
+    f.leave_if(f.b.getTrue());
+    f.b.CreateBr(ok);
+  }
+  f.b.SetInsertPoint(ok);
+  return from;
+}
+
+void call_checked(codegen::LibraryNodeContext& c, const std::string& name, const std::vector<llvm::Value*>& args) {
+  llvm::Value* status = call_runtime(c.frame(), name, args);
+  record_if_failed(c.frame(), status, args.front(), c.where(), nullptr);
 }
 
 llvm::Value* i64_array(codegen::Frame& f, const std::vector<llvm::Value*>& values) {

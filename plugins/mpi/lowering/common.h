@@ -68,9 +68,18 @@ Result<int32_t> grid_property(codegen::LibraryNodeContext& c, const std::string&
 int32_t dtype_code(ScalarType t);  // -1 when MPI has no such type here
 Result<int32_t> op_code(const std::string& op, const std::string& where);
 
-// Calls a runtime function returning int32 (the status is not checked in the program: the
-// runtime prints what it detects, and MPI's own errors are fatal by default).
+// Calls a runtime function returning int32 (its status unchecked).
 llvm::Value* call_runtime(codegen::Frame& f, const std::string& name, const std::vector<llvm::Value*>& args);
+// Calls a runtime function of a node and checks its status: a failure records the runtime's
+// message (dace_mpi_error_message, prefixed with the node's path) as the program's
+// LibraryFailure status and leaves the function (run_status.h).
+void call_checked(codegen::LibraryNodeContext& c, const std::string& name, const std::vector<llvm::Value*>& args);
+// The failure branch of a status: records dace_mpi_error_message(state, where) as a
+// LibraryFailure with `status` as its value, then branches to `after_failure` (null: leaves
+// the function, Frame::leave_if). Leaves the builder where `status` was zero; returns the
+// block that branched to `after_failure`.
+llvm::BasicBlock* record_if_failed(codegen::Frame& f, llvm::Value* status, llvm::Value* state, const std::string& where,
+                      llvm::BasicBlock* after_failure);
 // A stack array of i64 / i32 values, for the runtime's pointer parameters.
 llvm::Value* i64_array(codegen::Frame& f, const std::vector<llvm::Value*>& values);
 llvm::Value* i32_array(codegen::Frame& f, const std::vector<int32_t>& values);

@@ -38,7 +38,7 @@ Status lower_bcast(LibraryNodeContext& c) {
   if (!root) return root.take_error();
   Result<int32_t> grid = grid_property(c, "grid");
   if (!grid) return grid.take_error();
-  call_runtime(c.frame(), "dace_mpi_bcast",
+  call_checked(c, "dace_mpi_bcast",
                {c.program_state(kStateKey), out->ptr, out->count, i32(c, out->dtype), *root, i32(c, *grid)});
   return Status::success();
 }
@@ -54,7 +54,7 @@ Status lower_allreduce(LibraryNodeContext& c) {
   if (!grid) return grid.take_error();
   // DaCe: one container on both sides = MPI_IN_PLACE; the runtime sees equal pointers.
   llvm::Value* send = in->data == out->data ? out->ptr : in->ptr;
-  call_runtime(c.frame(), "dace_mpi_allreduce",
+  call_checked(c, "dace_mpi_allreduce",
                {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype), i32(c, *op), i32(c, *grid)});
   return Status::success();
 }
@@ -71,7 +71,7 @@ Status lower_reduce(LibraryNodeContext& c) {
   Result<int32_t> grid = grid_property(c, "grid");
   if (!grid) return grid.take_error();
   llvm::Value* send = in->data == out->data ? out->ptr : in->ptr;
-  call_runtime(c.frame(), "dace_mpi_reduce", {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype),
+  call_checked(c, "dace_mpi_reduce", {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype),
                                               i32(c, *op), *root, i32(c, *grid)});
   return Status::success();
 }
@@ -93,7 +93,7 @@ Status lower_distribute(LibraryNodeContext& c, const char* fn, bool rooted) {
     if (!grid) return grid.take_error();
     args.push_back(i32(c, *grid));
   }
-  call_runtime(c.frame(), fn, args);
+  call_checked(c, fn, args);
   return Status::success();
 }
 
@@ -124,7 +124,7 @@ Status lower_p2p(LibraryNodeContext& c, bool send, bool nonblocking) {
     args.push_back(req->base);
   }
   const char* fn = nonblocking ? (send ? "dace_mpi_isend" : "dace_mpi_irecv") : (send ? "dace_mpi_send" : "dace_mpi_recv");
-  call_runtime(c.frame(), fn, args);
+  call_checked(c, fn, args);
   return Status::success();
 }
 
@@ -139,7 +139,7 @@ Status lower_wait(LibraryNodeContext& c) {
   codegen::Frame& f = c.frame();
   llvm::AllocaInst* tag = f.entry_alloca(f.b.getInt32Ty(), "mpi.tag");
   llvm::AllocaInst* source = f.entry_alloca(f.b.getInt32Ty(), "mpi.source");
-  call_runtime(f, "dace_mpi_wait", {c.program_state(kStateKey), req->base, tag, source});
+  call_checked(c, "dace_mpi_wait", {c.program_state(kStateKey), req->base, tag, source});
   for (auto [conn, slot] : {std::pair<const char*, llvm::AllocaInst*>{"_stat_tag", tag}, {"_stat_source", source}}) {
     if (!has_edge(c, conn, false)) continue;
     Result<codegen::Operand> out = codegen::library_operand(c.se, c.node_id, conn, false);
@@ -160,7 +160,7 @@ Status lower_waitall(LibraryNodeContext& c) {
   for (sym::Expr s : req->sizes) count = sym::mul(count, s);
   Result<llvm::Value*> n = c.frame().sym(count);
   if (!n) return n.take_error();
-  call_runtime(c.frame(), "dace_mpi_waitall", {c.program_state(kStateKey), *n, req->base});
+  call_checked(c, "dace_mpi_waitall", {c.program_state(kStateKey), *n, req->base});
   return Status::success();
 }
 
@@ -190,7 +190,7 @@ Status lower_block_transfer(LibraryNodeContext& c, const char* runtime_fn, bool 
   Result<int32_t> second = grid_property(c, second_grid);
   if (!second) return second.take_error();
   const Buffer& local = count_from_output ? *out : *in;
-  call_runtime(c.frame(), runtime_fn, {c.program_state(kStateKey), in->ptr, out->ptr, local.count,
+  call_checked(c, runtime_fn, {c.program_state(kStateKey), in->ptr, out->ptr, local.count,
                                        i32(c, local.dtype), i32(c, *sub), i32(c, *first), i32(c, *second)});
   return Status::success();
 }
@@ -247,7 +247,7 @@ Status lower_pgemm(LibraryNodeContext& c) {
   if (!ab) return ab.take_error();
   auto bb = block_sizes(c, "_b_block_sizes");
   if (!bb) return bb.take_error();
-  call_runtime(c.frame(), "dace_mpi_pgemm", {c.program_state(kStateKey), i32(c, a->dtype), a->ptr, b->ptr, out->ptr, *m,
+  call_checked(c, "dace_mpi_pgemm", {c.program_state(kStateKey), i32(c, a->dtype), a->ptr, b->ptr, out->ptr, *m,
                                              *n, *k, ab->first, ab->second, bb->first, bb->second});
   return Status::success();
 }

@@ -29,8 +29,9 @@ Result<llvm::Value*> expression(codegen::Frame& f, const std::string& text, cons
   return f.sym(*e);
 }
 
-// Checks the runtime's status: a failure ends init with a null state pointer.
-void check_status(codegen::ProgramStateContext& pc, llvm::Value* status, llvm::Value* state,
+// Checks the runtime's status: a failure records the runtime's message (the program's
+// status) and ends init with a null state pointer.
+void check_status(codegen::ProgramStateContext& pc, llvm::Value* status, llvm::Value* state, const std::string& where,
                   llvm::BasicBlock*& failed) {
   codegen::Frame& f = pc.frame;
   if (!failed) {
@@ -40,9 +41,7 @@ void check_status(codegen::ProgramStateContext& pc, llvm::Value* status, llvm::V
     call_runtime(f, "dace_mpi_state_destroy", {state});
     f.b.SetInsertPoint(here);
   }
-  llvm::BasicBlock* next = llvm::BasicBlock::Create(f.mc.ctx, "mpi.init.ok", f.fn);
-  f.b.CreateCondBr(f.b.CreateICmpNE(status, f.b.getInt32(0)), failed, next);
-  f.b.SetInsertPoint(next);
+  record_if_failed(f, status, state, where, failed);
 }
 
 }  // namespace
@@ -63,8 +62,11 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
   // A null state skips everything below; the core turns it into a failed init.
   llvm::BasicBlock* work = llvm::BasicBlock::Create(f.mc.ctx, "mpi.init", f.fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "mpi.init.done", f.fn);
-  llvm::BasicBlock* entry = f.b.GetInsertBlock();
-  f.b.CreateCondBr(f.b.CreateIsNull(state), done, work);
+  // dace_mpi_state_create's failure (no state) becomes the program's status too.
+  llvm::Value* null_state = f.b.CreateZExt(f.b.CreateIsNull(state), f.b.getInt32Ty());
+  llvm::BasicBlock* entry =
+      record_if_failed(f, null_state, llvm::ConstantPointerNull::get(f.b.getPtrTy()), where, done);
+  f.b.CreateBr(work);
   f.b.SetInsertPoint(work);
   llvm::BasicBlock* failed = nullptr;
 
@@ -86,7 +88,7 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
         llvm::Value* st = call_runtime(f, "dace_mpi_cart_create",
                                        {state, f.b.getInt32(static_cast<int32_t>(i)),
                                         f.b.getInt32(static_cast<int32_t>(dims.size())), i64_array(f, dims)});
-        check_status(pc, st, state, failed);
+        check_status(pc, st, state, gw, failed);
         created[i] = true;
         continue;
       }
@@ -102,7 +104,7 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
       llvm::Value* st = call_runtime(f, "dace_mpi_cart_sub",
                                      {state, f.b.getInt32(static_cast<int32_t>(i)), f.b.getInt32(parent),
                                       f.b.getInt32(static_cast<int32_t>(g.color.size())), i32_array(f, g.color), exact});
-      check_status(pc, st, state, failed);
+      check_status(pc, st, state, gw, failed);
       created[i] = true;
     }
   }
@@ -133,7 +135,7 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
         {state, f.b.getInt32(static_cast<int32_t>(i)), f.b.getInt32(grid), f.b.getInt32(code),
          f.b.getInt32(static_cast<int32_t>(shape.size())), i64_array(f, shape), i64_array(f, subshape),
          i32_array(f, a.correspondence)});
-    check_status(pc, st, state, failed);
+    check_status(pc, st, state, aw, failed);
   }
 
   // DaCe's ScaLAPACK environment: a Py x Px BLACS grid ("C" order), read from the symbols.
@@ -143,7 +145,7 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
     if (!py || !px)
       return make_error(Code::InvalidSdfg, where + ": PBLAS nodes need the symbols Px and Py (the BLACS grid is Py x Px)");
     llvm::Value* st = call_runtime(f, "dace_mpi_blacs_init", {state, *py, *px});
-    check_status(pc, st, state, failed);
+    check_status(pc, st, state, where + " / BLACS grid", failed);
   }
 
   llvm::BasicBlock* last = f.b.GetInsertBlock();

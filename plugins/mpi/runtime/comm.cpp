@@ -31,6 +31,22 @@ int world_size(const State* s) {
   return n;
 }
 
+// Runs a blocking MPI operation: the call itself, or under the watchdog (DACE_MPI_TIMEOUT)
+// its nonblocking form, polled until done or timed out. `what` describes it for messages.
+template <class Blocking, class Start, class Describe>
+int32_t guarded(State* s, Blocking blocking, Start start, bool cancellable, Describe what) {
+  if (s->timeout <= 0) return mpi_status(s, blocking(), what);
+  MPI_Request request = MPI_REQUEST_NULL;
+  int rc = start(&request);
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, what());
+  return await(s, 1, &request, nullptr, cancellable, what());
+}
+
+std::string peer_text(const char* op, const char* dir, int64_t peer, int64_t tag, int64_t count) {
+  return std::string(op) + " of " + std::to_string(count) + " elements " + dir + " rank " + std::to_string(peer) +
+         " (tag " + std::to_string(tag) + ")";
+}
+
 MPI_Request* request_slot(void* p) {
   static_assert(sizeof(MPI_Request) <= 8, "DaCe's MPI_Request elements are 8-byte slots here");
   return static_cast<MPI_Request*>(p);
@@ -45,7 +61,11 @@ int32_t dace_mpi_bcast(void* state, void* buffer, int64_t count, int32_t dtype, 
   if (!check(s, "Bcast", count, dtype)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  return MPI_Bcast(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(root), c);
+  const int n = static_cast<int>(count), r = static_cast<int>(root);
+  const MPI_Datatype t = datatype(dtype);
+  return guarded(
+      s, [&] { return MPI_Bcast(buffer, n, t, r, c); }, [&](MPI_Request* q) { return MPI_Ibcast(buffer, n, t, r, c, q); },
+      false, [&] { return "MPI_Bcast from rank " + std::to_string(root); });
 }
 
 int32_t dace_mpi_allreduce(void* state, const void* in, void* out, int64_t count, int32_t dtype, int32_t o,
@@ -56,7 +76,12 @@ int32_t dace_mpi_allreduce(void* state, const void* in, void* out, int64_t count
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
   const void* send = in == out ? MPI_IN_PLACE : in;
-  return MPI_Allreduce(send, out, static_cast<int>(count), datatype(dtype), op(o), c);
+  const int n = static_cast<int>(count);
+  const MPI_Datatype t = datatype(dtype);
+  return guarded(
+      s, [&] { return MPI_Allreduce(send, out, n, t, op(o), c); },
+      [&](MPI_Request* q) { return MPI_Iallreduce(send, out, n, t, op(o), c, q); }, false,
+      [] { return std::string("MPI_Allreduce"); });
 }
 
 int32_t dace_mpi_reduce(void* state, const void* in, void* out, int64_t count, int32_t dtype, int32_t o, int64_t root,
@@ -70,25 +95,38 @@ int32_t dace_mpi_reduce(void* state, const void* in, void* out, int64_t count, i
   MPI_Comm_rank(c, &me);
   // In place (one buffer): the root reduces into it, the others send it.
   const void* send = (in == out && me == root) ? MPI_IN_PLACE : in;
-  return MPI_Reduce(send, out, static_cast<int>(count), datatype(dtype), op(o), static_cast<int>(root), c);
+  const int n = static_cast<int>(count), r = static_cast<int>(root);
+  const MPI_Datatype t = datatype(dtype);
+  return guarded(
+      s, [&] { return MPI_Reduce(send, out, n, t, op(o), r, c); },
+      [&](MPI_Request* q) { return MPI_Ireduce(send, out, n, t, op(o), r, c, q); }, false,
+      [&] { return "MPI_Reduce to rank " + std::to_string(root); });
 }
 
 int32_t dace_mpi_scatter(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out, int64_t out_count,
                          int32_t out_dtype, int64_t root) {
   State* s = as_state(state);
   if (!check(s, "Scatter", in_count, in_dtype) || !check(s, "Scatter", out_count, out_dtype)) return -1;
-  int n = world_size(s);
-  return MPI_Scatter(in, static_cast<int>(in_count / n), datatype(in_dtype), out, static_cast<int>(out_count),
-                     datatype(out_dtype), static_cast<int>(root), s->comm);
+  const int per = static_cast<int>(in_count / world_size(s)), n = static_cast<int>(out_count);
+  const int r = static_cast<int>(root);
+  const MPI_Datatype ti = datatype(in_dtype), to = datatype(out_dtype);
+  return guarded(
+      s, [&] { return MPI_Scatter(in, per, ti, out, n, to, r, s->comm); },
+      [&](MPI_Request* q) { return MPI_Iscatter(in, per, ti, out, n, to, r, s->comm, q); }, false,
+      [&] { return "MPI_Scatter from rank " + std::to_string(root); });
 }
 
 int32_t dace_mpi_gather(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out, int64_t out_count,
                         int32_t out_dtype, int64_t root) {
   State* s = as_state(state);
   if (!check(s, "Gather", in_count, in_dtype) || !check(s, "Gather", out_count, out_dtype)) return -1;
-  int n = world_size(s);
-  return MPI_Gather(in, static_cast<int>(in_count), datatype(in_dtype), out, static_cast<int>(out_count / n),
-                    datatype(out_dtype), static_cast<int>(root), s->comm);
+  const int n = static_cast<int>(in_count), per = static_cast<int>(out_count / world_size(s));
+  const int r = static_cast<int>(root);
+  const MPI_Datatype ti = datatype(in_dtype), to = datatype(out_dtype);
+  return guarded(
+      s, [&] { return MPI_Gather(in, n, ti, out, per, to, r, s->comm); },
+      [&](MPI_Request* q) { return MPI_Igather(in, n, ti, out, per, to, r, s->comm, q); }, false,
+      [&] { return "MPI_Gather to rank " + std::to_string(root); });
 }
 
 int32_t dace_mpi_allgather(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
@@ -97,10 +135,14 @@ int32_t dace_mpi_allgather(void* state, const void* in, int64_t in_count, int32_
   if (!check(s, "Allgather", in_count, in_dtype) || !check(s, "Allgather", out_count, out_dtype)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  int n = 1;
-  MPI_Comm_size(c, &n);
-  return MPI_Allgather(in, static_cast<int>(in_count), datatype(in_dtype), out, static_cast<int>(out_count / n),
-                       datatype(out_dtype), c);
+  int ranks = 1;
+  MPI_Comm_size(c, &ranks);
+  const int n = static_cast<int>(in_count), per = static_cast<int>(out_count / ranks);
+  const MPI_Datatype ti = datatype(in_dtype), to = datatype(out_dtype);
+  return guarded(
+      s, [&] { return MPI_Allgather(in, n, ti, out, per, to, c); },
+      [&](MPI_Request* q) { return MPI_Iallgather(in, n, ti, out, per, to, c, q); }, false,
+      [] { return std::string("MPI_Allgather"); });
 }
 
 int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
@@ -109,12 +151,16 @@ int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t
   if (!check(s, "Alltoall", in_count, in_dtype) || !check(s, "Alltoall", out_count, out_dtype)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  int n = 1;
-  MPI_Comm_size(c, &n);
+  int ranks = 1;
+  MPI_Comm_size(c, &ranks);
   // DaCe sends and receives in_count / ranks elements per rank.
   if (out_count < in_count) return fail(s, "Alltoall: the output holds fewer elements than the input");
-  return MPI_Alltoall(in, static_cast<int>(in_count / n), datatype(in_dtype), out, static_cast<int>(in_count / n),
-                      datatype(out_dtype), c);
+  const int per = static_cast<int>(in_count / ranks);
+  const MPI_Datatype ti = datatype(in_dtype), to = datatype(out_dtype);
+  return guarded(
+      s, [&] { return MPI_Alltoall(in, per, ti, out, per, to, c); },
+      [&](MPI_Request* q) { return MPI_Ialltoall(in, per, ti, out, per, to, c, q); }, false,
+      [] { return std::string("MPI_Alltoall"); });
 }
 
 int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest, int64_t tag,
@@ -123,7 +169,12 @@ int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dt
   if (!check(s, "Send", count, dtype)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  return MPI_Send(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(dest), static_cast<int>(tag), c);
+  const int n = static_cast<int>(count), d = static_cast<int>(dest), tg = static_cast<int>(tag);
+  const MPI_Datatype t = datatype(dtype);
+  return guarded(
+      s, [&] { return MPI_Send(buffer, n, t, d, tg, c); },
+      [&](MPI_Request* q) { return MPI_Isend(buffer, n, t, d, tg, c, q); }, true,
+      [&] { return peer_text("MPI_Send", "to", dest, tag, count); });
 }
 
 int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source, int64_t tag,
@@ -132,8 +183,12 @@ int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int32_t dtype, i
   if (!check(s, "Recv", count, dtype)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  return MPI_Recv(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(source), static_cast<int>(tag), c,
-                  MPI_STATUS_IGNORE);
+  const int n = static_cast<int>(count), src = static_cast<int>(source), tg = static_cast<int>(tag);
+  const MPI_Datatype t = datatype(dtype);
+  return guarded(
+      s, [&] { return MPI_Recv(buffer, n, t, src, tg, c, MPI_STATUS_IGNORE); },
+      [&](MPI_Request* q) { return MPI_Irecv(buffer, n, t, src, tg, c, q); }, true,
+      [&] { return peer_text("MPI_Recv", "from", source, tag, count); });
 }
 
 int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest, int64_t tag,
@@ -145,8 +200,9 @@ int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int32_t d
     *request_slot(request) = MPI_REQUEST_NULL;
     return 0;
   }
-  return MPI_Isend(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(dest), static_cast<int>(tag), c,
-                   request_slot(request));
+  int rc = MPI_Isend(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(dest), static_cast<int>(tag), c,
+                     request_slot(request));
+  return mpi_status(s, rc, [&] { return peer_text("MPI_Isend", "to", dest, tag, count); });
 }
 
 int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source, int64_t tag,
@@ -158,14 +214,18 @@ int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int32_t dtype, 
     *request_slot(request) = MPI_REQUEST_NULL;
     return 0;
   }
-  return MPI_Irecv(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(source), static_cast<int>(tag), c,
-                   request_slot(request));
+  int rc = MPI_Irecv(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(source), static_cast<int>(tag),
+                     c, request_slot(request));
+  return mpi_status(s, rc, [&] { return peer_text("MPI_Irecv", "from", source, tag, count); });
 }
 
 int32_t dace_mpi_wait(void* state, void* request, int32_t* tag, int32_t* source) {
-  (void)state;
+  State* s = as_state(state);
+  if (!s) return fail(nullptr, "Wait: the program's MPI state is missing (init failed?)");
   MPI_Status st;
-  int rc = MPI_Wait(request_slot(request), &st);
+  st.MPI_TAG = MPI_ANY_TAG;
+  st.MPI_SOURCE = MPI_ANY_SOURCE;
+  int32_t rc = await(s, 1, request_slot(request), &st, true, "MPI_Wait");
   if (tag) *tag = st.MPI_TAG;
   if (source) *source = st.MPI_SOURCE;
   return rc;
@@ -173,8 +233,10 @@ int32_t dace_mpi_wait(void* state, void* request, int32_t* tag, int32_t* source)
 
 int32_t dace_mpi_waitall(void* state, int64_t count, void* requests) {
   State* s = as_state(state);
+  if (!s) return fail(nullptr, "Waitall: the program's MPI state is missing (init failed?)");
   if (!fits_int(count)) return fail(s, "Waitall: request count " + std::to_string(count));
-  return MPI_Waitall(static_cast<int>(count), request_slot(requests), MPI_STATUSES_IGNORE);
+  return await(s, static_cast<int>(count), request_slot(requests), nullptr, true,
+               "MPI_Waitall of " + std::to_string(count) + " requests");
 }
 
 int32_t dace_mpi_block_scatter(void* state, const void* in, void* out, int64_t out_count, int32_t dtype,
@@ -184,15 +246,22 @@ int32_t dace_mpi_block_scatter(void* state, const void* in, void* out, int64_t o
   if (subarray < 0 || static_cast<size_t>(subarray) >= s->subarrays.size())
     return fail(s, "BlockScatter: unknown subarray type");
   const SubArray& a = s->subarrays[static_cast<size_t>(subarray)];
+  const int n = static_cast<int>(out_count);
+  const MPI_Datatype t = datatype(dtype);
   MPI_Comm c = grid_comm(s, scatter_grid);
   if (c != MPI_COMM_NULL) {
-    int rc = MPI_Scatterv(in, a.counts.data(), a.displs.data(), a.type, out, static_cast<int>(out_count),
-                          datatype(dtype), 0, c);
-    if (rc != MPI_SUCCESS) return rc;
+    int32_t rc = guarded(
+        s, [&] { return MPI_Scatterv(in, a.counts.data(), a.displs.data(), a.type, out, n, t, 0, c); },
+        [&](MPI_Request* q) { return MPI_Iscatterv(in, a.counts.data(), a.displs.data(), a.type, out, n, t, 0, c, q); },
+        false, [] { return std::string("BlockScatter: MPI_Scatterv"); });
+    if (rc != 0) return rc;
   }
   if (bcast_grid >= 0) {
     MPI_Comm b = grid_comm(s, bcast_grid);
-    if (b != MPI_COMM_NULL) return MPI_Bcast(out, static_cast<int>(out_count), datatype(dtype), 0, b);
+    if (b != MPI_COMM_NULL)
+      return guarded(
+          s, [&] { return MPI_Bcast(out, n, t, 0, b); }, [&](MPI_Request* q) { return MPI_Ibcast(out, n, t, 0, b, q); },
+          false, [] { return std::string("BlockScatter: MPI_Bcast"); });
   }
   return 0;
 }
@@ -208,18 +277,27 @@ int32_t dace_mpi_block_gather(void* state, void* in, void* out, int64_t in_count
   MPI_Comm r = reduce_grid >= 0 ? grid_comm(s, reduce_grid) : MPI_COMM_NULL;
   const int n = static_cast<int>(in_count);
   const MPI_Datatype t = datatype(dtype);
+  auto reduce = [&](const void* send, void* recv, int root) {
+    return guarded(
+        s, [&] { return MPI_Reduce(send, recv, n, t, MPI_SUM, root, r); },
+        [&](MPI_Request* q) { return MPI_Ireduce(send, recv, n, t, MPI_SUM, root, r, q); }, false,
+        [] { return std::string("BlockGather: MPI_Reduce"); });
+  };
   if (g != MPI_COMM_NULL) {
     // The ranks of the gather grid first sum the partial blocks of their reduction grid
     // (they are its roots), then gather the blocks.
     if (r != MPI_COMM_NULL) {
       int root = 0;
       MPI_Comm_rank(r, &root);
-      int rc = MPI_Reduce(MPI_IN_PLACE, in, n, t, MPI_SUM, root, r);
-      if (rc != MPI_SUCCESS) return rc;
+      int32_t rc = reduce(MPI_IN_PLACE, in, root);
+      if (rc != 0) return rc;
     }
-    return MPI_Gatherv(in, n, t, out, a.counts.data(), a.displs.data(), a.type, 0, g);
+    return guarded(
+        s, [&] { return MPI_Gatherv(in, n, t, out, a.counts.data(), a.displs.data(), a.type, 0, g); },
+        [&](MPI_Request* q) { return MPI_Igatherv(in, n, t, out, a.counts.data(), a.displs.data(), a.type, 0, g, q); },
+        false, [] { return std::string("BlockGather: MPI_Gatherv"); });
   }
-  if (r != MPI_COMM_NULL) return MPI_Reduce(in, nullptr, n, t, MPI_SUM, 0, r);
+  if (r != MPI_COMM_NULL) return reduce(in, nullptr, 0);
   return 0;
 }
 

@@ -5,8 +5,14 @@
  *
  * Element types are dace_mpi_dtype_t codes; reductions dace_mpi_op_t codes. A grid index of
  * -1 means the program's communicator (DaCe's MPI_COMM_WORLD: the host's communicator,
- * duplicated). Every call returns 0 or an MPI error code; errors the runtime detects itself
- * are printed to stderr with the rank and return -1. */
+ * duplicated). Every call returns 0 or a failure: an MPI error code (the program's
+ * communicators return errors: MPI_ERRORS_RETURN) or -1 for what the runtime detects itself;
+ * dace_mpi_error_message then says what failed.
+ *
+ * Watchdog: with DACE_MPI_TIMEOUT=<seconds> (> 0) in the environment when the state is
+ * created, every operation that can block (point-to-point, waits, collectives, block
+ * scatter/gather; not ScaLAPACK's) runs in its nonblocking form and fails when it has not
+ * completed after that many seconds, instead of hanging in a deadlock. */
 #ifndef DACE_MPI_RUNTIME_H
 #define DACE_MPI_RUNTIME_H
 #include <stdint.h>
@@ -32,9 +38,14 @@ typedef enum dace_mpi_op_t {
  * an MPI_Comm, or NULL for MPI_COMM_WORLD. Set by libdace around program calls. */
 DACE_MPI_EXPORT void dace_mpi_set_host_comm(const void* comm);
 
+/* "<where>: rank R: <the last failure of `state`>" (state NULL: the last failure without a
+ * state, such as dace_mpi_state_create's). The text stays valid for the life of the
+ * process (the generated code hands it to the host in its status record). */
+DACE_MPI_EXPORT const char* dace_mpi_error_message(void* state, const char* where);
+
 /* Initialises MPI when nobody has (and then finalises it at process exit), duplicates the
- * host communicator and reserves `grids` process grids and `subarrays` subarray types.
- * NULL on failure (printed). */
+ * host communicator (errors return), reads DACE_MPI_TIMEOUT and reserves `grids` process
+ * grids and `subarrays` subarray types. NULL on failure (printed). */
 DACE_MPI_EXPORT void* dace_mpi_state_create(int32_t grids, int32_t subarrays);
 /* Frees every communicator, group, datatype and BLACS grid the state holds. NULL ignored. */
 DACE_MPI_EXPORT int32_t dace_mpi_state_destroy(void* state);

@@ -33,12 +33,32 @@ struct State {
   std::vector<SubArray> subarrays;
   bool blacs = false;
   int blacs_context = -1, prows = 0, pcols = 0, myprow = -1, mypcol = -1;
+  // The watchdog of blocking operations (DACE_MPI_TIMEOUT, seconds; 0: none, plain blocking
+  // MPI calls) and the message of the last failure (what dace_mpi_error_message reports).
+  double timeout = 0;
+  std::string error;
 };
 
 inline State* as_state(void* p) { return static_cast<State*>(p); }
 
-// Prints "dace mpi (rank R): what" to stderr and returns -1.
-int32_t fail(const State* s, const std::string& what);
+// Records `what` as the state's last failure (and the process's, for failures without a
+// state, which are also printed as "dace mpi (rank R): what") and returns -1.
+int32_t fail(State* s, const std::string& what);
+// MPI_SUCCESS: 0. Else records "<what()>: <MPI's error string>" and returns the MPI code.
+// `what` describes the operation; it runs only on failure.
+int32_t mpi_failure(State* s, int rc, const std::string& what);
+template <class Describe>
+int32_t mpi_status(State* s, int rc, Describe what) {
+  return rc == MPI_SUCCESS ? 0 : mpi_failure(s, rc, what());
+}
+// Completes `n` requests (watchdog.cpp): MPI_Waitall without a timeout; with one, MPI_Testall
+// polling until they complete or DACE_MPI_TIMEOUT passes, then a failure saying what did not
+// complete (receives and sends are cancelled; collectives cannot be). `statuses` may be null.
+int32_t await(State* s, int n, MPI_Request* requests, MPI_Status* statuses, bool cancellable,
+              const std::string& what);
+// The watchdog timeout DACE_MPI_TIMEOUT asks for (seconds, >= 0); false when it is not a
+// number (the message says why).
+bool timeout_from_environment(double& seconds, std::string& message);
 MPI_Datatype datatype(int32_t code);  // MPI_DATATYPE_NULL for an unknown code
 MPI_Op op(int32_t code);              // MPI_OP_NULL for an unknown code
 // The communicator of grid `g` (-1: the program's); MPI_COMM_NULL when the grid does not

@@ -2,6 +2,8 @@
 // subarray types (DaCe's ProcessGrid / SubArray semantics, dace/distr_types.py).
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <mutex>
 
 #include "internal.h"
 
@@ -11,6 +13,13 @@ namespace {
 
 thread_local const void* host_comm = nullptr;
 bool initialised_here = false;
+
+// The last failure without a state (or before one existed), and the messages handed to
+// generated code: kept for the life of the process, since the host reads them after the call
+// that failed returned (failures are rare: a few strings).
+std::mutex messages_mutex;
+std::string last_failure;
+std::deque<std::string> handed_out;
 
 void finalize_if_ours() {
   int finalized = 0;
@@ -33,6 +42,7 @@ bool ensure_mpi() {
 }
 
 void fill_grid(Grid& g, int ndims) {
+  MPI_Comm_set_errhandler(g.comm, MPI_ERRORS_RETURN);
   MPI_Comm_group(g.comm, &g.group);
   MPI_Comm_rank(g.comm, &g.rank);
   MPI_Comm_size(g.comm, &g.size);
@@ -42,12 +52,18 @@ void fill_grid(Grid& g, int ndims) {
 
 }  // namespace
 
-int32_t fail(const State* s, const std::string& what) {
-  int rank = s ? s->rank : -1;
-  if (!s) {
-    int init = 0;
-    MPI_Initialized(&init);
-    if (init) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+int32_t fail(State* s, const std::string& what) {
+  if (s) {
+    s->error = what;
+    return -1;
+  }
+  int rank = -1, init = 0, finalized = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&finalized);
+  if (init && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  {
+    std::lock_guard<std::mutex> lock(messages_mutex);
+    last_failure = what;
   }
   std::fprintf(stderr, "dace mpi (rank %d): %s\n", rank, what.c_str());
   std::fflush(stderr);
@@ -105,19 +121,39 @@ extern "C" {
 
 void dace_mpi_set_host_comm(const void* comm) { host_comm = comm; }
 
+const char* dace_mpi_error_message(void* state, const char* where) {
+  State* s = as_state(state);
+  std::lock_guard<std::mutex> lock(messages_mutex);
+  std::string cause = s && !s->error.empty() ? s->error : last_failure;
+  if (cause.empty()) cause = "the MPI runtime failed";
+  std::string rank = s ? "rank " + std::to_string(s->rank) + ": " : "";
+  handed_out.push_back(std::string(where ? where : "") + ": " + rank + cause);
+  return handed_out.back().c_str();
+}
+
 void* dace_mpi_state_create(int32_t grids, int32_t subarrays) {
   if (grids < 0 || subarrays < 0) return nullptr;
   if (!ensure_mpi()) {
     fail(nullptr, "MPI could not be initialised (or was finalised already)");
     return nullptr;
   }
+  double timeout = 0;
+  std::string bad_timeout;
+  if (!timeout_from_environment(timeout, bad_timeout)) {
+    fail(nullptr, bad_timeout);
+    return nullptr;
+  }
   MPI_Comm base = host_comm ? *static_cast<const MPI_Comm*>(host_comm) : MPI_COMM_WORLD;
   auto* s = new State();
+  s->timeout = timeout;
   if (base == MPI_COMM_NULL || MPI_Comm_dup(base, &s->comm) != MPI_SUCCESS) {
     fail(nullptr, "the host communicator cannot be duplicated");
     delete s;
     return nullptr;
   }
+  // MPI errors on the program's communicators (and those made from them) return codes,
+  // which become the failing node's status, instead of aborting every rank.
+  MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(s->comm, &s->rank);
   s->grids.resize(static_cast<size_t>(grids));
   s->subarrays.resize(static_cast<size_t>(subarrays));
@@ -164,7 +200,7 @@ int32_t dace_mpi_cart_create(void* state, int32_t grid, int32_t ndims, const int
                                                                  "communicator has " + std::to_string(size));
   std::vector<int> periods(static_cast<size_t>(ndims), 0);
   int rc = MPI_Cart_create(s->comm, ndims, g.dims.data(), periods.data(), 0, &g.comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, "MPI_Cart_create");
   if (g.comm != MPI_COMM_NULL) {
     fill_grid(g, ndims);
     g.valid = true;
@@ -189,7 +225,7 @@ int32_t dace_mpi_cart_sub(void* state, int32_t grid, int32_t parent, int32_t par
   }
   if (!p.valid) return 0;
   int rc = MPI_Cart_sub(p.comm, keep.data(), &g.comm);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, "MPI_Cart_sub");
   fill_grid(g, static_cast<int>(g.dims.size()));
   if (exact_rank < 0) {
     g.valid = true;
@@ -197,7 +233,7 @@ int32_t dace_mpi_cart_sub(void* state, int32_t grid, int32_t parent, int32_t par
   }
   int from = static_cast<int>(exact_rank), to = MPI_UNDEFINED;
   rc = MPI_Group_translate_ranks(p.group, 1, &from, g.group, &to);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, "MPI_Group_translate_ranks");
   g.valid = to != MPI_UNDEFINED && to != MPI_PROC_NULL;
   return 0;
 }
@@ -231,10 +267,10 @@ int32_t dace_mpi_subarray_create(void* state, int32_t id, int32_t grid, int32_t 
   MPI_Datatype block = MPI_DATATYPE_NULL;
   SubArray& a = s->subarrays[static_cast<size_t>(id)];
   int rc = MPI_Type_create_subarray(ndims, sizes.data(), subsizes.data(), origin.data(), MPI_ORDER_C, base, &block);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, "MPI_Type_create_subarray");
   rc = MPI_Type_create_resized(block, 0, static_cast<MPI_Aint>(unit) * elem, &a.type);
   MPI_Type_free(&block);
-  if (rc != MPI_SUCCESS) return rc;
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, "MPI_Type_create_resized");
   MPI_Type_commit(&a.type);
   // Rank i of the grid gets the block whose index is i unravelled row-major over the grid
   // extents of the array's dimensions (DaCe's enumeration); its start in elements is
