@@ -2,13 +2,15 @@
 //
 // It registers the GPU_Device schedule (maps become kernels compiled to PTX by LLVM's NVPTX
 // backend, lowering/kernel.h), the GPU_Global storage (program arguments mirrored on the
-// device, lowering/global_storage.h) and its runtime (runtime/dace_cuda_runtime.h), which
+// device, lowering/global_storage.h), copies between host memory and GPU_Global
+// (lowering/copy.h) and its runtime (runtime/dace_cuda_runtime.h), which
 // opens libcuda.so.1 only when a program first needs the device: the plugin loads, and
 // compiles GPU programs to PTX, on machines without a driver.
 #include <cstdint>
 #include <memory>
 
 #include "libdace_plugin.h"
+#include "lowering/copy.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
 #include "plugin/registry.h"
@@ -55,6 +57,11 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
     if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;
   if (!registry->add_schedule("GPU_Device", std::make_shared<DeviceSchedule>()).ok()) return 1;
   if (!registry->add_storage("GPU_Global", std::make_shared<dace::cuda::GlobalStorage>()).ok()) return 1;
+  // Copies in host code between host memory and GPU_Global, both ways, and GPU_Global to GPU_Global.
+  auto copy = std::make_shared<dace::cuda::DeviceCopy>();
+  for (const char* const* host = dace::cuda::host_storage_names(); *host; ++host)
+    if (!registry->add_copy(*host, "GPU_Global", copy).ok() || !registry->add_copy("GPU_Global", *host, copy).ok()) return 1;
+  if (!registry->add_copy("GPU_Global", "GPU_Global", copy).ok()) return 1;
   return 0;
 }
 

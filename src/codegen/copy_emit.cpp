@@ -7,6 +7,8 @@
 #include "codegen/target_lowering.h"
 #include "codegen/stream_queue.h"
 #include "codegen/wcr.h"
+#include "plugin/interfaces.h"
+#include "plugin/registry.h"
 
 namespace dace::codegen {
 
@@ -56,6 +58,23 @@ std::vector<size_t> nonunit_dims(const std::vector<sym::Expr>& sizes) {
   return out;
 }
 
+// A copy in host code from or to a plugin's storage (device memory): the plugin that
+// registered a copy for the ordered storage pair emits it (target_lowering.h: CopyContext).
+Status emit_target_copy(StateEmitter& se, int edge_id, const Side& src, const DataBinding& sb, const Side& dst,
+                        const DataBinding& db) {
+  Frame& f = *se.f;
+  const std::string where = se.where_edge(edge_id);
+  const std::string from = ir::to_string(sb.desc->storage), to = ir::to_string(db.desc->storage);
+  const plugin::Registry* registry = f.mc.options.registry;
+  std::shared_ptr<const plugin::CopyLowering> copy = registry ? registry->find_copy(from, to) : nullptr;
+  if (!copy)
+    return make_error(Code::Unsupported, where + ": no plugin lowers copies from " + from + " (\"" + src.data +
+                                             "\") to " + to + " (\"" + dst.data + "\") in host code");
+  CopyContext ctx(f, where, src.data, sb, src.subset, dst.data, db, dst.subset);
+  ctx.wcr = !se.state.edge(edge_id)->memlet.wcr.empty();
+  return copy->lower_copy(ctx);
+}
+
 Status emit_copy(StateEmitter& se, int edge_id) {
   Frame& f = *se.f;
   const ir::DataflowEdge* e = se.state.edge(edge_id);
@@ -69,8 +88,8 @@ Status emit_copy(StateEmitter& se, int edge_id) {
   if (!sb) return sb.take_error();
   Result<DataBinding> db = f.data(dst.data);
   if (!db) return db.take_error();
-  DACE_TRY(check_host_access(f, *sb->desc, src.data, se.where_edge(edge_id)));
-  DACE_TRY(check_host_access(f, *db->desc, dst.data, se.where_edge(edge_id)));
+  if (!is_device_code(f) && (!is_host_storage(sb->desc->storage) || !is_host_storage(db->desc->storage)))
+    return emit_target_copy(se, edge_id, src, *sb, dst, *db);
   if (ir::struct_layout(sb->desc->dtype) || ir::struct_layout(db->desc->dtype))
     return make_error(Code::Unsupported, se.where_edge(edge_id) + ": copies of struct elements (" +
                                              ir::to_string(sb->desc->dtype) + ") cannot be compiled yet");

@@ -41,18 +41,49 @@ class AllocationContext {
 };
 
 // A module whose ModuleContext::target_state holds this key is device code (a plugin's
-// device module): containers in device storage (GPU_Global) are addressable there, and not in
-// host modules.
+// device module): containers in device storage are addressable there, and not in host modules.
 inline constexpr const char* kDeviceCodeKey = "device_code";
 
+inline bool is_device_code(const Frame& f) { return f.mc.target_state.count(kDeviceCodeKey) != 0; }
+
+// Storages whose memory host code addresses directly (the core's own and pinned host memory).
+// Every other storage (a plugin's device memory) is reached from host code only through the
+// copies its plugin registers (plugin::CopyLowering, CopyContext below).
+inline bool is_host_storage(ir::StorageType s) {
+  return s == ir::StorageType::Default || s == ir::StorageType::CPU_Heap || s == ir::StorageType::CPU_Pinned ||
+         s == ir::StorageType::CPU_ThreadLocal || s == ir::StorageType::Register;
+}
+
+// A copy edge in host code whose source or destination is in a storage outside the host's
+// (is_host_storage), lowered by the plugin that registered a copy for the ordered storage pair
+// (Registry::find_copy). `src_subset` / `dst_subset` are the memlet's subsets resolved on both
+// sides; the plugin emits the transfer into `f` at its insertion point.
+class CopyContext {
+ public:
+  CopyContext(Frame& f, const std::string& where, const std::string& src_name, const DataBinding& src,
+              const sym::Subset& src_subset, const std::string& dst_name, const DataBinding& dst,
+              const sym::Subset& dst_subset)
+      : f(f), where(where), src_name(src_name), src(src), src_subset(src_subset), dst_name(dst_name), dst(dst),
+        dst_subset(dst_subset) {}
+  Frame& f;
+  const std::string& where;  // the edge, for messages
+  const std::string& src_name;
+  const DataBinding& src;
+  const sym::Subset& src_subset;
+  const std::string& dst_name;
+  const DataBinding& dst;
+  const sym::Subset& dst_subset;
+  bool wcr = false;  // the memlet resolves write conflicts (a plugin may refuse it)
+};
+
 // Unsupported naming `where` when code of `f` would dereference `desc` on the host while it
-// lives in device memory (copies and tasklets outside kernels: not lowered yet).
+// lives in a plugin's device storage (tasklets outside kernels; copies go through the plugin).
 inline Status check_host_access(const Frame& f, const ir::DataDescriptor& desc, const std::string& data,
                                 const std::string& where) {
-  if (f.mc.target_state.count(kDeviceCodeKey) || desc.storage != ir::StorageType::GPU_Global) return Status::success();
-  return make_error(Code::Unsupported, where + ": \"" + data +
-                                           "\" is in GPU_Global memory and host code cannot access it yet "
-                                           "(only GPU_Device maps use device data)");
+  if (is_device_code(f) || is_host_storage(desc.storage)) return Status::success();
+  return make_error(Code::Unsupported, where + ": \"" + data + "\" is in " + ir::to_string(desc.storage) +
+                                           " memory, which host code cannot access (only copies, which its "
+                                           "plugin lowers, and the plugin's own scopes use it)");
 }
 
 }  // namespace dace::codegen

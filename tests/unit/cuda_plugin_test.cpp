@@ -235,28 +235,6 @@ TEST(CudaPlugin, TransientGlobalArrayIsDeviceMemoryForTheCall) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(CudaPlugin, HostCodeTouchingDeviceMemoryIsRefused) {
-  REQUIRE_CUDA_PLUGIN();
-  // A copy edge GPU_Global -> host outside any kernel (validation lets copies between
-  // storages through; host tasklets on device data it refuses itself): the host loop would
-  // dereference a device pointer.
-  auto g = std::make_unique<ir::SDFG>();
-  g->name = "host_reads_device";
-  add_array(*g, "A", T::Float64, {"4"});
-  add_array(*g, "B", T::Float64, {"4"});
-  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
-  ir::State& s = add_state(*g, *g, "s");
-  edge(s, access(s, "A"), "", access(s, "B"), "", "A[0:4]");
-  Status v = analysis::validate(*g);
-  ASSERT_TRUE(v.ok()) << v.error().message;
-  llvm::LLVMContext ctx;
-  Result<LoweredModule> m = lower(*g, ctx, cuda_options());
-  ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.error().code, Code::Unsupported);
-  EXPECT_NE(m.error().message.find("\"A\" is in GPU_Global memory and host code cannot access it"), std::string::npos)
-      << m.error().message;
-}
-
 TEST(CudaPlugin, DeviceMapWithoutPluginIsUnsupported) {
   std::unique_ptr<ir::SDFG> g = device_map_sdfg();
   llvm::LLVMContext ctx;
