@@ -8,8 +8,9 @@
 #include <string>
 
 #include "libdace_plugin.h"
-#include "lowering/nodes.h"
 #include "lowering/common.h"
+#include "lowering/nodes.h"
+#include "lowering/pblas.h"
 #include "lowering/program_state.h"
 #include "plugin/registry.h"
 #include "runtime/dace_mpi_runtime.h"
@@ -68,6 +69,7 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
       {"dace_mpi_irecv", address_of(&dace_mpi_irecv)},
       {"dace_mpi_isend", address_of(&dace_mpi_isend)},
       {"dace_mpi_pgemm", address_of(&dace_mpi_pgemm)},
+      {"dace_mpi_pgemv", address_of(&dace_mpi_pgemv)},
       {"dace_mpi_recv", address_of(&dace_mpi_recv)},
       {"dace_mpi_reduce", address_of(&dace_mpi_reduce)},
       {"dace_mpi_scatter", address_of(&dace_mpi_scatter)},
@@ -84,7 +86,7 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
   // Optional: without ScaLAPACK the PBLAS nodes are refused, the MPI nodes still work.
   if (!registry->add_vendor_library(DACE_MPI_SCALAPACK_LIB, false).ok()) return 1;
   for (const dace::mpi::NodeClass& c : dace::mpi::node_classes()) {
-    bool pblas = std::string(c.classpath).rfind("dace.libraries.pblas.", 0) == 0;
+    bool pblas = dace::mpi::is_pblas_class(c.classpath);
     auto impl = std::make_shared<MpiNodeLowering>(c.lower, pblas);
     if (!registry->add_expansion(c.classpath, c.implementation, impl).ok()) return 1;
   }

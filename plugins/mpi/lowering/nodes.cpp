@@ -1,6 +1,7 @@
 #include "nodes.h"
 
 #include "common.h"
+#include "pblas.h"
 
 namespace dace::mpi {
 
@@ -203,55 +204,6 @@ Status lower_block_gather(LibraryNodeContext& c) {
   return lower_block_transfer(c, "dace_mpi_block_gather", false, "gather_grid", "reduce_grid");
 }
 
-// A symbolic property (Pgemm's m, n, k) as i64.
-Result<llvm::Value*> symbolic_property(LibraryNodeContext& c, const std::string& key) {
-  std::optional<std::string> text = string_property(c.node(), key);
-  auto raw = c.node().properties.find(key);
-  if (!text && raw != c.node().properties.end()) text = raw->second;  // a bare number
-  if (!text) return make_error(Code::InvalidSdfg, c.where() + ": property \"" + key + "\" is missing");
-  Result<sym::Expr> e = sym::parse(*text);
-  if (!e) return make_error(Code::InvalidSdfg, c.where() + ": property \"" + key + "\": " + e.error().message);
-  return c.frame().sym(*e);
-}
-
-// Two block sizes from an int array connector (_a_block_sizes: rows, cols).
-Result<std::pair<llvm::Value*, llvm::Value*>> block_sizes(LibraryNodeContext& c, const std::string& conn) {
-  Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, true);
-  if (!op) return op.take_error();
-  ScalarType t = op->type == ScalarType::Unknown ? ScalarType::Int32 : op->type;
-  codegen::Frame& f = c.frame();
-  llvm::Value* stride = op->strides.empty() ? f.b.getInt64(1) : op->strides[0];
-  llvm::Type* et = codegen::storage_type(f.mc.ctx, t);
-  llvm::Value* second = f.b.CreateGEP(et, op->base, stride);
-  llvm::Value* r = codegen::as_i64(f.b, codegen::load_scalar(f.b, op->base, t));
-  llvm::Value* k = codegen::as_i64(f.b, codegen::load_scalar(f.b, second, t));
-  return std::make_pair(r, k);
-}
-
-Status lower_pgemm(LibraryNodeContext& c) {
-  Result<Buffer> a = buffer(c, "_a", true);
-  if (!a) return a.take_error();
-  Result<Buffer> b = buffer(c, "_b", true);
-  if (!b) return b.take_error();
-  Result<Buffer> out = buffer(c, "_c", false);
-  if (!out) return out.take_error();
-  if (a->dtype != b->dtype || b->dtype != out->dtype)
-    return make_error(Code::InvalidSdfg, c.where() + ": the types of A, B and C do not match");
-  Result<llvm::Value*> m = symbolic_property(c, "m");
-  if (!m) return m.take_error();
-  Result<llvm::Value*> n = symbolic_property(c, "n");
-  if (!n) return n.take_error();
-  Result<llvm::Value*> k = symbolic_property(c, "k");
-  if (!k) return k.take_error();
-  auto ab = block_sizes(c, "_a_block_sizes");
-  if (!ab) return ab.take_error();
-  auto bb = block_sizes(c, "_b_block_sizes");
-  if (!bb) return bb.take_error();
-  call_checked(c, "dace_mpi_pgemm", {c.program_state(kStateKey), i32(c, a->dtype), a->ptr, b->ptr, out->ptr, *m,
-                                             *n, *k, ab->first, ab->second, bb->first, bb->second});
-  return Status::success();
-}
-
 }  // namespace
 
 const std::vector<NodeClass>& node_classes() {
@@ -273,6 +225,7 @@ const std::vector<NodeClass>& node_classes() {
       {"dace.libraries.mpi.nodes.wait.Wait", "MPI", lower_wait},
       {"dace.libraries.mpi.nodes.wait.Waitall", "MPI", lower_waitall},
       {"dace.libraries.pblas.nodes.pgemm.Pgemm", "ReferenceOpenMPI", lower_pgemm},
+      {"dace.libraries.pblas.nodes.pgemv.Pgemv", "ReferenceOpenMPI", lower_pgemv},
   };
   return table;
 }

@@ -1,22 +1,23 @@
 #include "program_state.h"
 
 #include "common.h"
+#include "pblas.h"
 #include "ir/tasklet/types.h"
 
 namespace dace::mpi {
 
 namespace {
 
-constexpr const char* kPgemm = "dace.libraries.pblas.nodes.pgemm.Pgemm";
-
-bool has_class(const ir::SDFG& sdfg, const std::string& classpath) {
+// Whether the SDFG (nested SDFGs included) has a PBLAS node.
+bool has_pblas(const ir::SDFG& sdfg) {
   for (const ir::State* st : sdfg.all_states()) {
     for (int id : st->node_ids()) {
       const ir::Node* n = st->node(id);
-      if (n->kind == ir::NodeKind::Library && static_cast<const ir::LibraryNode*>(n)->classpath == classpath) return true;
+      if (n->kind == ir::NodeKind::Library && is_pblas_class(static_cast<const ir::LibraryNode*>(n)->classpath))
+        return true;
       if (n->kind == ir::NodeKind::NestedSDFG) {
         const auto& nested = static_cast<const ir::NestedSDFGNode&>(*n);
-        if (nested.sdfg && has_class(*nested.sdfg, classpath)) return true;
+        if (nested.sdfg && has_pblas(*nested.sdfg)) return true;
       }
     }
   }
@@ -139,7 +140,7 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
   }
 
   // DaCe's ScaLAPACK environment: a Py x Px BLACS grid ("C" order), read from the symbols.
-  if (has_class(pc.sdfg, kPgemm)) {
+  if (has_pblas(pc.sdfg)) {
     Result<llvm::Value*> py = f.symbol_i64("Py");
     Result<llvm::Value*> px = f.symbol_i64("Px");
     if (!py || !px)

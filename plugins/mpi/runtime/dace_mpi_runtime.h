@@ -115,6 +115,13 @@ DACE_MPI_EXPORT int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a
                                        int64_t n, int64_t k, int64_t a_rows, int64_t a_cols, int64_t b_rows,
                                        int64_t b_cols);
 
+/* DaCe's Pgemv (ReferenceOpenMPI): y = A @ x (transa 0) or A^T @ x (transa 1) for a global
+ * m x n row-major A held in a_rows x a_cols local blocks on the BLACS grid; x and y are whole
+ * vectors that ScaLAPACK reads and writes on grid process (0, 0) (DaCe's descriptors: one
+ * block of the whole vector there), by p?gemv on the column-major transpose. */
+DACE_MPI_EXPORT int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a, const void* x, void* y,
+                                       int64_t m, int64_t n, int64_t a_rows, int64_t a_cols);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,10 @@ struct ScaLapack {
                         const int*, const int*, const int*, const void*, const int*, const int*, const int*,
                         const void*, void*, const int*, const int*, const int*);
   Gemm gemm[4] = {nullptr, nullptr, nullptr, nullptr};  // s, d, c, z
+  using Gemv = void (*)(const char*, const int*, const int*, const void*, const void*, const int*, const int*,
+                        const int*, const void*, const int*, const int*, const int*, const int*, const void*, void*,
+                        const int*, const int*, const int*, const int*);
+  Gemv gemv[4] = {nullptr, nullptr, nullptr, nullptr};
   std::string error;
 };
 
@@ -59,8 +63,33 @@ const ScaLapack& scalapack() {
     bind(lib, "descinit_", s.descinit, s.error);
     const char* gemms[4] = {"psgemm_", "pdgemm_", "pcgemm_", "pzgemm_"};
     for (int i = 0; i < 4; ++i) bind(lib, gemms[i], s.gemm[i], s.error);
+    const char* gemvs[4] = {"psgemv_", "pdgemv_", "pcgemv_", "pzgemv_"};
+    for (int i = 0; i < 4; ++i) bind(lib, gemvs[i], s.gemv[i], s.error);
   });
   return s;
+}
+
+// s, d, c, z: the index of the p?gemm / p?gemv entry points; -1 for other types.
+int blas_index(int32_t dtype) {
+  switch (dtype) {
+    case DACE_MPI_FLOAT32: return 0;
+    case DACE_MPI_FLOAT64: return 1;
+    case DACE_MPI_COMPLEX64: return 2;
+    case DACE_MPI_COMPLEX128: return 3;
+    default: return -1;
+  }
+}
+
+// The scalar 1 in the element type of BLAS index `which` (complex: imaginary part 0); the
+// zero-initialised buffer is 0.
+void set_one(int which, unsigned char* out) {
+  if (which == 0 || which == 2) {
+    const float f = 1.0f;
+    std::memcpy(out, &f, sizeof f);
+  } else {
+    const double d = 1.0;
+    std::memcpy(out, &d, sizeof d);
+  }
 }
 
 }  // namespace
@@ -105,8 +134,7 @@ int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b,
   State* s = as_state(state);
   if (!s || !s->blacs) return fail(s, "Pgemm: no BLACS grid (init failed?)");
   if (s->myprow < 0) return 0;  // outside the BLACS grid
-  int which = dtype == DACE_MPI_FLOAT32 ? 0 : dtype == DACE_MPI_FLOAT64 ? 1 : dtype == DACE_MPI_COMPLEX64 ? 2
-            : dtype == DACE_MPI_COMPLEX128 ? 3 : -1;
+  const int which = blas_index(dtype);
   if (which < 0) return fail(s, "Pgemm: element type code " + std::to_string(dtype) + " (float or complex only)");
   for (int64_t v : {m, n, k, a_rows, a_cols, b_rows, b_cols})
     if (!fits_int(v) || v == 0) return fail(s, "Pgemm: size " + std::to_string(v));
@@ -130,15 +158,43 @@ int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b,
   if (info != 0) return fail(s, "Pgemm: descinit of B: info " + std::to_string(info));
   // alpha = 1, beta = 0 in the element type (complex: imaginary part 0).
   alignas(16) unsigned char alpha[16] = {}, beta[16] = {};
-  if (which == 0 || which == 2) {
-    const float f = 1.0f;
-    std::memcpy(alpha, &f, sizeof f);
-  } else {
-    const double d = 1.0;
-    std::memcpy(alpha, &d, sizeof d);
-  }
+  set_one(which, alpha);
   lib.gemm[which]("N", "N", &gc_rows, &gc_cols, &ga_rows, alpha, b, &one, &one, desc_b, a, &one, &one, desc_a, beta, c,
                   &one, &one, desc_c);
+  return 0;
+}
+
+int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a, const void* x, void* y, int64_t m,
+                       int64_t n, int64_t a_rows, int64_t a_cols) {
+  State* s = as_state(state);
+  if (!s || !s->blacs) return fail(s, "Pgemv: no BLACS grid (init failed?)");
+  if (s->myprow < 0) return 0;  // outside the BLACS grid
+  const int which = blas_index(dtype);
+  if (which < 0) return fail(s, "Pgemv: element type code " + std::to_string(dtype) + " (float or complex only)");
+  for (int64_t v : {m, n, a_rows, a_cols})
+    if (!fits_int(v) || v == 0) return fail(s, "Pgemv: size " + std::to_string(v));
+  const ScaLapack& lib = scalapack();
+  // The row-major m x n A is the column-major n x m A^T: y = A x is A^T-column-major
+  // transposed times x ("T"), y = A^T x is it untransposed ("N").
+  const char trans = transa ? 'N' : 'T';
+  const int ga_rows = static_cast<int>(n), ga_cols = static_cast<int>(m);
+  const int y_len = trans == 'N' ? ga_rows : ga_cols, x_len = trans == 'N' ? ga_cols : ga_rows;
+  const int la_rows = static_cast<int>(a_cols), la_cols = static_cast<int>(a_rows);
+  const int zero = 0, one = 1;
+  // x and y: one block holding the whole vector, on process row and column 0.
+  auto lld = [&](int rows, int block) { return std::max(1, lib.numroc(&rows, &block, &s->myprow, &zero, &s->prows)); };
+  const int y_lld = lld(y_len, y_len), x_lld = lld(x_len, x_len), a_lld = std::max(1, la_rows);
+  int desc_a[9], desc_x[9], desc_y[9], info = 0;
+  lib.descinit(desc_y, &y_len, &one, &y_len, &one, &zero, &zero, &s->blacs_context, &y_lld, &info);
+  if (info != 0) return fail(s, "Pgemv: descinit of y: info " + std::to_string(info));
+  lib.descinit(desc_a, &ga_rows, &ga_cols, &la_rows, &la_cols, &zero, &zero, &s->blacs_context, &a_lld, &info);
+  if (info != 0) return fail(s, "Pgemv: descinit of A: info " + std::to_string(info));
+  lib.descinit(desc_x, &x_len, &one, &x_len, &one, &zero, &zero, &s->blacs_context, &x_lld, &info);
+  if (info != 0) return fail(s, "Pgemv: descinit of x: info " + std::to_string(info));
+  alignas(16) unsigned char alpha[16] = {}, beta[16] = {};
+  set_one(which, alpha);
+  lib.gemv[which](&trans, &ga_rows, &ga_cols, alpha, a, &one, &one, desc_a, x, &one, &one, desc_x, &one, beta, y, &one,
+                  &one, desc_y, &one);
   return 0;
 }
 
