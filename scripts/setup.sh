@@ -9,6 +9,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin libscalapack-openmpi-dev
   libffi-dev libisl-dev nlohmann-json3-dev zlib1g-dev libgtest-dev
   python3-numpy python3-pytest python3-venv python3-pip python3-setuptools python3-wheel
+  libgraphviz-dev chromium-headless-shell fonts-dejavu-core
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

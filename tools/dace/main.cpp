@@ -31,6 +31,8 @@ void print_usage(FILE* out) {
       "           [--apply-repeated NAME[:PROPS_JSON]]...\n"
       "           [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]\n"
       "                           apply passes and transformations in order, validate, write OUT\n"
+      "  render IN -o OUT.svg|OUT.html [--format svg|html]\n"
+      "                           draw the SDFG (Graphviz layout; HTML: pan, zoom, collapsible scopes)\n"
       "  version                  print the libdace version\n",
       out);
 }
@@ -57,6 +59,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "run") return dace::cli::cmd_run(args);
   if (cmd == "compile") return dace::cli::cmd_compile(args);
   if (cmd == "optimize") return dace::cli::cmd_optimize(args);
+  if (cmd == "render") return dace::cli::cmd_render(args);
   if (cmd == "version" || cmd == "--version") return dace::cli::cmd_version(args);
   std::fprintf(stderr, "dace: unknown command '%s'\n", cmd.c_str());
   print_usage(stderr);
