@@ -34,3 +34,10 @@ if [[ "${LIBDACE_WITH_DACE:-1}" == "1" ]]; then
       || echo "setup: could not pin networkx in .venv-dace; DaCe comparisons may fail" >&2
   fi
 fi
+# Optional: mpi4py in the same venv lets DaCe run distributed SDFGs next to libdace
+# (bench/mpi_scaling.py). A binary wheel (it finds Open MPI's libmpi at run time; nothing is
+# compiled); without it that benchmark leaves DaCe out.
+if [[ -x .venv-dace/bin/python ]] && ! .venv-dace/bin/python -c 'import mpi4py' 2>/dev/null; then
+  .venv-dace/bin/pip install -q --only-binary=:all: "mpi4py==4.1.2" \
+    || echo "setup: mpi4py not installed; bench/mpi_scaling.py leaves DaCe out" >&2
+fi
