@@ -1,0 +1,17 @@
+# `pip install .` (scikit-build-core, pyproject.toml): the wheel holds the Python package with
+# libdace.so and the plugins inside it, in libdace/_lib -- where the package's loader looks
+# first (bindings/python/libdace/_loader.py) and, for the plugins, where libdace itself looks
+# (<folder of libdace.so>/libdace/plugins): no environment variable is needed after install.
+# Only the component "python" goes into the wheel; headers, CLI, CMake package etc. stay out.
+#
+# A wheel cannot hold symbolic links (they become copies), so the library is one file named by
+# its SONAME, libdace.so.0, which is also the name the plugins ask the dynamic loader for.
+set(LIBDACE_WHEEL_LIBDIR libdace/_lib)
+set_target_properties(dace PROPERTIES VERSION ${PROJECT_VERSION_MAJOR})
+install(TARGETS dace LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR} NAMELINK_SKIP COMPONENT python)
+foreach(_plugin cpu mpi cuda)
+  if(TARGET dace_plugin_${_plugin})
+    install(TARGETS dace_plugin_${_plugin} LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR}/libdace/plugins
+      COMPONENT python)
+  endif()
+endforeach()
