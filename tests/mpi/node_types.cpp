@@ -4,7 +4,8 @@
 //   Allreduce (in place) MPI_SUM for int16..uint64, float32/64, complex64/128; MPI_MAX on
 //   float32, MPI_PROD on int64, MPI_MIN on int32; Reduce (separate buffers) MPI_MAX to the
 //   last rank; Bcast of int64 from the last rank; Scatter + Gather of int32 through rank 0;
-//   Alltoall of float32; Send/Recv of uint16 between rank pairs (even rank counts).
+//   Alltoall of float32; Send/Recv of uint16 between rank pairs (even rank counts), and of
+//   strided int32 slices (a column, every other element, a 2 x 2 block: MPI vector types).
 // The rank is passed as a scalar argument (read from the launcher's environment).
 #include <complex>
 #include <cstdint>
@@ -257,6 +258,115 @@ void check_send_recv() {
     expect(in[static_cast<size_t>(i)] == static_cast<uint16_t>(500 * peer + i), "Send/Recv uint16 element " + std::to_string(i));
 }
 
+// Strided buffers (MPI vector types) between the pairs (0, 1), (2, 3), ...: every rank sends
+// column 1 of A[4, 5] (int32, A[0:4, 1]: 4 blocks of 1, stride 5); even ranks receive it into
+// every other element of D[8] (D[0:8:2]), odd ranks into the 2 x 2 block B[1:3, 2:4] of
+// B[4, 5] (2 blocks of 2, stride 5). Elements outside the subsets keep their values.
+void check_strided_send_recv() {
+  if (kSize % 2) return;
+  libdace::sdfg g("strided_t");
+  g.add_array("A", DACE_INT32, "4, 5");
+  g.add_array("B", DACE_INT32, "4, 5");
+  g.add_array("D", DACE_INT32, "8");
+  g.add_scalar("rank", DACE_INT32);
+  libdace::array_options t;
+  t.transient = true;
+  g.add_scalar("peer", DACE_INT32, t);
+  g.add_scalar("tag", DACE_INT32, t);
+  libdace::state s0 = g.add_state("peer");
+  {
+    dace_id_t r = s0.add_access("rank"), p = s0.add_access("peer"), tg = s0.add_access("tag");
+    dace_id_t tk = s0.add_tasklet("peer_of", "r", "p, t", "p = r + 1 if r % 2 == 0 else r - 1\nt = 9");
+    s0.add_edge(r, "", tk, "r", "rank[0]");
+    s0.add_edge(tk, "p", p, "", "peer[0]");
+    s0.add_edge(tk, "t", tg, "", "tag[0]");
+  }
+  auto send = [&](const char* label) {
+    libdace::state s = g.add_state(label);
+    dace_id_t b = s.add_access("A"), p = s.add_access("peer"), tg = s.add_access("tag");
+    dace_id_t n = s.add_library_node("send", "dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "");
+    s.add_edge(b, "", n, "_buffer", "A[0:4, 1]");
+    s.add_edge(p, "", n, "_dest", "peer[0]");
+    s.add_edge(tg, "", n, "_tag", "tag[0]");
+    return s;
+  };
+  auto recv = [&](const char* label, const char* data, const char* subset) {
+    libdace::state s = g.add_state(label);
+    dace_id_t b = s.add_access(data), p = s.add_access("peer"), tg = s.add_access("tag");
+    dace_id_t n = s.add_library_node("recv", "dace.libraries.mpi.nodes.recv.Recv", "_src, _tag", "_buffer");
+    s.add_edge(p, "", n, "_src", "peer[0]");
+    s.add_edge(tg, "", n, "_tag", "tag[0]");
+    s.add_edge(n, "_buffer", b, "", subset);
+    return s;
+  };
+  libdace::state even_send = send("even_send"), even_recv = recv("even_recv", "D", "D[0:8:2]");
+  libdace::state odd_recv = recv("odd_recv", "B", "B[1:3, 2:4]"), odd_send = send("odd_send");
+  libdace::state end = g.add_state("end");
+  g.add_interstate_edge(s0, even_send, "rank % 2 == 0");
+  g.add_interstate_edge(even_send, even_recv);
+  g.add_interstate_edge(even_recv, end);
+  g.add_interstate_edge(s0, odd_recv, "rank % 2 == 1");
+  g.add_interstate_edge(odd_recv, odd_send);
+  g.add_interstate_edge(odd_send, end);
+  libdace::context ctx;
+  libdace::program p(ctx, g);
+  std::vector<int32_t> a(20), b(20, -1), d(8, -2);
+  for (int i = 0; i < 20; ++i) a[static_cast<size_t>(i)] = 100 * kRank + i;
+  p({{"A", libdace::array_ref<int32_t>(a.data(), {4, 5})}, {"B", libdace::array_ref<int32_t>(b.data(), {4, 5})},
+     {"D", libdace::array_ref<int32_t>(d.data(), {8})}, {"rank", static_cast<int32_t>(kRank)}});
+  const int peer = kRank % 2 == 0 ? kRank + 1 : kRank - 1;
+  auto column = [&](int i) { return 100 * peer + i * 5 + 1; };  // the peer's A[i, 1]
+  if (kRank % 2 == 0) {
+    for (int i = 0; i < 8; ++i)
+      expect(d[static_cast<size_t>(i)] == (i % 2 == 0 ? column(i / 2) : -2), "strided Recv into D[0:8:2], element " + std::to_string(i));
+  } else {
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 5; ++j) {
+        bool inside = i >= 1 && i < 3 && j >= 2 && j < 4;
+        int want = inside ? column((i - 1) * 2 + (j - 2)) : -1;
+        expect(b[static_cast<size_t>(i * 5 + j)] == want,
+               "strided Recv into B[1:3, 2:4], element (" + std::to_string(i) + ", " + std::to_string(j) + ")");
+      }
+  }
+}
+
+// Refusals (compile time, no MPI traffic): a strided Bcast buffer (DaCe sends vector types
+// only from Send/Recv/Isend/Irecv) and a Send strided in two dimensions.
+void check_strided_refusals() {
+  auto refused = [](const char* cls, const char* ins, const char* outs, const char* subset, bool out_side,
+                    const std::string& want) {
+    libdace::sdfg g("refuse_t");
+    g.add_array("A", DACE_INT32, "4, 5");
+    g.add_scalar("peer", DACE_INT32);
+    libdace::state s = g.add_state("s");
+    dace_id_t a = s.add_access("A"), p = s.add_access("peer");
+    dace_id_t n = s.add_library_node("n", cls, ins, outs);
+    if (out_side) {
+      dace_id_t a2 = s.add_access("A");
+      s.add_edge(a, "", n, "_inbuffer", subset);
+      s.add_edge(p, "", n, "_root", "peer[0]");
+      s.add_edge(n, "_outbuffer", a2, "", subset);
+    } else {
+      dace_id_t p2 = s.add_access("peer");
+      s.add_edge(a, "", n, "_buffer", subset);
+      s.add_edge(p, "", n, "_dest", "peer[0]");
+      s.add_edge(p2, "", n, "_tag", "peer[0]");
+    }
+    try {
+      libdace::context ctx;
+      libdace::program prog(ctx, g);
+      expect(false, "refused: " + want);
+    } catch (const libdace::error& e) {
+      expect(e.code() == DACE_ERROR_UNSUPPORTED && std::string(e.what()).find(want) != std::string::npos,
+             "refused: " + want + " (" + e.what() + ")");
+    }
+  };
+  refused("dace.libraries.mpi.nodes.bcast.Bcast", "_inbuffer, _root", "_outbuffer", "A[0:4, 1]", true,
+          "supported by Send, Recv, Isend and Irecv only");
+  refused("dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "", "A[0:4:2, 0:5:2]", false,
+          "strided in more than one dimension");
+}
+
 }  // namespace
 
 int main() {
@@ -277,6 +387,8 @@ int main() {
     check_scatter_gather();
     check_alltoall();
     check_send_recv();
+    check_strided_send_recv();
+    check_strided_refusals();
   } catch (const std::exception& e) {
     expect(false, e.what());
   }

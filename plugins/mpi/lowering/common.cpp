@@ -44,7 +44,7 @@ const json* attrs_of(const json& entry) {
 
 bool has_edge(codegen::LibraryNodeContext& c, const std::string& conn, bool input) { return edge_at(c, conn, input) >= 0; }
 
-Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input) {
+Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input, bool allow_strided) {
   int e = edge_at(c, conn, input);
   if (e < 0) return make_error(Code::InvalidSdfg, c.where() + ": connector \"" + conn + "\" has no edge");
   Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, input);
@@ -62,22 +62,43 @@ Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, b
   std::vector<sym::Expr> sizes = sym::size(subset);
   sym::Expr count = sym::integer(1);
   // Contiguous: the dimensions that are not 1 wide have unit steps, the last of them stride
-  // 1 and each earlier one the stride of the next times its size.
+  // 1 and each earlier one the stride of the next times its size. Strided (where allowed):
+  // a contiguous block of the innermost dimensions, repeated along one more dimension at
+  // its stride times its step (DaCe's MPI_Type_vector; DaCe handles 2-D arrays only).
   sym::Expr expected = nullptr;
+  sym::Expr block = sym::integer(1), stride = nullptr;
+  const std::string not_contiguous = c.where() + ": connector \"" + conn + "\": the subset of \"" + m.data + "\" is ";
   for (size_t i = sizes.size(); i-- > 0;) {
     count = sym::mul(count, sizes[i]);
     if (codegen::is_one(sizes[i])) continue;
-    bool ok = codegen::is_one(subset.dims[i].step) && d.kind != ir::DataKind::Scalar && i < d.strides.size();
-    if (ok) ok = provably_equal(d.strides[i], expected ? expected : sym::integer(1));
-    if (!ok)
-      return make_error(Code::Unsupported, c.where() + ": connector \"" + conn + "\": the subset of \"" + m.data +
-                                               "\" is not contiguous (strided MPI buffers are not supported yet)");
-    expected = sym::mul(d.strides[i], sizes[i]);
+    if (stride)
+      return make_error(Code::Unsupported, not_contiguous + "strided in more than one dimension (not supported yet)");
+    if (d.kind == ir::DataKind::Scalar || i >= d.strides.size())
+      return make_error(Code::Unsupported, not_contiguous + "not contiguous");
+    bool ok = codegen::is_one(subset.dims[i].step) && provably_equal(d.strides[i], expected ? expected : sym::integer(1));
+    if (ok) {
+      expected = sym::mul(d.strides[i], sizes[i]);
+      block = sym::mul(block, sizes[i]);
+      continue;
+    }
+    if (!allow_strided)
+      return make_error(Code::Unsupported, not_contiguous + "not contiguous (strided buffers are supported by "
+                                                            "Send, Recv, Isend and Irecv only)");
+    stride = sym::mul(d.strides[i], subset.dims[i].step);
   }
   b.count_expr = count;
   Result<llvm::Value*> n = c.frame().sym(count);
   if (!n) return n.take_error();
   b.count = *n;
+  b.block = b.stride = b.count;
+  if (stride) {
+    Result<llvm::Value*> bl = c.frame().sym(block);
+    if (!bl) return bl.take_error();
+    Result<llvm::Value*> st = c.frame().sym(stride);
+    if (!st) return st.take_error();
+    b.block = *bl;
+    b.stride = *st;
+  }
   return b;
 }
 

@@ -23,11 +23,16 @@ struct Buffer {
   int32_t dtype = -1;            // dace_mpi_dtype_t
   std::string data;              // container name
   sym::Expr count_expr;          // the same count, symbolically
+  // i64: the elements as blocks of `block` contiguous elements, `stride` elements apart
+  // (contiguous: both equal count).
+  llvm::Value* block = nullptr;
+  llvm::Value* stride = nullptr;
 };
 
 // The buffer at `conn`. Unsupported when its element type has no MPI type or its subset is
-// not provably contiguous (DaCe sends such slices with an MPI vector type; not yet here).
-Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input);
+// not provably contiguous; with allow_strided, also a block repeated at a stride along one
+// dimension (DaCe's MPI_Type_vector of Send/Recv/Isend/Irecv).
+Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input, bool allow_strided = false);
 // Whether the node has an edge at `conn`.
 bool has_edge(codegen::LibraryNodeContext& c, const std::string& conn, bool input);
 // The value of a scalar input connector (a rank, a tag), as i64.

@@ -105,7 +105,7 @@ Status lower_alltoall(LibraryNodeContext& c) { return lower_distribute(c, "dace_
 
 // Send / Recv (DaCe: always MPI_COMM_WORLD) and Isend / Irecv (optional grid).
 Status lower_p2p(LibraryNodeContext& c, bool send, bool nonblocking) {
-  Result<Buffer> buf = buffer(c, "_buffer", send);
+  Result<Buffer> buf = buffer(c, "_buffer", send, true);
   if (!buf) return buf.take_error();
   Result<llvm::Value*> peer = scalar_input(c, send ? "_dest" : "_src");
   if (!peer) return peer.take_error();
@@ -117,8 +117,8 @@ Status lower_p2p(LibraryNodeContext& c, bool send, bool nonblocking) {
     if (!g) return g.take_error();
     grid = *g;
   }
-  std::vector<llvm::Value*> args{c.program_state(kStateKey), buf->ptr, buf->count, i32(c, buf->dtype), *peer, *tag,
-                                 i32(c, grid)};
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), buf->ptr, buf->count, buf->block, buf->stride,
+                                 i32(c, buf->dtype), *peer, *tag, i32(c, grid)};
   if (nonblocking) {
     Result<codegen::Operand> req = codegen::library_operand(c.se, c.node_id, "_request", false);
     if (!req) return req.take_error();

@@ -47,6 +47,43 @@ std::string peer_text(const char* op, const char* dir, int64_t peer, int64_t tag
          " (tag " + std::to_string(tag) + ")";
 }
 
+// The MPI datatype and count of a point-to-point buffer (dace_mpi_runtime.h): the element
+// type, or a vector type of the blocks, freed when the layout goes (MPI keeps a type that an
+// operation in flight uses).
+struct Layout {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  int count = 0;
+  bool owned = false;
+  Layout() = default;
+  Layout(const Layout&) = delete;
+  Layout& operator=(const Layout&) = delete;
+  ~Layout() {
+    if (owned) MPI_Type_free(&type);
+  }
+};
+
+bool layout(State* s, const char* what, int64_t count, int64_t block, int64_t stride, int32_t dtype, Layout& out) {
+  if (!check(s, what, count, dtype)) return false;
+  out.type = datatype(dtype);
+  out.count = static_cast<int>(count);
+  if (block == count || count == 0) return true;
+  if (block <= 0 || count % block != 0 || !fits_int(stride) || stride < block) {
+    fail(s, std::string(what) + ": " + std::to_string(count) + " elements in blocks of " + std::to_string(block) +
+                " every " + std::to_string(stride) + " elements is no vector layout");
+    return false;
+  }
+  int rc = MPI_Type_vector(static_cast<int>(count / block), static_cast<int>(block), static_cast<int>(stride), out.type,
+                           &out.type);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&out.type);
+  if (rc != MPI_SUCCESS) {
+    mpi_failure(s, rc, std::string(what) + ": MPI_Type_vector");
+    return false;
+  }
+  out.owned = true;
+  out.count = 1;
+  return true;
+}
+
 MPI_Request* request_slot(void* p) {
   static_assert(sizeof(MPI_Request) <= 8, "DaCe's MPI_Request elements are 8-byte slots here");
   return static_cast<MPI_Request*>(p);
@@ -163,59 +200,59 @@ int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t
       [] { return std::string("MPI_Alltoall"); });
 }
 
-int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest, int64_t tag,
-                      int32_t grid) {
+int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+                      int64_t dest, int64_t tag, int32_t grid) {
   State* s = as_state(state);
-  if (!check(s, "Send", count, dtype)) return -1;
+  Layout l;
+  if (!layout(s, "Send", count, block, stride, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  const int n = static_cast<int>(count), d = static_cast<int>(dest), tg = static_cast<int>(tag);
-  const MPI_Datatype t = datatype(dtype);
+  const int d = static_cast<int>(dest), tg = static_cast<int>(tag);
   return guarded(
-      s, [&] { return MPI_Send(buffer, n, t, d, tg, c); },
-      [&](MPI_Request* q) { return MPI_Isend(buffer, n, t, d, tg, c, q); }, true,
+      s, [&] { return MPI_Send(buffer, l.count, l.type, d, tg, c); },
+      [&](MPI_Request* q) { return MPI_Isend(buffer, l.count, l.type, d, tg, c, q); }, true,
       [&] { return peer_text("MPI_Send", "to", dest, tag, count); });
 }
 
-int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source, int64_t tag,
-                      int32_t grid) {
+int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+                      int64_t source, int64_t tag, int32_t grid) {
   State* s = as_state(state);
-  if (!check(s, "Recv", count, dtype)) return -1;
+  Layout l;
+  if (!layout(s, "Recv", count, block, stride, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
-  const int n = static_cast<int>(count), src = static_cast<int>(source), tg = static_cast<int>(tag);
-  const MPI_Datatype t = datatype(dtype);
+  const int src = static_cast<int>(source), tg = static_cast<int>(tag);
   return guarded(
-      s, [&] { return MPI_Recv(buffer, n, t, src, tg, c, MPI_STATUS_IGNORE); },
-      [&](MPI_Request* q) { return MPI_Irecv(buffer, n, t, src, tg, c, q); }, true,
+      s, [&] { return MPI_Recv(buffer, l.count, l.type, src, tg, c, MPI_STATUS_IGNORE); },
+      [&](MPI_Request* q) { return MPI_Irecv(buffer, l.count, l.type, src, tg, c, q); }, true,
       [&] { return peer_text("MPI_Recv", "from", source, tag, count); });
 }
 
-int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest, int64_t tag,
-                       int32_t grid, void* request) {
+int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+                       int64_t dest, int64_t tag, int32_t grid, void* request) {
   State* s = as_state(state);
-  if (!check(s, "Isend", count, dtype)) return -1;
+  Layout l;
+  if (!layout(s, "Isend", count, block, stride, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) {
     *request_slot(request) = MPI_REQUEST_NULL;
     return 0;
   }
-  int rc = MPI_Isend(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(dest), static_cast<int>(tag), c,
-                     request_slot(request));
+  int rc = MPI_Isend(buffer, l.count, l.type, static_cast<int>(dest), static_cast<int>(tag), c, request_slot(request));
   return mpi_status(s, rc, [&] { return peer_text("MPI_Isend", "to", dest, tag, count); });
 }
 
-int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source, int64_t tag,
-                       int32_t grid, void* request) {
+int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+                       int64_t source, int64_t tag, int32_t grid, void* request) {
   State* s = as_state(state);
-  if (!check(s, "Irecv", count, dtype)) return -1;
+  Layout l;
+  if (!layout(s, "Irecv", count, block, stride, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) {
     *request_slot(request) = MPI_REQUEST_NULL;
     return 0;
   }
-  int rc = MPI_Irecv(buffer, static_cast<int>(count), datatype(dtype), static_cast<int>(source), static_cast<int>(tag),
-                     c, request_slot(request));
+  int rc = MPI_Irecv(buffer, l.count, l.type, static_cast<int>(source), static_cast<int>(tag), c, request_slot(request));
   return mpi_status(s, rc, [&] { return peer_text("MPI_Irecv", "from", source, tag, count); });
 }
 

@@ -86,15 +86,18 @@ DACE_MPI_EXPORT int32_t dace_mpi_allgather(void* state, const void* in, int64_t 
 /* DaCe's Alltoall: in_count / ranks elements to and from every rank. */
 DACE_MPI_EXPORT int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
                                           int64_t out_count, int32_t out_dtype, int32_t grid);
-DACE_MPI_EXPORT int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest,
-                                      int64_t tag, int32_t grid);
-DACE_MPI_EXPORT int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source,
-                                      int64_t tag, int32_t grid);
+/* Point-to-point buffers: `count` elements as blocks of `block` contiguous elements whose
+ * starts are `stride` elements apart (an MPI_Type_vector, as DaCe sends strided slices;
+ * block == stride == count: contiguous). */
+DACE_MPI_EXPORT int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride,
+                                      int32_t dtype, int64_t dest, int64_t tag, int32_t grid);
+DACE_MPI_EXPORT int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride,
+                                      int32_t dtype, int64_t source, int64_t tag, int32_t grid);
 /* `request`: an 8-byte slot (DaCe's opaque MPI_Request element). */
-DACE_MPI_EXPORT int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int32_t dtype, int64_t dest,
-                                       int64_t tag, int32_t grid, void* request);
-DACE_MPI_EXPORT int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int32_t dtype, int64_t source,
-                                       int64_t tag, int32_t grid, void* request);
+DACE_MPI_EXPORT int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride,
+                                       int32_t dtype, int64_t dest, int64_t tag, int32_t grid, void* request);
+DACE_MPI_EXPORT int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride,
+                                       int32_t dtype, int64_t source, int64_t tag, int32_t grid, void* request);
 /* tag / source may be NULL. */
 DACE_MPI_EXPORT int32_t dace_mpi_wait(void* state, void* request, int32_t* tag, int32_t* source);
 DACE_MPI_EXPORT int32_t dace_mpi_waitall(void* state, int64_t count, void* requests);
