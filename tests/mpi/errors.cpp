@@ -1,7 +1,8 @@
 // MPI failures as statuses, under `mpirun -np 2` (the host does not link MPI):
 //  - a deadlock (both ranks receive first) fails on both ranks with DACE_ERROR_RUNTIME naming
 //    the Recv node and the watchdog timeout, after about DACE_MPI_TIMEOUT seconds, not a hang;
-//  - a large send nobody receives fails the sending rank the same way;
+//  - a large send nobody receives fails the sending rank the same way, and so does an
+//    Allreduce that only rank 0 reaches;
 //  - an MPI error (a send to a rank that does not exist) is the node's status, not an abort
 //    (the program's communicators return errors);
 //  - a DACE_MPI_TIMEOUT that is not a number fails the program's init with a message;
@@ -95,6 +96,27 @@ libdace::sdfg exchange(const char* name, const std::vector<std::string>& rank0, 
   return g;
 }
 
+// Allreduce (MPI_SUM, in place) of x[N] on the ranks whose rank scalar satisfies `cond`.
+libdace::sdfg allreduce_when(const char* name, const char* cond) {
+  libdace::sdfg g(name);
+  g.add_symbol("N");
+  g.add_array("out", DACE_FLOAT64, "N");
+  g.add_array("in", DACE_FLOAT64, "N");
+  g.add_scalar("rank", DACE_INT32);
+  libdace::state s0 = g.add_state("start");
+  libdace::state s = g.add_state("reduce");
+  dace_id_t a = s.add_access("in"), b = s.add_access("in");
+  dace_id_t n = s.add_library_node("allreduce", "dace.libraries.mpi.nodes.allreduce.Allreduce", "_inbuffer",
+                                   "_outbuffer", "", R"({"op": "MPI_SUM"})");
+  s.add_edge(a, "", n, "_inbuffer", "in[0:N]");
+  s.add_edge(n, "_outbuffer", b, "", "in[0:N]");
+  libdace::state end = g.add_state("end");
+  g.add_interstate_edge(s0, s, cond);
+  g.add_interstate_edge(s, end);
+  g.add_interstate_edge(s0, end, std::string("not (") + cond + ")");
+  return g;
+}
+
 struct Outcome {
   bool failed = false;  // the call threw
   dace_status_t code = DACE_OK;
@@ -154,6 +176,11 @@ int main() {
     Outcome lost = run(exchange("unreceived", {"send"}, {}), 1 << 19);
     if (kRank == 0) expect_timeout(lost, "MPI_Send of 524288 elements to rank 1 (tag 3)", "unreceived send");
     else expect(!lost.failed, "unreceived send: the rank that sends nothing finishes");
+
+    // Only rank 0 reaches the collective: it times out, rank 1 finishes.
+    Outcome lonely = run(allreduce_when("lonely_collective", "rank == 0"), 4);
+    if (kRank == 0) expect_timeout(lonely, "MPI_Allreduce", "collective reached by one rank");
+    else expect(!lonely.failed, "collective reached by one rank: the other rank finishes");
 
     // A send to a rank outside the communicator: MPI's error, returned (not fatal).
     Outcome bad = run(exchange("bad_rank", {"send"}, {"send"}, 99), 4);
