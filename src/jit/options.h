@@ -32,6 +32,13 @@ struct CompileOptions {
   // Keep the optimized IR text / object bytes in the JitModule (for inspection and tests).
   bool keep_ir = false;
   bool keep_object = false;
+  // Parallel code generation (jit/split.h): a module of at least two pieces' worth of
+  // lowered instructions is cut into pieces optimized and compiled on `threads` threads
+  // (0: every CPU the process may use, or DACE_JIT_THREADS). The pieces depend only on the
+  // module and piece_instructions (0: kDefaultPieceInstructions), never on `threads`, so the
+  // object is the same bytes for every thread count. No split with a dump_dir.
+  int threads = 0;
+  uint64_t piece_instructions = 0;
 };
 
 // Wall-clock milliseconds of each phase of one compile, plus sizes.
@@ -46,6 +53,9 @@ struct CompileStats {
   uint64_t lowered_instructions = 0;  // of the module as given, before optimization; 0 on a cache hit
   uint64_t ir_instructions = 0;  // after optimization; 0 on a cache hit
   uint64_t object_bytes = 0;
+  int pieces = 1;       // modules compiled separately (parallel code generation)
+  int threads = 1;      // threads that compiled them
+  double split_ms = 0;  // cutting the module into pieces (part of optimize_ms)
 };
 
 struct SessionOptions {

@@ -25,11 +25,15 @@
 #include <filesystem>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "jit/emit.h"
 #include "jit/llvm_error.h"
+#include "jit/object_bundle.h"
 #include "jit/pipeline.h"
+#include "jit/split.h"
+#include "jit/bitcode.h"
 
 namespace dace::jit {
 namespace {
@@ -186,14 +190,20 @@ struct SessionState {
       return error;
     };
 
-    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
-    auto interface = llvm::orc::getObjectFileInterface(es, buffer->getMemBufferRef());
-    if (!interface)
-      return fail(to_error(interface.takeError(), Code::CompileError, "malformed object for " + name));
+    // A module compiled in pieces brings one object per piece; they reach each other's
+    // hidden symbols inside this JITDylib.
+    auto parts = unbundle_objects(object);
+    if (!parts.ok()) return fail(make_error(Code::CompileError, parts.error().message + " for " + name));
     llvm::orc::SymbolLookupSet symbols;
-    for (const auto& entry : interface->SymbolFlags) symbols.add(entry.first);
-    if (llvm::Error err = jit->addObjectFile(jd, std::move(buffer)))
-      return fail(to_error(std::move(err), Code::CompileError, "cannot add object " + name));
+    for (std::string_view part : *parts) {
+      auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(part.data(), part.size()), name);
+      auto interface = llvm::orc::getObjectFileInterface(es, buffer->getMemBufferRef());
+      if (!interface)
+        return fail(to_error(interface.takeError(), Code::CompileError, "malformed object for " + name));
+      for (const auto& entry : interface->SymbolFlags) symbols.add(entry.first);
+      if (llvm::Error err = jit->addObjectFile(jd, std::move(buffer)))
+        return fail(to_error(std::move(err), Code::CompileError, "cannot add object " + name));
+    }
 
     if (!symbols.empty()) {
       std::string link_errors;
@@ -213,6 +223,63 @@ struct SessionState {
     return &jd;
   }
 };
+
+namespace {
+
+// One piece of a module compiled in pieces (jit/split.h), on a worker thread: read into a
+// context of its own, optimized, turned into an object.
+struct PieceResult {
+  std::string object;
+  std::string ir;  // with keep_ir
+  uint64_t ir_instructions = 0;
+  double optimize_ms = 0, codegen_ms = 0;
+  std::optional<Error> error;
+};
+
+void compile_piece(SessionState& state, const std::string& bitcode, const CompileOptions& options,
+                   PieceResult& out) {
+  try {
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    auto* diagnostics = new DiagnosticCollector;
+    ctx->setDiagnosticHandler(std::unique_ptr<llvm::DiagnosticHandler>(diagnostics));
+    auto module = read_bitcode(bitcode, *ctx);
+    if (!module.ok()) {
+      out.error = module.take_error();
+      return;
+    }
+    llvm::Module& mod = **module;
+    const std::string what = "module \"" + mod.getModuleIdentifier() + "\"";
+    auto t0 = Clock::now();
+    auto tm = state.target_machine(options.opt);
+    if (!tm.ok()) {
+      out.error = tm.take_error();
+      return;
+    }
+    if (Status s = optimize_module(mod, **tm, options.opt, state.libmvec); !s.ok()) {
+      out.error = s.error();
+      return;
+    }
+    out.optimize_ms = ms_since(t0);
+    for (const llvm::Function& f : mod) out.ir_instructions += f.getInstructionCount();
+    if (options.keep_ir) out.ir = print_module(mod);
+    t0 = Clock::now();
+    auto object = emit_object(mod, **tm);
+    if (!object.ok()) {
+      out.error = object.take_error();
+      return;
+    }
+    out.codegen_ms = ms_since(t0);
+    if (std::string errors = diagnostics->errors(); !errors.empty()) {
+      out.error = make_error(Code::CompileError, what + ": " + errors);
+      return;
+    }
+    out.object = std::move(*object);
+  } catch (const std::bad_alloc&) {
+    out.error = make_error(Code::OutOfMemory, "out of memory compiling a module piece");
+  }
+}
+
+}  // namespace
 
 // ---- JitModule ---------------------------------------------------------------------------
 
@@ -412,6 +479,9 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
     const std::string what = "module \"" + id + "\"";
     auto* diagnostics = new DiagnosticCollector;
     ctx->setDiagnosticHandler(std::unique_ptr<llvm::DiagnosticHandler>(diagnostics));
+    auto finish = [&](std::string object, std::string ir, CompileStats& s, Clock::time_point t) {
+      return finish_compile(std::move(object), std::move(ir), id, options, s, t);
+    };
 
     // Verify before anything else: LLVM's passes assume valid IR and may abort otherwise.
     auto t0 = Clock::now();
@@ -460,6 +530,42 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
     if (!tm.ok()) return tm.take_error();
     stamp_function_attributes(*mod, target.cpu, target.features, options.opt);
     mark_math_errno_free(*mod);
+
+    // Parallel code generation: big modules are compiled in pieces on a pool of threads.
+    std::vector<std::string> pieces;
+    if (options.dump_dir.empty()) {
+      int planned = planned_pieces(stats.lowered_instructions, options.piece_instructions);
+      if (planned > 1) pieces = split_module(*mod, planned);
+      stats.split_ms = ms_since(t0);
+    }
+    if (!pieces.empty()) {
+      mod.reset();
+      std::vector<PieceResult> results(pieces.size());
+      const int threads = options.threads > 0 ? options.threads : usable_threads();
+      stats.pieces = static_cast<int>(pieces.size());
+      stats.threads = std::min(threads, stats.pieces);
+      auto t_pool = Clock::now();
+      run_on_threads(pieces.size(), threads,
+                     [&](size_t i) { compile_piece(*state_, pieces[i], options, results[i]); });
+      double pool_ms = ms_since(t_pool);
+      std::vector<std::string> objects;
+      std::string ir;
+      double optimize_cpu = 0, codegen_cpu = 0;
+      for (PieceResult& r : results) {
+        if (r.error) return std::move(*r.error);
+        objects.push_back(std::move(r.object));
+        ir += r.ir;
+        stats.ir_instructions += r.ir_instructions;
+        optimize_cpu += r.optimize_ms;
+        codegen_cpu += r.codegen_ms;
+      }
+      // Wall time of the pool, shared out between the phases by their thread time.
+      double share = optimize_cpu + codegen_cpu > 0 ? optimize_cpu / (optimize_cpu + codegen_cpu) : 0.5;
+      stats.optimize_ms = stats.split_ms + pool_ms * share;
+      stats.codegen_ms = pool_ms * (1 - share);
+      return finish(bundle_objects(objects), std::move(ir), stats, t_start);
+    }
+
     DACE_TRY(optimize_module(*mod, **tm, options.opt, state_->libmvec));
     stats.optimize_ms = ms_since(t0);
     if (std::string errors = diagnostics->errors(); !errors.empty())
@@ -490,29 +596,34 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
       return make_error(Code::CompileError, what + ": " + errors);
     mod.reset();  // free the IR before linking
     ctx.reset();
-
-    if (use_cache) {
-      auto t_store = Clock::now();
-      Status stored = state_->cache->store(options.cache_key, *object);
-      (void)stored;  // a read-only or full cache directory must not fail the compile
-      stats.cache_ms += ms_since(t_store);
-    }
-
-    auto impl = std::make_unique<JitModule::Impl>();
-    auto jd = state_->link(*object, id, stats);
-    if (!jd.ok()) return jd.take_error();
-    impl->state = state_;
-    impl->jd = *jd;
-    impl->name = (*jd)->getName();
-    impl->ir = std::move(ir);
-    if (options.keep_object) impl->object = std::move(*object);
-    stats.total_ms = ms_since(t_start);
-    impl->stats = stats;
-    return std::unique_ptr<JitModule>(new JitModule(std::move(impl)));
+    return finish(std::move(*object), std::move(ir), stats, t_start);
   } catch (const std::bad_alloc&) {
     return make_error(Code::OutOfMemory, "out of memory compiling module \"" +
                                              (mod ? mod->getModuleIdentifier() : std::string()) + "\"");
   }
+}
+
+Result<std::unique_ptr<JitModule>> JitSession::finish_compile(std::string object, std::string ir,
+                                                              const std::string& id, const CompileOptions& options,
+                                                              CompileStats stats,
+                                                              std::chrono::steady_clock::time_point t_start) {
+  if (state_->cache && !options.cache_key.empty()) {
+    auto t_store = Clock::now();
+    Status stored = state_->cache->store(options.cache_key, object);
+    (void)stored;  // a read-only or full cache directory must not fail the compile
+    stats.cache_ms += ms_since(t_store);
+  }
+  auto impl = std::make_unique<JitModule::Impl>();
+  auto jd = state_->link(object, id, stats);
+  if (!jd.ok()) return jd.take_error();
+  impl->state = state_;
+  impl->jd = *jd;
+  impl->name = (*jd)->getName();
+  impl->ir = std::move(ir);
+  if (options.keep_object) impl->object = std::move(object);
+  stats.total_ms = ms_since(t_start);
+  impl->stats = stats;
+  return std::unique_ptr<JitModule>(new JitModule(std::move(impl)));
 }
 
 const TargetInfo& JitSession::target() const { return state_->target; }

@@ -19,6 +19,7 @@
 //
 // LLVM types appear only as forward declarations; callers that build modules include LLVM.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -112,6 +113,10 @@ class JitSession {
 
  private:
   explicit JitSession(std::shared_ptr<SessionState> state);
+  // Stores `object` in the cache (with a key), links it and wraps it as a JitModule.
+  Result<std::unique_ptr<JitModule>> finish_compile(std::string object, std::string ir, const std::string& id,
+                                                    const CompileOptions& options, CompileStats stats,
+                                                    std::chrono::steady_clock::time_point t_start);
   std::shared_ptr<SessionState> state_;
 };
 
