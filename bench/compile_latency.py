@@ -18,7 +18,7 @@ and adds its time until callable as a column: a before/after table from one run.
 largest SDFG (by lowered instructions) on its own line and the issue's targets.
 
   /usr/bin/python3 bench/compile_latency.py [--dace-cli build/bin/dace] [--kernels gemm,atax]
-      [--variants raw,simp,opt,auto] [--reps 3] [--no-dace] [--baseline=FLAGS] [--json OUT]
+      [--variants raw,simp,opt,auto] [--reps 3] [--no-dace] [--baseline=FLAGS] [--baseline-cli BIN] [--json OUT]
       [-- FLAGS...]
 """
 import argparse
@@ -76,7 +76,7 @@ def compile_once(cli, path, flags):
     return json.loads(p.stdout)
 
 
-def libdace_compile(cli, path, reps, extra, baseline):
+def libdace_compile(cli, path, reps, extra, baseline, baseline_cli=None):
     runs, base = [], []
     for _ in range(reps):  # interleaved, so that both see the same load
         r = compile_once(cli, path, extra)
@@ -84,7 +84,7 @@ def libdace_compile(cli, path, reps, extra, baseline):
             return r
         runs.append(r)
         if baseline is not None:
-            b = compile_once(cli, path, baseline)
+            b = compile_once(baseline_cli or cli, path, baseline)
             if "error" not in b:
                 base.append(b["total_ms"])
     out = {"baseline_ms": statistics.median(base)} if base else {}
@@ -136,6 +136,8 @@ def main():
     ap.add_argument("--no-dace", action="store_true")
     ap.add_argument("--json", default="")
     ap.add_argument("--baseline", default=None, help="flags of a second compile per file, e.g. \"--no-tiers\"")
+    ap.add_argument("--baseline-cli", default=None, help="the `dace` binary of the baseline compile (default: --dace-cli), "
+                    "e.g. an older build for a before/after table from one run")
     a = ap.parse_args(argv)
     ks = a.kernels.split(",") if a.kernels else kernels()
     variants = a.variants.split(",")
@@ -150,7 +152,8 @@ def main():
         rows = []
         for k, v, path in files:
             rows.append({"kernel": k, "variant": v, "file": path, **libdace_compile(a.dace_cli, path, a.reps, extra,
-                                                                               a.baseline.split() if a.baseline is not None else None)})
+                                                                               a.baseline.split() if a.baseline is not None else None,
+                                                                               a.baseline_cli)})
         dace = {} if a.no_dace else dace_builds([f[2] for f in files], tmp)
         for r in rows:
             d = dace.get(r["file"], {})
