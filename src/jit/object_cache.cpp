@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "jit/digest.h"
+#include "ir/log.h"
 
 namespace dace::jit {
 namespace {
@@ -115,11 +116,13 @@ Result<std::optional<std::string>> ObjectCache::load(std::string_view key) {
       read_file(path_of(key), kHeaderSize + target_id_.size() + kMaxPayload);
   if (!file) {
     misses_++;
+    log::debug("cache", "miss " + path_of(key));
     return std::optional<std::string>();
   }
   auto reject = [&]() {
     corrupt_++;
     misses_++;
+    log::info("cache", "damaged or foreign entry ignored (recompiling): " + path_of(key));
     return std::optional<std::string>();
   };
   const std::string& f = *file;
@@ -134,6 +137,7 @@ Result<std::optional<std::string>> ObjectCache::load(std::string_view key) {
   auto digest = content_digest(key, id, payload);
   if (std::memcmp(digest.data(), f.data() + 20, 32) != 0) return reject();
   hits_++;
+  log::debug("cache", "hit " + path_of(key) + " (" + std::to_string(payload.size()) + " bytes)");
   return std::optional<std::string>(std::string(payload));
 }
 
@@ -173,6 +177,7 @@ Status ObjectCache::store(std::string_view key, std::string_view object) {
     return fail("cannot rename to \"" + path_of(key) + "\": " + why);
   }
   stores_++;
+  log::debug("cache", "stored " + path_of(key) + " (" + std::to_string(object.size()) + " bytes)");
   return Status::success();
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "analysis/validate.h"
+#include "ir/log.h"
 #include "codegen/lower.h"
 #include "codegen/registry_query.h"
 #include "jit/bitcode.h"
@@ -22,6 +23,27 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// DACE_LOG=info: one line per compile; debug: one per phase (docs/jit.md "Logs").
+void log_compile(const ir::SDFG& g, const PhaseTimes& t, int opt_level) {
+  if (!log::enabled(log::Level::Info)) return;
+  const std::string sdfg = "sdfg \"" + g.name + "\"";
+  if (t.cache_hit) {
+    log::info("compile", sdfg + ": from the cache, callable after " + log::ms(t.total_ms));
+    return;
+  }
+  if (t.transform_ms > 0) log::debug("compile", sdfg + ": SDFG optimizer " + log::ms(t.transform_ms));
+  log::debug("compile", sdfg + ": validate " + log::ms(t.validate_ms));
+  log::debug("compile", sdfg + ": lower " + log::ms(t.lower_ms) + " (" + std::to_string(t.lowered_instructions) +
+                            " LLVM instructions)");
+  log::debug("compile", sdfg + ": LLVM optimize O" + std::to_string(t.tiered ? 0 : opt_level) + " " +
+                            log::ms(t.optimize_ms) + " (" + std::to_string(t.ir_instructions) + " instructions after)");
+  log::debug("compile", sdfg + ": machine code " + log::ms(t.codegen_ms) + " (" + std::to_string(t.object_bytes) +
+                            " bytes), link " + log::ms(t.link_ms));
+  log::info("compile", sdfg + ": callable after " + log::ms(t.total_ms) +
+                           (t.tiered ? " (first tier; O" + std::to_string(opt_level) + " tier compiling in the background)"
+                                     : ""));
 }
 
 // The program from the object cache, made callable with what lowering would have reported
@@ -82,6 +104,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
         out.program = std::move(cached);
         out.callable_at = Clock::now();
         out.times.total_ms = ms_since(t_start);
+        log_compile(g, out.times, request.opt_level);
         return out;
       }
     }
@@ -130,15 +153,21 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   if (tiered) {
     std::shared_ptr<jit::JitSession> shared = backend.session;
     out.program->start_optimized_tier(
-        [shared, co, bitcode = std::move(bitcode)]() -> Result<std::unique_ptr<jit::JitModule>> {
+        [shared, co, bitcode = std::move(bitcode), name = g.name]() -> Result<std::unique_ptr<jit::JitModule>> {
+          const auto t_tier = Clock::now();
           auto context = std::make_unique<llvm::LLVMContext>();
           auto module = jit::read_bitcode(bitcode, *context);
           if (!module) return module.take_error();
-          return shared->compile(std::move(*module), std::move(context), co);
+          auto compiled = shared->compile(std::move(*module), std::move(context), co);
+          log::info("compile", "sdfg \"" + name + "\": O" + std::to_string(co.opt.level) + " tier " +
+                                   (compiled ? "compiled in " : "failed after ") + log::ms(ms_since(t_tier)) +
+                                   (compiled ? " (swapped in before the next call)" : ": " + compiled.error().message));
+          return compiled;
         });
   }
   out.callable_at = Clock::now();
   out.times.total_ms = ms_since(t_start);
+  log_compile(g, out.times, request.opt_level);
   if (tiered && request.wait_optimized) DACE_TRY(out.program->wait_optimized_tier());
   return out;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "ir/log.h"
 #include "plugin/build_id.h"
 #include "plugin/loader.h"
 
@@ -78,10 +79,13 @@ DiscoveryReport discover_plugins(Registry& registry, const std::vector<std::stri
   for (const std::string& dir : dirs) {
     for (const std::string& file : plugin_files_in(dir)) {
       Result<PluginInfo> info = load_plugin(registry, file);
-      if (info.ok())
+      if (info.ok()) {
+        log::info("plugins", "loaded " + info->name + " " + info->version + " from " + file);
         report.loaded.push_back(std::move(*info));
-      else
+      } else {
+        log::write(log::Level::Warn, "plugins", "not loaded: " + info.error().message);
         report.failed.push_back(info.take_error());
+      }
     }
   }
   return report;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "ir/log.h"
 #include "transform/apply.h"
 
 namespace dace::transform {
@@ -42,7 +43,12 @@ Result<bool> Pipeline::apply(ir::SDFG& sdfg, AnalysisManager& am) {
       Result<bool> r = run_pass(sdfg, pass, am);
       const auto stop = std::chrono::steady_clock::now();
       PassTiming& t = timings_[i];
-      t.ms += std::chrono::duration<double, std::milli>(stop - start).count();
+      const double pass_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+      t.ms += pass_ms;
+      if (log::enabled(log::Level::Debug))
+        log::debug("optimizer", name_ + " iteration " + std::to_string(iterations_) + ": " + std::string(pass.name()) +
+                                    " " + log::ms(pass_ms) +
+                                    (r.ok() ? (*r ? ", changed" : ", no change") : ", failed"));
       ++t.runs;
       if (!r.ok()) {
         am.clear();  // a failing pass may have edited before it failed; trust nothing cached

@@ -12,6 +12,7 @@
 
 #include "capi_util.h"
 #include "commands.h"
+#include "progress.h"
 
 namespace dace::cli {
 namespace {
@@ -21,7 +22,7 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
-    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers]\n";
+    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet]\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "dace compile: %s\n%s", message.c_str(), kUsage);
@@ -79,7 +80,9 @@ bool move_dumped(const fs::path& from, const std::string& ext, const std::string
 
 }  // namespace
 
-int cmd_compile(const std::vector<std::string>& args) {
+int cmd_compile(const std::vector<std::string>& raw_args) {
+  std::vector<std::string> args = raw_args;
+  Progress progress(take_quiet_flag(args));
   std::string file, dump_ir, dump_asm, ptx_out;
   bool as_json = false;
   CompileFlags flags;
@@ -120,7 +123,9 @@ int cmd_compile(const std::vector<std::string>& args) {
     return kExitError;
   }
   ContextPtr ctx(ctx_raw);
+  progress.note("compiling " + name + " (until the optimized tier is in) ...");
   ProgramPtr program = compile_program(ctx.get(), sdfg.get(), file, flags, dump.path.string());
+  progress.clear();
   if (!program) return kExitError;
   dace_compile_stats_t s{};
   s.version = DACE_COMPILE_STATS_VERSION;

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "ir/json/sdfg_json.h"
 #include "load.h"
+#include "progress.h"
 #include "transform/apply.h"
 #include "transform/history.h"
 #include "transform/replay.h"
@@ -35,7 +36,7 @@ int usage() {
   std::fputs(
       "usage: dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
       "                     [--apply-repeated NAME[:PROPS_JSON]]...\n"
-      "                     [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]\n",
+      "                     [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet]\n",
       stderr);
   return kExitError;
 }
@@ -99,7 +100,9 @@ Status run_step(ir::SDFG& sdfg, const Step& step, transform::AnalysisManager& am
 
 }  // namespace
 
-int cmd_optimize(const std::vector<std::string>& args) {
+int cmd_optimize(const std::vector<std::string>& raw_args) {
+  std::vector<std::string> args = raw_args;
+  Progress progress(take_quiet_flag(args));
   std::string in, out, record;
   std::vector<Step> steps;
   bool json = false;
@@ -146,15 +149,19 @@ int cmd_optimize(const std::vector<std::string>& args) {
   size_t history_before = transform::history_of(*sdfg).size();
   const auto start = std::chrono::steady_clock::now();
   transform::AnalysisManager am;
-  for (const Step& step : steps) {
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Step& step = steps[k];
+    progress.step(k + 1, steps.size(), step.arg);
     Status s = step.kind == Step::Kind::Revert ? revert_step(sdfg, step.arg, am) : run_step(*sdfg, step, am);
     if (s.ok() && step.kind == Step::Kind::Revert)
       history_before = std::min(history_before, transform::history_of(*sdfg).size());
     if (!s.ok()) {
+      progress.clear();
       std::fprintf(stderr, "dace optimize: %s: %s\n", code_name(s.error().code), s.error().message.c_str());
       return kExitError;
     }
   }
+  progress.clear();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (Status v = analysis::validate(*sdfg); !v.ok()) {
     std::fprintf(stderr, "dace optimize: the result is invalid (a transformation bug): %s\n", v.error().message.c_str());

@@ -25,15 +25,17 @@ void print_usage(FILE* out) {
       "           [--wait-optimized] [--json]\n"
       "                           compile and call; with --case exit 1 when an output mismatches\n"
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
-      "          [--optimize PASS] [--no-tiers]\n"
+      "          [--optimize PASS] [--no-tiers] [--quiet]\n"
       "                           compile and report the time of each phase\n"
       "  optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
       "           [--apply-repeated NAME[:PROPS_JSON]]...\n"
-      "           [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]\n"
+      "           [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet]\n"
       "                           apply passes and transformations in order, validate, write OUT\n"
       "  render IN -o OUT.svg|OUT.html [--format svg|html]\n"
       "                           draw the SDFG (Graphviz layout; HTML: pan, zoom, collapsible scopes)\n"
-      "  version                  print the libdace version\n",
+      "  version                  print the libdace version\n"
+      "long commands show progress on a terminal (--quiet: never); DACE_LOG=info|debug logs each\n"
+      "compile, cache lookup, plugin and optimizer pass to stderr\n",
       out);
 }
 
