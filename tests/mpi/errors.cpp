@@ -16,24 +16,12 @@
 #include <vector>
 
 #include "libdace.hpp"
+#include "rank_check.h"
 
 namespace {
 
-int failures = 0;
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
-const int kRank = env_int("OMPI_COMM_WORLD_RANK", env_int("PMI_RANK", 0));
-const int kSize = env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1));
+using namespace mpi_test;
 constexpr double kTimeout = 2.0;
-
-void expect(bool ok, const std::string& what) {
-  if (!ok) {
-    ++failures;
-    std::fprintf(stderr, "rank %d: FAILED: %s\n", kRank, what.c_str());
-  }
-}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

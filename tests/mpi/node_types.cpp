@@ -15,24 +15,12 @@
 #include <vector>
 
 #include "libdace.hpp"
+#include "rank_check.h"
 
 namespace {
 
-int failures = 0;
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::atoi(v) : fallback;
-}
-const int kRank = env_int("OMPI_COMM_WORLD_RANK", env_int("PMI_RANK", 0));
-const int kSize = env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1));
+using namespace mpi_test;
 constexpr int64_t kN = 7;
-
-void expect(bool ok, const std::string& what) {
-  if (!ok) {
-    ++failures;
-    std::fprintf(stderr, "rank %d: FAILED: %s\n", kRank, what.c_str());
-  }
-}
 
 // x = op over ranks of x, in place (one container on both sides).
 libdace::sdfg allreduce_sdfg(dace_dtype_t t, const char* op) {
