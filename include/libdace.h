@@ -764,7 +764,7 @@ DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, 
 /* A compiled SDFG. Calls on one program are serialized; programs are independent. */
 typedef struct dace_program dace_program_t;
 
-#define DACE_COMPILE_OPTIONS_VERSION 4
+#define DACE_COMPILE_OPTIONS_VERSION 5
 typedef struct dace_compile_options_t {
   uint32_t version;
   int32_t opt_level;     /* 0-3 (clamped) */
@@ -798,8 +798,14 @@ typedef struct dace_compile_options_t {
   /* Version 4. 1 = return only once the optimized tier is in (benchmarks, AOT); its compile
    * error, if any, is returned (the program is not created). 0 (default) = do not wait. */
   int32_t wait_optimized;
+  /* Version 5. 1 = emulated device (docs/cuda.md): GPU programs run their kernels on the
+   * host, in-process (device memory is host memory, grid and block become loops, block
+   * barriers are honoured), so they run and can be checked without a GPU or driver.
+   * 0 (default) = kernels run on the GPU. DACE_CUDA_EMULATE=1 in the environment has the
+   * same effect. Part of the cache key; ignored by programs without GPU code. */
+  int32_t emulate_device;
 } dace_compile_options_t;
-#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0 }
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0, 0 }
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context

@@ -13,7 +13,10 @@
 #include "lowering/copy.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
+#include "lowering/shared_storage.h"
+#include "lowering/thread_block.h"
 #include "plugin/registry.h"
+#include "runtime/dace_cuda_emulation.h"
 #include "runtime/dace_cuda_runtime.h"
 
 #ifndef LIBDACE_VERSION_STRING
@@ -26,6 +29,13 @@ class DeviceSchedule final : public dace::plugin::ScheduleLowering {
  public:
   dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
     return dace::cuda::lower_device_map(context);
+  }
+};
+
+class ThreadBlockSchedule final : public dace::plugin::ScheduleLowering {
+ public:
+  dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
+    return dace::cuda::lower_thread_block_map(context);
   }
 };
 
@@ -52,16 +62,30 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_memset", address_of(&dace_cuda_memset)},
       {"dace_cuda_launch", address_of(&dace_cuda_launch)},
       {"dace_cuda_synchronize", address_of(&dace_cuda_synchronize)},
+      // The emulated device (programs compiled with emulate_device call these instead).
+      {"dace_cuda_emu_init", address_of(&dace_cuda_emu_init)},
+      {"dace_cuda_emu_error", address_of(&dace_cuda_emu_error)},
+      {"dace_cuda_emu_status", address_of(&dace_cuda_emu_status)},
+      {"dace_cuda_emu_malloc", address_of(&dace_cuda_emu_malloc)},
+      {"dace_cuda_emu_free", address_of(&dace_cuda_emu_free)},
+      {"dace_cuda_emu_copy", address_of(&dace_cuda_emu_copy)},
+      {"dace_cuda_emu_copy_2d", address_of(&dace_cuda_emu_copy_2d)},
+      {"dace_cuda_emu_memset", address_of(&dace_cuda_emu_memset)},
+      {"dace_cuda_emu_launch", address_of(&dace_cuda_emu_launch)},
+      {"dace_cuda_emu_synchronize", address_of(&dace_cuda_emu_synchronize)},
+      {"dace_cuda_emu_block_index", address_of(&dace_cuda_emu_block_index)},
   };
   for (const Symbol& s : symbols)
     if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;
   if (!registry->add_schedule("GPU_Device", std::make_shared<DeviceSchedule>()).ok()) return 1;
+  if (!registry->add_schedule("GPU_ThreadBlock", std::make_shared<ThreadBlockSchedule>()).ok()) return 1;
   if (!registry->add_storage("GPU_Global", std::make_shared<dace::cuda::GlobalStorage>()).ok()) return 1;
   // Copies in host code between host memory and GPU_Global, both ways, and GPU_Global to GPU_Global.
   auto copy = std::make_shared<dace::cuda::DeviceCopy>();
   for (const char* const* host = dace::cuda::host_storage_names(); *host; ++host)
     if (!registry->add_copy(*host, "GPU_Global", copy).ok() || !registry->add_copy("GPU_Global", *host, copy).ok()) return 1;
   if (!registry->add_copy("GPU_Global", "GPU_Global", copy).ok()) return 1;
+  if (!registry->add_storage("GPU_Shared", std::make_shared<dace::cuda::SharedStorage>()).ok()) return 1;
   return 0;
 }
 

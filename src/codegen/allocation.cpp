@@ -119,9 +119,12 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
     } else {
       // GPU_Global transients are allocated by the plugin that owns the storage (allocate_container).
       const bool device_global = d.storage == ir::StorageType::GPU_Global;
+      // GPU_Shared transients live in a kernel: planned like host transients, bound by the
+      // plugin that owns the storage where their scope allocates them (allocate_container).
+      const bool device_shared = d.storage == ir::StorageType::GPU_Shared;
       if (d.storage != ir::StorageType::Default && d.storage != ir::StorageType::Register &&
           d.storage != ir::StorageType::CPU_Heap && d.storage != ir::StorageType::CPU_Pinned &&
-          d.storage != ir::StorageType::CPU_ThreadLocal && !device_global)
+          d.storage != ir::StorageType::CPU_ThreadLocal && !device_global && !device_shared)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
       if (d.dtype.pointer_depth > 0 ||
@@ -396,8 +399,9 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
   const int64_t elem_bytes = std::max(1, ir::element_size(d.dtype));
   std::vector<llvm::Value*> to_free;
   std::optional<int64_t> bytes = constant_bytes(d);
-  bool stack = kind == AllocKind::StackSlot ||
-               (kind == AllocKind::ScopeLocal && bytes && *bytes <= kMaxStackBytes);
+  const bool plugin_storage = d.storage == ir::StorageType::GPU_Shared;  // bound by its plugin below
+  bool stack = !plugin_storage && (kind == AllocKind::StackSlot ||
+                                   (kind == AllocKind::ScopeLocal && bytes && *bytes <= kMaxStackBytes));
   if (stack) {
     int64_t n = bytes ? std::max<int64_t>(1, *bytes / elem_bytes) : 1;
     llvm::AllocaInst* slot = f.entry_alloca(n == 1 ? et : llvm::ArrayType::get(et, static_cast<uint64_t>(n)), name);
@@ -406,7 +410,7 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.bind_data(name, DataBinding{slot, &d, thread_local_storage});
     return to_free;
   }
-  if (kind == AllocKind::LazyHeap) {
+  if (kind == AllocKind::LazyHeap && !plugin_storage) {
     llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
     llvm::AllocaInst* slot = f.entry_alloca(ptr_ty, name + ".ptr");
     llvm::AllocaInst* cap = f.entry_alloca(f.b.getInt64Ty(), name + ".bytes");
@@ -421,17 +425,20 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.lazy_slots[name] = {slot, cap};
     return to_free;
   }
-  if (d.storage == ir::StorageType::GPU_Global) {
+  if (d.storage == ir::StorageType::GPU_Global || d.storage == ir::StorageType::GPU_Shared) {
+    const std::string storage_name = ir::to_string(d.storage);
     const plugin::Registry* registry = f.mc.options.registry;
-    std::shared_ptr<const plugin::StorageLowering> storage = registry ? registry->find_storage("GPU_Global") : nullptr;
+    std::shared_ptr<const plugin::StorageLowering> storage = registry ? registry->find_storage(storage_name) : nullptr;
     if (!storage)
-      return make_error(Code::Unsupported, ir::path_of_data(f.sc.sdfg, name) +
-                                               ": storage GPU_Global needs a plugin that is not part of the CPU lowering");
+      return make_error(Code::Unsupported, ir::path_of_data(f.sc.sdfg, name) + ": storage " + storage_name +
+                                               " needs a plugin that is not part of the CPU lowering");
     AllocationContext ctx(f, name, d, nullptr);
     ctx.zero = zero;
     DACE_TRY(storage->lower_allocation(ctx));
-    if (!ctx.bound) return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": the GPU_Global storage allocated nothing");
-    f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage});
+    if (!ctx.bound)
+      return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": the " + storage_name + " storage allocated nothing");
+    // The threads of a block share GPU_Shared memory: write-conflict resolution stays atomic.
+    f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage && !plugin_storage});
     return to_free;
   }
   Result<CheckedSize> size = checked_allocation_size(f, name, d);

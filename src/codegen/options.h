@@ -50,6 +50,11 @@ struct LowerOptions {
   // Where plugins write the device code they generate (the CUDA plugin: <sdfg>.ptx); empty =
   // nowhere. Does not change the generated code.
   std::string device_code_dir;
+  // Emulated device: plugins with a device (CUDA) compile their device code for the host and
+  // run it in-process (device memory is host memory, grid and block are loops), so GPU
+  // programs run, and their results can be checked, without a GPU or driver. The compile
+  // option emulate_device or DACE_CUDA_EMULATE=1 sets it (pipeline/compile.cpp).
+  bool emulate_device = false;
 };
 
 }  // namespace dace::codegen

@@ -42,7 +42,8 @@ std::string options_fingerprint(const LowerOptions& options) {
                   ";noalias=" + std::to_string(options.noalias_arguments) +
                   ";fast=" + std::to_string(options.fast_math) +
                   ";threads=" + std::to_string(options.default_num_threads) +
-                  ";inline_small=" + std::to_string(options.inline_small_parallel_maps);
+                  ";inline_small=" + std::to_string(options.inline_small_parallel_maps) +
+                  ";emulate_device=" + std::to_string(options.emulate_device);
   Result<std::string> entry = parallel_for_entry(options, "");
   s += ";parallel_for=" + (entry ? *entry : std::string("-"));
   s += ";blas=";

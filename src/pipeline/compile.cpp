@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 
 #include "analysis/validate.h"
 #include "ir/log.h"
@@ -20,6 +22,12 @@ namespace dace::pipeline {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// DACE_CUDA_EMULATE=1 (any value but empty and "0"): device code runs on the host.
+bool emulate_device_from_environment() {
+  const char* v = std::getenv("DACE_CUDA_EMULATE");
+  return v && *v && std::string(v) != "0";
+}
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -80,6 +88,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   lo.default_num_threads = std::max(0, request.num_threads);
   lo.registry = backend.registry.get();
   lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR
+  lo.emulate_device = request.emulate_device || emulate_device_from_environment();
   jit::JitSession& session = *backend.session;
 
   std::string key;

@@ -45,6 +45,9 @@ struct CompileRequest {
   // at opt_level 0, with a dump_dir or on a cache hit: one compile at opt_level, as before.
   bool tiered = true;
   bool wait_optimized = false;  // return only once the optimized tier is in (or failed)
+  // Device code runs on the host (codegen::LowerOptions::emulate_device); DACE_CUDA_EMULATE=1
+  // in the environment sets it too.
+  bool emulate_device = false;
 };
 
 // Milliseconds per step, as dace_compile_stats_t reports them.

@@ -325,3 +325,22 @@ TEST(CapiOptionsVersion, ShorterVersionTakesDefaultsForNewerFields) {
 }
 
 }  // namespace
+
+// Version 5 appended emulate_device: a version-4 caller's struct is the prefix that ends with
+// wait_optimized, and init of version 4 writes none of the bytes after it.
+TEST(CapiOptionsVersion, CompileOptionsVersionFourEndsBeforeEmulateDevice) {
+  EXPECT_EQ(dace::capi::options_size<dace_compile_options_t>(4),
+            offsetof(dace_compile_options_t, wait_optimized) + sizeof(int32_t));
+  EXPECT_EQ(dace::capi::options_size<dace_compile_options_t>(5), sizeof(dace_compile_options_t));
+  dace_compile_options_t o;
+  std::memset(&o, 0xAB, sizeof o);
+  ASSERT_DACE_OK(dace_compile_options_init(&o, 4));
+  EXPECT_EQ(o.version, 4u);
+  EXPECT_EQ(o.tiered, 1);
+  EXPECT_EQ(o.wait_optimized, 0);
+  int32_t untouched;
+  std::memset(&untouched, 0xAB, sizeof untouched);
+  EXPECT_EQ(o.emulate_device, untouched);
+  ASSERT_DACE_OK(dace_compile_options_init(&o, 5));
+  EXPECT_EQ(o.emulate_device, 0);
+}

@@ -44,6 +44,10 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
     flags.wait_optimized = true;
     return 1;
   }
+  if (a == "--emulate-device") {
+    flags.emulate_device = true;
+    return 1;
+  }
   // Both "-O2" and "-O 2".
   bool is_opt = a == "-O" || (a.size() == 3 && a.starts_with("-O"));
   if (!is_opt && a != "--threads" && a != "--cache-dir" && a != "--optimize") return 0;
@@ -96,6 +100,7 @@ ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, con
   options.optimize = flags.optimize.empty() ? nullptr : flags.optimize.c_str();
   options.tiered = flags.tiered ? 1 : 0;
   options.wait_optimized = flags.wait_optimized ? 1 : 0;
+  options.emulate_device = flags.emulate_device ? 1 : 0;
   dace_program_t* raw = nullptr;
   dace_status_t st = dace_program_compile(&raw, context, sdfg, &options);
   if (st != DACE_OK) {

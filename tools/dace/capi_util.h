@@ -36,6 +36,7 @@ struct CompileFlags {
   std::string optimize;  // --optimize NAME: a registered pass run on a copy before compiling
   bool tiered = true;           // --no-tiers: one compile at -O N before the program is callable
   bool wait_optimized = false;  // --wait-optimized: return once the optimized tier is in
+  bool emulate_device = false;  // --emulate-device: GPU kernels run on the host (docs/cuda.md)
 };
 
 // Consumes args[i] (and its value) when it is a compile flag: returns 1 if consumed, 0 if

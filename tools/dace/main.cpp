@@ -22,7 +22,7 @@ void print_usage(FILE* out) {
       "  hash FILE                content hash (SHA-256 of the canonical SDFG)\n"
       "  run FILE [-s N=V] [-i A=a.npy] [--case CASE.json] [-o DIR] [--repeat K] [--threads T]\n"
       "           [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS] [--no-tiers]\n"
-      "           [--wait-optimized] [--json]\n"
+      "           [--wait-optimized] [--emulate-device] [--json]\n"
       "                           compile and call; with --case exit 1 when an output mismatches\n"
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "          [--optimize PASS] [--no-tiers] [--quiet]\n"

@@ -27,7 +27,7 @@ DACE_MAP_OPTIONS_VERSION = 1
 DACE_MEMLET_OPTIONS_VERSION = 1
 DACE_SAVE_OPTIONS_VERSION = 1
 DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-DACE_COMPILE_OPTIONS_VERSION = 4
+DACE_COMPILE_OPTIONS_VERSION = 5
 DACE_COMPILE_STATS_VERSION = 3
 
 # ---- types (header order)
@@ -250,6 +250,7 @@ class dace_compile_options_t(ctypes.Structure):
         ('mpi_comm', ctypes.c_void_p),
         ('tiered', ctypes.c_int32),
         ('wait_optimized', ctypes.c_int32),
+        ('emulate_device', ctypes.c_int32),
     ]
 
 

@@ -151,7 +151,8 @@ class CompiledProgram(Releasable):
     """A compiled SDFG; call it like a function (see the module docstring)."""
 
     def __init__(self, sdfg, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None,
-                 context=None, optimize=None, comm=None, tiered=True, wait_optimized=False):
+                 context=None, optimize=None, comm=None, tiered=True, wait_optimized=False,
+                 emulate_device=False):
         self._context = context or default_context()
         opts = _capi.dace_compile_options_t()
         check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
@@ -167,6 +168,8 @@ class CompiledProgram(Releasable):
         # Tiered compilation: callable on quickly compiled code, the optimized code swapped in
         # between calls when ready (docs/jit.md); wait_optimized returns once it is in.
         opts.tiered, opts.wait_optimized = int(bool(tiered)), int(bool(wait_optimized))
+        # GPU kernels run on the host (docs/cuda.md, "Emulated device").
+        opts.emulate_device = int(bool(emulate_device))
         self._options = opts
         self._handles = []
         self._lock = threading.Lock()

@@ -5,6 +5,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -13,6 +16,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <set>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -32,6 +36,7 @@ DeviceModule::~DeviceModule() = default;
 namespace {
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+constexpr const char* kSelfKey = "cuda.self";
 
 Result<std::unique_ptr<llvm::TargetMachine>> make_target(const std::string& arch) {
   static std::once_flag once;
@@ -68,7 +73,56 @@ void guard_init(llvm::Module& host, const std::string& sdfg_name) {
   b.CreateRet(llvm::ConstantPointerNull::get(b.getPtrTy()));
 }
 
+// Emulation: the kernels, built for the host, join the host module (internal: the launches
+// pass their addresses), and the host's runtime calls go to the runtime's emulation.
+Status finish_emulated(DeviceModule& dm, codegen::ModuleContext& host) {
+  guard_init(host.module, dm.sdfg_name);
+  dm.mc.reset();
+  std::unique_ptr<llvm::Module> device = std::move(dm.module);
+  // What PTX refuses, emulation refuses too: a call the device could not make (a heap
+  // allocation inside a kernel, a host runtime function) would run here but not on a GPU.
+  for (llvm::Function& f : *device) {
+    if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty()) continue;
+    const std::string name = f.getName().str();
+    if (name == "dace_cuda_emu_block_index" || has_libdevice_counterpart(name)) continue;
+    return make_error(Code::Unsupported, "cuda: device code of " + dm.sdfg_name + " calls " + name +
+                                             ", which has no device implementation");
+  }
+  // Module-wide records the core defines in every module it emits into (the run status)
+  // are the host's once linked: device code reports into the same record.
+  for (llvm::GlobalVariable& g : device->globals())
+    if (!g.isDeclaration() && !g.hasLocalLinkage() && host.module.getNamedGlobal(g.getName())) {
+      g.setInitializer(nullptr);
+      g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    }
+  std::string err;
+  llvm::raw_string_ostream es(err);
+  if (llvm::verifyModule(*device, &es))
+    return make_error(Code::Internal, "cuda: invalid emulated device IR for " + dm.sdfg_name + ": " + es.str());
+  if (llvm::Linker::linkModules(host.module, std::move(device)))
+    return make_error(Code::Internal, "cuda: linking the emulated device code of " + dm.sdfg_name + " failed");
+  for (const std::string& name : dm.kernels)
+    if (llvm::Function* k = host.module.getFunction(name)) k->setLinkage(llvm::GlobalValue::InternalLinkage);
+  std::vector<llvm::Function*> entries;
+  for (llvm::Function& f : host.module)
+    if (f.isDeclaration() && f.getName().starts_with("dace_cuda_") && !f.getName().starts_with("dace_cuda_emu_"))
+      entries.push_back(&f);
+  for (llvm::Function* f : entries) {
+    const std::string to = emulated_entry(f->getName().str());
+    if (to.empty())
+      return make_error(Code::Unsupported, "cuda: the emulated device has no counterpart of " + f->getName().str());
+    if (llvm::Function* existing = host.module.getFunction(to)) {
+      f->replaceAllUsesWith(existing);
+      f->eraseFromParent();
+    } else {
+      f->setName(to);
+    }
+  }
+  return Status::success();
+}
+
 Status finish(DeviceModule& dm, codegen::ModuleContext& host) {
+  if (dm.emulate) return finish_emulated(dm, host);
   Result<std::string> ptx = compile_ptx(dm);
   if (!ptx) return ptx.take_error();
   llvm::Constant* text = llvm::ConstantDataArray::getString(host.ctx, *ptx, true);
@@ -101,23 +155,42 @@ std::string libdevice_path() {
   return env && *env ? env : LIBDACE_CUDA_LIBDEVICE;
 }
 
+std::string emulated_entry(const std::string& runtime_entry) {
+  static const std::set<std::string> emulated = {"init",   "error",   "status",  "malloc", "free",
+                                                 "copy",   "copy_2d", "memset",  "launch", "synchronize"};
+  const std::string prefix = "dace_cuda_";
+  if (runtime_entry.rfind(prefix, 0) != 0) return "";
+  const std::string rest = runtime_entry.substr(prefix.size());
+  return emulated.count(rest) ? prefix + "emu_" + rest : "";
+}
+
+DeviceModule* device_module_of(codegen::ModuleContext& device) {
+  auto it = device.target_state.find(kSelfKey);
+  return it == device.target_state.end() ? nullptr : static_cast<DeviceModule*>(it->second.get());
+}
+
 Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::string& sdfg_name) {
   const std::string key = "cuda.device_module";
   auto it = host.target_state.find(key);
   if (it != host.target_state.end()) return static_cast<DeviceModule*>(it->second.get());
   auto dm = std::make_shared<DeviceModule>();
-  Result<std::unique_ptr<llvm::TargetMachine>> tm = make_target(target_arch());
-  if (!tm) return tm.take_error();
-  dm->target = std::move(*tm);
+  dm->emulate = host.options.emulate_device;
   dm->sdfg_name = sdfg_name;
   dm->module = std::make_unique<llvm::Module>(host.module.getName().str() + ".device", host.ctx);
-  dm->module->setTargetTriple(kTriple);
-  dm->module->setDataLayout(dm->target->createDataLayout());
+  if (!dm->emulate) {
+    Result<std::unique_ptr<llvm::TargetMachine>> tm = make_target(target_arch());
+    if (!tm) return tm.take_error();
+    dm->target = std::move(*tm);
+    dm->module->setTargetTriple(kTriple);
+    dm->module->setDataLayout(dm->target->createDataLayout());
+    dm->ptx = new llvm::GlobalVariable(host.module, llvm::Type::getInt8Ty(host.ctx), true,
+                                       llvm::GlobalValue::ExternalLinkage, nullptr, "__dace_cuda_ptx.pending");
+  }  // emulated: the host's triple and data layout, which the JIT sets for both once linked
   dm->mc.reset(new codegen::ModuleContext{*dm->module, host.ctx, host.options});
   dm->mc->target_state[codegen::kDeviceCodeKey] = nullptr;
-  dm->ptx = new llvm::GlobalVariable(host.module, llvm::Type::getInt8Ty(host.ctx), true,
-                                     llvm::GlobalValue::ExternalLinkage, nullptr, "__dace_cuda_ptx.pending");
   DeviceModule* raw = dm.get();
+  // Not owning (the host's target state owns it): lets lowerings inside kernels find it.
+  dm->mc->target_state[kSelfKey] = std::shared_ptr<void>(raw, [](void*) {});
   host.target_state[key] = dm;
   host.finishers.push_back([raw, &host]() { return finish(*raw, host); });
   return raw;

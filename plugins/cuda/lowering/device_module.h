@@ -3,7 +3,12 @@
 // complete it is compiled to PTX (libdevice linked for math), embedded into the host module
 // as a constant string the launches name, and optionally written to
 // LowerOptions::device_code_dir as <sdfg>.ptx.
+//
+// Emulated device (LowerOptions::emulate_device, docs/cuda.md): the same kernels are built
+// for the host instead and linked into the host module; the host's runtime calls go to the
+// runtime's emulation (dace_cuda_emu_*: host memory, grid and block as loops).
 #pragma once
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,8 +22,23 @@ class TargetMachine;
 
 namespace dace::cuda {
 
+// The kernel being lowered: how its threads are laid out and, in emulation, the thread index
+// of the thread loop being emitted.
+struct KernelState {
+  llvm::Function* fn = nullptr;  // the outlined kernel body (per block in emulation)
+  // The GPU_Device map holds GPU_ThreadBlock maps: one block per map point, whose threads
+  // the GPU_ThreadBlock maps use (block = their largest extents); else one thread per point.
+  bool thread_blocks = false;
+  std::array<int64_t, 3> block{1, 1, 1};
+  bool in_thread_block = false;  // lowering a GPU_ThreadBlock map's body
+  // Emulation: the induction variables of the innermost thread loop (x, y, z); null outside.
+  std::array<llvm::Value*, 3> tid{};
+};
+
 struct DeviceModule {
   std::string sdfg_name;
+  bool emulate = false;  // built for the host and linked into it (docs/cuda.md)
+  KernelState* kernel = nullptr;  // while a GPU_Device map is lowered
   std::unique_ptr<llvm::Module> module;
   std::unique_ptr<codegen::ModuleContext> mc;
   std::unique_ptr<llvm::TargetMachine> target;
@@ -32,6 +52,14 @@ struct DeviceModule {
 // `sdfg_name` is the top-level SDFG's name (init checks the driver; files are named by it).
 Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::string& sdfg_name);
 
+// The device module whose ModuleContext is `device` (kernels and the device functions of
+// nested SDFGs are emitted there), or null for a host module.
+DeviceModule* device_module_of(codegen::ModuleContext& device);
+
+// Emulation: the names of the runtime's entry points that host code calls and their
+// emulated counterparts (dace_cuda_X -> dace_cuda_emu_X).
+std::string emulated_entry(const std::string& runtime_entry);
+
 // The architecture PTX is generated for: $DACE_CUDA_ARCH, else sm_80 (PTX for sm_80 is
 // JIT-compiled by the driver for any later GPU, the H100's sm_90 included).
 std::string target_arch();
@@ -39,6 +67,11 @@ std::string target_arch();
 // Links libdevice, optimizes (O3) and emits PTX for `m` (kernels keep external linkage,
 // everything else is internalized).
 Result<std::string> compile_ptx(DeviceModule& dm);
+
+// A libm function the lowering calls by name (`tanh`, `tanhf`) that libdevice implements:
+// the only functions device code may call besides intrinsics.
+bool libm_function(const std::string& name);
+bool has_libdevice_counterpart(const std::string& name);
 
 // libdevice.10.bc: $DACE_CUDA_LIBDEVICE, else the toolkit's found at build time.
 std::string libdevice_path();

@@ -1,6 +1,5 @@
 #include "lowering/kernel.h"
 
-#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <array>
@@ -10,6 +9,8 @@
 #include "codegen/types.h"
 #include "ir/path.h"
 #include "lowering/device_module.h"
+#include "lowering/thread_block.h"
+#include "lowering/thread_index.h"
 
 namespace dace::cuda {
 
@@ -47,41 +48,6 @@ Result<std::array<int64_t, 3>> block_size(const ir::MapScope& map, const std::st
   return block;
 }
 
-struct Dim {
-  llvm::Value* start;
-  llvm::Value* step;
-  llvm::Value* count;
-};
-
-Result<std::vector<Dim>> map_dims(Frame& f, const ir::MapScope& map) {
-  std::vector<Dim> out;
-  for (size_t d = 0; d < map.params.size(); ++d) {
-    const sym::Range& r = map.range.dims[d];
-    Result<llvm::Value*> start = f.sym(r.start);
-    if (!start) return start.take_error();
-    Result<llvm::Value*> end = f.sym(r.end);
-    if (!end) return end.take_error();
-    Result<llvm::Value*> step = f.sym(r.step);
-    if (!step) return step.take_error();
-    out.push_back(Dim{*start, *step, codegen::trip_count(f.b, *start, *end, *step)});
-  }
-  return out;
-}
-
-// Number of points along grid dimensions x, y, z: the last parameter, the one before it, the
-// product of the others.
-std::array<llvm::Value*, 3> grid_extent(llvm::IRBuilder<>& b, const std::vector<Dim>& dims) {
-  size_t n = dims.size();
-  std::array<llvm::Value*, 3> e{dims[n - 1].count, b.getInt64(1), b.getInt64(1)};
-  if (n >= 2) e[1] = dims[n - 2].count;
-  for (size_t d = 0; d + 2 < n; ++d) e[2] = b.CreateMul(e[2], dims[d].count);
-  return e;
-}
-
-llvm::Value* sreg(llvm::IRBuilder<>& b, llvm::Module& m, llvm::Intrinsic::ID id) {
-  return b.CreateZExt(b.CreateCall(llvm::Intrinsic::getDeclaration(&m, id)), b.getInt64Ty());
-}
-
 // Kernel parameter for one capture of the outlined body.
 enum class Pass { Value, ScalarByValue };
 struct Param {
@@ -117,11 +83,14 @@ Result<Param> param_for(const Frame& body, const Frame::Capture& c, const std::s
 // Turns the outlined `fn(closure)` into `kernel(params...)`: each closure load becomes a
 // parameter (host scalars arrive by value into a local copy, which the kernel must not
 // write: the write would never reach the host).
+// Emulated: `kernel(void** params)`, the launch's own parameter array, each entry loaded
+// with the type the PTX kernel would declare (the runtime cannot call a typed signature).
 Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::vector<Param>& params,
-                                    const std::string& name, const std::string& where) {
+                                    const std::string& name, const std::string& where, bool emulate) {
   std::vector<llvm::Type*> types;
   for (const Param& p : params) types.push_back(p.type);
   llvm::Module& m = *fn->getParent();
+  if (emulate) types.assign(1, llvm::PointerType::getUnqual(m.getContext()));
   auto* kty = llvm::FunctionType::get(llvm::Type::getVoidTy(m.getContext()), types, false);
   llvm::Function* k = llvm::Function::Create(kty, llvm::Function::ExternalLinkage, name, m);
   k->addFnAttr(llvm::Attribute::NoUnwind);
@@ -132,8 +101,14 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
     const Frame::Capture& c = body.captures[i];
     // Before the entry block's branch: after every capture load (erased below), before all uses.
     eb.SetInsertPoint(k->getEntryBlock().getTerminator());
-    llvm::Argument* a = k->getArg(static_cast<unsigned>(i));
-    a->setName(c.load->getName());
+    llvm::Value* a;
+    if (emulate) {
+      llvm::Value* slot = eb.CreateLoad(eb.getPtrTy(), eb.CreateConstInBoundsGEP1_64(eb.getPtrTy(), k->getArg(0), i));
+      a = eb.CreateLoad(params[i].type, slot, c.load->getName());
+    } else {
+      a = k->getArg(static_cast<unsigned>(i));
+      a->setName(c.load->getName());
+    }
     llvm::Value* v = a;
     if (params[i].pass == Pass::ScalarByValue) {
       llvm::AllocaInst* copy = eb.CreateAlloca(params[i].type, nullptr, c.data + ".copy");
@@ -159,6 +134,7 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
                                                "\" is written inside the GPU_Device map; give it GPU_Global storage");
     }
   }
+  if (emulate) return k;
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(k), llvm::MDString::get(ctx, "kernel"),
                           llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))};
@@ -187,8 +163,15 @@ Status lower_device_map(codegen::ScopeContext& context) {
   if (map.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_Device map without parameters");
   if (map.range.dims.size() < map.params.size())
     return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
-  Result<std::array<int64_t, 3>> block = block_size(map, where);
-  if (!block) return block.take_error();
+  KernelState ks;
+  Result<bool> thread_blocks = thread_block_layout(se.state, entry, ks.block);
+  if (!thread_blocks) return thread_blocks.take_error();
+  ks.thread_blocks = *thread_blocks;
+  if (!ks.thread_blocks) {
+    Result<std::array<int64_t, 3>> block = block_size(map, where);
+    if (!block) return block.take_error();
+    ks.block = *block;
+  }
   const std::string sdfg_name = top_sdfg_name(outer.sc);
   Result<DeviceModule*> dmr = device_module(outer.mc, sdfg_name);
   if (!dmr) return dmr.take_error();
@@ -198,9 +181,11 @@ Status lower_device_map(codegen::ScopeContext& context) {
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Function* fn = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
                                               llvm::Function::InternalLinkage, dm.mc->unique_name("outlined"), *dm.module);
+  ks.fn = fn;
   Frame body(*dm.mc, outer.sc, fn, &outer, true);
   body.closure = fn->getArg(0);
   se.f = &body;
+  dm.kernel = &ks;
   auto saved_params = se.parallel_params;
   auto saved_symbols = se.scope_symbols;
   se.parallel_params = map.params;
@@ -208,50 +193,40 @@ Status lower_device_map(codegen::ScopeContext& context) {
     Result<std::vector<Dim>> dims = map_dims(body, map);
     if (!dims) return dims.take_error();
     llvm::IRBuilder<>& b = body.b;
-    const size_t n = map.params.size();
-    auto global = [&](llvm::Intrinsic::ID ctaid, llvm::Intrinsic::ID ntid, llvm::Intrinsic::ID tid) {
-      return b.CreateAdd(b.CreateMul(sreg(b, *dm.module, ctaid), sreg(b, *dm.module, ntid)), sreg(b, *dm.module, tid));
-    };
-    std::array<llvm::Value*, 3> g{
-        global(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
-               llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x),
-        global(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-               llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y),
-        global(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z,
-               llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z)};
     std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
-    llvm::Value* inside = b.getTrue();
-    for (size_t i = 0; i < 3; ++i) inside = b.CreateAnd(inside, b.CreateICmpULT(g[i], extent[i]));
+    // With GPU_ThreadBlock maps each block runs one point (their maps use its threads);
+    // else each thread runs one, which emulation reaches by looping over the block's threads.
+    std::array<llvm::Value*, 3> g{};
+    for (int axis = 0; axis < 3; ++axis) {
+      Result<llvm::Value*> block_index = special_index(body, dm, Special::BlockIndex, axis);
+      if (!block_index) return block_index.take_error();
+      g[static_cast<size_t>(axis)] = *block_index;
+    }
+    ThreadLoop threads;
+    const bool thread_loop = dm.emulate && !ks.thread_blocks;
+    if (thread_loop) threads = begin_thread_loop(body, dm);
+    for (int axis = 0; axis < 3 && !ks.thread_blocks; ++axis) {
+      const size_t a = static_cast<size_t>(axis);
+      Result<llvm::Value*> thread_index = special_index(body, dm, Special::ThreadIndex, axis);
+      if (!thread_index) return thread_index.take_error();
+      g[a] = b.CreateAdd(b.CreateMul(g[a], b.getInt64(ks.block[a])), *thread_index);
+    }
     llvm::BasicBlock* work = llvm::BasicBlock::Create(ctx, "thread.work", fn);
     llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "thread.done", fn);
-    b.CreateCondBr(inside, work, done);
+    b.CreateCondBr(within(b, g, extent), work, done);
     b.SetInsertPoint(work);
-    std::vector<llvm::Value*> index(n);
-    index[n - 1] = g[0];
-    if (n >= 2) index[n - 2] = g[1];
-    llvm::Value* rest = g[2];
-    for (size_t d = n >= 2 ? n - 2 : 0; d-- > 0;) {
-      if (d == 0) {
-        index[d] = rest;
-      } else {
-        index[d] = b.CreateURem(rest, (*dims)[d].count);
-        rest = b.CreateUDiv(rest, (*dims)[d].count);
-      }
-    }
     body.push_scope();
-    for (size_t d = 0; d < n; ++d) {
-      llvm::Value* p = b.CreateAdd((*dims)[d].start, b.CreateMul(index[d], (*dims)[d].step), map.params[d]);
-      body.bind_symbol(map.params[d], codegen::SymbolBinding{p, ir::ScalarType::Int64, false});
-      se.scope_symbols[map.params[d]] = ir::ScalarType::Int64;
-    }
+    bind_point(se, body, map, *dims, g);
     Status inner = codegen::emit_map_body(se, entry);
     body.pop_scope();
     if (!inner.ok()) return inner;
     b.CreateBr(done);
     b.SetInsertPoint(done);
+    if (thread_loop) end_thread_loop(body, dm, threads);
     b.CreateRetVoid();
     return Status::success();
   }();
+  dm.kernel = nullptr;
   se.f = &outer;
   se.parallel_params = saved_params;
   se.scope_symbols = saved_symbols;
@@ -271,7 +246,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
   }
   // PTX identifiers take no '.', so the module-wide counter is appended after '_'.
   const std::string name = kernel_base_name(se, entry, sdfg_name) + std::to_string(dm.kernels.size());
-  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where);
+  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate);
   if (!kernel) return kernel.take_error();
   dm.kernels.push_back(name);
 
@@ -298,15 +273,23 @@ Status lower_device_map(codegen::ScopeContext& context) {
   std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
   std::array<llvm::Value*, 3> grid{};
   for (size_t i = 0; i < 3; ++i) {
-    llvm::Value* bs = b.getInt64((*block)[i]);
-    grid[i] = b.CreateSDiv(b.CreateAdd(extent[i], b.getInt64((*block)[i] - 1)), bs, "grid");
+    if (ks.thread_blocks) {  // one block per point
+      grid[i] = extent[i];
+      continue;
+    }
+    llvm::Value* bs = b.getInt64(ks.block[i]);
+    grid[i] = b.CreateSDiv(b.CreateAdd(extent[i], b.getInt64(ks.block[i] - 1)), bs, "grid");
   }
   llvm::Type* i32 = b.getInt32Ty();
   llvm::FunctionCallee launch = outer.mc.module.getOrInsertFunction(
       "dace_cuda_launch", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr}, false));
-  b.CreateCall(launch, {dm.ptx, b.CreateGlobalString(name, name + ".name"), grid[0], grid[1], grid[2],
-                        b.getInt64((*block)[0]), b.getInt64((*block)[1]), b.getInt64((*block)[2]), b.getInt32(0),
-                        pointers});
+  // The PTX text and the kernel's name; emulated, no text and the kernel's host address.
+  llvm::Value* module_arg = dm.emulate ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b.getPtrTy())) : dm.ptx;
+  llvm::Value* kernel_arg =
+      dm.emulate ? outer.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)).getCallee()
+                 : b.CreateGlobalString(name, name + ".name");
+  b.CreateCall(launch, {module_arg, kernel_arg, grid[0], grid[1], grid[2], b.getInt64(ks.block[0]),
+                        b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers});
   return Status::success();
 }
 

@@ -35,6 +35,8 @@ const std::map<llvm::Intrinsic::ID, std::string>& libdevice_intrinsics() {
   return m;
 }
 
+}  // namespace
+
 // libm functions the lowering calls by name (math_calls.cpp) with libdevice counterparts
 // (__nv_<name> for double, __nv_<name>f for float).
 bool libm_function(const std::string& name) {
@@ -46,6 +48,13 @@ bool libm_function(const std::string& name) {
       "nextafter", "fdim", "logb", "ilogb", "scalbn", "sincos", "erfinv", "rsqrt"};
   return names.count(name) > 0;
 }
+
+bool has_libdevice_counterpart(const std::string& name) {
+  if (libm_function(name)) return true;
+  return name.size() > 1 && name.back() == 'f' && libm_function(name.substr(0, name.size() - 1));
+}
+
+namespace {
 
 std::string float_suffix(llvm::Type* t) { return t->isFloatTy() ? "f" : ""; }
 

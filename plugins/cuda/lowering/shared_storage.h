@@ -1,0 +1,21 @@
+// GPU_Shared storage: a transient that the threads of one block share (docs/cuda.md). On
+// the device it is a static __shared__ array (an addrspace(3) global of the device module);
+// emulated, the kernel runs once per block, so a stack array of the kernel function is that
+// block's copy. Its size must be constant; it exists only in the kernel's own function (not
+// in nested SDFGs inside it, whose device functions would need it passed along).
+#pragma once
+#include "codegen/target_lowering.h"
+#include "plugin/interfaces.h"
+
+namespace dace::cuda {
+
+// Static shared memory per block that every CUDA GPU since sm_20 has.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+class SharedStorage final : public plugin::StorageLowering {
+ public:
+  Status lower_allocation(codegen::AllocationContext& context) const override;
+  Status lower_deallocation(codegen::AllocationContext& context) const override;
+};
+
+}  // namespace dace::cuda

@@ -1,0 +1,35 @@
+/* The CUDA plugin's emulated device (docs/cuda.md): the runtime entry points of
+ * dace_cuda_runtime.h for programs compiled with emulate_device / DACE_CUDA_EMULATE=1, whose
+ * kernels were built for the host. The lowering redirects each dace_cuda_X the host code
+ * calls to dace_cuda_emu_X (same signature). Device memory is host memory, copies and memsets
+ * are memcpy and memset, a launch runs the grid's blocks one after the other on the calling
+ * thread. No driver is needed. */
+#ifndef DACE_CUDA_EMULATION_H
+#define DACE_CUDA_EMULATION_H
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int32_t dace_cuda_emu_init(void);
+const char* dace_cuda_emu_error(void);
+const char* dace_cuda_emu_status(void);
+void* dace_cuda_emu_malloc(int64_t bytes);
+int32_t dace_cuda_emu_free(void* device);
+int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t kind);
+int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
+                              int64_t height, int32_t kind);
+int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes);
+/* `ptx` is NULL and `kernel` the address of the emulated kernel, `void kernel(void** params)`,
+ * which the launch calls once per block (z, y, x order) with dace_cuda_emu_block_index set. */
+int32_t dace_cuda_emu_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
+                             int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
+int32_t dace_cuda_emu_synchronize(void);
+/* The index (x, y, z) of the block the calling thread's launch is running. */
+const int64_t* dace_cuda_emu_block_index(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

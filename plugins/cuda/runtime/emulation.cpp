@@ -1,0 +1,108 @@
+#include "runtime/dace_cuda_emulation.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace {
+
+// cudaMalloc's alignment, so that code relying on it behaves the same.
+constexpr int64_t kAlignment = 256;
+
+thread_local int64_t block_index[3] = {0, 0, 0};
+
+struct Errors {
+  std::mutex mutex;
+  std::string first;
+};
+
+Errors& errors() {
+  static Errors e;
+  return e;
+}
+
+int32_t fail(const std::string& what) {
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  if (e.first.empty()) {
+    e.first = what;
+    std::fprintf(stderr, "libdace cuda (emulated): %s\n", what.c_str());
+  }
+  return 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t dace_cuda_emu_init(void) { return 0; }
+
+const char* dace_cuda_emu_error(void) {
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  return e.first.c_str();
+}
+
+const char* dace_cuda_emu_status(void) { return "emulated device (host memory, kernels run on the host)"; }
+
+void* dace_cuda_emu_malloc(int64_t bytes) {
+  if (bytes < 0) {
+    fail("malloc of a negative size");
+    return nullptr;
+  }
+  const int64_t rounded = (std::max<int64_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(static_cast<size_t>(kAlignment), static_cast<size_t>(rounded));
+  if (!p) fail("out of host memory for " + std::to_string(bytes) + " bytes of device memory");
+  return p;
+}
+
+int32_t dace_cuda_emu_free(void* device) {
+  std::free(device);
+  return 0;
+}
+
+int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t) {
+  if (bytes < 0) return fail("copy of a negative size");
+  if (bytes > 0) std::memmove(dst, src, static_cast<size_t>(bytes));
+  return 0;
+}
+
+int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
+                              int64_t height, int32_t) {
+  if (width_bytes < 0 || height < 0) return fail("2-D copy of a negative size");
+  for (int64_t r = 0; r < height; ++r)
+    std::memmove(static_cast<char*>(dst) + r * dst_pitch, static_cast<const char*>(src) + r * src_pitch,
+                 static_cast<size_t>(width_bytes));
+  return 0;
+}
+
+int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes) {
+  if (bytes < 0) return fail("memset of a negative size");
+  if (bytes > 0) std::memset(dst, byte, static_cast<size_t>(bytes));
+  return 0;
+}
+
+int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z, int64_t,
+                             int64_t, int64_t, int32_t, void** params) {
+  if (!kernel) return fail("launch without a kernel");
+  void (*fn)(void**) = nullptr;
+  static_assert(sizeof(fn) == sizeof(kernel), "function and data pointers differ in size");
+  std::memcpy(&fn, &kernel, sizeof(fn));
+  for (int64_t z = 0; z < grid_z; ++z)
+    for (int64_t y = 0; y < grid_y; ++y)
+      for (int64_t x = 0; x < grid_x; ++x) {
+        block_index[0] = x;
+        block_index[1] = y;
+        block_index[2] = z;
+        fn(params);
+      }
+  return 0;
+}
+
+int32_t dace_cuda_emu_synchronize(void) { return 0; }
+
+const int64_t* dace_cuda_emu_block_index(void) { return block_index; }
+
+}  // extern "C"

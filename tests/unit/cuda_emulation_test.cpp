@@ -1,0 +1,368 @@
+// The CUDA plugin's emulated device (docs/cuda.md "Emulated device") and the kernel-side
+// features it shares with PTX: GPU_Device maps (1-D to 4-D grids), GPU_ThreadBlock maps with
+// barriers between block-level scopes, GPU_Shared memory and write-conflict resolution with
+// atomics. Each program runs emulated (no driver needed) against plain C++ loops, and the
+// same program lowered for the device gives PTX that ptxas accepts for sm_80 and sm_90.
+// Skips, with the reason, when the plugin was not built or ptxas is absent (PTX checks only).
+#include <gtest/gtest.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "analysis/validate.h"
+#include "codegen_test_builder.h"
+#include "codegen_test_support.h"
+#include "cuda_test_support.h"
+
+namespace dace::codegen::testing {
+namespace {
+
+using T = ir::ScalarType;
+using S = ir::ScheduleType;
+
+LowerOptions emulated_options() {
+  LowerOptions o = parallel_test_options();
+  o.registry = cuda_registry();
+  o.emulate_device = true;
+  return o;
+}
+
+Result<CompiledProgram> compile_emulated(const ir::SDFG& g) {
+  for (const auto& s : cuda_registry()->runtime_symbols()) (void)session().define_runtime_symbol(s.name, s.address);
+  return compile(g, emulated_options());
+}
+
+// Lowers `g` for the device, writes its PTX and has ptxas check it for sm_80 and sm_90;
+// returns the PTX text (empty and a failure when there is none).
+std::string checked_ptx(const ir::SDFG& g) {
+  const std::string dir = temp_dir("emu_" + g.name);
+  LowerOptions o = parallel_test_options();
+  o.registry = cuda_registry();
+  o.device_code_dir = dir;
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(g, ctx, o);
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  const std::string file = dir + "/" + g.name + ".ptx";
+  std::string ptx = read_file(file);
+  EXPECT_FALSE(ptx.empty()) << "no PTX written to " << file;
+  if (!ptxas().empty() && !ptx.empty()) {
+    EXPECT_EQ(ptxas_check(file, "sm_80"), "");
+    EXPECT_EQ(ptxas_check(file, "sm_90"), "");
+  }
+  std::filesystem::remove_all(dir);
+  return ptx;
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+// src -> entries[0] -> entries[1] -> ... -> dst; memlets[k] is the edge into entries[k]
+// (the last one the edge into dst).
+void chain_in(ir::State& s, int src, const std::vector<int>& entries, int dst, const std::string& dst_conn,
+              const std::string& data, const std::vector<std::string>& memlets) {
+  int from = src;
+  std::string conn;
+  for (size_t k = 0; k < entries.size(); ++k) {
+    s.node(entries[k])->in_connectors["IN_" + data] = ir::DType{};
+    s.node(entries[k])->out_connectors["OUT_" + data] = ir::DType{};
+    edge(s, from, conn, entries[k], "IN_" + data, memlets[k]);
+    from = entries[k];
+    conn = "OUT_" + data;
+  }
+  edge(s, from, conn, dst, dst_conn, memlets[entries.size()]);
+}
+
+// src -> exits[0] (innermost) -> ... -> dst; memlets[k] is the edge into exits[k] (the
+// last one the edge into dst).
+void chain_out(ir::State& s, int src, const std::string& src_conn, const std::vector<int>& exits, int dst,
+               const std::string& data, const std::vector<std::string>& memlets, const std::string& wcr = "") {
+  int from = src;
+  std::string conn = src_conn;
+  for (size_t k = 0; k < exits.size(); ++k) {
+    s.node(exits[k])->in_connectors["IN_" + data] = ir::DType{};
+    s.node(exits[k])->out_connectors["OUT_" + data] = ir::DType{};
+    edge(s, from, conn, exits[k], "IN_" + data, memlets[k], wcr);
+    from = exits[k];
+    conn = "OUT_" + data;
+  }
+  edge(s, from, conn, dst, "", memlets[exits.size()], wcr);
+}
+
+// B[i, j] = 2 * A[i, j] + exp(A[i, j]) * C; C a host scalar passed by value.
+std::unique_ptr<ir::SDFG> map_2d_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_map_2d";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N", "M"});
+  add_array(*g, "B", T::Float64, {"N", "M"});
+  add_scalar(*g, "C", T::Float64);
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i", "j"}, "0:N, 0:M", S::GPU_Device);
+  int t = tasklet(s, "b = 2 * a + exp(a) * c", {"a", "c"}, {"b"});
+  edge_in(s, access(s, "A"), entry, t, "a", "A[0:N, 0:M]", "A[i, j]");
+  edge_in(s, access(s, "C"), entry, t, "c", "C[0]", "C[0]");
+  edge_out(s, t, "b", exit, access(s, "B"), "B[i, j]", "B[0:N, 0:M]");
+  return g;
+}
+
+TEST(CudaEmulation, DeviceMap2DMatchesLoops) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = map_2d_sdfg();
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 5, m = 37;  // 37 columns: two 32-wide blocks, the second mostly idle
+  std::vector<double> a(n * m), b(n * m, -1.0);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = 0.01 * static_cast<double>(k) - 0.5;
+  double c = 0.75;
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::scalar<double>(c)},
+                       {"N", ArgValue::scalar<int64_t>(n)},
+                       {"M", ArgValue::scalar<int64_t>(m)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  // exp may be the JIT's vector math and 2a + e*c a fused multiply-add: last bits differ.
+  for (size_t k = 0; k < a.size(); ++k) {
+    const double want = 2 * a[k] + std::exp(a[k]) * c;
+    EXPECT_NEAR(b[k], want, 1e-13 * std::max(1.0, std::abs(want))) << k;
+  }
+  checked_ptx(*g);
+}
+
+// B[i, j, k, l] = 2 * A[i, j, k, l] + (1000 i + 100 j + 10 k + l): the first two
+// parameters share grid z, which the kernel de-linearizes.
+std::unique_ptr<ir::SDFG> map_4d_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_map_4d";
+  add_array(*g, "A", T::Float64, {"3", "4", "5", "6"});
+  add_array(*g, "B", T::Float64, {"3", "4", "5", "6"});
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i", "j", "k", "l"}, "0:3, 0:4, 0:5, 0:6", S::GPU_Device);
+  int t = tasklet(s, "b = 2 * a + (1000 * i + 100 * j + 10 * k + l)", {"a"}, {"b"});
+  edge_in(s, access(s, "A"), entry, t, "a", "A[0:3, 0:4, 0:5, 0:6]", "A[i, j, k, l]");
+  edge_out(s, t, "b", exit, access(s, "B"), "B[i, j, k, l]", "B[0:3, 0:4, 0:5, 0:6]");
+  return g;
+}
+
+TEST(CudaEmulation, DeviceMap4DMatchesLoops) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = map_4d_sdfg();
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  std::vector<double> a(3 * 4 * 5 * 6), b(a.size(), -1.0);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k % 7);
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  size_t at = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 5; ++k)
+        for (int l = 0; l < 6; ++l, ++at) EXPECT_EQ(b[at], 2 * a[at] + (1000 * i + 100 * j + 10 * k + l)) << at;
+  checked_ptx(*g);
+}
+
+// Each block of 32 reverses its slice of A through shared memory: one GPU_ThreadBlock scope
+// writes S[t] = A[32 b + t], the next reads S[31 - t], which another thread wrote. Without
+// the barrier between the two scopes (emulated: the first scope's thread loop finishing
+// before the second starts) thread t would read S[31 - t] before it is written.
+std::unique_ptr<ir::SDFG> block_reverse_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_block_reverse";
+  g->symbols["NB"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"32 * NB"});
+  add_array(*g, "B", T::Float64, {"32 * NB"});
+  add_array(*g, "S", T::Float64, {"32"}, true);
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("S").storage = ir::StorageType::GPU_Shared;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"b"}, "0:NB", S::GPU_Device);
+  auto [tb1, tb1_exit] = map(s, {"t"}, "0:32", S::GPU_ThreadBlock);
+  auto [tb2, tb2_exit] = map(s, {"t"}, "0:32", S::GPU_ThreadBlock);
+  int load = tasklet(s, "o = a", {"a"}, {"o"});
+  int store = tasklet(s, "o = x", {"x"}, {"o"});
+  int shared = access(s, "S");
+  chain_in(s, access(s, "A"), {dev, tb1}, load, "a", "A", {"A[0:32 * NB]", "A[32 * b:32 * b + 32]", "A[32 * b + t]"});
+  chain_out(s, load, "o", {tb1_exit}, shared, "S", {"S[t]", "S[0:32]"});
+  chain_in(s, shared, {tb2}, store, "x", "S", {"S[0:32]", "S[31 - t]"});
+  chain_out(s, store, "o", {tb2_exit, dev_exit}, access(s, "B"), "B",
+            {"B[32 * b + t]", "B[32 * b:32 * b + 32]", "B[0:32 * NB]"});
+  return g;
+}
+
+TEST(CudaEmulation, ThreadBlockScopesWithBarrierAndSharedMemory) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = block_reverse_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t nb = 3;
+  std::vector<double> a(32 * nb), b(a.size(), -1.0);
+  std::iota(a.begin(), a.end(), 1.0);
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}, {"NB", ArgValue::scalar<int64_t>(nb)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t blk = 0; blk < nb; ++blk)
+    for (int64_t t = 0; t < 32; ++t) EXPECT_EQ(b[32 * blk + t], a[32 * blk + 31 - t]) << blk << " " << t;
+  std::string ptx = checked_ptx(*g);
+  EXPECT_NE(ptx.find(".shared .align 16 .b8"), std::string::npos) << "S is not in shared memory";
+  EXPECT_GE(count_of(ptx, "bar.sync"), 1u) << "no barrier between the block-level scopes";
+}
+
+// Per block: S[0] = 0 (one thread), S[0] += A[32 b + t] (32 threads, atomics on shared
+// memory), B[b] = S[0] (one thread): a block reduction through three block-level scopes.
+std::unique_ptr<ir::SDFG> block_sum_sdfg(T type) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = type == T::Int64 ? "emu_block_sum_i64" : "emu_block_sum_f64";
+  g->symbols["NB"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", type, {"32 * NB"});
+  add_array(*g, "B", type, {"NB"});
+  add_array(*g, "S", type, {"1"}, true);
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("S").storage = ir::StorageType::GPU_Shared;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"b"}, "0:NB", S::GPU_Device);
+  auto [init, init_exit] = map(s, {"t"}, "0:1", S::GPU_ThreadBlock);
+  auto [acc, acc_exit] = map(s, {"t"}, "0:32", S::GPU_ThreadBlock);
+  auto [out, out_exit] = map(s, {"t"}, "0:1", S::GPU_ThreadBlock);
+  int zero = tasklet(s, "o = 0", {}, {"o"});
+  int add = tasklet(s, "o = a", {"a"}, {"o"});
+  int copy = tasklet(s, "o = x", {"x"}, {"o"});
+  edge(s, dev, "", init, "", "");
+  edge(s, init, "", zero, "", "");
+  int s_zeroed = access(s, "S");
+  chain_out(s, zero, "o", {init_exit}, s_zeroed, "S", {"S[0]", "S[0]"});
+  edge(s, s_zeroed, "", acc, "", "");  // orders the accumulation after the zeroing
+  chain_in(s, access(s, "A"), {dev, acc}, add, "a", "A", {"A[0:32 * NB]", "A[32 * b:32 * b + 32]", "A[32 * b + t]"});
+  int s_sum = access(s, "S");
+  chain_out(s, add, "o", {acc_exit}, s_sum, "S", {"S[0]", "S[0]"}, "lambda a, b: a + b");
+  chain_in(s, s_sum, {out}, copy, "x", "S", {"S[0]", "S[0]"});
+  chain_out(s, copy, "o", {out_exit, dev_exit}, access(s, "B"), "B", {"B[b]", "B[b]", "B[0:NB]"});
+  return g;
+}
+
+template <class V>
+void check_block_sum(T type) {
+  std::unique_ptr<ir::SDFG> g = block_sum_sdfg(type);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t nb = 4;
+  std::vector<V> a(32 * nb), b(nb, V(-1));
+  for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<V>((k * 7) % 11);  // small integers: exact in either type
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}, {"NB", ArgValue::scalar<int64_t>(nb)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t blk = 0; blk < nb; ++blk) {
+    V want = 0;
+    for (int64_t t = 0; t < 32; ++t) want += a[static_cast<size_t>(32 * blk + t)];
+    EXPECT_EQ(b[static_cast<size_t>(blk)], want) << blk;
+  }
+  std::string ptx = checked_ptx(*g);
+  EXPECT_GE(count_of(ptx, "bar.sync"), 2u);
+  EXPECT_NE(ptx.find("atom.shared"), std::string::npos) << "the shared accumulation is not atomic";
+}
+
+TEST(CudaEmulation, BlockReductionInSharedMemoryInt64) {
+  REQUIRE_CUDA_PLUGIN();
+  check_block_sum<int64_t>(T::Int64);
+}
+
+TEST(CudaEmulation, BlockReductionInSharedMemoryFloat64) {
+  REQUIRE_CUDA_PLUGIN();
+  check_block_sum<double>(T::Float64);
+}
+
+// Every thread adds into a few global counters: H[i % 4] += 1 (integer atomics) and
+// F[0] += A[i] (double: a compare-and-swap loop or native atom.add), across blocks.
+std::unique_ptr<ir::SDFG> global_wcr_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_global_wcr";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "H", T::Int64, {"4"});
+  add_array(*g, "F", T::Float64, {"1"});
+  for (const char* n : {"A", "H", "F"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:N", S::GPU_Device);
+  int t = tasklet(s, "h = 1\nf = a", {"a"}, {"h", "f"});
+  edge_in(s, access(s, "A"), entry, t, "a", "A[0:N]", "A[i]");
+  edge_out(s, t, "h", exit, access(s, "H"), "H[i % 4]", "H[0:4]", "lambda a, b: a + b");
+  edge_out(s, t, "f", exit, access(s, "F"), "F[0]", "F[0]", "lambda a, b: a + b");
+  return g;
+}
+
+TEST(CudaEmulation, GlobalWriteConflictsUseAtomics) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = global_wcr_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 1000;  // four 256-thread blocks, the last partly idle
+  std::vector<double> a(n);
+  for (int64_t k = 0; k < n; ++k) a[static_cast<size_t>(k)] = 0.5 * static_cast<double>(k % 13);  // exact sums
+  std::vector<int64_t> h(4, 10);  // WCR adds to what is there
+  std::vector<double> f(1, 1.0);
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"H", ArgValue::pointer(h.data())},
+                       {"F", ArgValue::pointer(f.data())},
+                       {"N", ArgValue::scalar<int64_t>(n)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  std::vector<int64_t> want_h(4, 10);
+  double want_f = 1.0;
+  for (int64_t k = 0; k < n; ++k) {
+    ++want_h[static_cast<size_t>(k % 4)];
+    want_f += a[static_cast<size_t>(k)];
+  }
+  EXPECT_EQ(h, want_h);
+  EXPECT_EQ(f[0], want_f);
+  std::string ptx = checked_ptx(*g);
+  EXPECT_NE(ptx.find("atom.global"), std::string::npos) << "the global accumulation is not atomic";
+}
+
+TEST(CudaEmulation, ThreadBlockMapOutsideAKernelIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_tb_outside";
+  add_array(*g, "A", T::Float64, {"32"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"t"}, "0:32", S::GPU_ThreadBlock);
+  int t = tasklet(s, "o = 1", {}, {"o"});
+  edge(s, entry, "", t, "", "");
+  edge_out(s, t, "o", exit, access(s, "A"), "A[t]", "A[0:32]");
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, emulated_options());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("must be inside a GPU_Device map"), std::string::npos) << m.error().message;
+}
+
+TEST(CudaEmulation, SharedMemoryOfSymbolicSizeIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = block_reverse_sdfg();
+  g->arrays.at("S").shape = {E("NB")};
+  g->arrays.at("S").strides = {E("1")};
+  g->arrays.at("S").total_size = E("NB");
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, emulated_options());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("GPU_Shared container needs a constant size"), std::string::npos) << m.error().message;
+}
+
+}  // namespace
+}  // namespace dace::codegen::testing
