@@ -804,8 +804,16 @@ typedef struct dace_compile_options_t {
    * 0 (default) = kernels run on the GPU. DACE_CUDA_EMULATE=1 in the environment has the
    * same effect. Part of the cache key; ignored by programs without GPU code. */
   int32_t emulate_device;
+  /* Version 5. 1 = run-time bounds checks, for debugging: before each memlet access (tasklet
+   * connectors, copies, library-node and nested-SDFG operands, write-conflict resolutions)
+   * the accessed index range of every dimension is checked against the container's shape;
+   * an access outside it stops the call before anything is written out of bounds, and the
+   * call returns DACE_ERROR_RUNTIME naming the memlet (state, edge, data, subset, dimension)
+   * and the offending index. Memlets marked allow_oob are not checked. 0 (default) = no
+   * checks: the generated code is exactly that of versions 1 to 4. Part of the cache key. */
+  int32_t bounds_check;
 } dace_compile_options_t;
-#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0, 0 }
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0, 0, 0 }
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context

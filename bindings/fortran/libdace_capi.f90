@@ -247,6 +247,7 @@ module libdace_capi
     integer(c_int32_t) :: tiered
     integer(c_int32_t) :: wait_optimized
     integer(c_int32_t) :: emulate_device
+    integer(c_int32_t) :: bounds_check
   end type dace_compile_options_t
 
   ! enum dace_argument_kind_t

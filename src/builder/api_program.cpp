@@ -472,6 +472,7 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     request.tiered = opts.tiered != 0;
     request.wait_optimized = opts.wait_optimized != 0;
     request.emulate_device = opts.emulate_device != 0;
+    request.bounds_check = opts.bounds_check != 0;
     auto compiled = dace::pipeline::compile(request, backend);
     if (!compiled) return compiled.take_error();
     const auto t_plan = Clock::now();

@@ -20,7 +20,7 @@ llvm::FunctionCallee ModuleContext::free_fn() {
 llvm::GlobalVariable* ModuleContext::status_record() {
   if (llvm::GlobalVariable* g = module.getNamedGlobal(kStatusSymbol)) return g;
   llvm::StructType* ty = llvm::StructType::get(ctx, {llvm::Type::getInt32Ty(ctx), llvm::Type::getInt64Ty(ctx),
-                                                     llvm::PointerType::getUnqual(ctx)});
+                                                     llvm::PointerType::getUnqual(ctx), llvm::Type::getInt64Ty(ctx)});
   return new llvm::GlobalVariable(module, ty, false, llvm::GlobalValue::ExternalLinkage,
                                   llvm::ConstantAggregateZero::get(ty), kStatusSymbol);
 }
@@ -152,7 +152,7 @@ llvm::BasicBlock* Frame::fail_target() {
   return fail_block;
 }
 
-void Frame::record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value) {
+void Frame::record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value, llvm::Value* bound) {
   may_fail = true;
   llvm::GlobalVariable* rec = mc.status_record();
   llvm::Type* ty = rec->getValueType();
@@ -166,6 +166,7 @@ void Frame::record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* va
   b.SetInsertPoint(fill);
   b.CreateStore(value, b.CreateStructGEP(ty, rec, 1));
   b.CreateStore(what, b.CreateStructGEP(ty, rec, 2));
+  if (bound) b.CreateStore(bound, b.CreateStructGEP(ty, rec, 3));
   b.CreateBr(done);
   b.SetInsertPoint(done);
 }
@@ -175,11 +176,15 @@ void Frame::leave_if(llvm::Value* failed) {
   llvm::BasicBlock* cont = llvm::BasicBlock::Create(mc.ctx, "ok", fn);
   b.CreateCondBr(failed, out, cont);
   b.SetInsertPoint(out);
+  leave();
+  b.SetInsertPoint(cont);
+}
+
+void Frame::leave() {
   // Blocks of the batch being checked may be null: free(NULL) does nothing.
   for (auto it = pending_allocations.rbegin(); it != pending_allocations.rend(); ++it) b.CreateCall(mc.free_fn(), {*it});
   for (auto it = failure_frees.rbegin(); it != failure_frees.rend(); ++it) b.CreateCall(mc.free_fn(), {*it});
   b.CreateBr(fail_target());
-  b.SetInsertPoint(cont);
 }
 
 void Frame::leave_if_status_failed() {

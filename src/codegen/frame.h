@@ -148,9 +148,12 @@ class Frame {
   // Heap blocks allocate_container requested and nobody has null-checked yet.
   std::vector<llvm::Value*> pending_allocations;
   // Records `code`/`what`/`value` in the status record unless a failure is already there.
-  void record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value);
+  void record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value, llvm::Value* bound = nullptr);
   // if (failed) { free failure_frees; goto fail_target(); } — continues after it.
   void leave_if(llvm::Value* failed);
+  // The body of such a branch: frees failure_frees and jumps to fail_target() (terminates
+  // the current block).
+  void leave();
   // leave_if(the status record holds a failure): after calls into code that may fail.
   void leave_if_status_failed();
 

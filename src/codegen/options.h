@@ -55,6 +55,9 @@ struct LowerOptions {
   // programs run, and their results can be checked, without a GPU or driver. The compile
   // option emulate_device or DACE_CUDA_EMULATE=1 sets it (pipeline/compile.cpp).
   bool emulate_device = false;
+  // Check every memlet access against its container's shape at run time (bounds_check.h);
+  // a violation is recorded in the status record and the call leaves. Off: no code at all.
+  bool bounds_check = false;
 };
 
 }  // namespace dace::codegen

@@ -20,13 +20,16 @@ enum class RunStatus : int32_t {
   SizeOverflow = 2,    // the size in bytes does not fit 63 bits
   NegativeExtent = 3,  // value = the negative extent
   LibraryFailure = 4,  // a plugin's runtime call failed (MPI); what = the whole message, value = its code
+  OutOfBounds = 5,     // a memlet access outside its container (bounds_check): value = the
+                       // index, bound = the extent of that dimension
 };
 
-// Layout of `__dace_status` ({i32, i64, ptr} in IR: the same on every 64-bit C ABI).
+// Layout of `__dace_status` ({i32, i64, ptr, i64} in IR: the same on every 64-bit C ABI).
 struct StatusRecord {
   int32_t code;
   int64_t value;
   const char* what;  // constant text in the module: element path and what failed
+  int64_t bound;     // OutOfBounds: the extent the index was checked against
 };
 
 }  // namespace dace::codegen

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "codegen/allocation.h"
+#include "codegen/bounds_check.h"
 #include "codegen/node_emit.h"
 #include "ir/path.h"
 
@@ -182,6 +183,7 @@ Status StateEmitter::emit_scope(int scope) {
     if (state.node(n)->kind == ir::NodeKind::Access && is_view_node(*this, n)) DACE_TRY(bind_view(*this, n));
   for (int n : order) {
     const ir::Node* node = state.node(n);
+    DACE_TRY(emit_bounds_checks(*this, n));
     switch (node->kind) {
       case ir::NodeKind::Access: DACE_TRY(emit_access_node(*this, n)); break;
       case ir::NodeKind::Tasklet: DACE_TRY(emit_tasklet(*this, n)); break;

@@ -106,6 +106,9 @@ struct Program::Impl {
       case codegen::RunStatus::NegativeExtent:
         return make_error(Code::InvalidArgument, what + " " + std::to_string(value));
       case codegen::RunStatus::LibraryFailure: return make_error(Code::RuntimeError, what);
+      case codegen::RunStatus::OutOfBounds:
+        return make_error(Code::RuntimeError, what + " is " + std::to_string(value) + ", outside 0.." +
+                                                  std::to_string(status->bound - 1) + " (bounds check)");
       default: break;
     }
     return make_error(Code::RuntimeError, what + ": run-time failure " + std::to_string(status->code));

@@ -85,6 +85,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   const ir::SDFG& g = out.compiled_sdfg(request);
   codegen::LowerOptions lo;
   lo.fast_math = request.fast_math;
+  lo.bounds_check = request.bounds_check;
   lo.default_num_threads = std::max(0, request.num_threads);
   lo.registry = backend.registry.get();
   lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR

@@ -48,6 +48,7 @@ struct CompileRequest {
   // Device code runs on the host (codegen::LowerOptions::emulate_device); DACE_CUDA_EMULATE=1
   // in the environment sets it too.
   bool emulate_device = false;
+  bool bounds_check = false;    // run-time bounds checks of memlets (codegen/bounds_check.h)
 };
 
 // Milliseconds per step, as dace_compile_stats_t reports them.

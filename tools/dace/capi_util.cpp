@@ -48,6 +48,10 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
     flags.emulate_device = true;
     return 1;
   }
+  if (a == "--bounds-check") {
+    flags.bounds_check = true;
+    return 1;
+  }
   // Both "-O2" and "-O 2".
   bool is_opt = a == "-O" || (a.size() == 3 && a.starts_with("-O"));
   if (!is_opt && a != "--threads" && a != "--cache-dir" && a != "--optimize") return 0;
@@ -101,6 +105,7 @@ ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, con
   options.tiered = flags.tiered ? 1 : 0;
   options.wait_optimized = flags.wait_optimized ? 1 : 0;
   options.emulate_device = flags.emulate_device ? 1 : 0;
+  options.bounds_check = flags.bounds_check ? 1 : 0;
   dace_program_t* raw = nullptr;
   dace_status_t st = dace_program_compile(&raw, context, sdfg, &options);
   if (st != DACE_OK) {

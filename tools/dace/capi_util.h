@@ -37,6 +37,7 @@ struct CompileFlags {
   bool tiered = true;           // --no-tiers: one compile at -O N before the program is callable
   bool wait_optimized = false;  // --wait-optimized: return once the optimized tier is in
   bool emulate_device = false;  // --emulate-device: GPU kernels run on the host (docs/cuda.md)
+  bool bounds_check = false;    // --bounds-check: memlet accesses checked at run time
 };
 
 // Consumes args[i] (and its value) when it is a compile flag: returns 1 if consumed, 0 if

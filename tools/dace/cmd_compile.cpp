@@ -22,7 +22,7 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
-    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet]\n";
+    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "dace compile: %s\n%s", message.c_str(), kUsage);

@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage: dace run FILE [-s NAME=VALUE ...] [-i NAME=FILE.npy ...] [--case CASE.json] [-o DIR]\n"
     "                [--repeat K] [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS]\n"
-    "                [--no-tiers] [--wait-optimized] [--emulate-device]\n"
+    "                [--no-tiers] [--wait-optimized] [--emulate-device] [--bounds-check]\n"
     "                [--json]\n";
 
 struct RunOptions {

@@ -251,6 +251,7 @@ class dace_compile_options_t(ctypes.Structure):
         ('tiered', ctypes.c_int32),
         ('wait_optimized', ctypes.c_int32),
         ('emulate_device', ctypes.c_int32),
+        ('bounds_check', ctypes.c_int32),
     ]
 
 

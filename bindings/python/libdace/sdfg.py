@@ -527,19 +527,22 @@ class SDFG(ControlFlowRegion, Releasable):
         return _capi.dace_sdfg_validate(self._h()) == _capi.DACE_OK
 
     def compile(self, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None, context=None,
-                optimize=None, comm=None, tiered=True, wait_optimized=False, emulate_device=False):
+                optimize=None, comm=None, tiered=True, wait_optimized=False, emulate_device=False,
+                bounds_check=False):
         """JIT-compiles and returns a callable CompiledProgram (see program.py). `optimize` names
         a registered pass run on a copy first (e.g. "simplify"); this SDFG is not changed.
         `comm`: an mpi4py communicator for the program's MPI nodes (default MPI_COMM_WORLD).
         `tiered`: callable at once on quickly compiled code, the optimized code swapped in when
         ready; `wait_optimized`: return only once it is in. `emulate_device`: GPU kernels run on
-        the host (docs/cuda.md)."""
+        the host (docs/cuda.md). `bounds_check`: check every memlet
+        access against its container at run time; a violation raises DaceError naming the
+        memlet and the index, before anything is written outside an array."""
         from .program import CompiledProgram
 
         return CompiledProgram(self, opt_level=opt_level, fast_math=fast_math, num_threads=num_threads,
                                cache_dir=cache_dir, dump_dir=dump_dir, context=context, optimize=optimize,
                                comm=comm, tiered=tiered, wait_optimized=wait_optimized,
-                               emulate_device=emulate_device)
+                               emulate_device=emulate_device, bounds_check=bounds_check)
 
     def __repr__(self):
         return f"SDFG({self.name!r})" if self._handle else "SDFG(<closed>)"

@@ -210,7 +210,7 @@ const dace_sdfg_t = dace_sdfg
 mutable struct dace_program end   # opaque
 const dace_program_t = dace_program
 
-# 64 bytes; field offsets 0, 4, 8, 12, 16, 24, 32, 40, 48, 52, 56
+# 64 bytes; field offsets 0, 4, 8, 12, 16, 24, 32, 40, 48, 52, 56, 60
 struct dace_compile_options_t
     version::UInt32
     opt_level::Int32
@@ -223,6 +223,7 @@ struct dace_compile_options_t
     tiered::Int32
     wait_optimized::Int32
     emulate_device::Int32
+    bounds_check::Int32
 end
 
 const dace_argument_kind_t = Int32

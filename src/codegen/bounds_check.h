@@ -1,0 +1,23 @@
+// Run-time bounds checks of memlets (LowerOptions::bounds_check; the compile option
+// `bounds_check`, CLI --bounds-check). Validation proves what it can about subsets at compile
+// time; map ranges past an array or shifted subsets with symbolic sizes it cannot, and the
+// program would then read or write outside the container. With the option on, before a node
+// runs, the index range each of its memlets touches in every dimension is computed from the
+// values bound at that point (map parameters, symbols) and compared with the container's
+// shape; the first violation is recorded in the status record (RunStatus::OutOfBounds,
+// run_status.h) and the function leaves before the node touches anything. Off, nothing is
+// emitted: the IR is that of a build without the option.
+#pragma once
+#include "codegen/state_emit.h"
+
+namespace dace::codegen {
+
+// The checks of the memlets that `node` (directly inside the scope being emitted) reads and
+// writes, at the current insertion point; a no-op with bounds_check off. Tasklets, library
+// nodes and nested SDFGs: every edge (WCR writes included); access nodes: copies to other
+// access nodes (both subsets). Edges through map entries and exits carry propagated subsets
+// and are left to the memlets inside; streams, scalars and references are not checked, nor
+// memlets marked allow_oob.
+Status emit_bounds_checks(StateEmitter& se, int node);
+
+}  // namespace dace::codegen
