@@ -1,11 +1,12 @@
 // Run-time bounds checks (compile option bounds_check, issue 15 item 7): memlets whose
-// subsets validation cannot prove in bounds (a subset shifted by a symbol, a map range
+// subsets validation cannot prove out of bounds (symbols count as positive there, so a
+// shift by K - 1 may be fine: a subset shifted by a symbol, a map range
 // given by another symbol than the array's size) read or write outside the array without
 // the option. With it, the call returns DACE_ERROR_RUNTIME naming the memlet and the
 // offending index, and nothing outside the arrays is written: every array lives in a
 // larger buffer whose guard cells before and after must keep their values. The references
-// are hand-written: the guards' initial values, the index the shift makes (i = N-1 plus K)
-// and B = A for an in-bounds call.
+// are hand-written: the guards' initial values, the index the shift makes (i = N-1 plus
+// K - 1) and B = A for the in-bounds call (K = 1).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -70,7 +71,7 @@ struct Program {
   }
 };
 
-// B[i + K] = A[i] (out = "b: B[i + K]") or B[i] = A[i + K] (in = "a: A[i + K]") over
+// B[i + K] = A[i] (out = "b: B[i + K - 1]") or B[i] = A[i + K] (in = "a: A[i + K - 1]") over
 // i = 0:<range>, `schedule`, optionally with a WCR on the output.
 dace_sdfg_t* make_map(const char* name, const char* range, const char* in, const char* out,
                       dace_schedule_t schedule = DACE_SCHEDULE_CPU_MULTICORE, const char* wcr = nullptr) {
@@ -106,7 +107,7 @@ void fill(Guarded& a) {
 
 TEST(ProgramBoundsCheck, ShiftedWriteIsStoppedAndNamed) {
   Program p;
-  p.sdfg = make_map("shifted_write", "i=0:N", "a: A[i]", "b: B[i + K]");
+  p.sdfg = make_map("shifted_write", "i=0:N", "a: A[i]", "b: B[i + K - 1]");
   ASSERT_EQ(dace_sdfg_validate(p.sdfg), DACE_OK) << "validation cannot prove the shift out of bounds";
 
   // Without the option the shifted write lands in the guard cell after B (as in DaCe).
@@ -114,19 +115,19 @@ TEST(ProgramBoundsCheck, ShiftedWriteIsStoppedAndNamed) {
   {
     Guarded a, b;
     fill(a);
-    ASSERT_DACE_OK(p.call(a, b, {{"K", 1}, {"M", 0}}));
+    ASSERT_DACE_OK(p.call(a, b, {{"K", 2}, {"M", 0}}));
     EXPECT_FALSE(b.guards_intact()) << "the unchecked program should have written past B";
   }
   ASSERT_DACE_OK(p.compile(1));
-  for (int64_t k : {1, -1}) {
+  for (int64_t k : {2, 0}) {
     SCOPED_TRACE("K = " + std::to_string(k));
     Guarded a, b;
     fill(a);
     EXPECT_DACE_ERROR(p.call(a, b, {{"K", k}, {"M", 0}}), DACE_ERROR_RUNTIME, "bounds check");
-    // i = N-1 gives N for K = 1; i = 0 gives -1 for K = -1.
-    const std::string index = k > 0 ? "is 5, outside 0..4" : "is -1, outside 0..4";
+    // i = N-1 gives N for K = 2; i = 0 gives -1 for K = 0.
+    const std::string index = k > 1 ? "is 5, outside 0..4" : "is -1, outside 0..4";
     EXPECT_NE(message().find(index), std::string::npos) << message();
-    EXPECT_NE(message().find("B[i + K]"), std::string::npos) << message();
+    EXPECT_NE(message().find("memlet \"B["), std::string::npos) << message();
     EXPECT_NE(message().find("state \"s0\""), std::string::npos) << message();
     EXPECT_NE(message().find("dimension 0 of \"B\""), std::string::npos) << message();
     EXPECT_TRUE(a.guards_intact() && b.guards_intact());
@@ -134,17 +135,17 @@ TEST(ProgramBoundsCheck, ShiftedWriteIsStoppedAndNamed) {
   // The program stays callable; an in-bounds call is right.
   Guarded a, b;
   fill(a);
-  ASSERT_DACE_OK(p.call(a, b, {{"K", 0}, {"M", 0}}));
+  ASSERT_DACE_OK(p.call(a, b, {{"K", 1}, {"M", 0}}));
   EXPECT_TRUE(equal(a, b));
 }
 
 TEST(ProgramBoundsCheck, ShiftedReadIsStopped) {
   Program p;
-  p.sdfg = make_map("shifted_read", "i=0:N", "a: A[i + K]", "b: B[i]");
+  p.sdfg = make_map("shifted_read", "i=0:N", "a: A[i + K - 1]", "b: B[i]");
   ASSERT_DACE_OK(p.compile(1));
   Guarded a, b;
   fill(a);
-  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 1}, {"M", 0}}), DACE_ERROR_RUNTIME, "A[i + K]");
+  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 2}, {"M", 0}}), DACE_ERROR_RUNTIME, "of \"A\"");
   EXPECT_NE(message().find("is 5, outside 0..4"), std::string::npos) << message();
   EXPECT_TRUE(b.guards_intact());
 }
@@ -169,11 +170,11 @@ TEST(ProgramBoundsCheck, MapRangePastTheArrayIsStopped) {
 
 TEST(ProgramBoundsCheck, WcrWriteIsStopped) {
   Program p;
-  p.sdfg = make_map("wcr_write", "i=0:N", "a: A[i]", "b: B[i + K]", DACE_SCHEDULE_CPU_MULTICORE, "sum");
+  p.sdfg = make_map("wcr_write", "i=0:N", "a: A[i]", "b: B[i + K - 1]", DACE_SCHEDULE_CPU_MULTICORE, "sum");
   ASSERT_DACE_OK(p.compile(1));
   Guarded a, b;
   fill(a);
-  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 1}, {"M", 0}}), DACE_ERROR_RUNTIME, "is 5, outside 0..4");
+  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 2}, {"M", 0}}), DACE_ERROR_RUNTIME, "is 5, outside 0..4");
   EXPECT_TRUE(b.guards_intact());
 }
 
@@ -221,11 +222,11 @@ TEST(ProgramBoundsCheck, Version4OptionsHaveNoChecks) {
   dace_compile_options_t v5 = DACE_COMPILE_OPTIONS_INIT;
   EXPECT_EQ(v5.bounds_check, 0);
   Program p;
-  p.sdfg = make_map("v4_caller", "i=0:N", "a: A[i]", "b: B[i + K]");
+  p.sdfg = make_map("v4_caller", "i=0:N", "a: A[i]", "b: B[i + K - 1]");
   ASSERT_DACE_OK(p.compile(1, 4));
   Guarded a, b;
   fill(a);
-  ASSERT_DACE_OK(p.call(a, b, {{"K", 1}, {"M", 0}}));
+  ASSERT_DACE_OK(p.call(a, b, {{"K", 2}, {"M", 0}}));
   EXPECT_FALSE(b.guards_intact());
 }
 
@@ -233,7 +234,7 @@ TEST(ProgramBoundsCheck, Version4OptionsHaveNoChecks) {
 TEST(ProgramBoundsCheck, OptionIsPartOfTheCacheKey) {
   const std::string dir = ::testing::TempDir() + "/bounds_check_cache_" + std::to_string(::getpid());
   Program p;
-  p.sdfg = make_map("cached_shift", "i=0:N", "a: A[i]", "b: B[i + K]");
+  p.sdfg = make_map("cached_shift", "i=0:N", "a: A[i]", "b: B[i + K - 1]");
   ASSERT_DACE_OK(p.compile(0, DACE_COMPILE_OPTIONS_VERSION, dir.c_str()));
   ASSERT_DACE_OK(p.compile(1, DACE_COMPILE_OPTIONS_VERSION, dir.c_str()));
   dace_compile_stats_t stats{};
@@ -242,14 +243,14 @@ TEST(ProgramBoundsCheck, OptionIsPartOfTheCacheKey) {
   EXPECT_EQ(stats.cache_hit, 0);
   Guarded a, b;
   fill(a);
-  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 1}, {"M", 0}}), DACE_ERROR_RUNTIME, "bounds check");
+  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 2}, {"M", 0}}), DACE_ERROR_RUNTIME, "bounds check");
   // The same options again hit the cache, checks included.
   ASSERT_DACE_OK(p.compile(1, DACE_COMPILE_OPTIONS_VERSION, dir.c_str()));
   ASSERT_DACE_OK(dace_program_compile_stats(&stats, p.program));
   EXPECT_EQ(stats.cache_hit, 1);
   Guarded c, d;
   fill(c);
-  EXPECT_DACE_ERROR(p.call(c, d, {{"K", 1}, {"M", 0}}), DACE_ERROR_RUNTIME, "bounds check");
+  EXPECT_DACE_ERROR(p.call(c, d, {{"K", 2}, {"M", 0}}), DACE_ERROR_RUNTIME, "bounds check");
   EXPECT_TRUE(d.guards_intact());
 }
 
