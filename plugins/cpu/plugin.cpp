@@ -1,8 +1,8 @@
 // The CPU plugin's handshake and registration.
 //
 // It contributes the precompiled runtime (runtime symbols for the JIT's closed-world table),
-// its vendor libraries, the CPU_Multicore schedule (outlined by src/codegen, which calls the
-// runtime entry named here) and the OpenBLAS implementations of the BLAS library nodes
+// its vendor libraries, the CPU_Multicore and CPU_Persistent schedules (lowering/multicore.h:
+// outlined bodies calling the runtime's parallel_for) and the OpenBLAS implementations of the BLAS library nodes
 // (src/codegen/library_blas.cpp emits the cblas calls when the registry lists them and
 // libopenblas loaded; otherwise the nodes become loop nests), and the LAPACKE implementations
 // of the LAPACK / linear-algebra nodes (src/codegen/library_lapack.cpp; without liblapacke
@@ -13,6 +13,7 @@
 
 #include "libdace_plugin.h"
 #include "plugin/registry.h"
+#include "lowering/multicore.h"
 #include "runtime/dace_cpu_runtime.h"
 
 #ifndef LIBDACE_VERSION_STRING
@@ -33,15 +34,6 @@ void* address_of(Fn* fn) {
 
 constexpr const char* kOpenBlas = "libopenblas.so.0";
 constexpr const char* kLapacke = "liblapacke.so.3";
-
-// The core outlines the map body and calls runtime_entry(); there is nothing to do here.
-class MulticoreSchedule final : public dace::plugin::ScheduleLowering {
- public:
-  dace::Status lower_scope(dace::codegen::ScopeContext&) const override {
-    return dace::make_error(dace::Code::Unsupported, "CPU_Multicore maps are outlined by the core lowering");
-  }
-  std::string_view runtime_entry() const override { return "dace_cpu_parallel_for"; }
-};
 
 // Marks a BLAS node class as callable through OpenBLAS's CBLAS interface; the calls are
 // emitted during lowering, so there is no SDFG-level expansion.
@@ -99,7 +91,7 @@ int32_t register_cpu(dace_plugin_registry_t* handle) {
   // LAPACKE is optional as well: without it LAPACK nodes are refused as Unsupported.
   if (!registry->add_vendor_library(kLapacke, false).ok()) return 1;
 
-  if (!registry->add_schedule("CPU_Multicore", std::make_shared<MulticoreSchedule>()).ok()) return 1;
+  if (!dace::cpu::register_schedules(*registry).ok()) return 1;
   const char* blas_classes[] = {
       "dace.libraries.blas.nodes.matmul.MatMul",
       "dace.libraries.blas.nodes.gemm.Gemm",

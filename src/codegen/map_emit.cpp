@@ -3,6 +3,7 @@
 #include "codegen/addressing.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
+#include "codegen/registry_query.h"
 #include "codegen/target_lowering.h"
 #include "ir/path.h"
 #include "plugin/interfaces.h"
@@ -12,34 +13,43 @@ namespace dace::codegen {
 
 namespace {
 
-enum class Lowering { Sequential, Parallel, Plugin };
+using ScheduleLowering = std::shared_ptr<const plugin::ScheduleLowering>;
 
-Result<Lowering> choose(const StateEmitter& se, int entry, const ir::MapScope& map) {
-  bool can_parallel = !se.f->parallel_context;
+// The lowering of a map: a sequential loop nest (null) or the plugin that registered its
+// schedule. Default maps go to the host's parallel schedule outside parallel code when the
+// options allow it; schedules DaCe runs as plain loops on the host stay sequential here.
+Result<ScheduleLowering> choose(const StateEmitter& se, int entry, const ir::MapScope& map) {
+  const LowerOptions& options = se.f->mc.options;
   switch (map.schedule) {
     case ir::ScheduleType::Default:
-      return se.f->mc.options.parallelize_default_maps && can_parallel ? Lowering::Parallel : Lowering::Sequential;
-    case ir::ScheduleType::CPU_Multicore:
-    case ir::ScheduleType::CPU_Persistent: return can_parallel ? Lowering::Parallel : Lowering::Sequential;
+      if (!options.parallelize_default_maps || se.f->parallel_context) return ScheduleLowering();
+      return host_parallel_schedule(options);
     case ir::ScheduleType::Sequential:
     case ir::ScheduleType::Unrolled:
     case ir::ScheduleType::SVE_Map:
-    case ir::ScheduleType::Snitch: return Lowering::Sequential;
+    case ir::ScheduleType::Snitch: return ScheduleLowering();
     default: break;
   }
-  // A schedule a plugin lowers itself (GPU_Device): registered without a runtime entry.
-  if (const plugin::Registry* registry = se.f->mc.options.registry) {
-    auto lowering = registry->find_schedule(ir::to_string(map.schedule));
-    if (lowering && lowering->runtime_entry().empty()) return Lowering::Plugin;
-  }
-  return make_error(Code::Unsupported, se.where(entry) + ": schedule " + ir::to_string(map.schedule) +
-                                           " needs a plugin that is not part of the CPU lowering");
+  const std::string name = ir::to_string(map.schedule);
+  if (options.registry)
+    if (ScheduleLowering lowering = options.registry->find_schedule(name)) return lowering;
+  return make_error(Code::PluginUnavailable,
+                    se.where(entry) + ": schedule " + name + " needs a plugin that lowers it, and no loaded plugin does");
 }
 
 }  // namespace
 
 bool can_parallelize(const StateEmitter& se) {
-  return se.f->mc.options.parallelize_default_maps && !se.f->parallel_context;
+  return se.f->mc.options.parallelize_default_maps && !se.f->parallel_context &&
+         host_parallel_schedule(se.f->mc.options) != nullptr;
+}
+
+Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::string& name,
+                          const std::function<Status(llvm::Value*)>& body) {
+  ScheduleLowering host = host_parallel_schedule(se.f->mc.options);
+  if (!host) return make_error(Code::Internal, se.f->sc.path + " / " + name + ": no parallel schedule (can_parallelize)");
+  ParallelLoopContext ctx(se, total, name, body);
+  return host->lower_parallel_loop(ctx);
 }
 
 Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, const std::function<Status()>& inner) {
@@ -105,15 +115,13 @@ Status emit_map(StateEmitter& se, int entry) {
     f.bind_symbol(edge->dst_conn, SymbolBinding{v.value, v.type, false});
     se.scope_symbols[edge->dst_conn] = v.type;
   }
-  Result<Lowering> how = choose(se, entry, map);
+  Result<ScheduleLowering> how = choose(se, entry, map);
   Status s = Status::success();
   if (!how) {
     s = how.take_error();
-  } else if (*how == Lowering::Plugin) {
+  } else if (*how) {
     ScopeContext ctx(se, entry, map);
-    s = f.mc.options.registry->find_schedule(ir::to_string(map.schedule))->lower_scope(ctx);
-  } else if (*how == Lowering::Parallel && !map.params.empty()) {
-    s = emit_parallel_map(se, entry, map);
+    s = (*how)->lower_scope(ctx);
   } else {
     s = emit_map_loops(se, map, 0, [&]() { return emit_map_body(se, entry); });
   }

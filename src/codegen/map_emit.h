@@ -1,4 +1,6 @@
-// Map scopes: schedule choice, sequential loop nests, and the parallel outlining entry.
+// Map scopes: schedule choice and sequential loop nests; every other schedule is lowered by
+// the plugin that registered it (ScheduleLowering::lower_scope, target_lowering.h), which
+// may use these helpers.
 #pragma once
 #include <functional>
 
@@ -13,16 +15,16 @@ Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, c
 // The scope body: scope-local containers, then the nodes of the scope.
 Status emit_map_body(StateEmitter& se, int entry);
 
-// CPU_Multicore: outlined body over the collapsed outer dimensions + runtime call.
-Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map);
-
-// A parallel loop over [0, total) (total computed in the current frame): `body` emits one
+// A parallel loop over [0, total) (total computed in the current frame), lowered by the
+// host's parallel schedule (ScheduleLowering::lower_parallel_loop): `body` emits one
 // iteration, given the index, into an outlined function (se.f is its frame meanwhile; it
 // must look everything up again by name, values of the enclosing function are not visible).
+// Only when can_parallelize(se).
 Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::string& name,
                           const std::function<Status(llvm::Value*)>& body);
 
-// Whether work at this point may be split over threads (CPU_Multicore-like), per options.
+// Whether work at this point may be split over threads: the options allow it, the code is not
+// parallel already and a plugin provides the host's parallel schedule.
 bool can_parallelize(const StateEmitter& se);
 
 }  // namespace dace::codegen

@@ -6,17 +6,23 @@
 
 namespace dace::codegen {
 
+std::shared_ptr<const plugin::ScheduleLowering> host_parallel_schedule(const LowerOptions& options) {
+  if (!options.registry) return nullptr;
+  for (const std::string& name : options.registry->schedule_names()) {
+    std::shared_ptr<const plugin::ScheduleLowering> lowering = options.registry->find_schedule(name);
+    if (lowering && lowering->hosts_default_maps()) return lowering;
+  }
+  return nullptr;
+}
+
 Result<std::string> parallel_for_entry(const LowerOptions& options, const std::string& where) {
-  if (!options.registry) return options.parallel_for_symbol;
-  auto schedule = options.registry->find_schedule("CPU_Multicore");
-  if (!schedule)
+  std::shared_ptr<const plugin::ScheduleLowering> host = host_parallel_schedule(options);
+  if (!host)
     return make_error(Code::PluginUnavailable,
-                      where + ": no loaded plugin provides the CPU_Multicore schedule (is the CPU plugin installed?)");
-  std::string entry(schedule->runtime_entry());
+                      where + ": no loaded plugin provides the host's parallel schedule (is the CPU plugin installed?)");
+  std::string entry(host->runtime_entry());
   if (entry.empty())
-    return make_error(Code::PluginUnavailable, where + ": the CPU_Multicore schedule of plugin \"" +
-                                                   options.registry->schedule_owner("CPU_Multicore") +
-                                                   "\" names no runtime entry");
+    return make_error(Code::PluginUnavailable, where + ": the host's parallel schedule names no runtime entry");
   return entry;
 }
 

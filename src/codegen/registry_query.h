@@ -1,16 +1,23 @@
-// What the lowering asks of the plugin registry (LowerOptions::registry): the runtime entry
-// of the CPU_Multicore schedule and whether a vendor implementation of a library node class
-// may be called. Without a registry the built-in defaults apply (LowerOptions).
+// What the lowering asks of the plugin registry (LowerOptions::registry): the host's
+// parallel schedule and whether a vendor implementation of a library node class may be
+// called. Without a registry there is neither: maps run sequentially, library nodes as loops.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "codegen/options.h"
 #include "ir/result.h"
+#include "plugin/interfaces.h"
 
 namespace dace::codegen {
 
-// The parallel_for entry CPU_Multicore maps call. PluginUnavailable when a registry is given
-// but no plugin registered CPU_Multicore with a runtime entry; `where` names the map.
+// The host's parallel schedule: the first registered schedule (by name) whose lowering
+// hosts_default_maps(); null without a registry or such a schedule.
+std::shared_ptr<const plugin::ScheduleLowering> host_parallel_schedule(const LowerOptions& options);
+
+// The runtime entry of the host's parallel schedule (part of the program key; the C API
+// checks it is a runtime symbol before it compiles). PluginUnavailable naming `where` when
+// there is no such schedule or it names no entry.
 Result<std::string> parallel_for_entry(const LowerOptions& options, const std::string& where);
 
 // Canonical classpath of a BLAS node class given its last component ("MatMul" ->

@@ -1,12 +1,14 @@
 // What the core lowering hands to a plugin's lowering of its own target (DESIGN.md §7):
 // the contexts that plugin/interfaces.h forward-declares. A plugin that registers a schedule
-// without a runtime entry (GPU_Device) gets the map scope to lower; one that registers a
-// storage (GPU_Global) gets the program's arguments of that storage to bind.
+// (CPU_Multicore, GPU_Device) gets each map scope of it to lower, and the host's parallel
+// schedule also the core's parallel loops; one that registers a storage (GPU_Global) gets the
+// program's arguments of that storage to bind.
 //
 // Per-module work of a target (a device module to finish, embedded code) hangs off the
 // ModuleContext: `target_state` keeps it between calls and `finishers` run once the host
 // functions are emitted, before the module is verified.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "codegen/state_emit.h"
@@ -14,13 +16,31 @@
 namespace dace::codegen {
 
 // A map scope whose schedule a plugin lowers. The plugin emits into `se.f` at its insertion
-// point and leaves the builder after the scope.
+// point and leaves the builder after the scope. The map's dynamic range connectors are bound
+// already; the core's helpers for the rest are in map_emit.h (emit_map_loops for a
+// sequential nest, emit_map_body for the scope's contents).
 class ScopeContext {
  public:
   ScopeContext(StateEmitter& se, int entry, const ir::MapScope& map) : se(se), entry(entry), map(map) {}
   StateEmitter& se;
   int entry;
   const ir::MapScope& map;
+};
+
+// A flat loop over [0, total) with independent iterations that the core (a library node's
+// pure expansion) asks the host's parallel schedule to run (ScheduleLowering::
+// lower_parallel_loop). `total` is computed in `se.f`; `body` emits one iteration, given the
+// index, into whatever function the schedule emits it in (se.f is that function's frame
+// meanwhile, so it must look everything up again by name). `name` labels what is emitted.
+class ParallelLoopContext {
+ public:
+  ParallelLoopContext(StateEmitter& se, llvm::Value* total, const std::string& name,
+                      const std::function<Status(llvm::Value*)>& body)
+      : se(se), total(total), name(name), body(body) {}
+  StateEmitter& se;
+  llvm::Value* total;
+  const std::string& name;
+  const std::function<Status(llvm::Value*)>& body;
 };
 
 // A container of a storage a plugin owns. For a program argument (array) `host` is the

@@ -14,6 +14,7 @@
 
 namespace dace::codegen {
 class ScopeContext;       // a map/consume scope being lowered to LLVM IR
+class ParallelLoopContext;  // a flat loop the core asks to run in parallel (library nodes)
 class AllocationContext;  // a data container being allocated or freed
 class CopyContext;        // a memlet copy between two containers
 class LibraryNodeContext;   // a library node a plugin lowers to LLVM IR itself
@@ -27,15 +28,24 @@ class Transformation;    // a pattern transformation instance (can_be_applied / 
 
 namespace dace::plugin {
 
-// How a scope with a given schedule type ("CPU_Multicore", "GPU_Device") becomes code.
+// How a scope with a given schedule type ("CPU_Multicore", "GPU_Device") becomes code. The
+// core lowers sequential loop nests itself; every other schedule is looked up by its DaCe
+// name and handed to the plugin that registered it (src/codegen/target_lowering.h).
 class ScheduleLowering {
  public:
   virtual ~ScheduleLowering();
   virtual Status lower_scope(codegen::ScopeContext& context) const = 0;
-  // For schedules the core outlines itself (CPU_Multicore): the runtime function it calls,
-  //   void fn(void (*body)(void*, int64_t, int64_t), void* closure, int64_t begin,
-  //           int64_t end, int64_t chunk, int32_t schedule, int32_t num_threads),
-  // registered as a runtime symbol by the same plugin. "" when lower_scope does the work.
+  // The host's parallel schedule (the CPU plugin's CPU_Multicore): maps with DaCe's Default
+  // schedule outside parallel code go to it when LowerOptions::parallelize_default_maps
+  // holds, and so do the core's parallel loops (lower_parallel_loop). The first such
+  // schedule by name is taken; without one they stay sequential.
+  virtual bool hosts_default_maps() const { return false; }
+  // One flat loop over [0, total) whose iterations are independent (a library node's rows),
+  // run in parallel; only asked of a schedule whose hosts_default_maps() is true.
+  virtual Status lower_parallel_loop(codegen::ParallelLoopContext& context) const;
+  // The runtime function the schedule's code calls, registered as a runtime symbol by the
+  // same plugin; part of the program key (a program compiled against another runtime entry
+  // is another program). "" when the lowering calls none.
   virtual std::string_view runtime_entry() const { return {}; }
 };
 

@@ -5,6 +5,9 @@
 namespace dace::plugin {
 
 ScheduleLowering::~ScheduleLowering() = default;
+Status ScheduleLowering::lower_parallel_loop(codegen::ParallelLoopContext&) const {
+  return make_error(Code::Unsupported, "this schedule does not lower the core's parallel loops");
+}
 StorageLowering::~StorageLowering() = default;
 CopyLowering::~CopyLowering() = default;
 LibraryExpansion::~LibraryExpansion() = default;

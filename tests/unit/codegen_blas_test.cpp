@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lowering/multicore.h"
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
@@ -24,10 +25,6 @@ namespace {
 using T = ir::ScalarType;
 using cplx = std::complex<double>;
 
-struct TestMulticore : plugin::ScheduleLowering {
-  Status lower_scope(codegen::ScopeContext&) const override { return Status::success(); }
-  std::string_view runtime_entry() const override { return "dace_cpu_parallel_for"; }
-};
 struct TestBlas : plugin::LibraryExpansion {
   Status expand(transform::ExpansionContext&) const override { return Status::success(); }
   std::string_view vendor_library() const override { return "libopenblas.so.0"; }
@@ -40,7 +37,7 @@ const char* kClasses[] = {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libra
 // `with_blas` false leaves the expansions out.
 std::unique_ptr<plugin::Registry> make_registry(bool with_blas, bool blas_loaded) {
   auto r = std::make_unique<plugin::Registry>("cpu");
-  (void)r->add_schedule("CPU_Multicore", std::make_shared<TestMulticore>());
+  (void)cpu::register_schedules(*r);
   if (with_blas) {
     for (const char* c : kClasses) (void)r->add_expansion(c, "OpenBLAS", std::make_shared<TestBlas>());
     (void)r->add_vendor_library("libopenblas.so.0", false);

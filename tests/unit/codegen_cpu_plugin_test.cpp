@@ -20,12 +20,14 @@ TEST(CodegenCpuPlugin, RegistersScheduleAndBlasImplementations) {
 
   codegen::LowerOptions o;
   o.registry = &registry;
-  o.parallel_for_symbol = "not_used_with_a_registry";
   Result<std::string> entry = codegen::parallel_for_entry(o, "here");
   ASSERT_TRUE(entry.ok()) << entry.error().message;
   EXPECT_EQ(*entry, "dace_cpu_parallel_for");
   EXPECT_NE(registry.find_runtime_symbol(*entry), nullptr);
   EXPECT_EQ(registry.schedule_owner("CPU_Multicore"), "cpu");
+  EXPECT_EQ(registry.schedule_owner("CPU_Persistent"), "cpu");
+  // CPU_Multicore is the host's parallel schedule: Default maps and library rows go to it.
+  EXPECT_EQ(codegen::host_parallel_schedule(o), registry.find_schedule("CPU_Multicore"));
 
   for (const char* cls : {"MatMul", "Gemm", "Gemv", "Dot"}) {
     auto impl = registry.find_expansion(codegen::blas_classpath(cls), "OpenBLAS");

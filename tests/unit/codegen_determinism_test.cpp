@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "codegen/lower.h"
+#include "codegen_test_support.h"
+#include "cpu_test_registry.h"
 #include "ir/json/sdfg_json.h"
 
 #ifndef LIBDACE_CORPUS_DIR
@@ -17,7 +19,10 @@ namespace {
 
 std::string lower_text(const ir::SDFG& g) {
   llvm::LLVMContext ctx;
-  Result<LoweredModule> m = lower(g, ctx);
+  // The CPU plugin's schedules, as in a real run (parallel maps are outlined).
+  LowerOptions options;
+  options.registry = &testing::cpu_schedule_registry();
+  Result<LoweredModule> m = lower(g, ctx, options);
   EXPECT_TRUE(m.ok()) << m.error().message;
   return m.ok() ? module_text(*m->module) : std::string();
 }

@@ -7,6 +7,8 @@
 
 #include "codegen/lower.h"
 #include "codegen_elementwise.h"
+#include "codegen_test_support.h"
+#include "cpu_test_registry.h"
 #include "ir/json/sdfg_json.h"
 
 #ifndef LIBDACE_CORPUS_DIR
@@ -21,6 +23,7 @@ using T = ir::ScalarType;
 Result<LoweredModule> lower_it(const ir::SDFG& g, bool validate = true) {
   static llvm::LLVMContext ctx;
   LowerOptions o;
+  o.registry = &cpu_schedule_registry();
   o.validate = validate;
   return lower(g, ctx, o);
 }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 
+#include "lowering/multicore.h"
 #include "analysis/validate.h"
 #include "codegen_test_support.h"
 #include "corpus_case.h"
@@ -37,10 +38,6 @@ const std::map<std::string, std::string>& expected_unsupported() {
   return m;
 }
 
-struct Multicore : plugin::ScheduleLowering {
-  Status lower_scope(codegen::ScopeContext&) const override { return Status::success(); }
-  std::string_view runtime_entry() const override { return "dace_cpu_parallel_for"; }
-};
 struct OpenBlas : plugin::LibraryExpansion {
   Status expand(transform::ExpansionContext&) const override { return Status::success(); }
   std::string_view vendor_library() const override { return "libopenblas.so.0"; }
@@ -53,7 +50,7 @@ const plugin::Registry* cpu_registry() {
     if (!dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE)) return nullptr;
     if (!session().add_library("libopenblas.so.0").ok()) return nullptr;
     auto reg = std::make_unique<plugin::Registry>("cpu");
-    (void)reg->add_schedule("CPU_Multicore", std::make_shared<Multicore>());
+    (void)cpu::register_schedules(*reg);
     for (const char* c : {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libraries.blas.nodes.gemm.Gemm",
                           "dace.libraries.blas.nodes.gemv.Gemv", "dace.libraries.blas.nodes.dot.Dot"})
       (void)reg->add_expansion(c, "OpenBLAS", std::make_shared<OpenBlas>());

@@ -1,5 +1,8 @@
 #include "codegen_test_support.h"
 
+#include "cpu_test_registry.h"
+#include "lowering/multicore.h"
+
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -56,13 +59,29 @@ jit::JitSession& session() {
   return *s;
 }
 
+const plugin::Registry& cpu_schedule_registry() {
+  static std::unique_ptr<plugin::Registry> registry = [] {
+    auto r = std::make_unique<plugin::Registry>("cpu");
+    Status s = cpu::register_schedules(*r);
+    if (!s.ok()) {
+      fprintf(stderr, "CPU schedules: %s\n", s.error().message.c_str());
+      std::abort();
+    }
+    return r;
+  }();
+  return *registry;
+}
+
 LowerOptions parallel_test_options() {
   LowerOptions options;
+  options.registry = &cpu_schedule_registry();
   options.inline_small_parallel_maps = false;
   return options;
 }
 
-Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& options) {
+Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& given) {
+  LowerOptions options = given;
+  if (!options.registry) options.registry = &cpu_schedule_registry();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   Result<LoweredModule> lowered = lower(sdfg, *ctx, options);
   if (!lowered) return lowered.take_error();

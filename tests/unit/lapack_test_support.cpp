@@ -1,3 +1,4 @@
+#include "lowering/multicore.h"
 #include "lapack_test_support.h"
 
 #include <dlfcn.h>
@@ -8,10 +9,6 @@
 namespace dace::codegen::testing {
 namespace {
 
-struct Multicore : plugin::ScheduleLowering {
-  Status lower_scope(codegen::ScopeContext&) const override { return Status::success(); }
-  std::string_view runtime_entry() const override { return "dace_cpu_parallel_for"; }
-};
 struct Lapacke : plugin::LibraryExpansion {
   Status expand(transform::ExpansionContext&) const override { return Status::success(); }
   std::string_view vendor_library() const override { return kLapackeLibrary; }
@@ -21,7 +18,7 @@ struct Lapacke : plugin::LibraryExpansion {
 
 std::unique_ptr<plugin::Registry> make_lapack_registry(bool with_lapack, bool loaded) {
   auto r = std::make_unique<plugin::Registry>("cpu");
-  (void)r->add_schedule("CPU_Multicore", std::make_shared<Multicore>());
+  (void)cpu::register_schedules(*r);
   if (with_lapack) {
     for (const std::string& c : lapack_classpaths()) (void)r->add_expansion(c, "OpenBLAS", std::make_shared<Lapacke>());
     (void)r->add_vendor_library(kLapackeLibrary, false);

@@ -1,4 +1,4 @@
-// CPU_Multicore maps (DESIGN.md §6): the body is outlined into
+// CPU_Multicore maps (DESIGN.md §6, lowered by the CPU plugin): the body is outlined into
 //   void body(void* closure, int64_t begin, int64_t end)
 // iterating a chunk of the flattened collapsed dimensions, and the map becomes one call of
 // the CPU runtime's parallel_for. Values the body needs from the enclosing function are
@@ -9,9 +9,20 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
-#include "codegen/registry_query.h"
+#include "codegen/target_lowering.h"
+#include "lowering/multicore.h"
 
-namespace dace::codegen {
+namespace dace::cpu {
+
+using codegen::begin_loop;
+using codegen::CountedLoop;
+using codegen::end_loop;
+using codegen::Frame;
+using codegen::ModuleContext;
+using codegen::ScalarType;
+using codegen::StateEmitter;
+using codegen::SymbolBinding;
+using codegen::trip_count;
 
 namespace {
 
@@ -46,6 +57,14 @@ int32_t schedule_code(ir::OmpSchedule s) {
     case ir::OmpSchedule::Guided: return 2;
   }
   return 0;
+}
+
+llvm::FunctionCallee parallel_for_fn(ModuleContext& mc, const std::string& symbol) {
+  llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(mc.ctx);
+  return mc.module.getOrInsertFunction(
+      symbol, llvm::FunctionType::get(llvm::Type::getVoidTy(mc.ctx), {ptr, ptr, i64, i64, i64, i32, i32}, false));
 }
 
 llvm::Function* body_function(ModuleContext& mc, const std::string& base) {
@@ -118,11 +137,9 @@ llvm::Value* map_points(Frame& outer, const ir::MapScope& map) {
 // threads == 0 takes the program's default (LowerOptions::default_num_threads).
 // `points` (nullable) and `depth` describe the whole iteration space for the inline-or-fork
 // decision: its number of points and how many loops the kernel nests over it.
-Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total, int64_t chunk, int32_t schedule,
-                    int64_t threads, const std::string& where, llvm::Value* points, size_t depth) {
+Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total,
+                    int64_t chunk, int32_t schedule, int64_t threads, llvm::Value* points, size_t depth) {
   ModuleContext& mc = outer.mc;
-  Result<std::string> entry = parallel_for_entry(mc.options, where);
-  if (!entry) return entry.take_error();
   // Maps that name their thread count keep their team whatever their size.
   const bool may_inline = threads <= 0 && points && mc.options.inline_small_parallel_maps;
   const int64_t cost =
@@ -149,7 +166,7 @@ Status call_runtime(Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* 
     outer.b.CreateBr(done);
     outer.b.SetInsertPoint(team_bb);
   }
-  outer.b.CreateCall(mc.parallel_for_fn(*entry),
+  outer.b.CreateCall(parallel_for_fn(mc, entry),
                      {fn, closure, outer.b.getInt64(0), total, outer.b.getInt64(std::max<int64_t>(0, chunk)),
                       outer.b.getInt32(schedule), outer.b.getInt32(static_cast<int32_t>(std::clamp<int64_t>(threads, 0, 1 << 20)))});
   if (done) {
@@ -227,9 +244,7 @@ void split_kernel(Frame& body, llvm::Function* fn) {
   b.CreateRetVoid();
 }
 
-}  // namespace
-
-Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::string& name,
+Status emit_parallel_loop(const std::string& entry, StateEmitter& se, llvm::Value* total, const std::string& name,
                           const std::function<Status(llvm::Value*)>& body_fn) {
   Frame& outer = *se.f;
   llvm::Function* fn = body_function(outer.mc, outer.sc.function_prefix + "_" + name);
@@ -249,10 +264,10 @@ Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::strin
   se.f = &outer;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  return call_runtime(outer, body, fn, total, 0, 0, 0, se.f->sc.path + " / " + name, total, 1);
+  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, total, 1);
 }
 
-Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
+Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int entry, const ir::MapScope& map) {
   Frame& outer = *se.f;
   ModuleContext& mc = outer.mc;
   if (map.range.dims.size() < map.params.size())
@@ -296,7 +311,7 @@ Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
       body.bind_symbol(map.params[d], SymbolBinding{params[d], ScalarType::Int64, false});
       se.scope_symbols[map.params[d]] = ScalarType::Int64;
     }
-    Status inner = emit_map_loops(se, map, ncollapse, [&]() { return emit_map_body(se, entry); });
+    Status inner = codegen::emit_map_loops(se, map, ncollapse, [&]() { return codegen::emit_map_body(se, entry); });
     body.pop_scope();
     if (!inner.ok()) return inner;
     end_loop(body.b, loop);
@@ -309,8 +324,28 @@ Status emit_parallel_map(StateEmitter& se, int entry, const ir::MapScope& map) {
   if (!s.ok()) return s;
   split_kernel(body, fn);
   llvm::Value* points = map_points(outer, map);
-  return call_runtime(outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule), map.omp_num_threads,
-                      se.where(entry), points, 1 + map.params.size() - ncollapse);
+  return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule),
+                      map.omp_num_threads, points, 1 + map.params.size() - ncollapse);
 }
 
-}  // namespace dace::codegen
+}  // namespace
+
+// Inside parallel code (an outlined body, a nested SDFG called from one) a CPU_Multicore map
+// runs sequentially, as DaCe's OpenMP code does without nested parallelism.
+Status MulticoreSchedule::lower_scope(codegen::ScopeContext& context) const {
+  StateEmitter& se = context.se;
+  if (se.f->parallel_context || context.map.params.empty())
+    return codegen::emit_map_loops(se, context.map, 0, [&]() { return codegen::emit_map_body(se, context.entry); });
+  return emit_parallel_map(entry_, se, context.entry, context.map);
+}
+
+Status MulticoreSchedule::lower_parallel_loop(codegen::ParallelLoopContext& context) const {
+  return emit_parallel_loop(entry_, context.se, context.total, context.name, context.body);
+}
+
+Status register_schedules(plugin::Registry& registry, const std::string& entry) {
+  DACE_TRY(registry.add_schedule("CPU_Multicore", std::make_shared<MulticoreSchedule>(entry, true)));
+  return registry.add_schedule("CPU_Persistent", std::make_shared<MulticoreSchedule>(entry, false));
+}
+
+}  // namespace dace::cpu

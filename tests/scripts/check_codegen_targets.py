@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Checks that src/codegen names no target (DESIGN.md §2 and §7, docs/plugins.md "Lowering
+interface"): schedules, storages, vendor libraries and runtimes of a backend belong to its
+plugin, and the core reaches them only through the registry.
+
+usage: check_codegen_targets.py SOURCE_DIR
+Code (comments stripped) of every src/codegen file is searched for the names of targets
+below. A hit in a file outside ALLOWED is an error (`file:line: names target "X"`); so is a
+file in ALLOWED that names no target any more (drop it from the list) and a target a file
+names beyond the ones its entry grants. Exits 1 on any error.
+"""
+import os
+import re
+import sys
+
+# Names that belong to one backend: its schedules and storages, its vendor libraries and
+# their entry points, its runtime. Host storages (CPU_Heap, CPU_Pinned, CPU_ThreadLocal,
+# Register) are not among them: the core allocates host memory itself (DESIGN.md §2,
+# "allocation"), pinned memory as plain heap memory when no plugin registers the storage.
+TARGET = re.compile(
+    r'\b(CPU_Multicore|CPU_Persistent|GPU_\w+|FPGA_\w+|MPI\b|mpi\b|'
+    r'cblas_\w*|CBLAS\w*|LAPACKE_?\w*|lapacke\w*|OpenBLAS|openblas\w*|cuda\w*|CUDA\w*|cublas\w*|'
+    r'dace_cpu_\w+|__kmpc_\w+|omp_\w+)')
+
+# File -> (targets it may still name, why). Each entry is work left for the plugin
+# interface (docs/plugins.md); the list only shrinks.
+ALLOWED = {
+    'library_blas.cpp': ({'cblas', 'CBLAS', 'OpenBLAS', 'openblas'},
+                         'CBLAS calls of the OpenBLAS expansion: to move into plugins/cpu behind a '
+                         'library-node lowering hook with the loop nest as fallback'),
+    'cpp_blas_tasklet.cpp': ({'cblas', 'CBLAS', 'OpenBLAS', 'LAPACKE'},
+                             'CBLAS C++ tasklets of DaCe\'s expansions: to move into plugins/cpu behind a '
+                             'C++-tasklet hook'),
+    'cpp_lapack_tasklet.cpp': ({'LAPACKE', 'lapacke', 'OpenBLAS', 'cblas'},
+                               'LAPACKE C++ tasklets: as cpp_blas_tasklet.cpp'),
+    'library_lapack.cpp': ({'LAPACKE', 'lapacke', 'OpenBLAS'},
+                           'LAPACKE calls of the linalg/LAPACK nodes: as library_blas.cpp'),
+    'lapack.h': ({'LAPACKE', 'lapacke', 'OpenBLAS'}, 'declarations of library_lapack.cpp'),
+    'registry_query.cpp': ({'OpenBLAS', 'lapacke'},
+                           'the program key lists which OpenBLAS/LAPACKE entries apply'),
+    'library_nodes.cpp': ({'MPI', 'mpi', 'cuda', 'CUDA', 'cublas'},
+                          'refusal messages that name the plugin a class needs (by DaCe package)'),
+    'options.h': ({'dace_cpu_parallel_for'},
+                  'LowerOptions::parallel_for_symbol, unused since the CPU plugin lowers CPU_Multicore '
+                  'itself; to delete (an edit of options.h recompiles every codegen user)'),
+    'allocation.cpp': ({'GPU_Global', 'GPU_Shared'},
+                       'GPU_Global transients allocated through the CUDA plugin\'s storage lowering by '
+                       'name, GPU_Shared kept for device code; to become lookups by storage'),
+}
+
+
+def family(name):
+    """The allowance key of a hit: cblas_dgemm -> cblas, LAPACKE_dgetrf -> LAPACKE, ..."""
+    for prefix in ('cblas', 'CBLAS', 'LAPACKE', 'lapacke', 'openblas', 'cuda', 'CUDA', 'cublas'):
+        if name.startswith(prefix):
+            return prefix
+    return name
+
+
+def strip_comments(text):
+    text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n'), text, flags=re.S)
+    return [line.split('//', 1)[0] for line in text.split('\n')]
+
+
+def main(root):
+    folder = os.path.join(root, 'src', 'codegen')
+    errors = []
+    named = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(('.h', '.cpp')):
+            continue
+        with open(os.path.join(folder, name), encoding='utf-8') as f:
+            lines = strip_comments(f.read())
+        allowed = ALLOWED.get(name, (set(), ''))[0]
+        for number, line in enumerate(lines, 1):
+            for m in TARGET.finditer(line):
+                key = family(m.group(1))
+                named.setdefault(name, set()).add(key)
+                if key not in allowed:
+                    errors.append(f'src/codegen/{name}:{number}: names target "{m.group(1)}" '
+                                  '(lower it in its plugin, docs/plugins.md "Lowering interface")')
+    for name in sorted(ALLOWED):
+        if name not in named:
+            errors.append(f'src/codegen/{name}: names no target any more; drop it from ALLOWED in {__file__}')
+    for e in errors:
+        print(e)
+    if not errors:
+        print(f'src/codegen names no target outside {len(ALLOWED)} allow-listed files')
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else '.'))
