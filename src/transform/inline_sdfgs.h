@@ -1,9 +1,9 @@
 // InlineSDFGs (DaCe's pass of that name, dace/transformation/passes/fusion_inline.py): tries
 // InlineSDFG once on every nested SDFG of the whole hierarchy, innermost and last first
 // (reverse pre-order, as DaCe's inline_sdfgs), so a nested SDFG is considered after its own
-// nested SDFGs were inlined into it. Only single-state inlining exists here, so the pass runs
-// with `multistate` false and records that property: DaCe's replay of the entry then inlines
-// exactly the single-state nested SDFGs it would, not the multi-state ones we keep.
+// nested SDFGs were inlined into it. With `multistate` (the default, as DaCe's) each node is
+// first tried with InlineMultistateSDFG, when the whole hierarchy is states only (DaCe 1.0.2
+// skips that inliner on SDFGs with loop regions or conditional blocks), then with InlineSDFG.
 #pragma once
 #include "transform/pass.h"
 
@@ -24,7 +24,7 @@ class InlineSDFGs : public Pass {
 
  private:
   bool permissive_ = false;  // no permissive checks exist: recorded for DaCe
-  bool multistate_ = false;  // multi-state inlining does not exist yet
+  bool multistate_ = true;  // InlineMultistateSDFG first, where DaCe 1.0.2 would apply it
 };
 
 }  // namespace dace::transform

@@ -14,6 +14,7 @@
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/in_local_storage.h"
+#include "transform/inline_multistate_sdfg.h"
 #include "transform/inline_sdfg.h"
 #include "transform/inline_sdfgs.h"
 #include "transform/library_expansion.h"
@@ -56,6 +57,7 @@ constexpr PatternEntry kPatterns[] = {
     {"AccumulateTransient", &make_t<AccumulateTransient>},
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
     {"InLocalStorage", &make_t<InLocalStorage>},
+    {"InlineMultistateSDFG", &make_t<InlineMultistateSDFG>},
     {"InlineSDFG", &make_t<InlineSDFG>},
     {"LoopLifting", &make_t<LoopLifting>},
     {"LoopToMap", &make_t<LoopToMap>},

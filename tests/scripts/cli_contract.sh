@@ -233,6 +233,13 @@ PYEOF
   "$DACE" optimize "$TMP/einsum_matmul.raw.sdfg" -o "$TMP/einsum_matmul.sdfg" --apply InlineSDFG \
     --record "$TMP/einsum_matmul.hist.json" >/dev/null
   triples+=("$TMP/einsum_matmul.raw.sdfg" "$TMP/einsum_matmul.sdfg" "$TMP/einsum_matmul.hist.json")
+  # InlineMultistateSDFG alone: mandelbrot1's first linspace call (five states) goes into the
+  # caller's control flow; DaCe replays the entry into the same blocks.
+  MB="$CORPUS/mandelbrot1/mandelbrot1.raw.sdfg"
+  "$DACE" optimize "$MB" -o "$TMP/mb_ims.sdfg" --apply InlineMultistateSDFG --record "$TMP/mb_ims.hist.json" >/dev/null
+  expect_grep optimize_inline_multistate_applies '"InlineMultistateSDFG"' "$TMP/mb_ims.hist.json"
+  check optimize_inline_multistate_matches_numpy 0 -- "$DACE" run "$TMP/mb_ims.sdfg" --case "$CORPUS/mandelbrot1/case.json"
+  triples+=("$MB" "$TMP/mb_ims.sdfg" "$TMP/mb_ims.hist.json")
   if "$VENV_PY" "$(dirname "$0")/dace_history_check.py" "${triples[@]}" >"$TMP/dace_check.log" 2>&1; then
     passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_dace_replays_history"; cat "$TMP/dace_check.log"; fi
 fi

@@ -1,0 +1,292 @@
+// InlineMultistateSDFG on hand-built SDFGs: nested SDFGs of several states (a clashing
+// transient, a clashing state label, a mapped symbol), of a state-machine loop whose variable
+// clashes with an outer symbol, and of a loop region, inlined into the parent's control flow;
+// results against plain C++ loops. Refusals: another node in the state, a partial subset,
+// a nested SDFG inside a map, different strides. The InlineSDFGs pass uses it first, as
+// DaCe's inline_sdfgs does.
+#include <gtest/gtest.h>
+
+#include "codegen_test_builder.h"
+#include "transform/history.h"
+#include "transform/inline_sdfgs.h"
+#include "transform_test_support.h"
+
+namespace dace::transform::testing {
+namespace {
+
+using namespace codegen::testing;
+using codegen::testing::tasklet;
+using T = ir::ScalarType;
+
+int add_nested(ir::State& s, std::unique_ptr<ir::SDFG> inner, std::vector<std::string> ins,
+               std::vector<std::string> outs, std::map<std::string, std::string> mapping) {
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = inner->name;
+  for (const auto& c : ins) nn->in_connectors[c] = ir::DType{};
+  for (const auto& c : outs) nn->out_connectors[c] = ir::DType{};
+  for (const auto& [k, v] : mapping) nn->symbol_mapping[k] = E(v);
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  return s.add_node(std::move(nn));
+}
+
+// dst[j] = src[j] `op` for j < `n`, one map in state `s`.
+void map_state(ir::State& s, const std::string& src, const std::string& dst, const std::string& op,
+               const std::string& n) {
+  auto [entry, exit] = map(s, {"j"}, "0:" + n);
+  int t = tasklet(s, "o = v" + op, {"v"}, {"o"});
+  edge_in(s, access(s, src), entry, t, "v", src + "[0:" + n + "]", src + "[j]");
+  edge_out(s, t, "o", exit, access(s, dst), dst + "[j]", dst + "[0:" + n + "]");
+}
+
+// Inner (symbol K, mapped to the outer M): state "s": tmp = x * 2; state "second":
+// y = tmp + 1. Outer: state "s" calls it on A -> B; state "after": tmp = B * 3, where tmp is
+// an outer array too (the inner transient becomes inner_tmp, the inner state "s" becomes s_0).
+// `partial` passes only A[0:M-1]; `extra` adds an unrelated tasklet to the calling state.
+std::unique_ptr<ir::SDFG> two_states(bool partial = false, bool extra = false, bool strided = false) {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  inner->symbols["K"] = ir::DType::of(T::Int64);
+  add_array(*inner, "x", T::Float64, {"K"});
+  add_array(*inner, "y", T::Float64, {"K"});
+  add_array(*inner, "tmp", T::Float64, {"K"}, true);
+  if (strided) inner->arrays.at("x").strides = {E("2")};
+  int first = 0, second = 0;
+  map_state(add_state(*inner, *inner, "s", &first), "x", "tmp", " * 2", "K");
+  map_state(add_state(*inner, *inner, "second", &second), "tmp", "y", " + 1", "K");
+  add_interstate(*inner, first, second);
+
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"M"});
+  add_array(*g, "B", T::Float64, {"M"});
+  add_array(*g, "tmp", T::Float64, {"M"});
+  int s = 0, after = 0;
+  ir::State& call = add_state(*g, *g, "s", &s);
+  int n = add_nested(call, std::move(inner), {"x"}, {"y"}, {{"K", partial ? "M - 1" : "M"}});
+  edge(call, access(call, "A"), "", n, "x", partial ? "A[0:M - 1]" : "A[0:M]");
+  edge(call, n, "y", access(call, "B"), "", partial ? "B[0:M - 1]" : "B[0:M]");
+  if (extra) {
+    int t = tasklet(call, "o = 7", {}, {"o"});
+    edge(call, t, "o", access(call, "tmp"), "", "tmp[0]");
+  }
+  map_state(add_state(*g, *g, "after", &after), "B", "tmp", " * 3", "M");
+  add_interstate(*g, s, after);
+  return g;
+}
+
+const ir::ControlFlowBlock* block_labelled(const ir::ControlFlowRegion& r, const std::string& label) {
+  for (int b : r.block_slots())
+    if (r.block(b)->label == label) return r.block(b);
+  return nullptr;
+}
+
+TEST(TransformInlineMultistateSDFG, InlinesTwoStatesWithRenamedTransientAndState) {
+  auto g = two_states();
+  ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  // The emptied calling state, the nested "s" (renamed) and "second", the new state after
+  // them (DaCe's "block"), and "after".
+  EXPECT_EQ(g->block_slots().size(), 5u);
+  EXPECT_TRUE(block_labelled(*g, "s_0"));
+  EXPECT_TRUE(block_labelled(*g, "second"));
+  EXPECT_TRUE(block_labelled(*g, "block"));
+  ASSERT_EQ(g->arrays.count("inner_tmp"), 1u);
+  EXPECT_TRUE(g->arrays.at("inner_tmp").transient);
+  EXPECT_FALSE(g->arrays.at("tmp").transient);
+  const int64_t m = 7;
+  std::vector<double> a(m), b(m, -1), t(m, -1);
+  for (int64_t i = 0; i < m; ++i) a[i] = 0.5 * static_cast<double>(i) - 1;
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"tmp", &t}}, {{"M", m}});
+  for (int64_t i = 0; i < m; ++i) {
+    EXPECT_EQ(b[i], a[i] * 2 + 1) << i;
+    EXPECT_EQ(t[i], (a[i] * 2 + 1) * 3) << i;
+  }
+}
+
+// Inner: a state-machine loop `for i in range(K): y[i] = y[i] + x[i] * i`. Outer: `i = 5` on
+// the edge into the call, and a state after it writing C[0] = i: the inner i becomes i_0.
+std::unique_ptr<ir::SDFG> loop_with_clashing_variable() {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  inner->symbols["K"] = ir::DType::of(T::Int64);
+  inner->symbols["i"] = ir::DType::of(T::Int64);
+  add_array(*inner, "x", T::Float64, {"K"});
+  add_array(*inner, "y", T::Float64, {"K"});
+  int init = 0, guard = 0, body = 0, done = 0;
+  add_state(*inner, *inner, "init", &init);
+  add_state(*inner, *inner, "guard", &guard);
+  ir::State& bs = add_state(*inner, *inner, "body", &body);
+  int t = tasklet(bs, "o = u + v * i", {"u", "v"}, {"o"});
+  edge(bs, access(bs, "y"), "", t, "u", "y[i]");
+  edge(bs, access(bs, "x"), "", t, "v", "x[i]");
+  edge(bs, t, "o", access(bs, "y"), "", "y[i]");
+  add_state(*inner, *inner, "done", &done);
+  add_interstate(*inner, init, guard, "1", {{"i", "0"}});
+  add_interstate(*inner, guard, body, "i < K");
+  add_interstate(*inner, body, guard, "1", {{"i", "i + 1"}});
+  add_interstate(*inner, guard, done, "not (i < K)");
+
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  g->symbols["i"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"M"});
+  add_array(*g, "B", T::Float64, {"M"});
+  add_array(*g, "C", T::Float64, {"1"});
+  int start = 0, s = 0, after = 0;
+  add_state(*g, *g, "start", &start);
+  ir::State& call = add_state(*g, *g, "s", &s);
+  int n = add_nested(call, std::move(inner), {"x", "y"}, {"y"}, {{"K", "M"}, {"i", "i"}});
+  edge(call, access(call, "A"), "", n, "x", "A[0:M]");
+  edge(call, access(call, "B"), "", n, "y", "B[0:M]");
+  edge(call, n, "y", access(call, "B"), "", "B[0:M]");
+  ir::State& as = add_state(*g, *g, "after", &after);
+  int w = tasklet(as, "o = i", {}, {"o"});
+  edge(as, w, "o", access(as, "C"), "", "C[0]");
+  add_interstate(*g, start, s, "1", {{"i", "5"}});
+  add_interstate(*g, s, after);
+  return g;
+}
+
+TEST(TransformInlineMultistateSDFG, RenamesALoopVariableThatClashesWithAnOuterSymbol) {
+  auto g = loop_with_clashing_variable();
+  ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  bool renamed = false;
+  for (int e : g->edge_slots())
+    for (const auto& [k, v] : g->edge(e)->assignments) renamed |= k == "i_0";
+  EXPECT_TRUE(renamed);
+  const int64_t m = 6;
+  std::vector<double> a(m), b(m), c(1, -1);
+  for (int64_t k = 0; k < m; ++k) {
+    a[k] = 1.5 + static_cast<double>(k);
+    b[k] = 10 - static_cast<double>(k);
+  }
+  std::vector<double> expect = b;
+  for (int64_t k = 0; k < m; ++k) expect[k] += a[k] * static_cast<double>(k);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"M", m}});
+  for (int64_t k = 0; k < m; ++k) EXPECT_EQ(b[k], expect[k]) << k;
+  EXPECT_EQ(c[0], 5);  // the outer i, untouched by the inner loop
+}
+
+// Inner: a LoopRegion `for k in range(K): y = y + x` (whole arrays, map inside), then a state
+// doubling y. Inlined into the outer SDFG's control flow as a region.
+TEST(TransformInlineMultistateSDFG, InlinesALoopRegion) {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  inner->symbols["K"] = ir::DType::of(T::Int64);
+  add_array(*inner, "x", T::Float64, {"K"});
+  add_array(*inner, "y", T::Float64, {"K"});
+  TestLoop loop = add_test_loop(*inner, "loop", "0", "k < 3", "k + 1", "k");
+  ir::State& body = add_state(*loop.loop, *inner, "body");
+  {
+    auto [entry, exit] = map(body, {"j"}, "0:K");
+    int t = tasklet(body, "o = u + v", {"u", "v"}, {"o"});
+    edge_in(body, access(body, "y"), entry, t, "u", "y[0:K]", "y[j]");
+    edge_in(body, access(body, "x"), entry, t, "v", "x[0:K]", "x[j]");
+    edge_out(body, t, "o", exit, access(body, "y"), "y[j]", "y[0:K]");
+  }
+  int twice = 0;
+  map_state(add_state(*inner, *inner, "twice", &twice), "y", "y", " * 2", "K");
+  add_interstate(*inner, loop.end, twice);
+
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"M"});
+  add_array(*g, "B", T::Float64, {"M"});
+  ir::State& call = add_state(*g, *g, "s");
+  int n = add_nested(call, std::move(inner), {"x", "y"}, {"y"}, {{"K", "M"}});
+  edge(call, access(call, "A"), "", n, "x", "A[0:M]");
+  edge(call, access(call, "B"), "", n, "y", "B[0:M]");
+  edge(call, n, "y", access(call, "B"), "", "B[0:M]");
+
+  ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  const ir::ControlFlowBlock* l = block_labelled(*g, "loop");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->kind, ir::BlockKind::Loop);
+  const int64_t m = 5;
+  std::vector<double> a(m), b(m);
+  for (int64_t k = 0; k < m; ++k) {
+    a[k] = static_cast<double>(k) * 0.25;
+    b[k] = 1 + static_cast<double>(k);
+  }
+  std::vector<double> expect = b;
+  for (int64_t k = 0; k < m; ++k) expect[k] = (expect[k] + 3 * a[k]) * 2;
+  run_sdfg(*g, {{"A", &a}, {"B", &b}}, {{"M", m}});
+  for (int64_t k = 0; k < m; ++k) EXPECT_EQ(b[k], expect[k]) << k;
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesAStateWithOtherNodes) {
+  auto g = two_states(false, true);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("shares the state with nested SDFG"), std::string::npos) << why;
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesAPartialSubset) {
+  auto g = two_states(true);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("does not access the whole of 'A'"), std::string::npos) << why;
+  // Unchanged: still computes through the nested SDFG.
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 1);
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesDifferentStrides) {
+  auto g = two_states(false, false, true);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("strides differ from those of 'A'"), std::string::npos) << why;
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesANestedSdfgInsideAMap) {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  add_array(*inner, "x", T::Float64, {"1"});
+  add_array(*inner, "y", T::Float64, {"1"});
+  int first = 0, second = 0;
+  ir::State& s1 = add_state(*inner, *inner, "one", &first);
+  int t = tasklet(s1, "o = v + 1", {"v"}, {"o"});
+  edge(s1, access(s1, "x"), "", t, "v", "x[0]");
+  edge(s1, t, "o", access(s1, "y"), "", "y[0]");
+  add_state(*inner, *inner, "two", &second);
+  add_interstate(*inner, first, second);
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"M"});
+  add_array(*g, "B", T::Float64, {"M"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:M");
+  int n = add_nested(s, std::move(inner), {"x"}, {"y"}, {});
+  edge_in(s, access(s, "A"), entry, n, "x", "A[0:M]", "A[i]");
+  edge_out(s, n, "y", exit, access(s, "B"), "B[i]", "B[0:M]");
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("is inside a scope"), std::string::npos) << why;
+}
+
+TEST(TransformInlineMultistateSDFG, InlineSDFGsUsesItAndRecordsMultistate) {
+  auto g = two_states();
+  AnalysisManager am;
+  InlineSDFGs pass;
+  Result<bool> r = run_pass(*g, pass, am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  EXPECT_EQ(g->block_slots().size(), 5u);
+  const std::vector<HistoryEntry> h = history_of(*g);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_NE(h[0].properties.find("\"multistate\":true"), std::string::npos) << h[0].properties;
+  const int64_t m = 4;
+  std::vector<double> a{1, 2, 3, 4}, b(m), t(m);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"tmp", &t}}, {{"M", m}});
+  for (int64_t i = 0; i < m; ++i) EXPECT_EQ(t[i], (a[i] * 2 + 1) * 3) << i;
+}
+
+}  // namespace
+}  // namespace dace::transform::testing
