@@ -539,7 +539,7 @@ std::set<std::string> find_promotable_scalars(const ir::SDFG& sdfg, bool transie
   return Finder(sdfg, why_not).run(transients_only, integers_only);
 }
 
-Result<bool> ScalarToSymbolPromotion::apply(ir::SDFG& sdfg, AnalysisManager&) {
+Result<bool> ScalarToSymbolPromotion::promote_in(ir::SDFG& sdfg) const {
   const std::set<std::string> promoted = find_promotable_scalars(sdfg, transients_only_, integers_only_);
   if (promoted.empty()) return false;
   // The states as they are now: the ones step 2 adds are empty.
@@ -556,6 +556,38 @@ Result<bool> ScalarToSymbolPromotion::apply(ir::SDFG& sdfg, AnalysisManager&) {
   }
   if (Status st = drop_subscripts(sdfg, same); !st.ok()) return st.take_error();
   return true;
+}
+
+namespace {
+
+// Nested SDFGs below `sdfg` in pre-order (DaCe's all_sdfgs_recursive, without the root).
+void nested_sdfgs(ir::SDFG& sdfg, std::vector<ir::SDFG*>& out) {
+  for (ir::State* st : sdfg.all_states())
+    for (int id : st->node_ids())
+      if (ir::Node* n = st->node(id); n->kind == ir::NodeKind::NestedSDFG)
+        if (auto& inner = static_cast<ir::NestedSDFGNode*>(n)->sdfg) {
+          out.push_back(inner.get());
+          nested_sdfgs(*inner, out);
+        }
+}
+
+}  // namespace
+
+Result<bool> ScalarToSymbolPromotion::apply(ir::SDFG& sdfg, AnalysisManager&) {
+  // DaCe's simplify applies the pass to every SDFG of the hierarchy, the root first (its
+  // promotions may reach into nested SDFGs through their symbol mappings), then the nested
+  // ones in pre-order, each on its own scalars.
+  Result<bool> changed = promote_in(sdfg);
+  if (!changed.ok()) return changed;
+  bool any = *changed;
+  std::vector<ir::SDFG*> nested;
+  nested_sdfgs(sdfg, nested);
+  for (ir::SDFG* inner : nested) {
+    Result<bool> c = promote_in(*inner);
+    if (!c.ok()) return c;
+    any |= *c;
+  }
+  return any;
 }
 
 }  // namespace dace::transform

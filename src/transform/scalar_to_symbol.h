@@ -15,10 +15,13 @@
 // A nested SDFG reading the scalar is descended into (DaCe's remove_scalar_reads): its
 // connector's container becomes a symbol inside, set through the symbol mapping.
 //
+// The pass runs on every SDFG of the hierarchy, the root first, then nested SDFGs in pre-order,
+// each on the scalars it declares — as DaCe's simplify applies it (SimplifyPass runs its
+// non-recursive passes on all_sdfgs_recursive()).
+//
 // Where we refuse what DaCe promotes (all named by why_not): C++ tasklets writing or reading
-// the scalar, reads as dynamic map-range inputs, and scalars declared in nested SDFGs (the
-// pass runs on the root SDFG, which is where the history check replays it). DaCe's last step,
-// turning tasklet indirection `A[s]` into memlets, is not done.
+// the scalar and reads as dynamic map-range inputs. DaCe's last step, turning tasklet
+// indirection `A[s]` into memlets, is not done.
 #pragma once
 #include <map>
 #include <set>
@@ -41,6 +44,8 @@ class ScalarToSymbolPromotion : public Pass {
   Result<bool> apply(ir::SDFG& sdfg, AnalysisManager& am) override;
 
  private:
+  // One SDFG's own scalars (the root's reach into nested SDFGs that read them).
+  Result<bool> promote_in(ir::SDFG& sdfg) const;
   bool transients_only_ = true;
   bool integers_only_ = true;
 };

@@ -12,7 +12,11 @@ One liberty: DaCe 1.0.2's LoopLifting adds the loop's body blocks to the new Loo
 iteration order of a Python set of edges (address order), so block ids inside a freshly lifted
 loop differ from one DaCe run to the next. After each LoopLifting entry the check puts the
 region's blocks in the order libdace gives them (the former guard, the body blocks in their
-former order, the new tail state) before resolving the next entry."""
+former order, the new tail state) before resolving the next entry.
+
+Another: a ScalarToSymbolPromotion entry is replayed on every SDFG of the hierarchy, root
+first, as DaCe's SimplifyPass applies that pass (libdace's pass does the same); DaCe's
+apply_pass alone would touch the root only."""
 import json
 import sys
 import warnings
@@ -99,7 +103,11 @@ def check(raw_path, out_path, hist_path):
         t = serialize.from_json(e)
         if e['type'] == 'Pass':
             # A pipeline runs the analyses a pass depends on (ArrayElimination needs them).
-            Pipeline([t]).apply_pass(g, {})
+            # ScalarToSymbolPromotion runs on every SDFG of the hierarchy, root first, as
+            # DaCe's SimplifyPass applies it (and libdace's pass does).
+            targets = list(g.all_sdfgs_recursive()) if isinstance(t, ScalarToSymbolPromotion) else [g]
+            for sd in targets:
+                Pipeline([t]).apply_pass(sd, {})
         else:
             cfg = g.cfg_list[e['cfg_id']]
             graph = cfg if e['state_id'] < 0 else cfg.node(e['state_id'])

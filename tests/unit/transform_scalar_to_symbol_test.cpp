@@ -403,5 +403,69 @@ TEST(TransformScalarToSymbol, ANestedSdfgWritingItsCopyKeepsTheScalar) {
   EXPECT_NE(why["k"].find("which writes it"), std::string::npos) << why["k"];
 }
 
+// A transient scalar declared inside a nested SDFG (k = K - 2, K mapped to the outer N, then
+// B[i] = A[i] * k inside) becomes a symbol of the nested SDFG, as DaCe's simplify promotes it
+// (its SimplifyPass runs the pass on every SDFG); the nested SDFG's connector scalar `c` (not a
+// transient) stays.
+TEST(TransformScalarToSymbol, AScalarDeclaredInANestedSdfgBecomesItsSymbol) {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  inner->symbols["K"] = ir::DType::of(T::Int64);
+  add_array(*inner, "x", T::Float64, {"K"});
+  add_array(*inner, "y", T::Float64, {"K"});
+  add_scalar(*inner, "c", T::Int64);
+  add_scalar(*inner, "k", T::Int64, true);
+  int i0 = 0, i1 = 0;
+  ir::State& first = add_state(*inner, *inner, "s0", &i0);
+  {
+    const int w = tasklet(first, "o = K - 2", {}, {"o"});
+    edge(first, w, "o", access(first, "k"), "", "k[0]");
+  }
+  ir::State& is = add_state(*inner, *inner, "s1", &i1);
+  {
+    auto [entry, exit] = map(is, {"i"}, "0:K");
+    const int t = tasklet(is, "o = v * kv + cv", {"v", "kv", "cv"}, {"o"});
+    edge_in(is, access(is, "x"), entry, t, "v", "x[0:K]", "x[i]");
+    edge_in(is, access(is, "k"), entry, t, "kv", "k[0]", "k[0]");
+    edge_in(is, access(is, "c"), entry, t, "cv", "c[0]", "c[0]");
+    edge_out(is, t, "o", exit, access(is, "y"), "y[i]", "y[0:K]");
+  }
+  add_interstate(*inner, i0, i1);
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "promote_in_nested";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  add_array(*g, "C", T::Int64, {"1"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "inner";
+  nn->in_connectors["x"] = ir::DType{};
+  nn->in_connectors["c"] = ir::DType{};
+  nn->out_connectors["y"] = ir::DType{};
+  nn->symbol_mapping["K"] = E("N");
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  ir::NestedSDFGNode* node = nn.get();
+  const int n = s.add_node(std::move(nn));
+  edge(s, access(s, "A"), "", n, "x", "A[0:N]");
+  edge(s, access(s, "C"), "", n, "c", "C[0]");
+  edge(s, n, "y", access(s, "B"), "", "B[0:N]");
+  ASSERT_TRUE(run_promotion(*g));
+  EXPECT_EQ(node->sdfg->arrays.count("k"), 0u);
+  ASSERT_EQ(node->sdfg->symbols.count("k"), 1u);
+  EXPECT_EQ(assignment_in(*node->sdfg, "k"), "(K - 2)");
+  EXPECT_EQ(node->sdfg->arrays.count("c"), 1u);
+  const int64_t nv = 6;
+  std::vector<double> a(nv), b(nv, -1.0), c{3};
+  for (int64_t i = 0; i < nv; ++i) a[static_cast<size_t>(i)] = 0.5 + static_cast<double>(i);
+  // C is int64 in the SDFG: pass its bits.
+  int64_t three = 3;
+  std::memcpy(c.data(), &three, sizeof three);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"N", nv}});
+  for (int64_t i = 0; i < nv; ++i)
+    EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], a[static_cast<size_t>(i)] * static_cast<double>(nv - 2) + 3) << i;
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
