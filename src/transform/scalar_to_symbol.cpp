@@ -10,6 +10,7 @@
 #include "ir/tasklet/printer.h"
 #include "ir/tasklet/substitute.h"
 #include "transform/symbol_use.h"
+#include "transform/symbol_indirection.h"
 
 namespace dace::transform {
 namespace {
@@ -555,6 +556,8 @@ Result<bool> ScalarToSymbolPromotion::promote_in(ir::SDFG& sdfg) const {
     sdfg.symbols.emplace(p, t);
   }
   if (Status st = drop_subscripts(sdfg, same); !st.ok()) return st.take_error();
+  // DaCe's step 7: tasklet reads indexed by symbols only become memlets of one element.
+  remove_symbol_indirection(sdfg);
   return true;
 }
 

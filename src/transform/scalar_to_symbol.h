@@ -21,7 +21,7 @@
 //
 // Where we refuse what DaCe promotes (all named by why_not): C++ tasklets writing or reading
 // the scalar and reads as dynamic map-range inputs. DaCe's last step, turning tasklet
-// indirection `A[s]` into memlets, is not done.
+// indirection `A[s]` into memlets, is done for reads (symbol_indirection.h).
 #pragma once
 #include <map>
 #include <set>

@@ -467,5 +467,53 @@ TEST(TransformScalarToSymbol, AScalarDeclaredInANestedSdfgBecomesItsSymbol) {
     EXPECT_DOUBLE_EQ(b[static_cast<size_t>(i)], a[static_cast<size_t>(i)] * static_cast<double>(nv - 2) + 3) << i;
 }
 
+// DaCe's last step (remove_symbol_indirection): once k = N - 2 is a symbol, a tasklet reading
+// `a[k]` and `a[i + k]` through connectors whose memlets are all of A reads one element through
+// a new connector; `a[j]` with j an input connector (data, not a symbol) stays.
+TEST(TransformScalarToSymbol, IndirectionThroughSymbolsBecomesAMemlet) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "indirection";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"4"});
+  add_array(*g, "J", T::Int64, {"1"});
+  add_scalar(*g, "k", T::Int64, true);
+  int s0 = 0, s1 = 0;
+  write_k(*g, *g, "s0", "N - 2", &s0);
+  ir::State& s = add_state(*g, *g, "s1", &s1);
+  const int t = tasklet(s, "o = a[k] * 2", {"a"}, {"o"});
+  const int a_node = access(s, "A");
+  edge(s, a_node, "", t, "a", "A[0:N]");
+  edge(s, t, "o", access(s, "B"), "", "B[0]");
+  {
+    auto [entry, exit] = map(s, {"i"}, "0:2");
+    const int u = tasklet(s, "o = a[i + k] + 1", {"a"}, {"o"});
+    edge_in(s, a_node, entry, u, "a", "A[0:N]", "A[0:N]");
+    edge_out(s, u, "o", exit, access(s, "B"), "B[i + 1]", "B[1:3]");
+  }
+  const int w = tasklet(s, "o = a[j]", {"a", "j"}, {"o"});
+  edge(s, a_node, "", w, "a", "A[0:N]");
+  edge(s, access(s, "J"), "", w, "j", "J[0]");
+  edge(s, w, "o", access(s, "B"), "", "B[3]");
+  add_interstate(*g, s0, s1);
+  ASSERT_TRUE(run_promotion(*g));
+  const auto& tk = static_cast<const ir::Tasklet&>(*s.node(t));
+  EXPECT_EQ(tk.in_connectors.count("a"), 0u);
+  ASSERT_EQ(tk.in_connectors.count("a_0"), 1u);
+  EXPECT_EQ(tk.code.code.find("a_0[") , std::string::npos) << tk.code.code;
+  for (int e : s.in_edges(t)) EXPECT_EQ(ir::to_string(s.edge(e)->memlet), "A[k]");
+  EXPECT_EQ(static_cast<const ir::Tasklet&>(*s.node(w)).in_connectors.count("a"), 1u);
+  const int64_t n = 9;
+  std::vector<double> a(n), b(4, -1), j(1);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 1.5 * static_cast<double>(i) + 0.25;
+  const int64_t jv = 4;
+  std::memcpy(j.data(), &jv, sizeof jv);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"J", &j}}, {{"N", n}});
+  EXPECT_EQ(b[0], a[n - 2] * 2);
+  EXPECT_EQ(b[1], a[n - 2] + 1);
+  EXPECT_EQ(b[2], a[n - 1] + 1);
+  EXPECT_EQ(b[3], a[4]);
+}
+
 }  // namespace
 }  // namespace dace::transform::testing

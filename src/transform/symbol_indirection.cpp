@@ -1,0 +1,199 @@
+#include "transform/symbol_indirection.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/tasklet/printer.h"
+#include "ir/tasklet/substitute.h"
+#include "transform/assigned_symbols.h"
+#include "transform/block_placement.h"
+#include "transform/scope_tree.h"
+
+namespace dace::transform {
+namespace {
+
+std::string new_name(const std::string& name, const std::set<std::string>& taken) {
+  if (!taken.count(name)) return name;
+  for (int i = 0;; ++i)
+    if (std::string c = name + "_" + std::to_string(i); !taken.count(c)) return c;
+}
+
+// Rewrites one tasklet's reads; DaCe's TaskletIndirectionPromoter for input connectors.
+class Promoter {
+ public:
+  Promoter(const std::map<std::string, const ir::Memlet*>& inputs, const std::set<std::string>& defined,
+           std::set<std::string> connectors)
+      : inputs_(inputs), defined_(defined), connectors_(std::move(connectors)) {}
+
+  std::map<std::string, std::pair<std::string, sym::Subset>> mapping;  // new connector -> (old, element)
+  std::set<std::string> kept;                                          // connectors still read whole
+
+  tasklet::ExprPtr visit(const tasklet::ExprPtr& e) {
+    if (!e) return e;
+    return tasklet::rewrite(e, [&](const tasklet::Expr& x) -> tasklet::ExprPtr {
+      const auto* sub = x.as<tasklet::Subscript>();
+      if (!sub) return nullptr;
+      // Children first, as DaCe's generic_visit: inner subscripts are promoted before outer.
+      tasklet::Subscript rebuilt{visit(sub->value), {}};
+      for (const tasklet::ExprPtr& i : sub->indices) rebuilt.indices.push_back(visit(i));
+      tasklet::ExprPtr node = tasklet::make_expr(x.loc, rebuilt, x.type);
+      const auto* name = rebuilt.value ? rebuilt.value->as<tasklet::Name>() : nullptr;
+      if (!name) return node;
+      auto in = inputs_.find(name->id);
+      if (in == inputs_.end()) return node;
+      // DaCe takes the new name before deciding, so a refused subscript uses one up too.
+      const std::string fresh = new_name(name->id, connectors_);
+      connectors_.insert(fresh);
+      std::optional<sym::Subset> element = compose(in->second->subset, rebuilt.indices);
+      if (!element) {
+        kept.insert(name->id);
+        return node;
+      }
+      mapping[fresh] = {name->id, *element};
+      return tasklet::make_expr(x.loc, tasklet::Name{fresh}, x.type);
+    });
+  }
+
+ private:
+  // The memlet's subset indexed by the tasklet's indices; nullopt unless every index is an
+  // expression of defined symbols and literals, one per dimension of size other than one.
+  std::optional<sym::Subset> compose(const sym::Subset& outer, const std::vector<tasklet::ExprPtr>& indices) const {
+    std::vector<size_t> dims;
+    if (indices.size() == outer.rank()) {
+      for (size_t d = 0; d < outer.rank(); ++d) dims.push_back(d);
+    } else {
+      for (size_t d = 0; d < outer.rank(); ++d)
+        if (!same_value(outer.dims[d].start, outer.dims[d].end)) dims.push_back(d);
+      if (dims.size() != indices.size()) return std::nullopt;
+    }
+    sym::Subset out = outer;
+    for (size_t k = 0; k < dims.size(); ++k) {
+      if (!indices[k] || indices[k]->is<tasklet::Slice>()) return std::nullopt;
+      Result<sym::Expr> index = sym::parse(tasklet::to_source(*indices[k]));
+      if (!index.ok()) return std::nullopt;
+      for (const std::string& s : sym::free_symbols(*index))
+        if (!defined_.count(s)) return std::nullopt;
+      sym::Range& r = out.dims[dims[k]];
+      const sym::Expr at = sym::simplify(sym::add(r.start, sym::mul(*index, r.step ? r.step : sym::integer(1))));
+      r = sym::Range{at, at, sym::integer(1), sym::integer(1)};
+    }
+    for (const sym::Range& r : out.dims)
+      for (const sym::Expr& e : {r.start, r.end})
+        for (const std::string& s : sym::free_symbols(e))
+          if (!defined_.count(s)) return std::nullopt;
+    return out;
+  }
+
+  const std::map<std::string, const ir::Memlet*>& inputs_;
+  const std::set<std::string>& defined_;
+  std::set<std::string> connectors_;
+};
+
+std::vector<tasklet::StmtPtr> visit_body(Promoter& p, const std::vector<tasklet::StmtPtr>& body);
+
+tasklet::StmtPtr visit_stmt(Promoter& p, const tasklet::StmtPtr& s) {
+  if (const auto* a = s->as<tasklet::Assign>()) {
+    // Targets are stores: only their indices are reads.
+    tasklet::Assign out{{}, p.visit(a->value)};
+    for (const tasklet::ExprPtr& t : a->targets) {
+      const auto* sub = t->as<tasklet::Subscript>();
+      if (!sub) {
+        out.targets.push_back(t);
+        continue;
+      }
+      tasklet::Subscript rebuilt{sub->value, {}};
+      for (const tasklet::ExprPtr& i : sub->indices) rebuilt.indices.push_back(p.visit(i));
+      out.targets.push_back(tasklet::make_expr(t->loc, rebuilt, t->type));
+    }
+    return tasklet::make_stmt(s->loc, out);
+  }
+  if (const auto* a = s->as<tasklet::AugAssign>()) {
+    // `x += v` reads x too; a subscripted target keeps its form (an output, not rewritten).
+    tasklet::ExprPtr target = a->target;
+    if (const auto* sub = target->as<tasklet::Subscript>()) {
+      tasklet::Subscript rebuilt{sub->value, {}};
+      for (const tasklet::ExprPtr& i : sub->indices) rebuilt.indices.push_back(p.visit(i));
+      target = tasklet::make_expr(target->loc, rebuilt, target->type);
+    }
+    return tasklet::make_stmt(s->loc, tasklet::AugAssign{target, a->op, p.visit(a->value)});
+  }
+  if (const auto* i = s->as<tasklet::If>()) {
+    tasklet::ExprPtr test = p.visit(i->test);
+    return tasklet::make_stmt(s->loc, tasklet::If{test, visit_body(p, i->body), visit_body(p, i->orelse)});
+  }
+  if (const auto* e = s->as<tasklet::ExprStmt>()) return tasklet::make_stmt(s->loc, tasklet::ExprStmt{p.visit(e->value)});
+  return s;
+}
+
+std::vector<tasklet::StmtPtr> visit_body(Promoter& p, const std::vector<tasklet::StmtPtr>& body) {
+  std::vector<tasklet::StmtPtr> out;
+  for (const tasklet::StmtPtr& s : body) out.push_back(visit_stmt(p, s));
+  return out;
+}
+
+bool promote_tasklet(ir::State& state, int id, const std::set<std::string>& defined) {
+  auto& t = static_cast<ir::Tasklet&>(*state.node(id));
+  if (t.code.language != ir::Language::Python) return false;
+  Result<std::shared_ptr<const tasklet::Program>> prog = tasklet::parse_code_cached(t.code.code);
+  if (!prog.ok()) return false;
+  std::map<std::string, const ir::Memlet*> inputs;
+  std::map<std::string, int> edge_of;
+  std::set<std::string> connectors;
+  for (const auto& [c, type] : t.in_connectors) connectors.insert(c);
+  for (const auto& [c, type] : t.out_connectors) connectors.insert(c);
+  const std::set<std::string> assigned = tasklet::names_assigned(**prog);
+  for (int e : state.in_edges(id)) {
+    const ir::DataflowEdge& edge = *state.edge(e);
+    if (edge.memlet.is_empty() || edge.dst_conn.empty() || assigned.count(edge.dst_conn)) continue;
+    inputs[edge.dst_conn] = &edge.memlet;
+    edge_of[edge.dst_conn] = e;
+  }
+  if (inputs.empty()) return false;
+  Promoter p(inputs, defined, connectors);
+  tasklet::Program rewritten{visit_body(p, (*prog)->body)};
+  if (p.mapping.empty()) return false;
+  t.code.code = tasklet::to_source(rewritten);
+  const std::set<std::string> still_read = tasklet::names_read(rewritten);
+  for (const auto& [fresh, use] : p.mapping) {
+    const ir::DataflowEdge old = *state.edge(edge_of.at(use.first));
+    t.in_connectors[fresh] = ir::DType{};
+    ir::Memlet m;
+    m.data = old.memlet.data;
+    m.subset = use.second;
+    state.add_edge(ir::DataflowEdge{old.src, id, old.src_conn, fresh, std::move(m)});
+  }
+  std::set<std::string> gone;
+  for (const auto& [fresh, use] : p.mapping)
+    if (!p.kept.count(use.first) && !still_read.count(use.first)) gone.insert(use.first);
+  for (const std::string& c : gone) {
+    state.remove_edge(edge_of.at(c));
+    t.in_connectors.erase(c);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool remove_symbol_indirection(ir::SDFG& sdfg) {
+  std::set<std::string> base = assigned_symbols(sdfg);
+  for (const auto& [k, type] : sdfg.symbols) base.insert(k);
+  for (const auto& [k, c] : sdfg.constants) base.insert(k);
+  bool changed = false;
+  for (ir::State* st : sdfg.all_states()) {
+    const ScopeTree scopes = ScopeTree::compute(*st);
+    for (int id : st->node_ids()) {
+      if (st->node(id)->kind != ir::NodeKind::Tasklet) continue;
+      std::set<std::string> defined = base;
+      for (int e = scopes.parent[static_cast<size_t>(id)]; e >= 0; e = scopes.parent[static_cast<size_t>(e)])
+        if (const ir::Node* n = st->node(e); n->kind == ir::NodeKind::MapEntry)
+          for (const std::string& param : static_cast<const ir::MapEntry&>(*n).map.params) defined.insert(param);
+      changed |= promote_tasklet(*st, id, defined);
+    }
+  }
+  return changed;
+}
+
+}  // namespace dace::transform
