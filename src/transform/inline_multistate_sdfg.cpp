@@ -171,6 +171,24 @@ class Preparer {
   Preparer(ir::SDFG& outer, ir::State& state, const ScopeTree& scopes, std::string& why)
       : outer_(outer), state_(state), scopes_(scopes), why_(why) {}
 
+  // The checks on the calling state alone, cheap enough to run before copying the body.
+  bool precheck(int id) {
+    const ir::Node* n = state_.node(id);
+    if (!n || n->kind != ir::NodeKind::NestedSDFG) return refuse("node " + std::to_string(id) + " is not a nested SDFG");
+    const std::string where = "nested SDFG " + std::to_string(id) + " (" + quoted(n->label) + ")";
+    if (scopes_.parent[static_cast<size_t>(id)] >= 0) return refuse(where + " is inside a scope");
+    for (int other : state_.node_ids()) {
+      if (other == id) continue;
+      const ir::Node* o = state_.node(other);
+      bool attached = o->kind == ir::NodeKind::Access;
+      for (int e : state_.in_edges(other)) attached &= state_.edge(e)->src == id;
+      for (int e : state_.out_edges(other)) attached &= state_.edge(e)->dst == id;
+      if (!attached)
+        return refuse("node " + std::to_string(other) + " (" + quoted(o->label) + ") shares the state with " + where);
+    }
+    return true;
+  }
+
   std::optional<Prepared> run(int id, ir::SDFG& body) {
     const ir::Node* n = state_.node(id);
     if (!n || n->kind != ir::NodeKind::NestedSDFG) return fail("node " + std::to_string(id) + " is not a nested SDFG");
@@ -313,6 +331,10 @@ class Preparer {
     why_ = std::move(why);
     return std::nullopt;
   }
+  bool refuse(std::string why) {
+    why_ = std::move(why);
+    return false;
+  }
 
   // Renames an assigned symbol: assignment targets, then every read.
   bool rename_assigned(ir::SDFG& body, const std::string& from, const std::string& to) {
@@ -434,10 +456,12 @@ bool InlineMultistateSDFG::can_inline(ir::SDFG& sdfg, ir::State& state, int node
   const ir::Node* n = state.node(node);
   if (!n || n->kind != ir::NodeKind::NestedSDFG || !static_cast<const ir::NestedSDFGNode&>(*n).sdfg)
     return refuse("node " + std::to_string(node) + " is not a nested SDFG");
-  // The check rewrites a copy, so that reading leaves the SDFG as it was.
-  std::unique_ptr<ir::SDFG> copy = static_cast<const ir::NestedSDFGNode&>(*n).sdfg->clone_sdfg();
   const ScopeTree scopes = ScopeTree::compute(state);
-  return Preparer(sdfg, state, scopes, why_not_).run(node, *copy).has_value();
+  Preparer prep(sdfg, state, scopes, why_not_);
+  if (!prep.precheck(node)) return false;
+  // The rest rewrites a copy, so that reading leaves the SDFG as it was.
+  std::unique_ptr<ir::SDFG> copy = static_cast<const ir::NestedSDFGNode&>(*n).sdfg->clone_sdfg();
+  return prep.run(node, *copy).has_value();
 }
 
 Status InlineMultistateSDFG::inline_node(ir::SDFG& sdfg, ir::State& state, int node) {
