@@ -1,4 +1,5 @@
 #include "codegen/library_nodes.h"
+#include "codegen/target_lowering.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -134,6 +135,15 @@ std::string missing_backend(const std::string& classpath) {
 
 Status emit_library_node(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
+  // The host lowerings below dereference their operands: device data (a plugin's storage)
+  // needs an expansion of that plugin, which none registers yet.
+  for (const std::vector<int>& edges : {se.state.in_edges(node), se.state.out_edges(node)})
+    for (int e : edges) {
+      const std::string& data = se.state.edge(e)->memlet.data;
+      if (data.empty()) continue;
+      if (Result<DataBinding> b = se.f->data(data); b && b->desc)
+        DACE_TRY(check_host_access(*se.f, *b->desc, data, se.where(node) + " (library node " + n.classpath + ")"));
+    }
   auto it = library_lowerings().find(n.classpath);
   if (it != library_lowerings().end()) return it->second(se, node);
   if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);

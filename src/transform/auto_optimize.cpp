@@ -19,6 +19,25 @@ void add_step(Pipeline& p, std::string_view name, std::string_view properties = 
   if (auto pass = make_pass(name)) p.add(std::move(pass));
 }
 
+// A pattern transformation applied once, at its first legal match (DaCe's
+// apply_gpu_transformations: GPUTransformSDFG matches the SDFG itself and would apply again
+// and again if repeated).
+class ApplyOnce : public Pass {
+ public:
+  explicit ApplyOnce(std::unique_ptr<Transformation> t) : t_(std::move(t)) {}
+  std::string_view name() const override { return t_->name(); }
+  Modifies modifies() const override { return t_->modifies(); }
+  bool records_itself() const override { return true; }
+  Result<bool> apply(ir::SDFG& sdfg, AnalysisManager& am) override {
+    Result<std::optional<Match>> m = apply_first(sdfg, *t_, am);
+    if (!m) return m.take_error();
+    return m->has_value();
+  }
+
+ private:
+  std::unique_ptr<Transformation> t_;
+};
+
 }  // namespace
 
 std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
@@ -34,6 +53,19 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   // Greedy fusion, those that remove their intermediates first (see map_fusion.h).
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   for (std::string_view step : {"MapFusion", "simplify", "MakeTransientsPersistent"}) add_step(*p, step);
+  return p;
+}
+
+std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline() {
+  auto p = std::make_unique<Pipeline>("auto_optimize_gpu");
+  // DaCe's auto_optimize(device=GPU): the CPU-independent steps up to map collapse, then
+  // GPUTransformSDFG (data to GPU_Global, top-level maps to GPU_Device kernels, copies in
+  // and out; it simplifies itself), then map fusion among the kernels and simplify. Not
+  // MakeTransientsPersistent: GPU_Global transients are allocated once per call anyway.
+  for (std::string_view step : {"LoopLifting", "simplify", "LoopToMap", "simplify", "MapCollapse"}) add_step(*p, step);
+  if (auto t = make_transformation("GPUTransformSDFG")) p->add(std::make_unique<ApplyOnce>(std::move(t)));
+  add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
+  for (std::string_view step : {"MapFusion", "simplify"}) add_step(*p, step);
   return p;
 }
 

@@ -11,5 +11,8 @@
 namespace dace::transform {
 
 std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline();
+// auto_optimize for the GPU (device GPU): the same loop and map steps, then GPUTransformSDFG
+// and fusion of the resulting kernels (docs/optimizer.md).
+std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline();
 
 }  // namespace dace::transform

@@ -13,6 +13,7 @@
 #include "transform/control_flow_raising.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
+#include "transform/gpu_transform_sdfg.h"
 #include "transform/in_local_storage.h"
 #include "transform/inline_multistate_sdfg.h"
 #include "transform/inline_sdfg.h"
@@ -56,6 +57,7 @@ struct PatternEntry {
 constexpr PatternEntry kPatterns[] = {
     {"AccumulateTransient", &make_t<AccumulateTransient>},
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
+    {"GPUTransformSDFG", &make_t<GPUTransformSDFG>},
     {"InLocalStorage", &make_t<InLocalStorage>},
     {"InlineMultistateSDFG", &make_t<InlineMultistateSDFG>},
     {"InlineSDFG", &make_t<InlineSDFG>},
@@ -87,6 +89,7 @@ struct PassEntry {
 const PassEntry kPasses[] = {
     {"ArrayElimination", [] { return std::unique_ptr<Pass>(std::make_unique<ArrayElimination>()); }},
     {"auto_optimize", [] { return std::unique_ptr<Pass>(make_auto_optimize_cpu_pipeline()); }},
+    {"auto_optimize_gpu", [] { return std::unique_ptr<Pass>(make_auto_optimize_gpu_pipeline()); }},
     {"ConsolidateEdges", [] { return std::unique_ptr<Pass>(std::make_unique<ConsolidateEdges>()); }},
     {"ConstantPropagation", [] { return std::unique_ptr<Pass>(std::make_unique<ConstantPropagation>()); }},
     {"ControlFlowRaising", [] { return std::unique_ptr<Pass>(std::make_unique<ControlFlowRaising>()); }},

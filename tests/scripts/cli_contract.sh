@@ -144,8 +144,8 @@ expect_grep optimize_auto_maps_loops '"transformation": *"LoopToMap"' "$TMP/auto
 check optimize_auto_matches_numpy 0 -- "$DACE" run "$TMP/auto.sdfg" --case "$CORPUS/doitgen/case.json"
 check optimize_auto_again 0 -- "$DACE" optimize "$DRAW" -o "$TMP/auto2.sdfg" --auto cpu
 if cmp -s "$TMP/auto.sdfg" "$TMP/auto2.sdfg"; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_auto_deterministic"; fi
-check optimize_auto_gpu 2 -- "$DACE" optimize "$DRAW" -o "$TMP/auto_gpu.sdfg" --auto gpu
-expect_grep optimize_auto_gpu_says_why 'gpu: not available' "$TMP/err"
+check optimize_auto_gpu 0 -- "$DACE" optimize "$DRAW" -o "$TMP/auto_gpu.sdfg" --auto gpu --record "$TMP/auto_gpu.hist.json"
+expect_grep optimize_auto_gpu_moves_to_gpu '"transformation": *"GPUTransformSDFG"' "$TMP/auto_gpu.hist.json"
 check optimize_auto_unknown_device 2 -- "$DACE" optimize "$DRAW" -o "$TMP/auto_x.sdfg" --auto tpu
 expect_grep optimize_auto_unknown_device_named "tpu" "$TMP/err"
 

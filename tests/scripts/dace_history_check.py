@@ -28,6 +28,7 @@ from dace import serialize  # noqa: E402
 from dace.transformation.pass_pipeline import Pipeline  # noqa: E402
 # Importing registers the classes the history names.
 from dace.transformation.interstate import InlineMultistateSDFG, InlineSDFG, RefineNestedAccess, StateFusion  # noqa: E402,F401
+from dace.transformation.interstate import GPUTransformSDFG  # noqa: E402,F401
 from dace.transformation.interstate.loop_lifting import LoopLifting  # noqa: E402,F401
 from dace.sdfg.state import LoopRegion  # noqa: E402
 from dace.transformation.dataflow import MapCollapse, TrivialMapElimination  # noqa: E402,F401

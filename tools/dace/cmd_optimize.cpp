@@ -1,4 +1,4 @@
-// `dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS]]... [--apply-repeated NAME[:PROPS]]...
+// `dace optimize IN -o OUT [--simplify] [--auto cpu|gpu] [--apply NAME[:PROPS]]... [--apply-repeated NAME[:PROPS]]...
 //  [--replay HIST.json] [--revert K]... [--record HIST.json] [--json]`: runs transformations and
 // passes in command-line order (--revert K undoes the last K entries of the SDFG's history,
 // loaded ones included), validates the result and writes it. Exit 2 for usage errors, unknown
@@ -34,7 +34,7 @@ struct Step {
 
 int usage() {
   std::fputs(
-      "usage: dace optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
+      "usage: dace optimize IN -o OUT [--simplify] [--auto cpu|gpu] [--apply NAME[:PROPS_JSON]]...\n"
       "                     [--apply-repeated NAME[:PROPS_JSON]]...\n"
       "                     [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet]\n",
       stderr);
@@ -112,17 +112,14 @@ int cmd_optimize(const std::vector<std::string>& raw_args) {
     if (a == "-o" && has_value) out = args[++i];
     else if (a == "--simplify") steps.push_back({Step::Kind::Apply, "simplify"});
     else if (a == "--auto" && has_value) {
-      // DaCe's auto_optimize(sdfg, device): the registered "auto_optimize" pipeline (CPU).
+      // DaCe's auto_optimize(sdfg, device): the registered "auto_optimize" (CPU) or
+      // "auto_optimize_gpu" pipeline.
       const std::string device = args[++i];
-      if (device == "gpu") {
-        std::fputs("dace optimize: --auto gpu: not available (no GPU optimizer in this build)\n", stderr);
-        return kExitError;
-      }
-      if (device != "cpu") {
+      if (device != "cpu" && device != "gpu") {
         std::fprintf(stderr, "dace optimize: --auto: unknown device '%s' (known: cpu, gpu)\n", device.c_str());
         return usage();
       }
-      steps.push_back({Step::Kind::Apply, "auto_optimize"});
+      steps.push_back({Step::Kind::Apply, device == "gpu" ? "auto_optimize_gpu" : "auto_optimize"});
     }
     else if (a == "--apply" && has_value) steps.push_back({Step::Kind::Apply, args[++i]});
     else if (a == "--apply-repeated" && has_value) steps.push_back({Step::Kind::ApplyRepeated, args[++i]});

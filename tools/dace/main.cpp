@@ -27,7 +27,7 @@ void print_usage(FILE* out) {
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "          [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n"
       "                           compile and report the time of each phase\n"
-      "  optimize IN -o OUT [--simplify] [--auto cpu] [--apply NAME[:PROPS_JSON]]...\n"
+      "  optimize IN -o OUT [--simplify] [--auto cpu|gpu] [--apply NAME[:PROPS_JSON]]...\n"
       "           [--apply-repeated NAME[:PROPS_JSON]]...\n"
       "           [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet]\n"
       "                           apply passes and transformations in order, validate, write OUT\n"
