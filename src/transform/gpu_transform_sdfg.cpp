@@ -530,7 +530,12 @@ Status GPUTransformSDFG::apply_at(const Site& site, const std::vector<int>&) {
   DACE_TRY(move_sdfg_to_gpu(site.sdfg, options()));
   site.am.invalidate(Modifies::Everything);
   if (simplify_) {
+    // Part of this step, not steps of their own: the pipeline's history entries (and the
+    // original it would store as a first step) are dropped, so that the history holds one
+    // GPUTransformSDFG entry, which DaCe replays with its own simplify.
+    const auto kept = site.sdfg.extra;
     Result<bool> s = make_simplify_pipeline()->apply(site.sdfg, site.am);
+    site.sdfg.extra = kept;
     if (!s) return s.take_error();
   }
   return Status::success();

@@ -240,6 +240,10 @@ PYEOF
   expect_grep optimize_inline_multistate_applies '"InlineMultistateSDFG"' "$TMP/mb_ims.hist.json"
   check optimize_inline_multistate_matches_numpy 0 -- "$DACE" run "$TMP/mb_ims.sdfg" --case "$CORPUS/mandelbrot1/case.json"
   triples+=("$MB" "$TMP/mb_ims.sdfg" "$TMP/mb_ims.hist.json")
+  # GPUTransformSDFG: DaCe replays it (with its own simplify) to the same states and maps.
+  "$DACE" optimize "$CORPUS/jacobi_2d/jacobi_2d.raw.sdfg" -o "$TMP/j2d_gpu.sdfg" --simplify --apply GPUTransformSDFG \
+    --record "$TMP/j2d_gpu.hist.json" >/dev/null
+  triples+=("$CORPUS/jacobi_2d/jacobi_2d.raw.sdfg" "$TMP/j2d_gpu.sdfg" "$TMP/j2d_gpu.hist.json")
   if "$VENV_PY" "$(dirname "$0")/dace_history_check.py" "${triples[@]}" >"$TMP/dace_check.log" 2>&1; then
     passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL optimize_dace_replays_history"; cat "$TMP/dace_check.log"; fi
 fi
