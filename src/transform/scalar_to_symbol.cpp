@@ -274,8 +274,10 @@ class Finder {
         const auto& a = static_cast<const ir::AccessNode&>(src);
         auto it = sdfg_.arrays.find(a.data);
         if (it == sdfg_.arrays.end() || it->second.storage != sdfg_.arrays.at(c).storage ||
+            it->second.storage == ir::StorageType::GPU_Global || it->second.storage == ir::StorageType::GPU_Shared ||
             it->second.kind == ir::DataKind::Stream || !s.in_edges(E.src).empty() || !src_subset(E.memlet, a.data)) {
-          drop(c, where + " is copied from '" + a.data + "', which is written in the state, a stream or of another storage");
+          drop(c, where + " is copied from '" + a.data +
+                      "', which is written in the state, a stream, of another storage or in device memory");
           continue;
         }
       } else if (src.kind == ir::NodeKind::Tasklet) {
@@ -304,6 +306,11 @@ class Finder {
       auto it = sdfg_.arrays.find(static_cast<const ir::AccessNode&>(in).data);
       if (it == sdfg_.arrays.end() || it->second.kind == ir::DataKind::Stream) {
         drop(c, where + ": tasklet '" + tk.label + "' reads a stream or an undeclared container");
+        return false;
+      }
+      // The symbol's assignment runs on the host, which cannot read device memory.
+      if (it->second.storage == ir::StorageType::GPU_Global || it->second.storage == ir::StorageType::GPU_Shared) {
+        drop(c, where + ": tasklet '" + tk.label + "' reads '" + it->first + "', which is in device memory");
         return false;
       }
     }
