@@ -33,17 +33,21 @@ bool weakly_connected(const ir::State& s) {
   return seen.size() == nodes.size();
 }
 
-// The body as this transformation handles it: access nodes -> map(tasklets) -> access nodes.
+// The body as this transformation handles it: access nodes -> map(contents) -> access nodes,
+// where the contents are tasklets, nested SDFGs, transient access nodes and nested map scopes
+// holding the same.
 struct Body {
   int entry = -1, exit = -1;
-  std::vector<int> tasklets;     // tasklets, nested SDFGs and access nodes inside the map, ascending
-  std::vector<int> locals;       // the access nodes among them
-  std::vector<int> inner_edges;  // edges with both ends in the scope (entry and exit included)
+  std::vector<int> tasklets;       // every node inside the map (nested scopes included), ascending
+  std::vector<int> locals;         // the access nodes among them
+  std::vector<int> inner_edges;    // edges with both ends in the scope (entry and exit included)
+  std::set<std::string> inner_params;  // parameters of the map scopes nested inside
 };
 
 bool read_body(const ir::State& s, Body& b, std::string& why) {
+  const std::vector<int> parents = s.scope_parents();
   for (int n : s.node_ids()) {
-    if (s.node(n)->kind != ir::NodeKind::MapEntry) continue;
+    if (s.node(n)->kind != ir::NodeKind::MapEntry || parents[static_cast<size_t>(n)] >= 0) continue;
     if (b.entry >= 0) {
       why = "the loop body has more than one map";
       return false;
@@ -63,18 +67,27 @@ bool read_body(const ir::State& s, Body& b, std::string& why) {
     why = "the loop body has more than one connected component";
     return false;
   }
-  const std::vector<int> parents = s.scope_parents();
+  auto inside_map = [&](int n) {
+    for (int p = parents[static_cast<size_t>(n)]; p >= 0; p = parents[static_cast<size_t>(p)])
+      if (p == b.entry) return true;
+    return false;
+  };
   for (int n : s.node_ids()) {
     if (n == b.entry || n == b.exit) continue;
-    const bool inside = parents[static_cast<size_t>(n)] == b.entry;
+    const bool inside = inside_map(n);
     const ir::NodeKind k = s.node(n)->kind;
     // A nested SDFG moves like a tasklet: it touches outer data through its connectors'
-    // memlets only, which the dependence test below sees.
-    if (inside && (k == ir::NodeKind::Tasklet || k == ir::NodeKind::NestedSDFG || is_access(s, n))) {
+    // memlets only, which the dependence test below sees. Nested map scopes move whole.
+    const bool movable = k == ir::NodeKind::Tasklet || k == ir::NodeKind::NestedSDFG || is_access(s, n) ||
+                         k == ir::NodeKind::MapEntry || k == ir::NodeKind::MapExit;
+    if (inside && movable) {
       b.tasklets.push_back(n);
       if (is_access(s, n)) b.locals.push_back(n);
+      if (k == ir::NodeKind::MapEntry)
+        for (const std::string& p : static_cast<const ir::MapEntry&>(*s.node(n)).map.params) b.inner_params.insert(p);
     } else if (inside || !is_access(s, n)) {
-      why = "node " + std::to_string(n) + " is not a tasklet, nested SDFG or access node inside the map or an access node around it";
+      why = "node " + std::to_string(n) +
+            " is not a tasklet, nested SDFG, map scope or access node inside the map or an access node around it";
       return false;
     }
   }
@@ -120,6 +133,8 @@ bool depends_on(const sym::Range& r, const std::set<std::string>& names) {
 bool independent(const ir::State& s, const Body& b, const std::string& var, const std::vector<std::string>& params,
                  std::string& why) {
   const std::set<std::string> pset(params.begin(), params.end());
+  std::set<std::string> all_params = pset;
+  all_params.insert(b.inner_params.begin(), b.inner_params.end());
   const std::set<std::string> vset{var};
   std::map<std::string, std::vector<size_t>> var_dims;
   std::set<std::string> written;
@@ -139,7 +154,7 @@ bool independent(const ir::State& s, const Body& b, const std::string& var, cons
     for (size_t d = 0; d < m.subset.dims.size(); ++d) {
       const sym::Range& r = m.subset.dims[d];
       const bool on_var = depends_on(r, vset), on_params = depends_on(r, pset);
-      if (on_var && on_params) {
+      if (on_var && depends_on(r, all_params)) {
         why = "a dimension of '" + m.data + "' depends on both '" + var + "' and a map parameter";
         return false;
       }
@@ -153,6 +168,12 @@ bool independent(const ir::State& s, const Body& b, const std::string& var, cons
         dims.push_back(d);
       }
       if (on_params && written.count(m.data)) {
+        // An index mixing the map's parameters with those of a nested map, `A[i + j]`, lets
+        // two iterations of the map meet in one element.
+        if (depends_on(r, b.inner_params)) {
+          why = "a dimension of written container '" + m.data + "' depends on the map's and a nested map's parameters";
+          return false;
+        }
         if (!index) {
           why = "written container '" + m.data + "' is accessed by ranges of the map parameters";
           return false;
@@ -303,7 +324,11 @@ Status MoveLoopIntoMap::apply_at(const Site& site, const std::vector<int>& block
   nested->using_explicit_control_flow = true;
   for (const std::string& c : reads) nested->arrays[c] = site.sdfg.arrays.at(c);
   for (const std::string& c : writes) nested->arrays[c] = site.sdfg.arrays.at(c);
-  for (auto& [c, d] : nested->arrays) d.transient = false;
+  for (auto& [c, d] : nested->arrays) {
+    // Arguments of the nested SDFG: the outer container's storage, not its allocation.
+    d.transient = false;
+    d.lifetime = ir::Lifetime::Scope;
+  }
   for (const std::string& c : locals)
     if (!nested->arrays.count(c)) nested->arrays[c] = site.sdfg.arrays.at(c);
   auto inner_loop = std::make_unique<ir::LoopRegion>();
@@ -321,6 +346,12 @@ Status MoveLoopIntoMap::apply_at(const Site& site, const std::vector<int>& block
   ir::State& in = *inner_state;
   std::map<int, int> moved;
   for (int t : b.tasklets) moved[t] = in.add_node(s.node(t)->clone());
+  // Exits of nested maps name their entry by node id, which the move renumbered.
+  for (const auto& [from, to] : moved)
+    if (in.node(to)->kind == ir::NodeKind::MapExit) {
+      auto& x = static_cast<ir::MapExit&>(*in.node(to));
+      x.entry = moved.at(x.entry);
+    }
   std::map<std::string, int> read_node, write_node;
   auto access = [&](std::map<std::string, int>& nodes, const std::string& c) {
     auto it = nodes.find(c);

@@ -13,8 +13,9 @@
 // all its memlets in the scope, at the same element as a function of the map parameters, one
 // that determines each parameter (a dimension `p + c` per parameter), so distinct map
 // iterations never share an element of it. Scope here: the state is access nodes around the
-// map, the map holds tasklets, nested SDFGs and transient access nodes, no WCR writes, no dynamic
-// map inputs.
+// map, the map holds tasklets, nested SDFGs, transient access nodes and nested map scopes (which
+// move whole; a written container's dimension using both the map's and a nested map's
+// parameters is refused), no WCR writes, no dynamic map inputs.
 #pragma once
 #include "transform/transformation.h"
 

@@ -19,6 +19,7 @@
 #include "transform/inline_sdfg.h"
 #include "transform/inline_sdfgs.h"
 #include "transform/library_expansion.h"
+#include "transform/loop_into_row_maps.h"
 #include "transform/loop_lifting.h"
 #include "transform/loop_to_map.h"
 #include "transform/loop_unroll.h"
@@ -98,6 +99,8 @@ const PassEntry kPasses[] = {
     {"ExpandLibraryNodes", [] { return std::unique_ptr<Pass>(std::make_unique<ExpandLibraryNodes>()); }},
     {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
     {"MakeTransientsPersistent", [] { return std::unique_ptr<Pass>(std::make_unique<MakeTransientsPersistent>()); }},
+    {"MoveLoopIntoOuterMapDimension",
+     [] { return std::unique_ptr<Pass>(std::make_unique<MoveLoopIntoOuterMapDimension>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},

@@ -236,5 +236,58 @@ TEST(TransformMoveLoopIntoMap, RefusesAMapWritingWhatTheHeaderReads) {
   EXPECT_NE(r.find("the map writes 'K', which the loop header reads"), std::string::npos) << r;
 }
 
+// for i in [0, M): map r in [0, M + 1): map c in [0, N): B[r, c] = B[r, c] * 0.5 + A[c] * i
+// with `written` as B's index in the nested map (the map over rows writes row r).
+Loop nested_maps(const std::string& written) {
+  Loop l = make_loop("0", "(i < M)", "(i + 1)");
+  ir::State& s = *l.body;
+  auto [oen, oex] = map(s, {"r"}, "0:M + 1");
+  auto [ien, iex] = map(s, {"c"}, "0:N");
+  const int t = tasklet(s, "y = b * 0.5 + a * i", {"a", "b"}, {"y"});
+  edge_in(s, access(s, "A"), oen, ien, "IN_A", "A[0:N]", "A[0:N]");
+  edge(s, ien, "OUT_A", t, "a", "A[c]");
+  edge_in(s, access(s, "B"), oen, ien, "IN_B", "B[0:M + 1, 0:N]", "B[r, 0:N]");
+  edge(s, ien, "OUT_B", t, "b", "B[r, c]");
+  for (const char* x : {"A", "B"}) {
+    s.node(ien)->in_connectors[std::string("IN_") + x] = ir::DType{};
+    s.node(ien)->out_connectors[std::string("OUT_") + x] = ir::DType{};
+  }
+  s.node(iex)->in_connectors["IN_B"] = ir::DType{};
+  s.node(iex)->out_connectors["OUT_B"] = ir::DType{};
+  edge(s, t, "y", iex, "IN_B", "B[" + written + "]");
+  edge_out(s, iex, "OUT_B", oex, access(s, "B"), "B[r, 0:N]", "B[0:M + 1, 0:N]");
+  return l;
+}
+
+TEST(TransformMoveLoopIntoMap, NestedMapMovesIntoTheLoop) {
+  // The loop moves between the two maps: map r: for i: map c: ... (each row's data stays in
+  // cache for all loop iterations while the inner map over c keeps its stride-1 accesses).
+  Loop l = nested_maps("r, c");
+  ASSERT_TRUE(apply_once(*l.g, "MoveLoopIntoMap"));
+  for (int b : l.g->block_slots()) EXPECT_NE(l.g->block(b)->kind, ir::BlockKind::Loop);
+  EXPECT_EQ(count_nodes(*l.g, ir::NodeKind::NestedSDFG), 1);
+  const int64_t N = 5, M = 3;
+  std::vector<double> a(N + M), bv((M + 1) * (N + 1));
+  for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k) - 2.0;
+  for (size_t k = 0; k < bv.size(); ++k) bv[k] = static_cast<double>(k % 7) + 0.25;
+  std::vector<double> want = bv;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t r = 0; r < M + 1; ++r)
+      for (int64_t c = 0; c < N; ++c) {
+        double& x = want[static_cast<size_t>(r * (N + 1) + c)];
+        x = x * 0.5 + a[static_cast<size_t>(c)] * static_cast<double>(i);
+      }
+  run_sdfg(*l.g, {{"A", &a}, {"B", &bv}}, {{"N", N}, {"M", M}});
+  EXPECT_EQ(bv, want);
+}
+
+TEST(TransformMoveLoopIntoMap, RefusesANestedMapWritingAcrossOuterIterations) {
+  // B[r + c, 0]: iteration r of the outer map writes rows r .. r + N - 1, which other rows'
+  // iterations read in later loop iterations.
+  Loop l = nested_maps("r + c, 0");
+  const std::string r = why(*l.g);
+  EXPECT_NE(r.find("depends on the map's and a nested map's parameters"), std::string::npos) << r;
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
