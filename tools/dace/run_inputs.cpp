@@ -3,14 +3,35 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
+
+#include <sys/mman.h>
 
 #include "array_values.h"
 #include "capi_util.h"
 
 namespace dace::cli {
+
+uint8_t* ArgumentByteAllocator::allocate(size_t n) {
+  constexpr size_t kHuge = size_t{2} << 20, kFrom = size_t{4} << 20;
+  void* p = nullptr;
+  if (n >= kFrom) {
+    const size_t size = (n + kHuge - 1) / kHuge * kHuge;
+    p = std::aligned_alloc(kHuge, size);
+    // Advice only: where the kernel has no huge pages to give, the buffer works as it is.
+    if (p) (void)madvise(p, size, MADV_HUGEPAGE);
+  } else {
+    p = std::malloc(n ? n : 1);
+  }
+  if (!p) throw std::bad_alloc();
+  return static_cast<uint8_t*>(p);
+}
+
+void ArgumentByteAllocator::deallocate(uint8_t* p, size_t) noexcept { std::free(p); }
+
 namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
@@ -226,7 +247,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
       }
       npy::Array c = c_ordered(file);
       a.shape = c.shape;
-      a.bytes = std::move(c.data);
+      a.bytes.assign(c.data.begin(), c.data.end());
       a.from_file = true;
     }
     given[it->second] = true;

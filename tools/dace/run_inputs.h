@@ -11,18 +11,35 @@
 
 namespace dace::cli {
 
+// The byte buffers of array arguments, allocated as NumPy allocates its arrays: from 4 MiB
+// on, aligned to 2 MiB and advised for transparent huge pages (madvise), below that from the
+// heap. A program streaming through a large array then sees under `dace run` the TLB
+// behaviour it sees on NumPy's arrays, which is what the peers in bench/ run on (without it,
+// go_fast at NPBench M spent its extra time in page walks).
+struct ArgumentByteAllocator {
+  using value_type = uint8_t;
+  template <class U>
+  struct rebind {
+    using other = ArgumentByteAllocator;
+  };
+  uint8_t* allocate(size_t n);
+  void deallocate(uint8_t* p, size_t n) noexcept;
+  bool operator==(const ArgumentByteAllocator&) const = default;
+};
+using ArgumentBytes = std::vector<uint8_t, ArgumentByteAllocator>;
+
 struct BoundArgument {
   std::string name;
   dace_argument_kind_t kind = DACE_ARGUMENT_ARRAY;
   dace_dtype_t dtype = DACE_FLOAT64;
   std::vector<int64_t> shape;  // arrays
-  std::vector<uint8_t> bytes;  // arrays: C order, never empty so the data pointer is never null
+  ArgumentBytes bytes;         // arrays: C order, never empty so the data pointer is never null
   bool from_file = false;      // given by -i or the case file
   // Arrays whose descriptor is not C-ordered (Fortran order, padding, negative or zero
   // strides): the element strides the program expects, and the buffer laid out that way
   // (`origin` = element offset of element 0 in it). Empty strides: `bytes` is passed as is.
   std::vector<int64_t> strides;
-  std::vector<uint8_t> storage;
+  ArgumentBytes storage;
   int64_t origin = 0;
   dace_arg_t value{};          // scalars and symbols
 };
