@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/printer.h"
@@ -104,6 +106,45 @@ TEST(TaskletPrinter, RoundTripOfEveryConstruct) {
     // Printing is a fixed point after one round.
     EXPECT_EQ(to_source(again.value()), printed);
   }
+}
+
+// Chains print with one pair of parentheses: a 150-term sum or 66 nested `~` that the parser
+// accepts must print back to text it accepts (one pair per link exceeded its nesting limit).
+TEST(TaskletPrinter, ChainsStayWithinTheParsersNesting) {
+  std::vector<std::string> programs;
+  for (const char* op : {" + ", " - ", " * ", " / ", " // ", " % ", " << ", " >> ", " & ", " | ", " ^ "}) {
+    std::string sum = "x = a0";
+    for (int k = 1; k < 150; ++k) sum += op + std::string("a") + std::to_string(k);
+    programs.push_back(sum);
+  }
+  for (const char* op : {"~ ", "- ", "+ ", "not "}) {
+    std::string chain = "x = ";
+    for (int k = 0; k < 66; ++k) chain += op;
+    programs.push_back(chain + "y");
+  }
+  for (const std::string& src : programs) {
+    Result<Program> p = parse_code(src);
+    ASSERT_TRUE(p.ok()) << src.substr(0, 40) << ": " << p.error().message;
+    std::string printed = to_source(p.value());
+    Result<Program> again = parse_code(printed);
+    ASSERT_TRUE(again.ok()) << printed.substr(0, 60) << ": " << again.error().message;
+    EXPECT_TRUE(equal(p.value(), again.value())) << printed.substr(0, 60);
+  }
+  // Associativity and precedence are kept: hand-derived texts.
+  auto printed = [](const char* src) {
+    Result<ExprPtr> e = parse_expression(src);
+    EXPECT_TRUE(e.ok()) << src;
+    return e.ok() ? to_source(*e.value()) : std::string();
+  };
+  EXPECT_EQ(printed("a - b - c"), "(a - b - c)");
+  EXPECT_EQ(printed("a - (b - c)"), "(a - (b - c))");
+  EXPECT_EQ(printed("(a ** b) ** c"), "((a ** b) ** c)");
+  EXPECT_EQ(printed("a ** b ** c"), "(a ** (b ** c))");
+  EXPECT_EQ(printed("a * b + c * d + e"), "((a * b) + (c * d) + e)");
+  EXPECT_EQ(printed("- - x"), "(- - x)");
+  EXPECT_EQ(printed("not not x"), "(not not x)");
+  EXPECT_EQ(printed("~ (not x)"), "(~ (not x))");
+  EXPECT_EQ(printed("not ~ x"), "(not ~ x)");
 }
 
 TEST(TaskletPrinter, EqualityDistinguishesTrees) {

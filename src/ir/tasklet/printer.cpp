@@ -31,11 +31,25 @@ std::string joined(const std::vector<ExprPtr>& v) {
 struct ExprPrinter {
   std::string operator()(const Name& n) const { return n.id; }
   std::string operator()(const Constant& c) const { return constant_text(c); }
-  std::string operator()(const UnaryOp& n) const {
-    return std::string("(") + op_text(n.op) + " " + expr_text(n.operand) + ")";
+  // Chains print with one pair of parentheses, not one per link, so that code the parser
+  // accepted (whose nesting it limits) prints back within that limit: ((a - b) - c) - d is
+  // (a - b - c - d) and - (- x) is (- - x), the same trees when parsed again.
+  std::string operator()(const UnaryOp& n) const { return "(" + unary_chain(n) + ")"; }
+  std::string operator()(const BinOp& n) const { return "(" + left_chain(n) + ")"; }
+
+  // `not` binds looser than the other unary operators: `- not x` is not Python, so a `not`
+  // operand keeps its parentheses unless the outer operator is `not` as well.
+  static std::string unary_chain(const UnaryOp& n) {
+    const UnaryOp* inner = n.operand ? std::get_if<UnaryOp>(&n.operand->node) : nullptr;
+    bool flat = inner && (inner->op != UnaryOpKind::Not || n.op == UnaryOpKind::Not);
+    return std::string(op_text(n.op)) + " " + (flat ? unary_chain(*inner) : expr_text(n.operand));
   }
-  std::string operator()(const BinOp& n) const {
-    return "(" + expr_text(n.left) + " " + op_text(n.op) + " " + expr_text(n.right) + ")";
+  // Binary operators are left-associative except `**`: the left operand of the same
+  // operator needs no parentheses.
+  static std::string left_chain(const BinOp& n) {
+    const BinOp* inner = n.left ? std::get_if<BinOp>(&n.left->node) : nullptr;
+    bool flat = inner && inner->op == n.op && n.op != BinOpKind::Pow;
+    return (flat ? left_chain(*inner) : expr_text(n.left)) + " " + op_text(n.op) + " " + expr_text(n.right);
   }
   std::string operator()(const BoolOp& n) const {
     std::string s = "(";
