@@ -52,6 +52,23 @@ Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::strin
   return host->lower_parallel_loop(ctx);
 }
 
+Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n) {
+  if (n > map.range.dims.size())
+    return make_error(Code::InvalidSdfg, f.sc.path + ": map has fewer ranges than parameters");
+  std::vector<MapDimension> out;
+  for (size_t d = 0; d < n; ++d) {
+    const sym::Range& r = map.range.dims[d];
+    Result<llvm::Value*> start = f.sym(r.start);
+    if (!start) return start.take_error();
+    Result<llvm::Value*> end = f.sym(r.end);
+    if (!end) return end.take_error();
+    Result<llvm::Value*> step = f.sym(r.step);
+    if (!step) return step.take_error();
+    out.push_back(MapDimension{*start, *step, trip_count(f.b, *start, *end, *step)});
+  }
+  return out;
+}
+
 Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, const std::function<Status()>& inner) {
   if (first >= map.params.size()) return inner();
   Frame& f = *se.f;

@@ -3,10 +3,20 @@
 // may use these helpers.
 #pragma once
 #include <functional>
+#include <vector>
 
 #include "codegen/state_emit.h"
 
 namespace dace::codegen {
+
+// Start, step and trip count of each of the first `n` dimensions of a map, evaluated in `f`:
+// what a plugin builds its own iteration from (a collapsed parallel loop, a GPU grid).
+struct MapDimension {
+  llvm::Value* start;
+  llvm::Value* step;
+  llvm::Value* count;
+};
+Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n);
 
 // Opens loops over dimensions [first, n) of the map (binding each parameter), runs `inner`
 // inside, closes them.

@@ -22,30 +22,11 @@ using codegen::ModuleContext;
 using codegen::ScalarType;
 using codegen::StateEmitter;
 using codegen::SymbolBinding;
-using codegen::trip_count;
 
 namespace {
 
-struct DimValues {
-  llvm::Value* start;
-  llvm::Value* step;
-  llvm::Value* count;
-};
-
-Result<std::vector<DimValues>> collapsed_dims(Frame& f, const ir::MapScope& map, size_t n) {
-  std::vector<DimValues> out;
-  for (size_t d = 0; d < n; ++d) {
-    const sym::Range& r = map.range.dims[d];
-    Result<llvm::Value*> start = f.sym(r.start);
-    if (!start) return start.take_error();
-    Result<llvm::Value*> end = f.sym(r.end);
-    if (!end) return end.take_error();
-    Result<llvm::Value*> step = f.sym(r.step);
-    if (!step) return step.take_error();
-    out.push_back(DimValues{*start, *step, trip_count(f.b, *start, *end, *step)});
-  }
-  return out;
-}
+using DimValues = codegen::MapDimension;
+using codegen::map_dimensions;
 
 // The CPU runtime's codes (plugins/cpu/runtime/dace_cpu_runtime.h): 0 static, 1 dynamic,
 // 2 guided. DaCe's Default schedule is OpenMP's default, static.
@@ -126,7 +107,7 @@ int64_t point_cost(llvm::Function* kernel, size_t depth) {
 // Number of points of all of a map's dimensions, evaluated before the map (nullptr when a
 // range needs values only the body has, e.g. dynamic map range connectors).
 llvm::Value* map_points(Frame& outer, const ir::MapScope& map) {
-  Result<std::vector<DimValues>> dims = collapsed_dims(outer, map, map.params.size());
+  Result<std::vector<DimValues>> dims = map_dimensions(outer, map, map.params.size());
   if (!dims) return nullptr;
   llvm::Value* points = outer.b.getInt64(1);
   for (const DimValues& d : *dims) points = outer.b.CreateMul(points, d.count, "map.points");
@@ -275,7 +256,7 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   size_t ncollapse = static_cast<size_t>(std::clamp<int64_t>(map.collapse, 1, static_cast<int64_t>(map.params.size())));
 
   // Iteration count of the collapsed dimensions, in the enclosing function.
-  Result<std::vector<DimValues>> outer_dims = collapsed_dims(outer, map, ncollapse);
+  Result<std::vector<DimValues>> outer_dims = map_dimensions(outer, map, ncollapse);
   if (!outer_dims) return outer_dims.take_error();
   llvm::Value* total = outer.b.getInt64(1);
   for (const DimValues& d : *outer_dims) total = outer.b.CreateMul(total, d.count);
@@ -293,7 +274,7 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   se.parallel_params.assign(map.params.begin(), map.params.begin() + static_cast<long>(ncollapse));
   Status s = [&]() -> Status {
     // Recompute the ranges inside (symbols are captured), then de-linearize the flat index.
-    Result<std::vector<DimValues>> dims = collapsed_dims(body, map, ncollapse);
+    Result<std::vector<DimValues>> dims = map_dimensions(body, map, ncollapse);
     if (!dims) return dims.take_error();
     CountedLoop loop = begin_loop(body.b, fn->getArg(1), fn->getArg(2), "par");
     llvm::Value* rest = loop.iv;

@@ -190,7 +190,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
   auto saved_symbols = se.scope_symbols;
   se.parallel_params = map.params;
   Status s = [&]() -> Status {
-    Result<std::vector<Dim>> dims = map_dims(body, map);
+    Result<std::vector<Dim>> dims = codegen::map_dimensions(body, map, map.params.size());
     if (!dims) return dims.take_error();
     llvm::IRBuilder<>& b = body.b;
     std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
@@ -268,7 +268,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
     b.CreateStore(v, slot);
     b.CreateStore(slot, b.CreateConstInBoundsGEP1_64(ptr, pointers, i));
   }
-  Result<std::vector<Dim>> dims = map_dims(outer, map);
+  Result<std::vector<Dim>> dims = codegen::map_dimensions(outer, map, map.params.size());
   if (!dims) return dims.take_error();
   std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
   std::array<llvm::Value*, 3> grid{};

@@ -78,7 +78,7 @@ Status lower_thread_block_map(codegen::ScopeContext& context) {
   if (map.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_ThreadBlock map without parameters");
   if (map.range.dims.size() < map.params.size())
     return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
-  Result<std::vector<Dim>> dims = map_dims(f, map);
+  Result<std::vector<Dim>> dims = codegen::map_dimensions(f, map, map.params.size());
   if (!dims) return dims.take_error();
   llvm::IRBuilder<>& b = f.b;
   std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);

@@ -5,21 +5,6 @@
 
 namespace dace::cuda {
 
-Result<std::vector<Dim>> map_dims(codegen::Frame& f, const ir::MapScope& map) {
-  std::vector<Dim> out;
-  for (size_t d = 0; d < map.params.size(); ++d) {
-    const sym::Range& r = map.range.dims[d];
-    Result<llvm::Value*> start = f.sym(r.start);
-    if (!start) return start.take_error();
-    Result<llvm::Value*> end = f.sym(r.end);
-    if (!end) return end.take_error();
-    Result<llvm::Value*> step = f.sym(r.step);
-    if (!step) return step.take_error();
-    out.push_back(Dim{*start, *step, codegen::trip_count(f.b, *start, *end, *step)});
-  }
-  return out;
-}
-
 std::array<llvm::Value*, 3> grid_extent(llvm::IRBuilder<>& b, const std::vector<Dim>& dims) {
   size_t n = dims.size();
   std::array<llvm::Value*, 3> e{dims[n - 1].count, b.getInt64(1), b.getInt64(1)};

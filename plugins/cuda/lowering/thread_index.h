@@ -11,18 +11,14 @@
 #include <vector>
 
 #include "codegen/loops.h"
+#include "codegen/map_emit.h"
 #include "codegen/state_emit.h"
 #include "lowering/device_module.h"
 
 namespace dace::cuda {
 
-struct Dim {
-  llvm::Value* start;
-  llvm::Value* step;
-  llvm::Value* count;
-};
-
-Result<std::vector<Dim>> map_dims(codegen::Frame& f, const ir::MapScope& map);
+// Start, step and trip count of a map dimension (codegen::map_dimensions).
+using Dim = codegen::MapDimension;
 
 // Number of points along x, y, z.
 std::array<llvm::Value*, 3> grid_extent(llvm::IRBuilder<>& b, const std::vector<Dim>& dims);
