@@ -18,18 +18,6 @@ using namespace codegen::testing;
 using codegen::testing::tasklet;
 using T = ir::ScalarType;
 
-int add_nested(ir::State& s, std::unique_ptr<ir::SDFG> inner, std::vector<std::string> ins,
-               std::vector<std::string> outs, std::map<std::string, std::string> mapping) {
-  auto nn = std::make_unique<ir::NestedSDFGNode>();
-  nn->label = inner->name;
-  for (const auto& c : ins) nn->in_connectors[c] = ir::DType{};
-  for (const auto& c : outs) nn->out_connectors[c] = ir::DType{};
-  for (const auto& [k, v] : mapping) nn->symbol_mapping[k] = E(v);
-  inner->parent_node = nn.get();
-  nn->sdfg = std::move(inner);
-  return s.add_node(std::move(nn));
-}
-
 // dst[j] = src[j] `op` for j < `n`, one map in state `s`.
 void map_state(ir::State& s, const std::string& src, const std::string& dst, const std::string& op,
                const std::string& n) {

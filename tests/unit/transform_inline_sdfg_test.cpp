@@ -22,18 +22,6 @@ using namespace codegen::testing;
 using codegen::testing::tasklet;
 using T = ir::ScalarType;
 
-int add_nested(ir::State& s, std::unique_ptr<ir::SDFG> inner, std::vector<std::string> ins,
-               std::vector<std::string> outs, std::map<std::string, std::string> mapping) {
-  auto nn = std::make_unique<ir::NestedSDFGNode>();
-  nn->label = inner->name;
-  for (const auto& c : ins) nn->in_connectors[c] = ir::DType{};
-  for (const auto& c : outs) nn->out_connectors[c] = ir::DType{};
-  for (const auto& [k, v] : mapping) nn->symbol_mapping[k] = E(v);
-  inner->parent_node = nn.get();
-  nn->sdfg = std::move(inner);
-  return s.add_node(std::move(nn));
-}
-
 // B[2i + k] = A[2i + k] * 2 + k for k < L, inside a map over i; the nested SDFG sees blocks of
 // L = 2 elements through x and y, and L is mapped to the constant 2.
 // `code` replaces the tasklet, `strides` the inner strides of x (2-D variant below).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,20 @@ inline bool applies_anywhere(ir::SDFG& g, const std::string& name, std::string* 
     if (reasons) *reasons += t->why_not() + "\n";
   }
   return false;
+}
+
+// Adds a nested SDFG node holding `inner` with the given connectors and symbol mapping
+// (inner symbol -> outer expression); returns its id.
+inline int add_nested(ir::State& s, std::unique_ptr<ir::SDFG> inner, std::vector<std::string> ins,
+               std::vector<std::string> outs, std::map<std::string, std::string> mapping) {
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = inner->name;
+  for (const auto& c : ins) nn->in_connectors[c] = ir::DType{};
+  for (const auto& c : outs) nn->out_connectors[c] = ir::DType{};
+  for (const auto& [k, v] : mapping) nn->symbol_mapping[k] = codegen::testing::E(v);
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  return s.add_node(std::move(nn));
 }
 
 inline int count_nodes(const ir::SDFG& g, ir::NodeKind kind) {
