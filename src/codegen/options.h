@@ -13,16 +13,6 @@ struct LowerOptions {
   // DaCe's default schedule on the CPU: a map with the Default schedule outside any parallel
   // scope becomes CPU_Multicore, everything nested in it Sequential. false: all Sequential.
   bool parallelize_default_maps = true;
-  // Runtime entry point the CPU plugin provides for CPU_Multicore maps:
-  //   void fn(void (*body)(void* closure, int64_t begin, int64_t end), void* closure,
-  //           int64_t begin, int64_t end, int64_t chunk, int32_t schedule, int32_t num_threads)
-  // schedule: 0 static (also DaCe's Default), 1 dynamic, 2 guided, as the CPU runtime
-  // (plugins/cpu/runtime/dace_cpu_runtime.h) defines them; chunk <= 0 = runtime's choice,
-  // num_threads 0 = runtime's default.
-  // Used only without a registry; with one, the entry comes from the registry's
-  // CPU_Multicore schedule (ScheduleLowering::runtime_entry) and a missing schedule is an
-  // error naming the map.
-  std::string parallel_for_symbol = "dace_cpu_parallel_for";
   // What the loaded plugins offer: the CPU_Multicore schedule and library implementations
   // (OpenBLAS for MatMul/Gemm/Gemv/Dot). Not owned; must outlive lower(). Null: the
   // defaults above and plain loop nests for every library node.
