@@ -4,10 +4,14 @@
 # `dace run --case` and must match the corpus's NumPy outputs. Every other *.gpu.sdfg must be
 # refused with a message (exit 2), never crash. Skips (77) with the reason when the CUDA
 # plugin was not built.
-# usage: cuda_emulated_corpus.sh DACE_CLI CORPUS_DIR PLUGIN_DIR
+# The same for every corpus raw SDFG after `dace optimize --auto gpu` (GPUTransformSDFG and
+# auto_optimize for the GPU): AUTO_SUPPORTED must match NumPy on the emulated device, the
+# others must be refused with a message (exit 2).
+# usage: cuda_emulated_corpus.sh DACE_CLI CORPUS_DIR PLUGIN_DIR TMP_DIR
 set -uo pipefail
-DACE="$1"; CORPUS="$2"; PLUGINS="$3"
+DACE="$1"; CORPUS="$2"; PLUGINS="$3"; TMP="$4"
 SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk go_fast crc16)
+AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1)
 if [[ ! -f "$PLUGINS/libdace_plugin_cuda.so" ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit): $PLUGINS/libdace_plugin_cuda.so"; exit 77
 fi
@@ -24,6 +28,28 @@ for f in "$CORPUS"/*/*.gpu.sdfg; do
     echo "FAIL $k: dace run exited $rc"; echo "$out" | grep -v ': ok$' | head -8 | sed 's/^/     /'; status=1
   else
     echo "refused $k: $(echo "$out" | grep -m1 -v '^$')"
+  fi
+done
+rm -rf "$TMP"; mkdir -p "$TMP"
+for f in "$CORPUS"/*/*.raw.sdfg; do
+  k="$(basename "$f" .raw.sdfg)"
+  supported=0
+  for s in "${AUTO_SUPPORTED[@]}"; do [[ "$s" == "$k" ]] && supported=1; done
+  if ! "$DACE" optimize "$f" -o "$TMP/$k.auto_gpu.sdfg" --auto gpu >"$TMP/$k.auto.log" 2>&1; then
+    echo "FAIL $k: dace optimize --auto gpu failed"; cat "$TMP/$k.auto.log"; status=1; continue
+  fi
+  # The optimized SDFG must really run on the device: at least one GPU_Device map.
+  if [[ $supported -eq 1 ]] && ! grep -q '"schedule": "GPU_Device"' "$TMP/$k.auto_gpu.sdfg"; then
+    echo "FAIL $k (--auto gpu): no GPU_Device map in the optimized SDFG"; status=1; continue
+  fi
+  out="$(DACE_CUDA_EMULATE=1 timeout 300 "$DACE" run "$TMP/$k.auto_gpu.sdfg" --case "$CORPUS/$k/case.json" 2>&1)"
+  rc=$?
+  if [[ $rc -eq 0 ]]; then
+    echo "ok $k (--auto gpu): matches NumPy on the emulated device"
+  elif [[ $supported -eq 1 || $rc -ne 2 ]]; then
+    echo "FAIL $k (--auto gpu): dace run exited $rc"; echo "$out" | grep -v ': ok$' | head -8 | sed 's/^/     /'; status=1
+  else
+    echo "refused $k (--auto gpu): $(echo "$out" | grep -m1 -v '^$')"
   fi
 done
 exit $status
