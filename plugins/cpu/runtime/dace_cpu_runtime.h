@@ -2,8 +2,9 @@
  * The CPU plugin's precompiled runtime: what JIT-compiled CPU code calls (DESIGN.md §6).
  *
  * A CPU_Multicore map is lowered to an outlined function over a sub-range of its iteration
- * space plus one call to dace_cpu_parallel_for. OpenMP (LLVM's libomp) lives only in here,
- * so JIT'd code never depends on the OpenMP runtime's ABI. The plugin registers every
+ * space plus one call to dace_cpu_parallel_for, run by the runtime's own team of helper
+ * threads (thread_pool.h); LLVM's libomp only supplies the default team size and the nesting
+ * check, so JIT'd code never depends on the OpenMP runtime's ABI. The plugin registers every
  * function below as a runtime symbol under its own name (plugins/cpu/plugin.cpp).
  *
  * C ABI, usable from C99 and C++. All functions are thread-safe.
@@ -37,8 +38,9 @@ extern "C" {
 #define DACE_CPU_ERANGE (-2) /* the iteration space has more than INT64_MAX points */
 
 /* Runs body over the half-open range [begin, end), in sub-ranges, on up to num_threads
- * threads (0 = dace_cpu_num_threads()). Every index is covered exactly once; sub-ranges of
- * one thread are visited in increasing order. Returns after all sub-ranges are done.
+ * threads (0 = dace_cpu_num_threads()). Every index is covered exactly once. Returns after
+ * all sub-ranges are done. A static piece whose owner has not started it when another member
+ * is done with its own is run by that member, so which thread runs a piece can vary.
  *   chunk > 0:  STATIC hands out chunks of `chunk` indices round-robin by thread,
  *               DYNAMIC hands them out on demand, GUIDED hands out shrinking pieces of at
  *               least `chunk` indices (proportional to the remaining work).

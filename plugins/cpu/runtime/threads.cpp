@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "dace_cpu_runtime.h"
+#include "thread_pool.h"
 
 namespace {
 std::atomic<int32_t> g_num_threads{0};  // 0: OpenMP's default
@@ -21,4 +22,5 @@ extern "C" void dace_cpu_set_num_threads(int32_t n) {
   g_num_threads.store(n > 0 ? n : 0, std::memory_order_relaxed);
 }
 
-extern "C" int32_t dace_cpu_thread_num(void) { return static_cast<int32_t>(omp_get_thread_num()); }
+// The caller of a parallel_for is member 0; helpers report the member id they run as.
+extern "C" int32_t dace_cpu_thread_num(void) { return dace_cpu::current_member(); }

@@ -1,0 +1,139 @@
+#include "thread_pool.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+namespace dace_cpu {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An idle helper polls this long before it sleeps: the gaps between the regions of a time
+// loop and between the calls of a timed loop stay well below it. Past the first stretch it
+// yields between polls, so a neighbour that needs the core gets it.
+constexpr auto kSpin = std::chrono::microseconds(200);
+constexpr auto kPoll = std::chrono::milliseconds(50);
+
+thread_local int32_t t_member = 0;
+thread_local bool t_in_team = false;  // running a job (caller or helper): no nested team
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls pred: pause first, then yield (a preempted thread we wait for then gets the core).
+template <class Pred>
+void wait_until(Pred pred) {
+  for (int k = 0; !pred(); ++k) {
+    if (k < 2000)
+      cpu_relax();
+    else
+      std::this_thread::yield();
+  }
+}
+
+class Pool {
+ public:
+  bool run(TeamJob& job, uint32_t team) {
+    if (t_in_team) return false;
+    std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;  // another caller's job: run alone, not after it
+    grow(team - 1);
+    team_.store(team, std::memory_order_relaxed);
+    next_member_.store(1, std::memory_order_relaxed);
+    job_.store(&job);
+    generation_.fetch_add(1);
+    if (sleepers_.load() > 0) generation_.notify_all();
+    t_in_team = true;
+    job.work(0, team);
+    // Pieces still unclaimed were taken above; only pieces a helper is running remain.
+    wait_until([&] { return job.finished(); });
+    job_.store(nullptr);
+    // A helper that saw the job may still hold its pointer: the job lives on our stack.
+    wait_until([&] { return inside_.load() == 0; });
+    t_in_team = false;
+    return true;
+  }
+
+ private:
+  void grow(uint32_t helpers) {
+    // Helpers are detached and the pool is never destroyed: nothing to join at exit.
+    // A new helper starts from the generation before this job's, so it joins this job.
+    uint32_t before = generation_.load();
+    for (; started_ < helpers; ++started_) std::thread([this, before] { helper(before); }).detach();
+  }
+
+  uint32_t next_generation(uint32_t seen) {
+    Clock::time_point start = Clock::now();
+    for (int k = 0;; ++k) {
+      uint32_t g = generation_.load(std::memory_order_acquire);
+      if (g != seen) return g;
+      if (k % 64 != 0) {
+        cpu_relax();
+        continue;
+      }
+      Clock::duration idle = Clock::now() - start;
+      if (idle < kSpin) {
+        cpu_relax();
+      } else if (idle < kPoll) {
+        std::this_thread::yield();
+      } else {
+        // Seq-cst increment before the wait: run() reads sleepers_ after bumping the
+        // generation, so either it sees us and notifies, or our wait sees the new value.
+        sleepers_.fetch_add(1);
+        generation_.wait(seen);
+        sleepers_.fetch_sub(1);
+        start = Clock::now();
+      }
+    }
+  }
+
+  void helper(uint32_t seen) {
+    t_in_team = true;
+    for (;;) {
+      seen = next_generation(seen);
+      inside_.fetch_add(1);
+      if (TeamJob* job = job_.load()) {
+        uint32_t member = next_member_.fetch_add(1, std::memory_order_relaxed);
+        uint32_t team = team_.load(std::memory_order_relaxed);
+        if (member < team) {
+          t_member = static_cast<int32_t>(member);
+          job->work(member, team);
+          t_member = 0;
+        }
+      }
+      inside_.fetch_sub(1);
+    }
+  }
+
+  std::mutex busy_;
+  uint32_t started_ = 0;  // helpers created (guarded by busy_)
+  std::atomic<uint32_t> generation_{0};
+  std::atomic<TeamJob*> job_{nullptr};
+  std::atomic<uint32_t> team_{0};
+  std::atomic<uint32_t> next_member_{1};
+  std::atomic<uint32_t> inside_{0};
+  std::atomic<uint32_t> sleepers_{0};
+};
+
+Pool& pool() {
+  static Pool* p = new Pool;  // leaked on purpose: detached helpers use it until exit
+  return *p;
+}
+
+}  // namespace
+
+bool run_on_team(TeamJob& job, uint32_t team) {
+  if (team <= 1) return false;
+  return pool().run(job, team);
+}
+
+int32_t current_member() { return t_member; }
+
+}  // namespace dace_cpu
