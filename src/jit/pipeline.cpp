@@ -1,5 +1,7 @@
 #include "jit/pipeline.h"
 
+#include "jit/widen_narrow_phis.h"
+
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -104,6 +106,11 @@ Status optimize_module(llvm::Module& module, llvm::TargetMachine& tm,
   static const llvm::OptimizationLevel* const kLevels[] = {
       &llvm::OptimizationLevel::O0, &llvm::OptimizationLevel::O1, &llvm::OptimizationLevel::O2,
       &llvm::OptimizationLevel::O3};
+  // Last, once instcombine has narrowed what it could: see widen_narrow_phis.h.
+  if (level >= 2)
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& pm, llvm::OptimizationLevel) {
+      pm.addPass(llvm::createModuleToFunctionPassAdaptor(WidenNarrowPhisPass()));
+    });
   llvm::ModulePassManager mpm = level == 0
                                     ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                     : pb.buildPerModuleDefaultPipeline(*kLevels[level]);
