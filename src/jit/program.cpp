@@ -3,6 +3,10 @@
 
 #include <ffi.h>
 
+#include <exception>
+#include <new>
+#include <string>
+#include <system_error>
 #include <utility>
 
 #include "codegen/run_status.h"
@@ -236,18 +240,25 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
     p.tier.tier = 1;
     p.tier.pending = true;
   }
-  p.worker = std::thread([&p, job = std::move(job)] {
+  auto body = [&p, job = std::move(job)] {
     Status status;
     CompileStats stats;
     double swap_ms = 0;
-    Result<std::unique_ptr<JitModule>> module = job();
-    if (!module) {
-      status = module.take_error();
-    } else {
-      stats = (*module)->stats();
-      auto t0 = std::chrono::steady_clock::now();
-      status = p.install(std::move(*module));
-      swap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // Nothing may escape a thread's function (std::terminate): failures become the status.
+    try {
+      Result<std::unique_ptr<JitModule>> module = job();
+      if (!module) {
+        status = module.take_error();
+      } else {
+        stats = (*module)->stats();
+        auto t0 = std::chrono::steady_clock::now();
+        status = p.install(std::move(*module));
+        swap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      }
+    } catch (const std::bad_alloc&) {
+      status = make_error(Code::OutOfMemory, "out of memory compiling the optimized tier");
+    } catch (const std::exception& e) {
+      status = make_error(Code::Internal, std::string("optimized tier: ") + e.what());
     }
     std::lock_guard<std::mutex> lock(p.tier_mutex);
     p.tier.pending = false;
@@ -259,7 +270,15 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
       p.tier.optimized = stats;
     }
     p.tier_done.notify_all();
-  });
+  };
+  try {
+    p.worker = std::thread(std::move(body));
+  } catch (const std::system_error& e) {
+    // No thread (e.g. no memory for its stack): tier 1 stays, the failure is the tier's status.
+    std::lock_guard<std::mutex> lock(p.tier_mutex);
+    p.tier.pending = false;
+    p.tier.status = make_error(Code::OutOfMemory, std::string("cannot start the optimized tier's compile thread: ") + e.what());
+  }
 }
 
 Status Program::wait_optimized_tier() {

@@ -213,8 +213,12 @@ struct SessionState {
                               std::move(symbols));
       t_link_errors = nullptr;
       if (!linked) {
-        std::string what = llvm::toString(linked.takeError());
+        bool out_of_memory = false;
+        std::string what = take_message(linked.takeError(), out_of_memory);
         if (!link_errors.empty()) what = link_errors;
+        // Errors reported through the session arrive as text only (link_errors).
+        if (out_of_memory || says_out_of_memory(what))
+          return fail(make_error(Code::OutOfMemory, "out of memory linking " + name + ": " + what));
         return fail(make_error(Code::CompileError, "linking " + name + ": " + what));
       }
     }
@@ -329,6 +333,7 @@ JitSession::JitSession(std::shared_ptr<SessionState> state) : state_(std::move(s
 JitSession::~JitSession() = default;
 
 Result<std::unique_ptr<JitSession>> JitSession::create(const SessionOptions& options) {
+  install_bad_alloc_handler();
   try {
     auto target = detect_host_target();
     if (!target.ok()) return target.take_error();

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "jit/bitcode.h"
@@ -187,7 +188,13 @@ void run_on_threads(size_t n, int threads, const std::function<void(size_t)>& ta
   size_t extra = std::min<size_t>(n, static_cast<size_t>(std::max(threads, 1))) - (n > 0 ? 1 : 0);
   std::vector<std::thread> pool;
   pool.reserve(extra);
-  for (size_t t = 0; t < extra; ++t) pool.emplace_back(worker);
+  for (size_t t = 0; t < extra; ++t) {
+    try {
+      pool.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;  // no thread to be had (e.g. no memory for its stack): fewer workers do it all
+    }
+  }
   worker();
   for (std::thread& t : pool) t.join();
 }

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -27,11 +29,15 @@ struct Gemm {
     dace_sdfg_release(sdfg);
     dace_context_release(ctx);
   }
-  dace_status_t compile() {
-    std::string path = std::string(LIBDACE_CORPUS_DIR) + "/gemm/gemm.simp.sdfg";
-    if (dace_sdfg_load_file(&sdfg, path.c_str()) != DACE_OK) return dace_last_error_status();
-    if (dace_context_create(&ctx) != DACE_OK) return dace_last_error_status();
-    return dace_program_compile(&program, ctx, sdfg, nullptr);
+  dace_status_t compile(const dace_compile_options_t* options = nullptr) {
+    if (!sdfg) {
+      std::string path = std::string(LIBDACE_CORPUS_DIR) + "/gemm/gemm.simp.sdfg";
+      if (dace_sdfg_load_file(&sdfg, path.c_str()) != DACE_OK) return dace_last_error_status();
+    }
+    if (!ctx && dace_context_create(&ctx) != DACE_OK) return dace_last_error_status();
+    dace_program_release(program);
+    program = nullptr;
+    return dace_program_compile(&program, ctx, sdfg, options);
   }
   // Arguments by name; `a`, `b`, `c` are described with shapes (ni, nk), (nk, nj), (ni, nj).
   dace_status_t call(int64_t ni, int64_t nj, int64_t nk, double* a, double* b, double* c, double alpha, double beta) {
@@ -140,6 +146,121 @@ TEST(ProgramHostileSizes, AllocationFailureUnderAddressSpaceLimit) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status)) << "child died with signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), 0) << "10 compile, 11 first call, 12/13 limit, 14 status, 15 message, 16 later call";
+}
+
+// Under RLIMIT_AS during compile (LLVM's allocations, the tiered compile's background
+// thread): at each of a range of limits just above what the process already maps, a compile
+// either succeeds or returns DACE_ERROR_OUT_OF_MEMORY with a message saying so - never an
+// abort - and once the limit is lifted the same context compiles the kernel again and the
+// call is right (hand-written loop). A child process per run keeps the limit away from the
+// other tests. Skipped under AddressSanitizer: its allocator reserves address space of its
+// own and reports failed mappings itself.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// Takes what malloc's arenas hold free (in 64 KiB blocks, until malloc fails under the
+// limit) and gives back `budget` bytes of it: with no new mappings allowed, the next compile
+// has about that much memory. Blocks are released by release().
+class MallocHog {
+ public:
+  MallocHog() { blocks_.reserve(1 << 20); }
+  void take_all_but(size_t budget) {
+    while (blocks_.size() < blocks_.capacity()) {
+      void* p = std::malloc(kBlock);
+      if (!p) break;
+      static_cast<volatile char*>(p)[0] = 1;
+      blocks_.push_back(p);
+    }
+    for (size_t freed = 0; freed < budget && !blocks_.empty(); freed += kBlock) {
+      std::free(blocks_.back());
+      blocks_.pop_back();
+    }
+  }
+  void release() {
+    for (void* p : blocks_) std::free(p);
+    blocks_.clear();
+  }
+
+ private:
+  static constexpr size_t kBlock = 64 << 10;
+  std::vector<void*> blocks_;
+};
+
+// 0 when every limited compile ended in success or out-of-memory and the unlimited one after
+// it works; else a code saying which step failed.
+int compile_under_limits(bool tiered) {
+  Gemm g;
+  dace_compile_options_t options;
+  if (dace_compile_options_init(&options, DACE_COMPILE_OPTIONS_VERSION) != DACE_OK) return 20;
+  options.tiered = tiered ? 1 : 0;
+  options.wait_optimized = 1;
+  // A first compile loads the plugin and LLVM's lazily initialized state.
+  if (g.compile(&options) != DACE_OK) return 21;
+  if (small_call_mismatches(g) != 0) return 22;
+  int out_of_memory = 0;
+  MallocHog hog;
+  for (size_t budget_kb : {0, 64, 256, 1024, 4096, 16384, 65536}) {
+    int64_t vm = vm_size_bytes();
+    if (vm <= 0) return 23;
+    rlimit lim{};
+    if (getrlimit(RLIMIT_AS, &lim) != 0) return 24;
+    rlimit low = lim;
+    low.rlim_cur = static_cast<rlim_t>(vm);  // no new mappings; the soft limit can be lifted
+    if (setrlimit(RLIMIT_AS, &low) != 0) return 25;
+    hog.take_all_but(budget_kb << 10);
+    dace_status_t s = g.compile(&options);
+    std::string msg = dace_last_error_message();
+    hog.release();
+    if (setrlimit(RLIMIT_AS, &lim) != 0) return 26;
+    if (s == DACE_ERROR_OUT_OF_MEMORY) {
+      ++out_of_memory;
+      if (msg.find("out of memory") == std::string::npos && msg.find("Cannot allocate memory") == std::string::npos) {
+        std::fprintf(stderr, "%zu KiB: %s\n", budget_kb, msg.c_str());
+        return 27;
+      }
+    } else if (s != DACE_OK) {
+      std::fprintf(stderr, "%zu KiB: status %d: %s\n", budget_kb, static_cast<int>(s), msg.c_str());
+      return 28;
+    }
+    if (g.compile(&options) != DACE_OK) {
+      std::fprintf(stderr, "%zu KiB, after: %s\n", budget_kb, dace_last_error_message());
+      return 29;
+    }
+    if (small_call_mismatches(g) != 0) return 30;
+  }
+  // The smallest budgets leave no room for a compile at all.
+  return out_of_memory > 0 ? 0 : 31;
+}
+
+void expect_child_exits_zero(bool tiered) {
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) _exit(compile_under_limits(tiered));
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "child died with signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "20/21/22 set-up, 23-26 limit, 27 message, 28 other status, 29 compile after, 30 call after, 31 no OOM";
+}
+
+TEST(ProgramHostileSizes, CompileUnderAddressSpaceLimitReturnsOutOfMemory) {
+  if (kAddressSanitizer) GTEST_SKIP() << "RLIMIT_AS tests do not run under AddressSanitizer";
+  expect_child_exits_zero(false);
+}
+
+TEST(ProgramHostileSizes, TieredCompileUnderAddressSpaceLimitReturnsOutOfMemory) {
+  if (kAddressSanitizer) GTEST_SKIP() << "RLIMIT_AS tests do not run under AddressSanitizer";
+  expect_child_exits_zero(true);
 }
 
 }  // namespace
