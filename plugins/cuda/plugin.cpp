@@ -13,6 +13,7 @@
 #include "lowering/copy.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
+#include "lowering/reduce.h"
 #include "lowering/shared_storage.h"
 #include "lowering/thread_block.h"
 #include "plugin/registry.h"
@@ -36,6 +37,20 @@ class ThreadBlockSchedule final : public dace::plugin::ScheduleLowering {
  public:
   dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
     return dace::cuda::lower_thread_block_map(context);
+  }
+};
+
+// Reduce nodes in host code whose operands are in GPU_Global memory: a reduction kernel
+// (lowering/reduce.h). DaCe names its GPU expansion of Reduce "CUDA (device)".
+class DeviceReduce final : public dace::plugin::LibraryExpansion {
+ public:
+  dace::Status expand(dace::transform::ExpansionContext&) const override {
+    return dace::make_error(dace::Code::Unsupported, "cuda: Reduce on GPU memory is lowered to a kernel, not expanded");
+  }
+  bool lowers_to_ir() const override { return true; }
+  bool lowers_device_operands() const override { return true; }
+  dace::Status lower_node(dace::codegen::LibraryNodeContext& context) const override {
+    return dace::cuda::lower_device_reduce(context);
   }
 };
 
@@ -86,6 +101,9 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
     if (!registry->add_copy(*host, "GPU_Global", copy).ok() || !registry->add_copy("GPU_Global", *host, copy).ok()) return 1;
   if (!registry->add_copy("GPU_Global", "GPU_Global", copy).ok()) return 1;
   if (!registry->add_storage("GPU_Shared", std::make_shared<dace::cuda::SharedStorage>()).ok()) return 1;
+  if (!registry->add_expansion("dace.libraries.standard.nodes.reduce.Reduce", "CUDA (device)",
+                               std::make_shared<DeviceReduce>()).ok())
+    return 1;
   return 0;
 }
 

@@ -135,15 +135,27 @@ std::string missing_backend(const std::string& classpath) {
 
 Status emit_library_node(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
-  // The host lowerings below dereference their operands: device data (a plugin's storage)
-  // needs an expansion of that plugin, which none registers yet.
+  // The host lowerings below dereference their operands: a node in host code with operands
+  // in a plugin's device storage runs on that device, through an implementation the plugin
+  // registered for such operands (LibraryExpansion::lowers_device_operands), or not at all.
+  bool device_operands = false;
   for (const std::vector<int>& edges : {se.state.in_edges(node), se.state.out_edges(node)})
     for (int e : edges) {
       const std::string& data = se.state.edge(e)->memlet.data;
       if (data.empty()) continue;
       if (Result<DataBinding> b = se.f->data(data); b && b->desc)
-        DACE_TRY(check_host_access(*se.f, *b->desc, data, se.where(node) + " (library node " + n.classpath + ")"));
+        device_operands = device_operands || !check_host_access(*se.f, *b->desc, data, "").ok();
     }
+  if (device_operands) {
+    if (PluginLowering impl = plugin_lowering(se.f->mc.options, n, true)) return emit_plugin_library_node(se, node, *impl);
+    for (const std::vector<int>& edges : {se.state.in_edges(node), se.state.out_edges(node)})
+      for (int e : edges) {
+        const std::string& data = se.state.edge(e)->memlet.data;
+        if (data.empty()) continue;
+        if (Result<DataBinding> b = se.f->data(data); b && b->desc)
+          DACE_TRY(check_host_access(*se.f, *b->desc, data, se.where(node) + " (library node " + n.classpath + ")"));
+      }
+  }
   auto it = library_lowerings().find(n.classpath);
   if (it != library_lowerings().end()) return it->second(se, node);
   if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);

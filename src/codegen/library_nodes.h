@@ -33,6 +33,17 @@ std::optional<std::vector<int64_t>> library_int_list(const std::string& text);
 
 Status emit_matmul(StateEmitter& se, int node);
 Status emit_reduce(StateEmitter& se, int node);
+
+// What a Reduce node asks for (library_reduce.cpp), read in the frame se.f: its connectors,
+// which squeezed input dimensions are reduced, the combining function and the identity.
+// Shared with the plugins that lower Reduce for their devices.
+struct ReduceSpec {
+  std::string in_conn, out_conn;
+  std::vector<bool> reduced;  // per squeezed input dimension
+  std::string wcr_text;       // the lambda (DaCe's "wcr" property), a + b when absent
+  std::optional<double> identity;
+};
+Result<ReduceSpec> reduce_spec(StateEmitter& se, int node);
 Status emit_transpose(StateEmitter& se, int node);         // library_transpose.cpp
 Status emit_tensor_transpose(StateEmitter& se, int node);  // library_transpose.cpp
 Status emit_copy_node(StateEmitter& se, int node);    // library_copy.cpp

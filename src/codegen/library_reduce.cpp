@@ -35,8 +35,7 @@ Result<TypedValue> reduction_step(Frame& f, const Wcr& wcr, TypedValue cur, Type
 
 }  // namespace
 
-Status emit_reduce(StateEmitter& se, int node) {
-  Frame& f = *se.f;
+Result<ReduceSpec> reduce_spec(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
   int in_edge = -1, out_edge = -1;
   for (int e : se.state.in_edges(node))
@@ -44,10 +43,11 @@ Status emit_reduce(StateEmitter& se, int node) {
   for (int e : se.state.out_edges(node))
     if (!se.state.edge(e)->memlet.is_empty()) out_edge = e;
   if (in_edge < 0 || out_edge < 0) return make_error(Code::InvalidSdfg, se.where(node) + ": Reduce needs one input and one output");
-  Result<Operand> in = library_operand(se, node, se.state.edge(in_edge)->dst_conn, true);
+  ReduceSpec spec;
+  spec.in_conn = se.state.edge(in_edge)->dst_conn;
+  spec.out_conn = se.state.edge(out_edge)->src_conn;
+  Result<Operand> in = library_operand(se, node, spec.in_conn, true);
   if (!in) return in.take_error();
-  Result<Operand> out = library_operand(se, node, se.state.edge(out_edge)->src_conn, false);
-  if (!out) return out.take_error();
 
   // Axes refer to the unsqueezed input subset; map them to squeezed positions.
   const ir::Memlet& im = se.state.edge(in_edge)->memlet;
@@ -64,28 +64,44 @@ Status emit_reduce(StateEmitter& se, int node) {
     if (!axes)
       return make_error(Code::InvalidSdfg, se.where(node) + ": Reduce property \"axes\" is not a list of integers");
   }
-  std::vector<bool> reduced(in->sizes.size(), !axes.has_value());
+  spec.reduced.assign(in->sizes.size(), !axes.has_value());
   if (axes)
     for (int64_t a : *axes) {
       if (a < 0) a += static_cast<int64_t>(full.size());
-      if (a >= 0 && a < static_cast<int64_t>(full.size()) && squeezed_of[a] >= 0) reduced[squeezed_of[a]] = true;
+      if (a >= 0 && a < static_cast<int64_t>(full.size()) && squeezed_of[a] >= 0) spec.reduced[squeezed_of[a]] = true;
     }
 
   std::string wcr_text = library_property(n, "wcr");
   if (wcr_text.size() >= 2 && wcr_text.front() == '"') wcr_text = wcr_text.substr(1, wcr_text.size() - 2);
-  Result<Wcr> wcr = parse_wcr(wcr_text.empty() ? "lambda a, b: a + b" : wcr_text);
-  if (!wcr) return wcr.take_error();
+  spec.wcr_text = wcr_text.empty() ? "lambda a, b: a + b" : wcr_text;
   std::string identity = library_property(n, "identity");
   if (identity.size() >= 2 && identity.front() == '"') identity = identity.substr(1, identity.size() - 2);
-  llvm::IRBuilder<>& b = f.b;
-  llvm::Value* zero = b.getInt64(0);
-  (void)zero;
-
   if (!identity.empty() && identity != "null") {
     char* end = nullptr;
     double v = std::strtod(identity.c_str(), &end);
     if (!end || end == identity.c_str())
       return make_error(Code::Unsupported, se.where(node) + ": Reduce identity " + identity + " cannot be compiled");
+    spec.identity = v;
+  }
+  return spec;
+}
+
+Status emit_reduce(StateEmitter& se, int node) {
+  Frame& f = *se.f;
+  Result<ReduceSpec> spec = reduce_spec(se, node);
+  if (!spec) return spec.take_error();
+  Result<Operand> in = library_operand(se, node, spec->in_conn, true);
+  if (!in) return in.take_error();
+  Result<Operand> out = library_operand(se, node, spec->out_conn, false);
+  if (!out) return out.take_error();
+  const std::vector<bool>& reduced = spec->reduced;
+  Result<Wcr> wcr = parse_wcr(spec->wcr_text);
+  if (!wcr) return wcr.take_error();
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Value* zero = b.getInt64(0);
+
+  if (spec->identity) {
+    const double v = *spec->identity;
     std::vector<CountedLoop> loops;
     std::vector<llvm::Value*> idx;
     for (llvm::Value* sz : out->size_values) {
@@ -102,7 +118,8 @@ Status emit_reduce(StateEmitter& se, int node) {
     TypedValue v = load_scalar(b, in->base, in->type);
     return emit_wcr_update(f, *wcr, operand_element(f, *out, {}), v, out->type, f.parallel_context && !out->data.thread_local_storage);
   }
-  std::string in_conn = se.state.edge(in_edge)->dst_conn, out_conn = se.state.edge(out_edge)->src_conn;
+  const std::string& in_conn = spec->in_conn;
+  const std::string& out_conn = spec->out_conn;
   // Loops over the input; `first` fixes dimension 0 (the parallel index) when given.
   auto accumulate = [&](Operand& src, Operand& dst, llvm::Value* first, bool atomic) -> Status {
     Frame& cf = *se.f;

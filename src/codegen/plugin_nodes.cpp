@@ -50,10 +50,11 @@ llvm::FunctionCallee ProgramStateContext::runtime_function(const std::string& na
   return frame.mc.module.getOrInsertFunction(name, type);
 }
 
-PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node) {
+PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands) {
   if (!options.registry) return nullptr;
   auto usable = [&](const PluginLowering& impl) {
     if (!impl || !impl->lowers_to_ir() || !impl->available()) return false;
+    if (impl->lowers_device_operands() != device_operands) return false;
     std::string lib(impl->vendor_library());
     return lib.empty() || options.registry->vendor_library_available(lib);
   };

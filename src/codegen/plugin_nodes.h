@@ -51,8 +51,10 @@ class ProgramStateContext {
 using PluginLowering = std::shared_ptr<const plugin::LibraryExpansion>;
 
 // The implementation that lowers `node` itself: the node's own implementation when it is
-// such a one, else the first (by name) available one of its class; null when none.
-PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node);
+// such a one, else the first (by name) available one of its class; null when none. With
+// `device_operands` only implementations for operands in device storage
+// (LibraryExpansion::lowers_device_operands), else only the others.
+PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands = false);
 Status emit_plugin_library_node(StateEmitter& se, int node, const plugin::LibraryExpansion& impl);
 
 // The program states the SDFG's plugin-lowered nodes need (nested SDFGs included), by key.

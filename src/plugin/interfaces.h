@@ -82,6 +82,11 @@ class LibraryExpansion {
   // instead of a lowering of its own (src/codegen/plugin_nodes.h).
   virtual bool lowers_to_ir() const { return false; }
   virtual Status lower_node(codegen::LibraryNodeContext& context) const;
+  // An implementation that lowers_to_ir nodes whose operands live in its plugin's device
+  // storages (a reduction kernel for data in GPU memory) returns true: codegen takes it for
+  // a node in host code with such operands, and only for those (the host lowerings
+  // dereference their operands).
+  virtual bool lowers_device_operands() const { return false; }
   // Program-wide state such nodes use (communicators, process grids, BLACS contexts), named
   // by a key ("" = none). For each distinct key among an SDFG's nodes, in key order,
   // lower_program_init emits code at the end of __dace_init that creates the state (a

@@ -11,7 +11,7 @@
 set -uo pipefail
 DACE="$1"; CORPUS="$2"; PLUGINS="$3"; TMP="$4"
 SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk go_fast crc16)
-AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1)
+AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax)
 if [[ ! -f "$PLUGINS/libdace_plugin_cuda.so" ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit): $PLUGINS/libdace_plugin_cuda.so"; exit 77
 fi

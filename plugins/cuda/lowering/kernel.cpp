@@ -142,8 +142,7 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
   return k;
 }
 
-std::string kernel_base_name(const StateEmitter& se, int entry, const std::string& sdfg_name) {
-  std::string label = se.state.node(entry)->label;
+std::string kernel_base_name(const std::string& label, const std::string& sdfg_name) {
   std::string clean;
   for (char ch : label.substr(0, std::min<size_t>(label.size(), 40)))
     clean += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') ? ch : '_';
@@ -151,6 +150,84 @@ std::string kernel_base_name(const StateEmitter& se, int entry, const std::strin
 }
 
 }  // namespace
+
+Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label, const std::string& where,
+                     const KernelBody& emit_body, const KernelGrid& grid_of) {
+  Frame& outer = *se.f;
+  const std::string sdfg_name = top_sdfg_name(outer.sc);
+  Result<DeviceModule*> dmr = device_module(outer.mc, sdfg_name);
+  if (!dmr) return dmr.take_error();
+  DeviceModule& dm = **dmr;
+
+  llvm::LLVMContext& ctx = outer.mc.ctx;
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Function* fn = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+                                              llvm::Function::InternalLinkage, dm.mc->unique_name("outlined"), *dm.module);
+  ks.fn = fn;
+  Frame body(*dm.mc, outer.sc, fn, &outer, true);
+  body.closure = fn->getArg(0);
+  se.f = &body;
+  dm.kernel = &ks;
+  auto saved_params = se.parallel_params;
+  auto saved_symbols = se.scope_symbols;
+  Status s = emit_body(body, dm);
+  if (s.ok()) body.b.CreateRetVoid();
+  dm.kernel = nullptr;
+  se.f = &outer;
+  se.parallel_params = saved_params;
+  se.scope_symbols = saved_symbols;
+  if (!s.ok()) {
+    fn->eraseFromParent();
+    return s;
+  }
+
+  std::vector<Param> params;
+  for (const Frame::Capture& c : body.captures) {
+    Result<Param> p = param_for(body, c, where);
+    if (!p) {
+      fn->eraseFromParent();
+      return p.take_error();
+    }
+    params.push_back(*p);
+  }
+  // PTX identifiers take no '.', so the module-wide counter is appended after '_'.
+  const std::string name = kernel_base_name(label, sdfg_name) + std::to_string(dm.kernels.size());
+  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate);
+  if (!kernel) return kernel.take_error();
+  dm.kernels.push_back(name);
+
+  // Host side: the parameter values in 8-byte slots (wider ones span several), a pointer to
+  // each, the grid, the launch.
+  llvm::IRBuilder<>& b = outer.b;
+  llvm::Type* i64 = b.getInt64Ty();
+  const size_t nslots = std::max<size_t>(1, body.closure_slots());
+  llvm::AllocaInst* slots = outer.entry_alloca(llvm::ArrayType::get(i64, nslots), "kernel.args");
+  slots->setAlignment(llvm::Align(16));
+  llvm::AllocaInst* pointers =
+      outer.entry_alloca(llvm::ArrayType::get(ptr, std::max<size_t>(1, params.size())), "kernel.params");
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Frame::Capture& c = body.captures[i];
+    llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i64, slots, c.slot);
+    llvm::Value* v = c.outer;
+    if (params[i].pass == Pass::ScalarByValue) v = b.CreateLoad(params[i].type, c.outer, c.data);
+    else if (v->getType()->isIntegerTy(1)) v = b.CreateZExt(v, b.getInt8Ty());
+    b.CreateStore(v, slot);
+    b.CreateStore(slot, b.CreateConstInBoundsGEP1_64(ptr, pointers, i));
+  }
+  Result<std::array<llvm::Value*, 3>> grid = grid_of(outer);
+  if (!grid) return grid.take_error();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::FunctionCallee launch = outer.mc.module.getOrInsertFunction(
+      "dace_cuda_launch", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr}, false));
+  // The PTX text and the kernel's name; emulated, no text and the kernel's host address.
+  llvm::Value* module_arg = dm.emulate ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b.getPtrTy())) : dm.ptx;
+  llvm::Value* kernel_arg =
+      dm.emulate ? outer.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)).getCallee()
+                 : b.CreateGlobalString(name, name + ".name");
+  b.CreateCall(launch, {module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
+                        b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers});
+  return Status::success();
+}
 
 Status lower_device_map(codegen::ScopeContext& context) {
   StateEmitter& se = context.se;
@@ -172,27 +249,13 @@ Status lower_device_map(codegen::ScopeContext& context) {
     if (!block) return block.take_error();
     ks.block = *block;
   }
-  const std::string sdfg_name = top_sdfg_name(outer.sc);
-  Result<DeviceModule*> dmr = device_module(outer.mc, sdfg_name);
-  if (!dmr) return dmr.take_error();
-  DeviceModule& dm = **dmr;
-
-  llvm::LLVMContext& ctx = outer.mc.ctx;
-  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
-  llvm::Function* fn = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
-                                              llvm::Function::InternalLinkage, dm.mc->unique_name("outlined"), *dm.module);
-  ks.fn = fn;
-  Frame body(*dm.mc, outer.sc, fn, &outer, true);
-  body.closure = fn->getArg(0);
-  se.f = &body;
-  dm.kernel = &ks;
-  auto saved_params = se.parallel_params;
-  auto saved_symbols = se.scope_symbols;
-  se.parallel_params = map.params;
-  Status s = [&]() -> Status {
+  auto emit_body = [&](Frame& body, DeviceModule& dm) -> Status {
+    se.parallel_params = map.params;
     Result<std::vector<Dim>> dims = codegen::map_dimensions(body, map, map.params.size());
     if (!dims) return dims.take_error();
     llvm::IRBuilder<>& b = body.b;
+    llvm::Function* fn = body.fn;
+    llvm::LLVMContext& ctx = body.mc.ctx;
     std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
     // With GPU_ThreadBlock maps each block runs one point (their maps use its threads);
     // else each thread runs one, which emulation reaches by looping over the block's threads.
@@ -223,74 +286,25 @@ Status lower_device_map(codegen::ScopeContext& context) {
     b.CreateBr(done);
     b.SetInsertPoint(done);
     if (thread_loop) end_thread_loop(body, dm, threads);
-    b.CreateRetVoid();
     return Status::success();
-  }();
-  dm.kernel = nullptr;
-  se.f = &outer;
-  se.parallel_params = saved_params;
-  se.scope_symbols = saved_symbols;
-  if (!s.ok()) {
-    fn->eraseFromParent();
-    return s;
-  }
-
-  std::vector<Param> params;
-  for (const Frame::Capture& c : body.captures) {
-    Result<Param> p = param_for(body, c, where);
-    if (!p) {
-      fn->eraseFromParent();
-      return p.take_error();
+  };
+  auto grid_of = [&](Frame& host) -> Result<std::array<llvm::Value*, 3>> {
+    llvm::IRBuilder<>& b = host.b;
+    Result<std::vector<Dim>> dims = codegen::map_dimensions(host, map, map.params.size());
+    if (!dims) return dims.take_error();
+    std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
+    std::array<llvm::Value*, 3> grid{};
+    for (size_t i = 0; i < 3; ++i) {
+      if (ks.thread_blocks) {  // one block per point
+        grid[i] = extent[i];
+        continue;
+      }
+      llvm::Value* bs = b.getInt64(ks.block[i]);
+      grid[i] = b.CreateSDiv(b.CreateAdd(extent[i], b.getInt64(ks.block[i] - 1)), bs, "grid");
     }
-    params.push_back(*p);
-  }
-  // PTX identifiers take no '.', so the module-wide counter is appended after '_'.
-  const std::string name = kernel_base_name(se, entry, sdfg_name) + std::to_string(dm.kernels.size());
-  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate);
-  if (!kernel) return kernel.take_error();
-  dm.kernels.push_back(name);
-
-  // Host side: the parameter values in 8-byte slots (wider ones span several), a pointer to
-  // each, the grid, the launch.
-  llvm::IRBuilder<>& b = outer.b;
-  llvm::Type* i64 = b.getInt64Ty();
-  const size_t nslots = std::max<size_t>(1, body.closure_slots());
-  llvm::AllocaInst* slots = outer.entry_alloca(llvm::ArrayType::get(i64, nslots), "kernel.args");
-  slots->setAlignment(llvm::Align(16));
-  llvm::AllocaInst* pointers =
-      outer.entry_alloca(llvm::ArrayType::get(ptr, std::max<size_t>(1, params.size())), "kernel.params");
-  for (size_t i = 0; i < params.size(); ++i) {
-    const Frame::Capture& c = body.captures[i];
-    llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i64, slots, c.slot);
-    llvm::Value* v = c.outer;
-    if (params[i].pass == Pass::ScalarByValue) v = b.CreateLoad(params[i].type, c.outer, c.data);
-    else if (v->getType()->isIntegerTy(1)) v = b.CreateZExt(v, b.getInt8Ty());
-    b.CreateStore(v, slot);
-    b.CreateStore(slot, b.CreateConstInBoundsGEP1_64(ptr, pointers, i));
-  }
-  Result<std::vector<Dim>> dims = codegen::map_dimensions(outer, map, map.params.size());
-  if (!dims) return dims.take_error();
-  std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
-  std::array<llvm::Value*, 3> grid{};
-  for (size_t i = 0; i < 3; ++i) {
-    if (ks.thread_blocks) {  // one block per point
-      grid[i] = extent[i];
-      continue;
-    }
-    llvm::Value* bs = b.getInt64(ks.block[i]);
-    grid[i] = b.CreateSDiv(b.CreateAdd(extent[i], b.getInt64(ks.block[i] - 1)), bs, "grid");
-  }
-  llvm::Type* i32 = b.getInt32Ty();
-  llvm::FunctionCallee launch = outer.mc.module.getOrInsertFunction(
-      "dace_cuda_launch", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr}, false));
-  // The PTX text and the kernel's name; emulated, no text and the kernel's host address.
-  llvm::Value* module_arg = dm.emulate ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b.getPtrTy())) : dm.ptx;
-  llvm::Value* kernel_arg =
-      dm.emulate ? outer.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)).getCallee()
-                 : b.CreateGlobalString(name, name + ".name");
-  b.CreateCall(launch, {module_arg, kernel_arg, grid[0], grid[1], grid[2], b.getInt64(ks.block[0]),
-                        b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers});
-  return Status::success();
+    return grid;
+  };
+  return launch_kernel(se, ks, se.state.node(entry)->label, where, emit_body, grid_of);
 }
 
 }  // namespace dace::cuda

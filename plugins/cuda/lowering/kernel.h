@@ -2,7 +2,12 @@
 // Frame's lazy captures become the kernel's parameters) and the host calls the runtime's
 // dace_cuda_launch with the grid the map's range needs.
 #pragma once
+#include <array>
+#include <functional>
+#include <string>
+
 #include "codegen/target_lowering.h"
+#include "lowering/device_module.h"
 
 namespace dace::cuda {
 
@@ -11,5 +16,15 @@ namespace dace::cuda {
 constexpr int64_t kDefaultBlock1D = 256;
 
 Status lower_device_map(codegen::ScopeContext& context);
+
+// Outlines device code into a kernel of the program's device module and launches it from
+// the host frame of `se` (its insertion point). `emit_body` emits the kernel's code into the
+// frame it is given (whose lookups of host values become kernel parameters) while
+// `state` is the kernel being lowered; `grid` computes the grid (x, y, z) in the host frame.
+// `label` names the kernel; `where` is for messages.
+using KernelBody = std::function<Status(codegen::Frame& body, DeviceModule& dm)>;
+using KernelGrid = std::function<Result<std::array<llvm::Value*, 3>>(codegen::Frame& host)>;
+Status launch_kernel(codegen::StateEmitter& se, KernelState& state, const std::string& label, const std::string& where,
+                     const KernelBody& emit_body, const KernelGrid& grid);
 
 }  // namespace dace::cuda
