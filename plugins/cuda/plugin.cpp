@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "libdace_plugin.h"
+#include "lowering/blas.h"
 #include "lowering/copy.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
@@ -54,6 +55,20 @@ class DeviceReduce final : public dace::plugin::LibraryExpansion {
   }
 };
 
+// Matrix products in host code whose operands are in GPU_Global memory: a cuBLAS call
+// (lowering/blas.h), DaCe's "cuBLAS" implementation.
+class DeviceMatMul final : public dace::plugin::LibraryExpansion {
+ public:
+  dace::Status expand(dace::transform::ExpansionContext&) const override {
+    return dace::make_error(dace::Code::Unsupported, "cuda: matrix products on GPU memory are cuBLAS calls, not expanded");
+  }
+  bool lowers_to_ir() const override { return true; }
+  bool lowers_device_operands() const override { return true; }
+  dace::Status lower_node(dace::codegen::LibraryNodeContext& context) const override {
+    return dace::cuda::lower_device_matmul(context);
+  }
+};
+
 template <class Fn>
 void* address_of(Fn* fn) {
   return reinterpret_cast<void*>(fn);
@@ -77,6 +92,8 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_memset", address_of(&dace_cuda_memset)},
       {"dace_cuda_launch", address_of(&dace_cuda_launch)},
       {"dace_cuda_synchronize", address_of(&dace_cuda_synchronize)},
+      {"dace_cuda_gemm", address_of(&dace_cuda_gemm)},
+      {"dace_cuda_blas_status", address_of(&dace_cuda_blas_status)},
       // The emulated device (programs compiled with emulate_device call these instead).
       {"dace_cuda_emu_init", address_of(&dace_cuda_emu_init)},
       {"dace_cuda_emu_error", address_of(&dace_cuda_emu_error)},
@@ -88,6 +105,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_memset", address_of(&dace_cuda_emu_memset)},
       {"dace_cuda_emu_launch", address_of(&dace_cuda_emu_launch)},
       {"dace_cuda_emu_synchronize", address_of(&dace_cuda_emu_synchronize)},
+      {"dace_cuda_emu_gemm", address_of(&dace_cuda_emu_gemm)},
       {"dace_cuda_emu_block_index", address_of(&dace_cuda_emu_block_index)},
   };
   for (const Symbol& s : symbols)
@@ -104,6 +122,10 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
   if (!registry->add_expansion("dace.libraries.standard.nodes.reduce.Reduce", "CUDA (device)",
                                std::make_shared<DeviceReduce>()).ok())
     return 1;
+  auto matmul = std::make_shared<DeviceMatMul>();
+  for (const char* cls : {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libraries.blas.nodes.gemm.Gemm",
+                          "dace.libraries.blas.nodes.gemv.Gemv", "dace.libraries.blas.nodes.dot.Dot"})
+    if (!registry->add_expansion(cls, "cuBLAS", matmul).ok()) return 1;
   return 0;
 }
 

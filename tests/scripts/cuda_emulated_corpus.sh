@@ -11,7 +11,7 @@
 set -uo pipefail
 DACE="$1"; CORPUS="$2"; PLUGINS="$3"; TMP="$4"
 SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk go_fast crc16)
-AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax)
+AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax gemm atax)
 if [[ ! -f "$PLUGINS/libdace_plugin_cuda.so" ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit): $PLUGINS/libdace_plugin_cuda.so"; exit 77
 fi
@@ -38,9 +38,9 @@ for f in "$CORPUS"/*/*.raw.sdfg; do
   if ! "$DACE" optimize "$f" -o "$TMP/$k.auto_gpu.sdfg" --auto gpu >"$TMP/$k.auto.log" 2>&1; then
     echo "FAIL $k: dace optimize --auto gpu failed"; cat "$TMP/$k.auto.log"; status=1; continue
   fi
-  # The optimized SDFG must really run on the device: at least one GPU_Device map.
-  if [[ $supported -eq 1 ]] && ! grep -q '"schedule": "GPU_Device"' "$TMP/$k.auto_gpu.sdfg"; then
-    echo "FAIL $k (--auto gpu): no GPU_Device map in the optimized SDFG"; status=1; continue
+  # The optimized SDFG must really run on the device: its data in GPU_Global memory.
+  if [[ $supported -eq 1 ]] && ! grep -q '"storage": "GPU_Global"' "$TMP/$k.auto_gpu.sdfg"; then
+    echo "FAIL $k (--auto gpu): no GPU_Global container in the optimized SDFG"; status=1; continue
   fi
   out="$(DACE_CUDA_EMULATE=1 timeout 300 "$DACE" run "$TMP/$k.auto_gpu.sdfg" --case "$CORPUS/$k/case.json" 2>&1)"
   rc=$?

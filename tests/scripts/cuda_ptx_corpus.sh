@@ -10,7 +10,7 @@
 set -uo pipefail
 DACE="$1"; CORPUS="$2"; TMP="$3"; PLUGINS="$4"
 SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk crc16 go_fast)
-AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax)
+AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax gemm atax)
 PTXAS="${DACE_PTXAS:-/usr/local/cuda/bin/ptxas}"
 if [[ ! -f "$PLUGINS/libdace_plugin_cuda.so" ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit): $PLUGINS/libdace_plugin_cuda.so"; exit 77

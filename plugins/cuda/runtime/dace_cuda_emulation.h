@@ -26,6 +26,10 @@ int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes);
 int32_t dace_cuda_emu_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
                              int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
 int32_t dace_cuda_emu_synchronize(void);
+/* dace_cuda_gemm on host memory: the same cuBLAS call plan, run by host loops. */
+int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
+                           int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
+                           int64_t c_cs);
 /* The index (x, y, z) of the block the calling thread's launch is running. */
 const int64_t* dace_cuda_emu_block_index(void);
 

@@ -35,6 +35,16 @@ int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, in
                          int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
 int32_t dace_cuda_synchronize(void);
 
+enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };
+/* C (m x n) = alpha * A (m x k) * B (k x n) + beta * C, all in device memory, element (i, j)
+ * of X at X + i * x_rs + j * x_cs (elements), through cuBLAS (libcublas opened at the first
+ * call; runtime/gemm_plan.h maps the strides onto one column-major gemm). */
+int32_t dace_cuda_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
+                       int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
+                       int64_t c_cs);
+/* "cuBLAS <version> (<library>)" when libcublas can be opened, else why not; no device needed. */
+const char* dace_cuda_blas_status(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,7 @@
 #include "runtime/dace_cuda_emulation.h"
 
+#include "runtime/gemm_plan.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -102,6 +104,23 @@ int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, in
 }
 
 int32_t dace_cuda_emu_synchronize(void) { return 0; }
+
+int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
+                           int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
+                           int64_t c_cs) {
+  if (m <= 0 || n <= 0) return 0;
+  dace::cuda::GemmPlan plan;
+  if (!dace::cuda::plan_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c_rs, c_cs, plan))
+    return fail("gemm: an operand has no unit stride (cuBLAS needs column- or row-major operands)");
+  if (type == 0) {
+    dace::cuda::run_gemm_plan(plan, static_cast<float>(alpha), static_cast<float>(beta), static_cast<float*>(c));
+  } else if (type == 1) {
+    dace::cuda::run_gemm_plan(plan, alpha, beta, static_cast<double*>(c));
+  } else {
+    return fail("gemm of an unknown element type " + std::to_string(type));
+  }
+  return 0;
+}
 
 const int64_t* dace_cuda_emu_block_index(void) { return block_index; }
 

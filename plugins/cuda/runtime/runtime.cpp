@@ -7,6 +7,11 @@
 #include <utility>
 
 #include "driver/cuda_driver.h"
+#include "runtime/gemm_plan.h"
+
+#include <dlfcn.h>
+
+#include <climits>
 
 namespace {
 
@@ -78,6 +83,67 @@ int32_t check(Runtime& r, const Driver& d, CUresult e, const char* what) {
 }
 
 CUdeviceptr dev(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p)); }
+
+// cuBLAS, opened at the first product (no CUDA library is linked): our own declarations of
+// the few entry points used (cublas_api.h's v2 API; handles are opaque pointers).
+struct Cublas {
+  void* library = nullptr;
+  std::string name;
+  int (*create)(void**) = nullptr;
+  int (*get_property)(int, int*) = nullptr;
+  int (*sgemm)(void*, int, int, int, int, int, const float*, const float*, int, const float*, int, const float*,
+               float*, int) = nullptr;
+  int (*dgemm)(void*, int, int, int, int, int, const double*, const double*, int, const double*, int, const double*,
+               double*, int) = nullptr;
+  void* handle = nullptr;  // created on the first product, once there is a device
+  std::string status;      // "cuBLAS X.Y.Z (library)" or why it is unavailable
+  bool ok = false;
+};
+
+template <class F>
+void bind(void* library, const char* name, F& fn) {
+  fn = reinterpret_cast<F>(dlsym(library, name));
+}
+
+Cublas& cublas() {
+  static Cublas c = [] {
+    Cublas c;
+    std::string tried;
+    for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11", "libcublas.so",
+                             "/usr/local/cuda/lib64/libcublas.so", "/usr/local/cuda/lib/libcublas.so"}) {
+      c.library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (c.library) {
+        c.name = name;
+        break;
+      }
+      const char* e = dlerror();
+      tried += std::string(tried.empty() ? "" : "; ") + (e ? e : name);
+    }
+    if (!c.library) {
+      c.status = "no cuBLAS: " + tried;
+      return c;
+    }
+    bind(c.library, "cublasCreate_v2", c.create);
+    bind(c.library, "cublasGetProperty", c.get_property);
+    bind(c.library, "cublasSgemm_v2", c.sgemm);
+    bind(c.library, "cublasDgemm_v2", c.dgemm);
+    if (!c.create || !c.sgemm || !c.dgemm) {
+      c.status = "no cuBLAS: " + c.name + " lacks cublasCreate_v2 / cublasSgemm_v2 / cublasDgemm_v2";
+      return c;
+    }
+    int major = 0, minor = 0, patch = 0;
+    if (c.get_property) {
+      c.get_property(0, &major);
+      c.get_property(1, &minor);
+      c.get_property(2, &patch);
+    }
+    c.status = "cuBLAS " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) + " (" +
+               c.name + ")";
+    c.ok = true;
+    return c;
+  }();
+  return c;
+}
 
 }  // namespace
 
@@ -223,6 +289,48 @@ int32_t dace_cuda_synchronize(void) {
   const Driver* d = ready(r);
   if (!d) return 1;
   return check(r, *d, d->cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)");
+}
+
+
+const char* dace_cuda_blas_status(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return cublas().status.c_str();
+}
+
+int32_t dace_cuda_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
+                       int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
+                       int64_t c_cs) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (!ready(r)) return 1;
+  if (m <= 0 || n <= 0) return 0;
+  Cublas& blas = cublas();
+  if (!blas.ok) return fail(r, blas.status);
+  if (!blas.handle && blas.create(&blas.handle) != 0) {
+    blas.handle = nullptr;
+    return fail(r, "cublasCreate_v2 failed");
+  }
+  dace::cuda::GemmPlan p;
+  if (!dace::cuda::plan_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c_rs, c_cs, p))
+    return fail(r, "gemm: an operand has no unit stride (cuBLAS needs column- or row-major operands)");
+  for (int64_t v : {p.m, p.n, p.k, p.lda, p.ldb, p.ldc})
+    if (v > INT_MAX) return fail(r, "gemm: a dimension exceeds cuBLAS's 32-bit sizes");
+  const int ta = p.trans_a ? 1 : 0, tb = p.trans_b ? 1 : 0;  // CUBLAS_OP_N = 0, CUBLAS_OP_T = 1
+  int rc;
+  if (type == DACE_CUDA_FLOAT32) {
+    const float fa = static_cast<float>(alpha), fb = static_cast<float>(beta);
+    rc = blas.sgemm(blas.handle, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), &fa,
+                    static_cast<const float*>(p.a), static_cast<int>(p.lda), static_cast<const float*>(p.b),
+                    static_cast<int>(p.ldb), &fb, static_cast<float*>(c), static_cast<int>(p.ldc));
+  } else if (type == DACE_CUDA_FLOAT64) {
+    rc = blas.dgemm(blas.handle, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), &alpha,
+                    static_cast<const double*>(p.a), static_cast<int>(p.lda), static_cast<const double*>(p.b),
+                    static_cast<int>(p.ldb), &beta, static_cast<double*>(c), static_cast<int>(p.ldc));
+  } else {
+    return fail(r, "gemm of an unknown element type " + std::to_string(type));
+  }
+  return rc == 0 ? 0 : fail(r, "cuBLAS gemm failed with status " + std::to_string(rc));
 }
 
 }  // extern "C"

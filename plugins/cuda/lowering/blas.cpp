@@ -1,0 +1,86 @@
+#include "lowering/blas.h"
+
+#include <llvm/IR/Module.h>
+
+#include "codegen/library_matmul.h"
+#include "ir/tasklet/types.h"
+#include "lowering/device_module.h"
+
+namespace dace::cuda {
+
+namespace {
+
+std::string top_sdfg_name(const codegen::SdfgContext& sc) {
+  const codegen::SdfgContext* s = &sc;
+  while (s->parent) s = s->parent;
+  return s->sdfg.name;
+}
+
+}  // namespace
+
+Status lower_device_matmul(codegen::LibraryNodeContext& context) {
+  codegen::StateEmitter& se = context.se;
+  codegen::Frame& f = *se.f;
+  const std::string where = context.where();
+  if (f.parallel_context)
+    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory inside a parallel map cannot be compiled");
+  Result<codegen::MatMulOperands> ops = codegen::matmul_operands(se, context.node_id);
+  if (!ops) return ops.take_error();
+  const ir::ScalarType t = ops->c.type;
+  if (t != ir::ScalarType::Float32 && t != ir::ScalarType::Float64)
+    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory of " + std::string(tasklet::type_name(t)) +
+                                             " elements cannot be compiled (float32 and float64 can, through cuBLAS)");
+  if (ops->a.type != t || ops->b.type != t)
+    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory needs operands of one element type");
+  if (ops->cin)
+    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory with a separate C input (_cin) cannot be compiled yet");
+  const size_t ra = ops->a.sizes.size(), rb = ops->b.sizes.size(), rc = ops->c.sizes.size();
+  if (ra > 2 || rb > 2 || ra == 0 || rb == 0)
+    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory of operands with " + std::to_string(ra) +
+                                             " and " + std::to_string(rb) + " dimensions cannot be compiled (batched products are left)");
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Value* zero = b.getInt64(0);
+  llvm::Value* one = b.getInt64(1);
+  // Every operand as a matrix: vectors are one row (A) or one column (B, and C of A * x).
+  const codegen::Operand &a = ops->a, &bo = ops->b, &c = ops->c;
+  llvm::Value *m, *k, *n, *a_rs, *a_cs, *b_rs, *b_cs, *c_rs, *c_cs;
+  if (ra == 2) {
+    m = a.size_values[0], k = a.size_values[1], a_rs = a.strides[0], a_cs = a.strides[1];
+  } else {
+    m = one, k = a.size_values[0], a_rs = zero, a_cs = a.strides[0];
+  }
+  if (rb == 2) {
+    n = bo.size_values[1], b_rs = bo.strides[0], b_cs = bo.strides[1];
+  } else {
+    n = one, b_rs = bo.strides[0], b_cs = zero;
+  }
+  const size_t want_c = (ra == 2 ? 1 : 0) + (rb == 2 ? 1 : 0);
+  if (rc != want_c)
+    return make_error(Code::InvalidSdfg, where + ": the product's output has " + std::to_string(rc) + " dimensions, not " +
+                                             std::to_string(want_c));
+  if (rc == 2) {
+    c_rs = c.strides[0], c_cs = c.strides[1];
+  } else if (rc == 1 && ra == 2) {
+    c_rs = c.strides[0], c_cs = zero;
+  } else if (rc == 1) {
+    c_rs = zero, c_cs = c.strides[0];
+  } else {
+    c_rs = zero, c_cs = zero;
+  }
+  // The device module's finisher guards init (a device must exist) and, emulated, sends the
+  // runtime calls to the emulation, also for programs without kernels.
+  Result<DeviceModule*> dm = device_module(f.mc, top_sdfg_name(f.sc));
+  if (!dm) return dm.take_error();
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::FunctionCallee gemm = f.mc.module.getOrInsertFunction(
+      "dace_cuda_gemm",
+      llvm::FunctionType::get(i32, {i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64}, false));
+  b.CreateCall(gemm, {b.getInt32(t == ir::ScalarType::Float32 ? 0 : 1), m, n, k, llvm::ConstantFP::get(f64, ops->alpha),
+                      a.base, a_rs, a_cs, bo.base, b_rs, b_cs, llvm::ConstantFP::get(f64, ops->beta), c.base, c_rs, c_cs});
+  return Status::success();
+}
+
+}  // namespace dace::cuda

@@ -1,0 +1,176 @@
+// Matrix products on GPU_Global data in host code (docs/cuda.md "Matrix products"): one
+// cuBLAS gemm call through the plugin's runtime. On the emulated device the same call plan
+// (runtime/gemm_plan.h: strides onto column-major operands, C^T = B^T A^T for row-major C)
+// runs on the host, so these tests check the plan against plain C++ loops; the program
+// lowered for the device calls dace_cuda_gemm, and libcublas is opened at run time only.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cmath>
+
+#include "analysis/validate.h"
+#include "codegen_test_builder.h"
+#include "cuda_emulation_support.h"
+
+namespace dace::codegen::testing {
+namespace {
+
+using T = ir::ScalarType;
+
+struct Product {
+  std::string cls = "dace.libraries.blas.nodes.matmul.MatMul";
+  std::string a = "_a", b = "_b", c = "_c";
+  std::map<std::string, std::string> properties;
+};
+
+// C = A @ B with A, B, C in GPU_Global memory; shapes as given ("M, K" ...).
+std::unique_ptr<ir::SDFG> device_product(const std::string& name, T type, const Product& p,
+                                         const std::vector<std::string>& a_shape, const std::vector<std::string>& b_shape,
+                                         const std::vector<std::string>& c_shape) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = name;
+  for (const char* s : {"M", "N", "K"}) g->symbols[s] = ir::DType::of(T::Int64);
+  add_array(*g, "A", type, a_shape);
+  add_array(*g, "B", type, b_shape);
+  add_array(*g, "C", type, c_shape);
+  for (const char* s : {"A", "B", "C"}) g->arrays.at(s).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->label = n->name = "product";
+  n->classpath = p.cls;
+  n->properties = p.properties;
+  n->in_connectors[p.a] = ir::DType{};
+  n->in_connectors[p.b] = ir::DType{};
+  n->out_connectors[p.c] = ir::DType{};
+  const int id = s.add_node(std::move(n));
+  auto whole = [](const std::string& data, const std::vector<std::string>& shape) {
+    std::string r = data + "[";
+    for (size_t i = 0; i < shape.size(); ++i) r += (i ? ", 0:" : "0:") + shape[i];
+    return r + "]";
+  };
+  edge(s, access(s, "A"), "", id, p.a, whole("A", a_shape));
+  edge(s, access(s, "B"), "", id, p.b, whole("B", b_shape));
+  edge(s, id, p.c, access(s, "C"), "", whole("C", c_shape));
+  return g;
+}
+
+template <typename V>
+Status run_product(const ir::SDFG& g, std::vector<V>& a, std::vector<V>& b, std::vector<V>& c, int64_t m, int64_t n,
+                   int64_t k) {
+  Result<CompiledProgram> p = compile_emulated(g);
+  if (!p) return p.take_error();
+  return run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                  {"C", ArgValue::pointer(c.data())}, {"M", ArgValue::scalar<int64_t>(m)},
+                  {"N", ArgValue::scalar<int64_t>(n)}, {"K", ArgValue::scalar<int64_t>(k)}});
+}
+
+template <typename V>
+std::vector<V> ramp(size_t n, double scale) {
+  std::vector<V> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<V>(std::sin(scale * static_cast<double>(i + 1)));
+  return v;
+}
+
+TEST(CudaBlas, MatMulOfRowMajorMatricesMatchesLoops) {
+  REQUIRE_CUDA_PLUGIN();
+  const int64_t m = 5, k = 7, n = 3;
+  std::unique_ptr<ir::SDFG> g = device_product("cuda_matmul", T::Float64, Product{}, {"M", "K"}, {"K", "N"}, {"M", "N"});
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  std::vector<double> a = ramp<double>(m * k, 0.3), b = ramp<double>(k * n, 0.7), c(m * n, std::nan(""));
+  Status st = run_product(*g, a, b, c, m, n, k);  // beta 0: C's NaNs are never read
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double want = 0;
+      for (int64_t l = 0; l < k; ++l) want += a[i * k + l] * b[l * n + j];
+      EXPECT_NEAR(c[i * n + j], want, 1e-13) << i << "," << j;
+    }
+  checked_ptx(*g);  // a program without kernels: an empty module ptxas accepts
+}
+
+TEST(CudaBlas, GemmWithTransposedAAlphaAndBetaMatchesLoops) {
+  REQUIRE_CUDA_PLUGIN();
+  // C = 2 * A^T @ B + 0.5 * C with A stored K x M.
+  Product p;
+  p.cls = "dace.libraries.blas.nodes.gemm.Gemm";
+  p.properties = {{"transA", "true"}, {"alpha", "2.0"}, {"beta", "0.5"}};
+  const int64_t m = 4, k = 6, n = 5;
+  std::unique_ptr<ir::SDFG> g = device_product("cuda_gemm_t", T::Float32, p, {"K", "M"}, {"K", "N"}, {"M", "N"});
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  std::vector<float> a = ramp<float>(k * m, 0.4), b = ramp<float>(k * n, 0.9), c = ramp<float>(m * n, 1.3);
+  std::vector<float> want(c.size());
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t l = 0; l < k; ++l) s += static_cast<double>(a[l * m + i]) * b[l * n + j];
+      want[i * n + j] = static_cast<float>(2.0 * s + 0.5 * c[i * n + j]);
+    }
+  Status st = run_product(*g, a, b, c, m, n, k);
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], want[i], 1e-5) << i;
+}
+
+TEST(CudaBlas, MatrixVectorProductsBothWaysMatchLoops) {
+  REQUIRE_CUDA_PLUGIN();
+  const int64_t m = 9, k = 4;
+  // y = A @ x (A: M x K) and z = x @ A (x: M, A: M x K), as atax has them.
+  std::unique_ptr<ir::SDFG> gv = device_product("cuda_gemv", T::Float64, Product{}, {"M", "K"}, {"K"}, {"M"});
+  std::unique_ptr<ir::SDFG> vg = device_product("cuda_vecmat", T::Float64, Product{}, {"M"}, {"M", "K"}, {"K"});
+  ASSERT_TRUE(analysis::validate(*gv).ok());
+  ASSERT_TRUE(analysis::validate(*vg).ok());
+  std::vector<double> a = ramp<double>(m * k, 0.21), x = ramp<double>(k, 1.1), y(m, -1.0);
+  Status st = run_product(*gv, a, x, y, m, 1, k);
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t i = 0; i < m; ++i) {
+    double want = 0;
+    for (int64_t l = 0; l < k; ++l) want += a[i * k + l] * x[l];
+    EXPECT_NEAR(y[i], want, 1e-13) << i;
+  }
+  std::vector<double> v = ramp<double>(m, 0.57), a2 = ramp<double>(m * k, 0.33), z(k, -1.0);
+  st = run_product(*vg, v, a2, z, m, 1, k);
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t j = 0; j < k; ++j) {
+    double want = 0;
+    for (int64_t i = 0; i < m; ++i) want += v[i] * a2[i * k + j];
+    EXPECT_NEAR(z[j], want, 1e-13) << j;
+  }
+}
+
+TEST(CudaBlas, DeviceProgramCallsTheRuntimesGemm) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = device_product("cuda_matmul_dev", T::Float64, Product{}, {"M", "K"}, {"K", "N"}, {"M", "N"});
+  LowerOptions o = parallel_test_options();
+  o.registry = cuda_registry();
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, o);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  std::string host;
+  llvm::raw_string_ostream os(host);
+  m->module->print(os, nullptr);
+  EXPECT_NE(host.find("call i32 @dace_cuda_gemm"), std::string::npos);
+  EXPECT_NE(host.find("call i32 @dace_cuda_init"), std::string::npos) << "init does not check for a device";
+  // libcublas is opened by the runtime at the first product, never at load time: report it.
+  auto status = reinterpret_cast<const char* (*)()>(cuda_registry()->find_runtime_symbol("dace_cuda_blas_status"));
+  ASSERT_NE(status, nullptr);
+  const std::string s = status();
+  EXPECT_TRUE(s.rfind("cuBLAS ", 0) == 0 || s.rfind("no cuBLAS: ", 0) == 0) << s;
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!driver) GTEST_SKIP() << "no CUDA driver here, the cuBLAS call is not run (" << s << ")";
+  GTEST_SKIP() << "a CUDA driver is installed: this test does not run cuBLAS products on the device (" << s << ")";
+}
+
+TEST(CudaBlas, IntegerProductOnDeviceIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = device_product("cuda_matmul_int", T::Int32, Product{}, {"M", "K"}, {"K", "N"}, {"M", "N"});
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, emulated_options());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("LibraryNode \"product\""), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find("float32 and float64"), std::string::npos) << m.error().message;
+}
+
+}  // namespace
+}  // namespace dace::codegen::testing
