@@ -102,6 +102,26 @@ TEST(SymbolicText, ParseErrorsCarryColumns) {
   }
 }
 
+// Found by fuzz_symbolic: `$True` was the symbol named "True", printed as `True`, which
+// reads back as the boolean. A reserved word after '$' is a parse error naming it (column
+// of the word), in every place the typed dialect allows '$'.
+TEST(SymbolicText, DollarRefusesReservedWords) {
+  for (const char* word : {"True", "False", "and", "or", "not"}) {
+    for (const std::string& text : {std::string("$") + word, "symbol($" + std::string(word) + ", dtype=dace.int64)",
+                                    "N + $" + std::string(word)}) {
+      auto r = parse(text);
+      ASSERT_FALSE(r.ok()) << text;
+      EXPECT_EQ(r.error().code, Code::ParseError) << text;
+      EXPECT_EQ(r.error().column, static_cast<int>(text.find('$')) + 2) << text << ": " << r.error().message;
+      EXPECT_NE(r.error().message.find(std::string("'") + word + "' is a reserved word"), std::string::npos)
+          << r.error().message;
+    }
+  }
+  // Names that only start like a reserved word are symbols.
+  EXPECT_EQ(P("$Trueish"), symbol("Trueish"));
+  EXPECT_EQ(P("$notN"), symbol("notN"));
+}
+
 }  // namespace
 }  // namespace dace::sym
 

@@ -284,6 +284,13 @@ class Parser {
       fail_at(tok_.pos, "expected a symbol name after '$'");
       return nullptr;
     }
+    // A reserved word after '$' would be a symbol that prints as the word itself (`$True`
+    // as `True`, which reads back as the boolean): no symbol may take such a name.
+    if (tok_.text == "True" || tok_.text == "False" || tok_.text == "and" || tok_.text == "or" ||
+        tok_.text == "not") {
+      fail_at(tok_.pos, "'" + std::string(tok_.text) + "' is a reserved word, not a symbol name");
+      return nullptr;
+    }
     Expr e = symbol(tok_.text);
     if (!next()) return nullptr;
     return e;
