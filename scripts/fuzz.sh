@@ -4,6 +4,8 @@
 # from ../shared/sdfg-corpus (SDFG files; symbolic expressions, subsets, memlets and tasklet
 # code taken from them). Prints one line per target: executions, seconds, findings; exits 1
 # when a target found a crash, leak or broken invariant (the input is kept in fuzz-out/).
+# Inputs of past findings are kept in fuzz/regressions/<target>/ and replayed by ctest
+# (fuzz.replay.*); the corpora grown here stay in the build folder, out of git.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: sdfg_reader symbolic tasklet
 # memlet capi_ops; default all). Env: FUZZ_BUILD_DIR (build-fuzz), FUZZ_OUT (build-fuzz/out).
 set -uo pipefail
@@ -30,12 +32,15 @@ for t in "${TARGETS[@]}"; do
   work="$OUT/corpus/$t"; mkdir -p "$work" "$OUT/findings/$t"
   log="$OUT/$t.log"
   seeds="$OUT/seeds/$t"; [[ -d "$seeds" ]] || seeds=""
+  regressions="fuzz/regressions/$t"; [[ -d "$regressions" ]] || regressions=""
+  t0=$SECONDS
   "$BUILD/bin/fuzz_$t" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -rss_limit_mb=4096 \
-    -timeout=30 -artifact_prefix="$OUT/findings/$t/" "$work" $seeds >"$log" 2>&1
+    -timeout=30 -artifact_prefix="$OUT/findings/$t/" "$work" $seeds $regressions >"$log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   found=$(find "$OUT/findings/$t" -type f | wc -l)
-  echo "fuzz_$t: ${execs:-0} executions in ${SECONDS_EACH}s, exit $rc, findings $found"
+  # The time is the run's own: a finding ends it before SECONDS.
+  echo "fuzz_$t: ${execs:-0} executions in $((SECONDS - t0)) s, exit $rc, findings $found"
   if [[ $rc -ne 0 || $found -ne 0 ]]; then failed=1; grep -m5 -E 'ERROR|finding|SUMMARY' "$log"; fi
 done
 exit $failed
