@@ -13,6 +13,7 @@
 #include "transform/assigned_symbols.h"
 #include "transform/block_placement.h"
 #include "transform/block_substitution.h"
+#include "transform/call_isolation.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -177,17 +178,12 @@ class Preparer {
     if (!n || n->kind != ir::NodeKind::NestedSDFG) return refuse("node " + std::to_string(id) + " is not a nested SDFG");
     const std::string where = "nested SDFG " + std::to_string(id) + " (" + quoted(n->label) + ")";
     if (scopes_.parent[static_cast<size_t>(id)] >= 0) return refuse(where + " is inside a scope");
-    for (int other : state_.node_ids()) {
-      if (other == id) continue;
-      const ir::Node* o = state_.node(other);
-      bool attached = o->kind == ir::NodeKind::Access;
-      for (int e : state_.in_edges(other)) attached &= state_.edge(e)->src == id;
-      for (int e : state_.out_edges(other)) attached &= state_.edge(e)->dst == id;
-      if (!attached)
-        return refuse("node " + std::to_string(other) + " (" + quoted(o->label) + ") shares the state with " + where);
-    }
+    std::string why;
+    if (!plan_call_isolation(state_, id, isolation_, why)) return refuse(where + ": " + why);
     return true;
   }
+
+  const CallIsolation& isolation() const { return isolation_; }
 
   std::optional<Prepared> run(int id, ir::SDFG& body) {
     const ir::Node* n = state_.node(id);
@@ -205,16 +201,8 @@ class Preparer {
           return fail(where + " has global, init or exit code");
     if (body.block_slots().empty()) return fail(where + " has no blocks");
 
-    // The state holds the nested SDFG and access nodes attached to it only.
-    for (int other : state_.node_ids()) {
-      if (other == id) continue;
-      const ir::Node* o = state_.node(other);
-      bool attached = o->kind == ir::NodeKind::Access;
-      for (int e : state_.in_edges(other)) attached &= state_.edge(e)->src == id;
-      for (int e : state_.out_edges(other)) attached &= state_.edge(e)->dst == id;
-      if (!attached)
-        return fail("node " + std::to_string(other) + " (" + quoted(o->label) + ") shares the state with " + where);
-    }
+    // What else the state holds moves before or after the call (DaCe's state fissions).
+    if (!precheck(id)) return std::nullopt;
 
     // Connectors: one whole-container edge each, same shape and strides inside and out.
     std::map<std::string, std::string> containers;  // inner connector container -> outer container
@@ -227,6 +215,10 @@ class Preparer {
         const std::string& conn = in ? edge.dst_conn : edge.src_conn;
         const std::string at = where + (in ? " input " : " output ") + quoted(conn);
         if (edge.memlet.is_empty() || conn.empty()) return fail(where + " has an empty memlet");
+        const int other = in ? edge.src : edge.dst;
+        if (state_.node(other)->kind != ir::NodeKind::Access)
+          return fail(at + " is attached to node " + std::to_string(other) + " (" + quoted(state_.node(other)->label) +
+                      "), not an access node");
         const std::string& data = edge.memlet.data;
         auto od = outer_.arrays.find(data);
         if (od == outer_.arrays.end()) return fail(at + " names no outer container");
@@ -361,6 +353,7 @@ class Preparer {
   ir::State& state_;
   const ScopeTree& scopes_;
   std::string& why_;
+  CallIsolation isolation_;
 };
 
 void register_blocks(ir::SDFG& owner, ir::ControlFlowBlock& b) {
@@ -376,7 +369,7 @@ void register_blocks(ir::SDFG& owner, ir::ControlFlowBlock& b) {
 
 // Replaces the state by the prepared nested control flow, as DaCe's state fission and
 // reconnection leave it: state -> nested start ... nested sinks -> new state -> successors.
-void splice(ir::SDFG& outer, ir::State& state, int id, ir::SDFG& body, Prepared& p) {
+void splice(ir::SDFG& outer, ir::State& state, ir::SDFG& body, Prepared& p, const CallIsolation& isolation) {
   ir::ControlFlowRegion& region = *state.parent;
   const int s = region.slot_of(&state);
   auto after = std::make_unique<ir::State>();
@@ -431,9 +424,8 @@ void splice(ir::SDFG& outer, ir::State& state, int id, ir::SDFG& body, Prepared&
   for (auto& [name, d] : p.arrays) outer.arrays[name] = std::move(d);
   for (const auto& [k, t] : p.symbols) outer.symbols.emplace(k, t);
   for (const auto& [k, c] : p.constants) outer.constants.emplace(k, c);
-  for (int n : state.node_ids())
-    if (n != id) state.remove_node(n);
-  state.remove_node(id);
+  // Last, as the nested SDFG (`body`) goes with its node.
+  isolate_call(state, static_cast<ir::State&>(*region.block(a)), isolation);
 }
 
 }  // namespace
@@ -468,9 +460,10 @@ Status InlineMultistateSDFG::inline_node(ir::SDFG& sdfg, ir::State& state, int n
   if (!can_inline(sdfg, state, node)) return make_error(Code::InvalidArgument, "InlineMultistateSDFG: " + why_not_);
   ir::SDFG& body = *static_cast<ir::NestedSDFGNode&>(*state.node(node)).sdfg;
   const ScopeTree scopes = ScopeTree::compute(state);
-  std::optional<Prepared> p = Preparer(sdfg, state, scopes, why_not_).run(node, body);
+  Preparer prep(sdfg, state, scopes, why_not_);
+  std::optional<Prepared> p = prep.run(node, body);
   if (!p) return make_error(Code::Internal, "InlineMultistateSDFG: " + why_not_);  // the copy passed
-  splice(sdfg, state, node, body, *p);
+  splice(sdfg, state, body, *p, prep.isolation());
   return Status::success();
 }
 

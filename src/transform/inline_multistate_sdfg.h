@@ -1,18 +1,19 @@
 // InlineMultistateSDFG (DaCe's name and meaning, dace/transformation/interstate/
-// multistate_inline.py): a nested SDFG whose state holds nothing but it and the access nodes of
-// its connectors is replaced, in the control flow, by the nested SDFG's own blocks (several
-// states, loop regions, conditional blocks). The nested control flow runs where the state ran:
-// the state, emptied, leads to the nested start block, and every nested sink block leads to a
-// new empty state `block` that takes over the state's out-edges (DaCe's state fission, so that
-// DaCe replays the history into the same blocks). Inside, connector containers become the outer
-// containers they were attached to, transients become outer transients (name kept, else
-// `label_name`, then `_0`, `_1`...), the symbol mapping is substituted everywhere (in two steps,
-// so `N -> M, M -> N` swaps), symbols the nested control flow assigns that clash with outer
-// names are renamed (`name_0`, ...), and nested block labels that clash get `_0`, `_1`...
+// multistate_inline.py): a nested SDFG call is replaced, in the control flow, by the nested
+// SDFG's own blocks (several states, loop regions, conditional blocks). The calling state is
+// split first as DaCe's two state fissions split it (call_isolation.h): it keeps what the call
+// does not depend on or feed, leads to the nested start block, and every nested sink block
+// leads to a new state `block` that takes over the state's out-edges and holds what depends on
+// the call (so that DaCe replays the history into the same blocks). Inside, connector
+// containers become the outer containers they were attached to, transients become outer
+// transients (name kept, else `label_name`, then `_0`, `_1`...), the symbol mapping is
+// substituted everywhere (in two steps, so `N -> M, M -> N` swaps), symbols the nested control
+// flow assigns that clash with outer names are renamed (`name_0`, ...), and nested block labels
+// that clash get `_0`, `_1`...
 //
 // Legal only when (DaCe's conditions, narrowed where DaCe fissions the state or rewrites what
 // we do not): the node is not `no_inline`, has the Default schedule, is outside any scope, and
-// every other node of its state is an access node attached to it only; each connector has one
+// its state can be split without losing an edge (call_isolation.h); each connector has one
 // non-empty edge to or from an access node, reading or writing the whole outer container,
 // which is not a view or reference, and whose shape and strides equal the inner ones after
 // the symbol mapping; inner non-transient containers all have a connector; the nested SDFG has

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "ir/edit.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/redundant_copy.h"
 
@@ -60,6 +61,17 @@ void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
     subset.dims[k].start = sym::simplify(sym::add(subset.dims[k].start, by[k]));
     subset.dims[k].end = sym::simplify(sym::add(subset.dims[k].end, by[k]));
   }
+}
+
+// Whether a Reduce library node writes `node` (DaCe turns such a removable copy into a view).
+bool writes_reduction(const ir::State& s, int node) {
+  for (int e : s.in_edges(node)) {
+    const ir::Node* src = s.node(s.edge(e)->src);
+    if (src->kind != ir::NodeKind::Library) continue;
+    const std::string& cls = static_cast<const ir::LibraryNode*>(src)->classpath;
+    if (cls == "Reduce" || cls.ends_with(".Reduce")) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -164,6 +176,23 @@ Status RedundantArray::apply_at(const Site& site, const std::vector<int>& nodes)
   const std::string in_name = static_cast<const ir::AccessNode*>(s.node(nodes[0]))->data;
   const std::string out_name = static_cast<const ir::AccessNode*>(s.node(nodes[1]))->data;
   const int copy = s.out_edges(nodes[0])[0];
+
+  // A reduction writing `in`: DaCe keeps the node and makes `in` a view of `out` (its
+  // _make_view), rather than pointing the reduction's memlet at `out`.
+  if (writes_reduction(s, nodes[0])) {
+    ir::DataDescriptor& d = site.sdfg.arrays.at(in_name);
+    const ir::DataDescriptor& o = site.sdfg.arrays.at(out_name);
+    d.kind = ir::DataKind::View;
+    d.json_type = "ArrayView";
+    d.transient = true;
+    d.storage = o.storage;
+    d.may_alias = o.may_alias;
+    d.lifetime = ir::Lifetime::Scope;
+    ir::ensure_connector(*s.node(nodes[0]), true, "views");
+    ir::DataflowEdge& e = *s.edge(copy);
+    e.src_conn = "views";
+    return Status::success();
+  }
   const CopySides c = sides(s.edge(copy)->memlet, in_name);
   std::vector<sym::Expr> by;
   for (const sym::Range& r : c.out->dims) by.push_back(r.start);

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "analysis/sets.h"
+#include "ir/nodes.h"
 #include "transform/cfg_list.h"
 
 namespace dace::transform {
@@ -121,6 +123,54 @@ std::vector<char> reach(const ir::State& s, const std::vector<int>& from, bool f
   return seen;
 }
 
+// The order networkx's topological_sort gives a DaCe state (generations of Kahn's algorithm:
+// sources in node order, then children in the order of their first edge from each node), so
+// that merges choose among candidates as DaCe does.
+std::vector<int> dace_topological_order(const ir::State& s) {
+  std::vector<int> indegree(static_cast<size_t>(s.node_slots()), 0);
+  std::vector<int> generation;
+  for (int n : s.node_ids()) {
+    indegree[static_cast<size_t>(n)] = static_cast<int>(s.in_edges(n).size());
+    if (indegree[static_cast<size_t>(n)] == 0) generation.push_back(n);
+  }
+  std::vector<int> order;
+  while (!generation.empty()) {
+    std::vector<int> next;
+    for (int n : generation) {
+      order.push_back(n);
+      std::vector<int> children;
+      for (int e : s.out_edges(n)) {
+        const int c = s.edge(e)->dst;
+        if (std::find(children.begin(), children.end(), c) == children.end()) children.push_back(c);
+        if (--indegree[static_cast<size_t>(c)] == 0) next.push_back(c);
+      }
+    }
+    generation = std::move(next);
+  }
+  return order;
+}
+
+// The subset an edge touches of the access node `n`'s container (DaCe's src_subset /
+// dst_subset): the memlet's subset when it names that container, else its other subset.
+const sym::Subset& subset_at(const ir::State& s, const ir::DataflowEdge& e, int n) {
+  const auto& data = static_cast<const ir::AccessNode*>(s.node(n))->data;
+  if (e.memlet.data != data && e.memlet.other_subset) return *e.memlet.other_subset;
+  return e.memlet.subset;
+}
+
+// DaCe's memlets_intersect(first, [written], False, second, [read], True): whether what the
+// first state writes into `written` may overlap what the second reads from `read` (undecided
+// counts as overlapping).
+bool writes_meet_reads(const ir::State& first, int written, const ir::State& second, int read) {
+  for (int ea : first.in_edges(written))
+    for (int eb : second.out_edges(read)) {
+      const sym::Subset& a = subset_at(first, *first.edge(ea), written);
+      const sym::Subset& b = subset_at(second, *second.edge(eb), read);
+      if (analysis::subsets_intersect(a, b).value_or(true)) return true;
+    }
+  return false;
+}
+
 std::vector<std::string> common(const std::set<std::string>& x, const std::set<std::string>& y) {
   std::vector<std::string> out;
   std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
@@ -236,13 +286,54 @@ Status StateFusion::apply_at(const Site& site, const std::vector<int>& blocks) {
     return Status::success();
   }
 
-  // Read-after-write containers: the second state's readers merge into the first's writer.
+  // DaCe's merge of common access nodes: each top-level access node the second state reads
+  // from (not a view; in topological order) that is a source there merges into a top-level
+  // access node of the same container in the first state: the only one, else the
+  // topologically last whose writes meet its reads, else the topologically last. (DaCe also
+  // merges the first state's writers into a second-state node that is written and then read;
+  // can_apply refuses those cases.)
+  const ScopeTree& sa = site.am.scope_tree(*first);
+  const ScopeTree& sb = site.am.scope_tree(*second);
+  std::vector<int> first_order;  // top-level access nodes, topologically last first
+  for (int n : dace_topological_order(*first))
+    if (first->node(n)->kind == ir::NodeKind::Access && sa.parent[static_cast<size_t>(n)] == -1)
+      first_order.insert(first_order.begin(), n);
   std::map<int, int> moved;  // node id in `second` -> id in `first`
-  for (const std::string& d : common(a.written, b.read))
-    for (int n : b.nodes.at(d)) moved[n] = a.nodes.at(d)[0];
+  std::vector<int> merge_order;
+  std::set<int> merged_into;
+  for (int n : dace_topological_order(*second)) {
+    const ir::Node* node = second->node(n);
+    if (node->kind != ir::NodeKind::Access || sb.parent[static_cast<size_t>(n)] != -1) continue;
+    if (second->out_edges(n).empty() || !second->in_edges(n).empty()) continue;
+    const std::string& d = static_cast<const ir::AccessNode*>(node)->data;
+    if (auto desc = site.sdfg.arrays.find(d); desc != site.sdfg.arrays.end() && desc->second.kind == ir::DataKind::View)
+      continue;
+    std::vector<int> candidates;
+    for (int c : first_order)
+      if (static_cast<const ir::AccessNode*>(first->node(c))->data == d && !merged_into.count(c)) candidates.push_back(c);
+    if (candidates.empty()) continue;
+    int into = candidates[0];
+    if (candidates.size() > 1)
+      for (int c : candidates)
+        if (writes_meet_reads(*first, c, *second, n)) {
+          into = c;
+          break;
+        }
+    moved[n] = into;
+    merged_into.insert(into);
+    merge_order.push_back(n);
+  }
 
   std::vector<ir::DataflowEdge> edges;
   for (int e : second->edge_ids()) edges.push_back(*second->edge(e));
+  // DaCe re-attaches the edges of merged nodes last (their out-edges, then in-edges, merge by merge).
+  std::vector<ir::DataflowEdge> reattached;
+  for (int n : merge_order) {
+    for (int e : second->out_edges(n)) reattached.push_back(*second->edge(e));
+    for (int e : second->in_edges(n)) reattached.push_back(*second->edge(e));
+  }
+  std::erase_if(edges, [&](const ir::DataflowEdge& e) { return moved.count(e.src) || moved.count(e.dst); });
+  edges.insert(edges.end(), reattached.begin(), reattached.end());
   for (int id : second->node_ids()) {
     std::unique_ptr<ir::Node> node = second->release_node(id);
     if (moved.count(id)) continue;

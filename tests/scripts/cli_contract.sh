@@ -240,6 +240,23 @@ PYEOF
   expect_grep optimize_inline_multistate_applies '"InlineMultistateSDFG"' "$TMP/mb_ims.hist.json"
   check optimize_inline_multistate_matches_numpy 0 -- "$DACE" run "$TMP/mb_ims.sdfg" --case "$CORPUS/mandelbrot1/case.json"
   triples+=("$MB" "$TMP/mb_ims.sdfg" "$TMP/mb_ims.hist.json")
+  # InlineMultistateSDFG on a state that holds more than the call (producer and consumer maps,
+  # an unrelated tasklet): DaCe's state fissions split it into the same states.
+  CBM="$FRONT/call_between_maps"
+  gzip -dc "$CBM/call_between_maps.raw.sdfgz" > "$TMP/cbm.raw.sdfg"
+  "$DACE" optimize "$TMP/cbm.raw.sdfg" -o "$TMP/cbm_ims.sdfg" --apply-repeated StateFusion --apply InlineMultistateSDFG \
+    --record "$TMP/cbm_ims.hist.json" >/dev/null
+  expect_grep optimize_inline_multistate_splits_state '"InlineMultistateSDFG"' "$TMP/cbm_ims.hist.json"
+  check optimize_inline_multistate_split_matches_numpy 0 -- "$DACE" run "$TMP/cbm_ims.sdfg" --case "$CBM/case.json"
+  triples+=("$TMP/cbm.raw.sdfg" "$TMP/cbm_ims.sdfg" "$TMP/cbm_ims.hist.json")
+  # Simplify of frontend programs whose StateFusion merges read-only access nodes
+  # (integer_widths) and whose ArrayElimination meets reductions (a copy becomes a view).
+  for k in integer_widths reductions; do
+    gzip -dc "$FRONT/$k/$k.raw.sdfgz" > "$TMP/$k.raw.sdfg"
+    "$DACE" optimize "$TMP/$k.raw.sdfg" -o "$TMP/$k.simp.sdfg" --simplify --record "$TMP/$k.simp.hist.json" >/dev/null
+    check "simplify_${k}_matches_numpy" 0 -- "$DACE" run "$TMP/$k.simp.sdfg" --case "$FRONT/$k/case.json"
+    triples+=("$TMP/$k.raw.sdfg" "$TMP/$k.simp.sdfg" "$TMP/$k.simp.hist.json")
+  done
   # GPUTransformSDFG: DaCe replays it (with its own simplify) to the same states and maps.
   "$DACE" optimize "$CORPUS/jacobi_2d/jacobi_2d.raw.sdfg" -o "$TMP/j2d_gpu.sdfg" --simplify --apply GPUTransformSDFG \
     --record "$TMP/j2d_gpu.hist.json" >/dev/null

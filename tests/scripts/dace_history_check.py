@@ -14,6 +14,12 @@ loop differ from one DaCe run to the next. After each LoopLifting entry the chec
 region's blocks in the order libdace gives them (the former guard, the body blocks in their
 former order, the new tail state) before resolving the next entry.
 
+Likewise, DaCe 1.0.2's InlineMultistateSDFG moves the nodes that depend on the call into the
+state after it in the iteration order of a Python set (its state_fission_after), and appends
+the copies of boundary access nodes in set order too. After each such entry the check puts
+the nodes of the states that received the calling state's nodes in the order libdace gives
+them: the former nodes in their former order, then the copies, ordered as their originals.
+
 Another: a ScalarToSymbolPromotion entry is replayed on every SDFG of the hierarchy, root
 first, as DaCe's SimplifyPass applies that pass (libdace's pass does the same); DaCe's
 apply_pass alone would touch the root only."""
@@ -83,6 +89,26 @@ def in_libdace_order(loop, former):
     loop.start_block = 0
 
 
+def nodes_in_former_order(state, former):
+    """Reorders a state's nodes: nodes of `former` (the calling state's nodes before an
+    InlineMultistateSDFG) by their former index, then copies of former access nodes, each
+    ranked as the first former access node of its container."""
+    rank = {id(n): i for i, n in enumerate(former)}
+    by_data = {}
+    for i, n in enumerate(former):
+        if isinstance(n, dace.nodes.AccessNode):
+            by_data.setdefault(n.data, i)
+    if not any(id(n) in rank for n in state.nodes()):
+        return
+    key = lambda n: (id(n) not in rank, rank.get(id(n), by_data.get(getattr(n, 'data', None), len(former))))
+    order = sorted(state.nodes(), key=key)
+    state._nodes = OrderedDict((n, state._nodes[n]) for n in order)
+    old = state._nx
+    state._nx = type(old)()
+    state._nx.add_nodes_from(order)
+    state._nx.add_edges_from(old.edges(keys=True, data=True))
+
+
 def shape_of(sdfg):
     """Containers, symbols, and per state (in order) the node types, of every nested SDFG."""
     return [(sorted(s.arrays), sorted(s.symbols), [sorted(type(n).__name__ for n in st.nodes()) for st in s.states()])
@@ -123,6 +149,9 @@ def check(raw_path, out_path, hist_path):
             # DaCe 1.0.2's memlet propagation handles only state machines of states; its own
             # pattern passes apply without it, so once loops are lifted, so does the replay.
             t.apply_pattern(annotate=not (g.using_experimental_blocks or isinstance(t, LoopLifting)))
+            if isinstance(t, InlineMultistateSDFG):
+                for st in owning_sdfg(cfg).states():
+                    nodes_in_former_order(st, former)
             if isinstance(t, LoopLifting):
                 lifted = [n for n in graph.nodes() if isinstance(n, LoopRegion) and all(n is not f for f in former)]
                 assert len(lifted) == 1, f'{out_path}: history entry {i} lifted {len(lifted)} loops'

@@ -1,8 +1,10 @@
 // InlineMultistateSDFG on hand-built SDFGs: nested SDFGs of several states (a clashing
 // transient, a clashing state label, a mapped symbol), of a state-machine loop whose variable
 // clashes with an outer symbol, and of a loop region, inlined into the parent's control flow;
-// results against plain C++ loops. Refusals: another node in the state, a partial subset,
-// a nested SDFG inside a map, different strides. The InlineSDFGs pass uses it first, as
+// results against plain C++ loops; a calling state that holds producers, consumers and
+// unrelated nodes, split as DaCe's state fissions split it. Refusals: a fission that would lose
+// an edge, an input that is no access node, a partial subset, a nested SDFG inside a map,
+// different strides. The InlineSDFGs pass uses it first, as
 // DaCe's inline_sdfgs does.
 #include <gtest/gtest.h>
 
@@ -30,8 +32,8 @@ void map_state(ir::State& s, const std::string& src, const std::string& dst, con
 // Inner (symbol K, mapped to the outer M): state "s": tmp = x * 2; state "second":
 // y = tmp + 1. Outer: state "s" calls it on A -> B; state "after": tmp = B * 3, where tmp is
 // an outer array too (the inner transient becomes inner_tmp, the inner state "s" becomes s_0).
-// `partial` passes only A[0:M-1]; `extra` adds an unrelated tasklet to the calling state.
-std::unique_ptr<ir::SDFG> two_states(bool partial = false, bool extra = false, bool strided = false) {
+// `partial` passes only A[0:M-1].
+std::unique_ptr<ir::SDFG> two_state_inner(bool strided) {
   auto inner = std::make_unique<ir::SDFG>();
   inner->name = "inner";
   inner->symbols["K"] = ir::DType::of(T::Int64);
@@ -43,7 +45,11 @@ std::unique_ptr<ir::SDFG> two_states(bool partial = false, bool extra = false, b
   map_state(add_state(*inner, *inner, "s", &first), "x", "tmp", " * 2", "K");
   map_state(add_state(*inner, *inner, "second", &second), "tmp", "y", " + 1", "K");
   add_interstate(*inner, first, second);
+  return inner;
+}
 
+std::unique_ptr<ir::SDFG> two_states(bool partial = false, bool strided = false) {
+  auto inner = two_state_inner(strided);
   auto g = std::make_unique<ir::SDFG>();
   g->name = "outer";
   g->symbols["M"] = ir::DType::of(T::Int64);
@@ -55,10 +61,6 @@ std::unique_ptr<ir::SDFG> two_states(bool partial = false, bool extra = false, b
   int n = add_nested(call, std::move(inner), {"x"}, {"y"}, {{"K", partial ? "M - 1" : "M"}});
   edge(call, access(call, "A"), "", n, "x", partial ? "A[0:M - 1]" : "A[0:M]");
   edge(call, n, "y", access(call, "B"), "", partial ? "B[0:M - 1]" : "B[0:M]");
-  if (extra) {
-    int t = tasklet(call, "o = 7", {}, {"o"});
-    edge(call, t, "o", access(call, "tmp"), "", "tmp[0]");
-  }
   map_state(add_state(*g, *g, "after", &after), "B", "tmp", " * 3", "M");
   add_interstate(*g, s, after);
   return g;
@@ -208,11 +210,109 @@ TEST(TransformInlineMultistateSDFG, InlinesALoopRegion) {
   for (int64_t k = 0; k < m; ++k) EXPECT_EQ(b[k], expect[k]) << k;
 }
 
-TEST(TransformInlineMultistateSDFG, RefusesAStateWithOtherNodes) {
-  auto g = two_states(false, true);
+// The two-state inner SDFG (y = x * 2 + 1) called in a state that also holds a map computing
+// its input (A = X + 1), a map reading its output and X (C = B * 3 + X), and an unrelated
+// tasklet (D[0] = 7). `lost_edge` adds a copy A -> C, which DaCe's fission would drop.
+std::unique_ptr<ir::SDFG> crowded_state(bool lost_edge = false) {
+  std::unique_ptr<ir::SDFG> body = two_state_inner(false);
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  for (const char* a : {"X", "A", "B", "C"}) add_array(*g, a, T::Float64, {"M"});
+  add_array(*g, "D", T::Float64, {"1"});
+  ir::State& s = add_state(*g, *g, "s");
+  const int x = access(s, "X"), a = access(s, "A"), b = access(s, "B"), c = access(s, "C");
+  {
+    auto [entry, exit] = map(s, {"j"}, "0:M");
+    int t = tasklet(s, "o = v + 1", {"v"}, {"o"});
+    edge_in(s, x, entry, t, "v", "X[0:M]", "X[j]");
+    edge_out(s, t, "o", exit, a, "A[j]", "A[0:M]");
+  }
+  int n = add_nested(s, std::move(body), {"x"}, {"y"}, {{"K", "M"}});
+  edge(s, a, "", n, "x", "A[0:M]");
+  edge(s, n, "y", b, "", "B[0:M]");
+  {
+    auto [entry, exit] = map(s, {"j"}, "0:M");
+    int t = tasklet(s, "o = u * 3 + v", {"u", "v"}, {"o"});
+    edge_in(s, b, entry, t, "u", "B[0:M]", "B[j]");
+    edge_in(s, x, entry, t, "v", "X[0:M]", "X[j]");
+    edge_out(s, t, "o", exit, c, "C[j]", "C[0:M]");
+  }
+  int t = tasklet(s, "o = 7", {}, {"o"});
+  edge(s, t, "o", access(s, "D"), "", "D[0]");
+  if (lost_edge) edge(s, a, "", c, "", "A[0:M]");
+  return g;
+}
+
+const ir::State* state_of(const ir::ControlFlowBlock* b) {
+  return b && b->kind == ir::BlockKind::State ? static_cast<const ir::State*>(b) : nullptr;
+}
+ir::State* state_of(ir::ControlFlowBlock* b) {
+  return b && b->kind == ir::BlockKind::State ? static_cast<ir::State*>(b) : nullptr;
+}
+
+int count_in(const ir::State& s, ir::NodeKind kind) {
+  int k = 0;
+  for (int n : s.node_ids()) k += s.node(n)->kind == kind;
+  return k;
+}
+
+// DaCe's two state fissions: what the call depends on stays before it, what depends on it goes
+// into the state after (DaCe's "block"), and the results equal plain loops.
+TEST(TransformInlineMultistateSDFG, SplitsAStateHoldingOtherNodes) {
+  auto g = crowded_state();
+  ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  // "s" (the producer map and the tasklet), the nested "s_0" and "second", "block" (the consumer).
+  EXPECT_EQ(g->block_slots().size(), 4u);
+  const auto* before = state_of(block_labelled(*g, "s"));
+  const auto* after = state_of(block_labelled(*g, "block"));
+  ASSERT_TRUE(before && after);
+  EXPECT_EQ(count_in(*before, ir::NodeKind::MapEntry), 1);
+  EXPECT_EQ(count_in(*before, ir::NodeKind::Tasklet), 2);
+  EXPECT_EQ(count_in(*after, ir::NodeKind::MapEntry), 1);
+  EXPECT_EQ(count_in(*after, ir::NodeKind::Tasklet), 1);
+  // X feeds maps on both sides: a copy stays before, the original goes after.
+  int xs = 0;
+  for (const ir::State* st : {before, after})
+    for (int n : st->node_ids())
+      if (st->node(n)->kind == ir::NodeKind::Access) xs += static_cast<const ir::AccessNode*>(st->node(n))->data == "X";
+  EXPECT_EQ(xs, 2);
+  const int64_t m = 9;
+  std::vector<double> x(m), a(m, -1), b(m, -1), c(m, -1), d(1, -1);
+  for (int64_t i = 0; i < m; ++i) x[i] = 0.75 * static_cast<double>(i) - 2;
+  run_sdfg(*g, {{"X", &x}, {"A", &a}, {"B", &b}, {"C", &c}, {"D", &d}}, {{"M", m}});
+  for (int64_t i = 0; i < m; ++i) {
+    const double ai = x[i] + 1, bi = ai * 2 + 1;
+    EXPECT_EQ(a[i], ai) << i;
+    EXPECT_EQ(b[i], bi) << i;
+    EXPECT_EQ(c[i], bi * 3 + x[i]) << i;
+  }
+  EXPECT_EQ(d[0], 7);
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesAFissionThatWouldLoseAnEdge) {
+  auto g = crowded_state(true);
   std::string why;
   EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
-  EXPECT_NE(why.find("shares the state with nested SDFG"), std::string::npos) << why;
+  EXPECT_NE(why.find("would be lost by the state fission"), std::string::npos) << why;
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 1);
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesACallFedByATasklet) {
+  auto g = two_states();
+  ir::State& s = *state_of(g->block(0));
+  // The access node A (node 0) becomes a tasklet's output: the call's input is no access node.
+  int t = tasklet(s, "o = 1", {}, {"o"});
+  int nested = -1;
+  for (int n : s.node_ids())
+    if (s.node(n)->kind == ir::NodeKind::NestedSDFG) nested = n;
+  edge(s, t, "o", nested, "x", "A[0:M]");
+  for (int e : s.in_edges(nested))
+    if (s.edge(e)->src != t) s.remove_edge(e);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("not an access node"), std::string::npos) << why;
 }
 
 TEST(TransformInlineMultistateSDFG, RefusesAPartialSubset) {
@@ -225,7 +325,7 @@ TEST(TransformInlineMultistateSDFG, RefusesAPartialSubset) {
 }
 
 TEST(TransformInlineMultistateSDFG, RefusesDifferentStrides) {
-  auto g = two_states(false, false, true);
+  auto g = two_states(false, true);
   std::string why;
   EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
   EXPECT_NE(why.find("strides differ from those of 'A'"), std::string::npos) << why;

@@ -296,6 +296,31 @@ def nested_calls(A: dace.float64[N], B: dace.float64[N], C: dace.float64[N]):
     scale_shift(B, C)
 
 
+# A multi-state call (a loop) between maps that feed it and read its output, and an
+# unrelated write: once states are fused, the call shares its state with all of them, and
+# DaCe's InlineMultistateSDFG splits that state around it.
+@dace.program
+def running_scale(x: dace.float64[N], y: dace.float64[N]):
+    for i in range(N):
+        y[i] = x[i] * 2 + i
+
+
+def call_between_maps_reference(i):
+    a = i['X'] + 1
+    b = a * 2 + np.arange(8)
+    return dict(B=b, C=b * 3 + i['X'], D=np.array([7.0]))
+
+
+@case({'N': 8}, lambda r: dict(X=r.random(8), B=np.zeros(8), C=np.zeros(8), D=np.zeros(1)),
+      call_between_maps_reference)
+@dace.program
+def call_between_maps(X: dace.float64[N], B: dace.float64[N], C: dace.float64[N], D: dace.float64[1]):
+    A = X + 1
+    running_scale(A, B)
+    C[:] = B * 3 + X
+    D[0] = 7
+
+
 # Explicit dace.map with a tasklet and a write-conflict resolution (DaCe's auto_optimize tiles
 # it; its tiles end at SymExpr bounds such as {"main": "Min(N - 1, tile_i + 127)", ...}).
 @case({'N': 9}, lambda r: dict(A=r.random((9, 9)), s=np.zeros(1), B=np.zeros((9, 9))),
