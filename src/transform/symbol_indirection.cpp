@@ -21,15 +21,39 @@ std::string new_name(const std::string& name, const std::set<std::string>& taken
     if (std::string c = name + "_" + std::to_string(i); !taken.count(c)) return c;
 }
 
-// Rewrites one tasklet's reads; DaCe's TaskletIndirectionPromoter for input connectors.
+// Rewrites one tasklet's subscripts of connectors; DaCe's TaskletIndirectionPromoter.
 class Promoter {
  public:
-  Promoter(const std::map<std::string, const ir::Memlet*>& inputs, const std::set<std::string>& defined,
-           std::set<std::string> connectors)
-      : inputs_(inputs), defined_(defined), connectors_(std::move(connectors)) {}
+  Promoter(const std::map<std::string, const ir::Memlet*>& inputs, const std::map<std::string, const ir::Memlet*>& outputs,
+           const std::set<std::string>& defined, std::set<std::string> connectors)
+      : inputs_(inputs), outputs_(outputs), defined_(defined), connectors_(std::move(connectors)) {}
 
-  std::map<std::string, std::pair<std::string, sym::Subset>> mapping;  // new connector -> (old, element)
-  std::set<std::string> kept;                                          // connectors still read whole
+  std::map<std::string, std::pair<std::string, sym::Subset>> mapping;  // new input -> (old, element)
+  std::map<std::string, std::pair<std::string, sym::Subset>> out_mapping;  // new output -> (old, element)
+  std::set<std::string> kept;                                          // connectors still used whole
+
+  // An assignment target: its indices are reads; a subscripted output connector whose index
+  // uses defined symbols only becomes a new output connector of that one element.
+  tasklet::ExprPtr visit_target(const tasklet::ExprPtr& t) {
+    const auto* sub = t->as<tasklet::Subscript>();
+    if (!sub) return t;
+    tasklet::Subscript rebuilt{sub->value, {}};
+    for (const tasklet::ExprPtr& i : sub->indices) rebuilt.indices.push_back(visit(i));
+    tasklet::ExprPtr node = tasklet::make_expr(t->loc, rebuilt, t->type);
+    const auto* name = rebuilt.value ? rebuilt.value->as<tasklet::Name>() : nullptr;
+    if (!name) return node;
+    auto out = outputs_.find(name->id);
+    if (out == outputs_.end()) return node;
+    const std::string fresh = new_name(name->id, connectors_);
+    connectors_.insert(fresh);
+    std::optional<sym::Subset> element = compose(out->second->subset, rebuilt.indices);
+    if (!element) {
+      kept.insert(name->id);
+      return node;
+    }
+    out_mapping[fresh] = {name->id, *element};
+    return tasklet::make_expr(t->loc, tasklet::Name{fresh}, t->type);
+  }
 
   tasklet::ExprPtr visit(const tasklet::ExprPtr& e) {
     if (!e) return e;
@@ -88,6 +112,7 @@ class Promoter {
   }
 
   const std::map<std::string, const ir::Memlet*>& inputs_;
+  const std::map<std::string, const ir::Memlet*>& outputs_;
   const std::set<std::string>& defined_;
   std::set<std::string> connectors_;
 };
@@ -96,22 +121,16 @@ std::vector<tasklet::StmtPtr> visit_body(Promoter& p, const std::vector<tasklet:
 
 tasklet::StmtPtr visit_stmt(Promoter& p, const tasklet::StmtPtr& s) {
   if (const auto* a = s->as<tasklet::Assign>()) {
-    // Targets are stores: only their indices are reads.
-    tasklet::Assign out{{}, p.visit(a->value)};
-    for (const tasklet::ExprPtr& t : a->targets) {
-      const auto* sub = t->as<tasklet::Subscript>();
-      if (!sub) {
-        out.targets.push_back(t);
-        continue;
-      }
-      tasklet::Subscript rebuilt{sub->value, {}};
-      for (const tasklet::ExprPtr& i : sub->indices) rebuilt.indices.push_back(p.visit(i));
-      out.targets.push_back(tasklet::make_expr(t->loc, rebuilt, t->type));
-    }
+    // Targets first, then the value, in the order of Python's AST fields (DaCe's visit), so
+    // new connector names are drawn as DaCe draws them.
+    tasklet::Assign out;
+    for (const tasklet::ExprPtr& t : a->targets) out.targets.push_back(p.visit_target(t));
+    out.value = p.visit(a->value);
     return tasklet::make_stmt(s->loc, out);
   }
   if (const auto* a = s->as<tasklet::AugAssign>()) {
-    // `x += v` reads x too; a subscripted target keeps its form (an output, not rewritten).
+    // `x += v` reads x too; a subscripted target keeps its form: DaCe would turn `o[k] += v`
+    // into `o_0 += v` on a fresh output connector, which reads an uninitialized value.
     tasklet::ExprPtr target = a->target;
     if (const auto* sub = target->as<tasklet::Subscript>()) {
       tasklet::Subscript rebuilt{sub->value, {}};
@@ -139,8 +158,8 @@ bool promote_tasklet(ir::State& state, int id, const std::set<std::string>& defi
   if (t.code.language != ir::Language::Python) return false;
   Result<std::shared_ptr<const tasklet::Program>> prog = tasklet::parse_code_cached(t.code.code);
   if (!prog.ok()) return false;
-  std::map<std::string, const ir::Memlet*> inputs;
-  std::map<std::string, int> edge_of;
+  std::map<std::string, const ir::Memlet*> inputs, outputs;
+  std::map<std::string, int> edge_of, out_edge_of;
   std::set<std::string> connectors;
   for (const auto& [c, type] : t.in_connectors) connectors.insert(c);
   for (const auto& [c, type] : t.out_connectors) connectors.insert(c);
@@ -151,12 +170,39 @@ bool promote_tasklet(ir::State& state, int id, const std::set<std::string>& defi
     inputs[edge.dst_conn] = &edge.memlet;
     edge_of[edge.dst_conn] = e;
   }
-  if (inputs.empty()) return false;
-  Promoter p(inputs, defined, connectors);
+  // Outputs with one edge each and no WCR (DaCe's new memlet would drop the WCR).
+  std::map<std::string, int> out_edges;
+  for (int e : state.out_edges(id)) ++out_edges[state.edge(e)->src_conn];
+  for (int e : state.out_edges(id)) {
+    const ir::DataflowEdge& edge = *state.edge(e);
+    if (edge.memlet.is_empty() || edge.src_conn.empty() || !edge.memlet.wcr.empty()) continue;
+    if (inputs.count(edge.src_conn) || out_edges[edge.src_conn] != 1) continue;
+    outputs[edge.src_conn] = &edge.memlet;
+    out_edge_of[edge.src_conn] = e;
+  }
+  if (inputs.empty() && outputs.empty()) return false;
+  Promoter p(inputs, outputs, defined, connectors);
   tasklet::Program rewritten{visit_body(p, (*prog)->body)};
-  if (p.mapping.empty()) return false;
+  if (p.mapping.empty() && p.out_mapping.empty()) return false;
   t.code.code = tasklet::to_source(rewritten);
   const std::set<std::string> still_read = tasklet::names_read(rewritten);
+  const std::set<std::string> still_written = tasklet::names_assigned(rewritten);
+  for (const auto& [fresh, use] : p.out_mapping) {
+    const ir::DataflowEdge old = *state.edge(out_edge_of.at(use.first));
+    t.out_connectors[fresh] = ir::DType{};
+    ir::Memlet m;
+    m.data = old.memlet.data;
+    m.subset = use.second;
+    state.add_edge(ir::DataflowEdge{id, old.dst, fresh, old.dst_conn, std::move(m)});
+  }
+  std::set<std::string> gone_out;
+  for (const auto& [fresh, use] : p.out_mapping)
+    if (!p.kept.count(use.first) && !still_written.count(use.first) && !still_read.count(use.first))
+      gone_out.insert(use.first);
+  for (const std::string& c : gone_out) {
+    state.remove_edge(out_edge_of.at(c));
+    t.out_connectors.erase(c);
+  }
   for (const auto& [fresh, use] : p.mapping) {
     const ir::DataflowEdge old = *state.edge(edge_of.at(use.first));
     t.in_connectors[fresh] = ir::DType{};

@@ -515,5 +515,74 @@ TEST(TransformScalarToSymbol, IndirectionThroughSymbolsBecomesAMemlet) {
   EXPECT_EQ(b[3], a[4]);
 }
 
+// The same step for writes: `o[k + 2] = ...` and, inside a map, `o[i + k] = ...` through output
+// connectors whose memlets are all of B write one element through a new connector (the map's
+// through the exit's same connector); `o[j] = ...` with j an input connector stays, and so do
+// a write with a WCR and an augmented write `o[k] += ...`.
+TEST(TransformScalarToSymbol, IndirectWritesThroughSymbolsBecomeMemlets) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "indirect_writes";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  add_array(*g, "S", T::Float64, {"N"});
+  add_array(*g, "J", T::Int64, {"1"});
+  add_scalar(*g, "k", T::Int64, true);
+  int s0 = 0, s1 = 0;
+  write_k(*g, *g, "s0", "N - 3", &s0);
+  ir::State& s = add_state(*g, *g, "s1", &s1);
+  const int a_node = access(s, "A");
+  const int t = tasklet(s, "o[k + 2] = a * 2", {"a"}, {"o"});
+  edge(s, a_node, "", t, "a", "A[0]");
+  edge(s, t, "o", access(s, "B"), "", "B[0:N]");
+  int u = 0;
+  {
+    auto [entry, exit] = map(s, {"i"}, "0:2");
+    u = tasklet(s, "o[i + k] = a + 1", {"a"}, {"o"});
+    edge_in(s, a_node, entry, u, "a", "A[1:3]", "A[i + 1]");
+    edge_out(s, u, "o", exit, access(s, "B"), "B[0:N]", "B[0:N]");
+  }
+  const int w = tasklet(s, "o[j] = a", {"a", "j"}, {"o"});
+  edge(s, a_node, "", w, "a", "A[0]");
+  edge(s, access(s, "J"), "", w, "j", "J[0]");
+  edge(s, w, "o", access(s, "S"), "", "S[0:N]");
+  const int x = tasklet(s, "o[k] = a", {"a"}, {"o"});
+  edge(s, a_node, "", x, "a", "A[1]");
+  edge(s, x, "o", access(s, "S"), "", "S[0:N]");
+  s.edge(s.out_edges(x)[0])->memlet.wcr = "lambda x, y: x + y";
+  const int y = tasklet(s, "o[k] += a", {"a"}, {"o"});
+  edge(s, a_node, "", y, "a", "A[2]");
+  edge(s, y, "o", access(s, "A"), "", "A[0:N]");
+  add_interstate(*g, s0, s1);
+  ASSERT_TRUE(run_promotion(*g));
+  for (int id : {t, u}) {
+    const auto& tk = static_cast<const ir::Tasklet&>(*s.node(id));
+    EXPECT_EQ(tk.out_connectors.count("o"), 0u) << tk.code.code;
+    ASSERT_EQ(tk.out_connectors.count("o_0"), 1u) << tk.code.code;
+    EXPECT_EQ(tk.code.code.find("o_0["), std::string::npos) << tk.code.code;
+  }
+  for (int e : s.out_edges(t)) EXPECT_EQ(ir::to_string(s.edge(e)->memlet), "B[k + 2]");
+  for (int e : s.out_edges(u)) EXPECT_EQ(ir::to_string(s.edge(e)->memlet), "B[i + k]");
+  for (int id : {w, x, y}) EXPECT_EQ(static_cast<const ir::Tasklet&>(*s.node(id)).out_connectors.count("o"), 1u) << id;
+  const int64_t n = 8;
+  std::vector<double> a(n), b(n, -1), sv(n, 0.5), j(1);
+  for (int64_t i = 0; i < n; ++i) a[static_cast<size_t>(i)] = 1.25 * static_cast<double>(i) - 3;
+  const int64_t jv = 2;
+  std::memcpy(j.data(), &jv, sizeof jv);
+  const std::vector<double> a0 = a;
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"S", &sv}, {"J", &j}}, {{"N", n}});
+  const size_t k = n - 3;
+  std::vector<double> want_b(n, -1), want_s(n, 0.5);
+  want_b[k + 2] = a0[0] * 2;
+  for (size_t i = 0; i < 2; ++i) want_b[i + k] = a0[i + 1] + 1;
+  want_s[2] = a0[0];
+  want_s[k] += a0[1];
+  for (int64_t i = 0; i < n; ++i) {
+    EXPECT_EQ(b[static_cast<size_t>(i)], want_b[static_cast<size_t>(i)]) << i;
+    EXPECT_EQ(sv[static_cast<size_t>(i)], want_s[static_cast<size_t>(i)]) << i;
+  }
+  EXPECT_EQ(a[k], a0[k] + a0[2]);
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
