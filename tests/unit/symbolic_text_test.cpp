@@ -1,6 +1,8 @@
 // Parser (both DaCe dialects, errors with columns) and printer (DaCe 1.x syntax, round-trip).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "ir/symbolic/expr.h"
 
 namespace dace::sym {
@@ -100,6 +102,30 @@ TEST(SymbolicText, ParseErrorsCarryColumns) {
     EXPECT_EQ(r.error().line, 1) << c.text;
     EXPECT_EQ(r.error().column, c.column) << c.text << ": " << r.error().message;
   }
+}
+
+// Found by fuzz_symbolic: a product whose integer coefficient is followed by a sum and
+// more factors printed as `c*(sum)*f`, which the parser, multiplying left to right,
+// distributes into `(c*sum)*f`: another expression. The factors after the coefficient are
+// grouped. Expected texts hand-derived; each reads back as the same expression.
+TEST(SymbolicText, CoefficientTimesSumAndMoreFactorsRoundTrips) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"(a + 2)*(-f(x))", "-((a + 2)*f(x))"},
+      {"(a + 2)*f(x)*2", "2*((a + 2)*f(x))"},
+      {"(a + 2)*(-f(x))*3", "-3*((a + 2)*f(x))"},
+      {"(a + 2)*(c + 1)*(-1)", "-((a + 2)*(c + 1))"},
+      // Unchanged: a coefficient times one sum distributes anyway; a symbol first keeps it.
+      {"-(a + 2)*b", "b*(-a - 2)"},
+      {"N*(M + 1)*(-2)", "-2*N*(M + 1)"},
+  };
+  for (const auto& [text, want] : cases) {
+    Expr e = P(text);
+    EXPECT_EQ(to_string(e), want) << text;
+    EXPECT_EQ(P(to_string(e).c_str()), e) << text;
+  }
+  // The fuzzer's input.
+  Expr e = P("(-32**i -1 + sy+3-1* + sH*SN*2*i) *-Sb(p )");
+  EXPECT_EQ(P(to_string(e).c_str()), e) << to_string(e);
 }
 
 // Found by fuzz_symbolic: `$True` was the symbol named "True", printed as `True`, which

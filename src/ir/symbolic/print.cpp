@@ -49,6 +49,12 @@ Printed print_mul(Expr e) {
       s = print(e->args[0]).text + "*";
     }
   }
+  // The parser multiplies left to right, and an integer times a sum distributes: `2*(a +
+  // 1)*f(x)` reads back as (2*a + 2)*f(x). When a sum follows the coefficient and other
+  // factors follow it, the factors after the coefficient are parenthesized together
+  // (`2*((a + 1)*f(x))`, `-((a + 1)*f(x))`), which reads back as this product.
+  const bool group = first == 1 && e->args.size() > 2 && e->args[1]->op == Op::Add;
+  if (group) s += "(";
   for (size_t i = first; i < e->args.size(); ++i) {
     if (i > first) s += "*";
     Expr f = e->args[i];
@@ -57,6 +63,7 @@ Printed print_mul(Expr e) {
     bool parens = p.prec < kMul || detail::is_truediv(f) || (prec == kUnary && p.prec < kUnary);
     s += wrap(p, parens);
   }
+  if (group) s += ")";
   return {s, prec};
 }
 
