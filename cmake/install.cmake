@@ -19,6 +19,11 @@ set_target_properties(dace_cli PROPERTIES EXPORT_NAME dace
 install(TARGETS dace EXPORT libdaceTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The CPU runtime of ahead-of-time compiled programs (libdace_rt.so, no LLVM; docs/aot.md):
+# libdace::rt, pkg-config libdace_rt.
+set_target_properties(dace_rt PROPERTIES EXPORT_NAME rt INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS dace_rt EXPORT libdaceTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/plugins/cpu/runtime/dace_cpu_runtime.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libdace)
 install(TARGETS dace_cli EXPORT libdaceTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/include/libdace.h ${CMAKE_SOURCE_DIR}/include/libdace.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -67,4 +72,6 @@ install(FILES ${CMAKE_BINARY_DIR}/package/libdaceConfig.cmake
 file(RELATIVE_PATH LIBDACE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 string(REGEX REPLACE "/$" "" LIBDACE_PC_TO_PREFIX "${LIBDACE_PC_TO_PREFIX}")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace.pc.in ${CMAKE_BINARY_DIR}/package/libdace.pc @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/package/libdace.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_rt.pc.in ${CMAKE_BINARY_DIR}/package/libdace_rt.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/package/libdace.pc ${CMAKE_BINARY_DIR}/package/libdace_rt.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

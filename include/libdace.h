@@ -826,6 +826,23 @@ DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options
  * `options` may be NULL. */
 DACE_API dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context,
                                             const dace_sdfg_t* sdfg, const dace_compile_options_t* options);
+/* Ahead-of-time compilation (docs/aot.md): validates and lowers `sdfg` as
+ * dace_program_compile does, then writes three files into `out_dir` (created if missing):
+ * <name>.o (the object the JIT would link, for this host's CPU, position-independent,
+ * byte-deterministic), lib<name>.so (that object linked by the system's C compiler driver,
+ * `cc` or $DACE_AOT_CC, needing only libdace_rt.so, the CPU runtime without LLVM, and the
+ * vendor libraries it calls) and <name>.h (DaCe's ABI: __dace_init_<name>,
+ * __program_<name>, __dace_exit_<name>, argument types and order in comments), <name> being
+ * the SDFG's name. Each file is written under a temporary name and renamed, so a failure
+ * leaves no partial file. Options used: opt_level, fast_math, num_threads, optimize,
+ * bounds_check (cache_dir, dump_dir, tiers and mpi_comm are JIT matters). Errors:
+ * DACE_ERROR_INVALID_ARGUMENT (a name that is no C identifier, NULL or empty out_dir),
+ * DACE_ERROR_IO (out_dir cannot be created or written), DACE_ERROR_UNSUPPORTED (a program
+ * calling another plugin's runtime, CUDA or MPI; argument types C cannot pass),
+ * DACE_ERROR_COMPILE (the linker's output), DACE_ERROR_NOT_FOUND (libdace_rt.so missing next
+ * to libdace), and those of dace_program_compile. `options` may be NULL. */
+DACE_API dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_t* sdfg,
+                                                const dace_compile_options_t* options, const char* out_dir);
 /* Runs the program's exit code and unloads it. NULL is ignored. */
 DACE_API void dace_program_release(dace_program_t* program);
 

@@ -1312,6 +1312,13 @@ struct compile_stats {
   int32_t tier = 2;
 };
 
+// Ahead-of-time compilation (docs/aot.md): writes <out_dir>/lib<name>.so, <name>.o and
+// <name>.h for `g`, whose name must be a C identifier; throws on failure, leaving no file.
+inline void compile_aot(context& ctx, const sdfg& g, const std::string& out_dir, const compile_options& options = {}) {
+  const dace_compile_options_t o = options.c();
+  check(dace_program_compile_aot(ctx.get(), g.get(), &o, out_dir.c_str()));
+}
+
 class program {
  public:
   // An empty object (no program); calls on it throw DACE_ERROR_INVALID_ARGUMENT.

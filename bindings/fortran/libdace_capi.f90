@@ -1949,6 +1949,19 @@ module libdace_capi
       type(c_ptr), value :: options
     end function dace_program_compile
 
+    ! dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_t* sdfg,
+    !    const dace_compile_options_t* options, const char* out_dir)
+    function dace_program_compile_aot(context, sdfg, options, out_dir) bind(C, &
+        name="dace_program_compile_aot")
+      import :: c_char, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_program_compile_aot
+      type(c_ptr), value :: context
+      type(c_ptr), value :: sdfg
+      type(c_ptr), value :: options
+      character(kind=c_char), intent(in) :: out_dir(*)
+    end function dace_program_compile_aot
+
     ! void dace_program_release(dace_program_t* program)
     subroutine dace_program_release(program) bind(C, name="dace_program_release")
       import :: c_ptr

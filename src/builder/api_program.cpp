@@ -14,6 +14,7 @@
 #include "jit/program.h"
 #include "jit/program_key.h"
 #include "jit/session.h"
+#include "pipeline/aot.h"
 #include "pipeline/compile.h"
 #include "plugin/loader.h"
 #include "plugin/registry.h"
@@ -500,6 +501,36 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     if (void* hook = backend.registry->find_runtime_symbol("dace_mpi_set_host_comm"))
       result->set_mpi_comm = reinterpret_cast<void (*)(const void*)>(hook);
     *out_program = result.release();
+    return Status::success();
+  });
+}
+
+dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_t* sdfg,
+                                       const dace_compile_options_t* options, const char* out_dir) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(context, "context"));
+    DACE_TRY(require(out_dir, "out_dir"));
+    auto sd = sdfg_of(sdfg);
+    if (!sd) return sd.take_error();
+    auto read = read_options(options);
+    if (!read) return read.take_error();
+    const dace_compile_options_t opts = *read;
+    // The session gives the host target and the plugins the lowering uses; its cache is not.
+    DACE_TRY(ensure_jit(context, str_or_empty(opts.cache_dir)));
+    dace::pipeline::Backend backend;
+    {
+      std::lock_guard<std::mutex> lock(context->jit_mutex);
+      backend = {context->session, context->registry, context->plugins_fingerprint};
+    }
+    dace::pipeline::CompileRequest request;
+    request.sdfg = &**sd;
+    request.opt_level = opts.opt_level;
+    request.fast_math = opts.fast_math != 0;
+    request.num_threads = opts.num_threads;
+    request.optimize = str_or_empty(opts.optimize);
+    request.bounds_check = opts.bounds_check != 0;
+    auto written = dace::pipeline::compile_aot(request, backend, out_dir);
+    if (!written) return written.take_error();
     return Status::success();
   });
 }

@@ -138,6 +138,28 @@ llvm::CodeGenOptLevel codegen_level(int level) {
   }
 }
 
+// Verifies `mod` and checks that it is for the host (an empty triple or data layout is
+// taken as the host's), then sets the host's triple and data layout.
+Status check_for_host(llvm::Module& mod, const TargetInfo& target) {
+  const std::string what = "module \"" + mod.getModuleIdentifier() + "\"";
+  std::string verifier_text;
+  llvm::raw_string_ostream verifier_os(verifier_text);
+  if (llvm::verifyModule(mod, &verifier_os)) {
+    verifier_os.flush();
+    return make_error(Code::CompileError, what + " is invalid LLVM IR: " + verifier_text);
+  }
+  if (!mod.getTargetTriple().empty() && !same_platform(mod.getTargetTriple(), target.triple))
+    return make_error(Code::CompileError, what + " targets " + mod.getTargetTriple() +
+                                              ", the JIT's host is " + target.triple);
+  const std::string layout = mod.getDataLayoutStr();
+  if (!layout.empty() && mod.getDataLayout() != llvm::DataLayout(target.data_layout))
+    return make_error(Code::CompileError, what + " has data layout \"" + layout +
+                                              "\", the host's is \"" + target.data_layout + "\"");
+  mod.setTargetTriple(target.triple);
+  mod.setDataLayout(target.data_layout);
+  return Status::success();
+}
+
 }  // namespace
 
 struct SessionState {
@@ -490,22 +512,8 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
 
     // Verify before anything else: LLVM's passes assume valid IR and may abort otherwise.
     auto t0 = Clock::now();
-    std::string verifier_text;
-    llvm::raw_string_ostream verifier_os(verifier_text);
-    if (llvm::verifyModule(*mod, &verifier_os)) {
-      verifier_os.flush();
-      return make_error(Code::CompileError, what + " is invalid LLVM IR: " + verifier_text);
-    }
+    DACE_TRY(check_for_host(*mod, state_->target));
     const TargetInfo& target = state_->target;
-    if (!mod->getTargetTriple().empty() && !same_platform(mod->getTargetTriple(), target.triple))
-      return make_error(Code::CompileError, what + " targets " + mod->getTargetTriple() +
-                                                ", the JIT's host is " + target.triple);
-    const std::string layout = mod->getDataLayoutStr();
-    if (!layout.empty() && mod->getDataLayout() != llvm::DataLayout(target.data_layout))
-      return make_error(Code::CompileError, what + " has data layout \"" + layout +
-                                                "\", the host's is \"" + target.data_layout + "\"");
-    mod->setTargetTriple(target.triple);
-    mod->setDataLayout(target.data_layout);
     stats.verify_ms = ms_since(t0);
 
     const bool use_cache = state_->cache && !options.cache_key.empty();
@@ -602,6 +610,37 @@ Result<std::unique_ptr<JitModule>> JitSession::compile(std::unique_ptr<llvm::Mod
     mod.reset();  // free the IR before linking
     ctx.reset();
     return finish(std::move(*object), std::move(ir), stats, t_start);
+  } catch (const std::bad_alloc&) {
+    return make_error(Code::OutOfMemory, "out of memory compiling module \"" +
+                                             (mod ? mod->getModuleIdentifier() : std::string()) + "\"");
+  }
+}
+
+Result<std::string> JitSession::compile_object(std::unique_ptr<llvm::Module> module,
+                                               std::unique_ptr<llvm::LLVMContext> context,
+                                               const OptimizationOptions& options) {
+  std::unique_ptr<llvm::LLVMContext> ctx = std::move(context);
+  std::unique_ptr<llvm::Module> mod = std::move(module);
+  if (!ctx || !mod) return make_error(Code::InvalidArgument, "compile_object() needs a module and its context");
+  if (&mod->getContext() != ctx.get())
+    return make_error(Code::InvalidArgument, "module \"" + mod->getModuleIdentifier() +
+                                                 "\" does not belong to the given LLVMContext");
+  try {
+    const std::string what = "module \"" + mod->getModuleIdentifier() + "\"";
+    auto* diagnostics = new DiagnosticCollector;
+    ctx->setDiagnosticHandler(std::unique_ptr<llvm::DiagnosticHandler>(diagnostics));
+    DACE_TRY(check_for_host(*mod, state_->target));
+    auto tm = state_->target_machine(options);
+    if (!tm.ok()) return tm.take_error();
+    // The steps of compile() on an unsplit module, so the object is the one the JIT links.
+    stamp_function_attributes(*mod, state_->target.cpu, state_->target.features, options);
+    mark_math_errno_free(*mod);
+    DACE_TRY(optimize_module(*mod, **tm, options, state_->libmvec));
+    auto object = emit_object(*mod, **tm);
+    if (!object.ok()) return object.take_error();
+    if (std::string errors = diagnostics->errors(); !errors.empty())
+      return make_error(Code::CompileError, what + ": " + errors);
+    return std::move(*object);
   } catch (const std::bad_alloc&) {
     return make_error(Code::OutOfMemory, "out of memory compiling module \"" +
                                              (mod ? mod->getModuleIdentifier() : std::string()) + "\"");

@@ -96,6 +96,14 @@ class JitSession {
                                              std::unique_ptr<llvm::LLVMContext> context,
                                              const CompileOptions& options = {});
 
+  // The ELF object of `module` for this host, as compile() makes it for a module it does not
+  // split, without linking or caching it (ahead-of-time compilation writes it to a file):
+  // position-independent, small code model, host CPU and features. Deterministic: the same
+  // module and options give the same bytes. Errors as compile().
+  Result<std::string> compile_object(std::unique_ptr<llvm::Module> module,
+                                     std::unique_ptr<llvm::LLVMContext> context,
+                                     const OptimizationOptions& options);
+
   // The cached object for `key` loaded into a fresh JITDylib, without an LLVM module.
   // NotFound on a miss (or without a cache dir); a damaged entry is a miss.
   Result<std::unique_ptr<JitModule>> load_cached(std::string_view key);

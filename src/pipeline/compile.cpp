@@ -73,6 +73,17 @@ std::unique_ptr<jit::Program> load_cached(jit::JitSession& session, const ir::SD
 
 }  // namespace
 
+codegen::LowerOptions lower_options(const CompileRequest& request, const Backend& backend) {
+  codegen::LowerOptions lo;
+  lo.fast_math = request.fast_math;
+  lo.bounds_check = request.bounds_check;
+  lo.default_num_threads = std::max(0, request.num_threads);
+  lo.registry = backend.registry.get();
+  lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR
+  lo.emulate_device = request.emulate_device || emulate_device_from_environment();
+  return lo;
+}
+
 Result<Compiled> compile(const CompileRequest& request, const Backend& backend) {
   const auto t_start = Clock::now();
   Compiled out;
@@ -83,13 +94,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
     out.times.transform_ms = ms_since(t_start);
   }
   const ir::SDFG& g = out.compiled_sdfg(request);
-  codegen::LowerOptions lo;
-  lo.fast_math = request.fast_math;
-  lo.bounds_check = request.bounds_check;
-  lo.default_num_threads = std::max(0, request.num_threads);
-  lo.registry = backend.registry.get();
-  lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR
-  lo.emulate_device = request.emulate_device || emulate_device_from_environment();
+  codegen::LowerOptions lo = lower_options(request, backend);
   jit::JitSession& session = *backend.session;
 
   std::string key;

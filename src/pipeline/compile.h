@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "codegen/options.h"
 #include "ir/result.h"
 #include "ir/sdfg.h"
 #include "jit/program.h"
@@ -73,6 +74,9 @@ struct Compiled {
     return optimized ? *optimized : *request.sdfg;
   }
 };
+
+// The lowering options a request asks for (shared by the JIT and ahead-of-time compiles).
+codegen::LowerOptions lower_options(const CompileRequest& request, const Backend& backend);
 
 // Errors: those of run_optimizer (optimize_step.h), InvalidSdfg (validation, naming the
 // element), Unsupported (what the backend cannot

@@ -23,14 +23,15 @@ resolves_installed() {
 "$cmake" --install "$build" --prefix "$prefix" >/dev/null
 for f in include/libdace.h include/libdace.hpp $libdir/libdace.so $libdir/libdace/plugins/libdace_plugin_cpu.so \
          bin/dace $libdir/cmake/libdace/libdaceConfig.cmake $libdir/cmake/libdace/libdaceConfigVersion.cmake \
-         $libdir/pkgconfig/libdace.pc share/doc/libdace/README.md; do
+         $libdir/pkgconfig/libdace.pc share/doc/libdace/README.md \
+         $libdir/libdace_rt.so $libdir/pkgconfig/libdace_rt.pc include/libdace/dace_cpu_runtime.h; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 soname=$(readelf -d "$prefix/$libdir/libdace.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 major=$(sed -n 's/^#define DACE_VERSION_MAJOR \([0-9]*\).*/\1/p' "$repo/include/libdace.h")
 [ "$soname" = "libdace.so.$major" ] || fail "SONAME '$soname', expected libdace.so.$major"
 # Nothing installed may point back into the build or source tree (RUNPATHs, package files).
-for f in "$prefix"/bin/dace "$prefix"/$libdir/libdace.so "$prefix"/$libdir/libdace/plugins/*.so; do
+for f in "$prefix"/bin/dace "$prefix"/$libdir/libdace.so "$prefix"/$libdir/libdace_rt.so "$prefix"/$libdir/libdace/plugins/*.so; do
   runpath=$(readelf -d "$f" | grep -E 'RUNPATH|RPATH' || true)
   if grep -qF -e "$build" -e "$repo" <<<"$runpath"; then
     fail "$f has a RUNPATH into the build tree: $runpath"
@@ -81,4 +82,19 @@ out=$("$prefix/bin/dace" run "$tmp/find_package.sdfg" -s N=10) || fail "dace run
 echo "$out"
 awk '/^B: /{ s=$NF; d=s-559/17; if (d<0) d=-d; found=1; exit !(d < 1e-6) } END { if (!found) exit 1 }' <<<"$out" \
   || fail "dace run: sum(B) is not 559/17"
+# 4. Ahead-of-time (docs/aot.md): the installed CLI compiles the saved SDFG ("affine") into
+#    lib affine.so + affine.h, needing the installed libdace_rt.so; a C host linked with -laffine
+#    only runs it with no LLVM and no libdace.so loaded (it checks /proc/self/maps itself).
+"$prefix/bin/dace" compile "$tmp/find_package.sdfg" --aot -o "$tmp/aot" || fail "dace compile --aot"
+readelf -d "$tmp/aot/libaffine.so" | grep -q "RUNPATH.*\[$prefix/$libdir\]" \
+  || fail "libaffine.so does not find libdace_rt.so in $prefix/$libdir: $(readelf -d "$tmp/aot/libaffine.so" | grep RUNPATH)"
+"$cc" -std=c99 -Wall -Wextra -pedantic -Werror -I"$tmp/aot" "$repo/tests/install/aot/aot_host.c" -o "$tmp/aot_host" \
+  -L"$tmp/aot" -laffine -Wl,-rpath,"$tmp/aot" || fail "building the AOT host"
+deps=$(ldd "$tmp/aot_host")
+grep -q "libdace_rt.so.$major => $prefix/$libdir/" <<<"$deps" || fail "AOT host: libdace_rt not resolved in $prefix: $deps"
+if grep -qE 'libLLVM|libdace\.so' <<<"$deps"; then fail "AOT host links LLVM or libdace: $deps"; fi
+"$tmp/aot_host" || fail "AOT host failed"
+# The runtime alone through pkg-config.
+[ "$(pkg-config --libs libdace_rt)" = "-L$(pkg-config --variable=libdir libdace_rt) -ldace_rt" ] \
+  || fail "libdace_rt.pc: $(pkg-config --libs libdace_rt)"
 echo "install_consumer: ok"

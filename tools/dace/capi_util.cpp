@@ -93,8 +93,7 @@ SdfgPtr load_sdfg(const std::string& path) {
   return SdfgPtr(raw);
 }
 
-ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, const std::string& path,
-                           const CompileFlags& flags, const std::string& dump_dir) {
+dace_compile_options_t compile_options(const CompileFlags& flags, const std::string& dump_dir) {
   dace_compile_options_t options = DACE_COMPILE_OPTIONS_INIT;
   options.opt_level = flags.opt_level;
   options.fast_math = flags.fast_math ? 1 : 0;
@@ -106,6 +105,12 @@ ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, con
   options.wait_optimized = flags.wait_optimized ? 1 : 0;
   options.emulate_device = flags.emulate_device ? 1 : 0;
   options.bounds_check = flags.bounds_check ? 1 : 0;
+  return options;
+}
+
+ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, const std::string& path,
+                           const CompileFlags& flags, const std::string& dump_dir) {
+  const dace_compile_options_t options = compile_options(flags, dump_dir);
   dace_program_t* raw = nullptr;
   dace_status_t st = dace_program_compile(&raw, context, sdfg, &options);
   if (st != DACE_OK) {

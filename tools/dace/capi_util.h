@@ -48,6 +48,9 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
 // which reports the first violation with its element path (validating twice costs time).
 SdfgPtr load_sdfg(const std::string& path);
 
+// The C API's options for `flags` (pointers into flags and dump_dir: keep them alive).
+dace_compile_options_t compile_options(const CompileFlags& flags, const std::string& dump_dir);
+
 // Compiles `sdfg` in `context`; `dump_dir` empty = no dump. Null on failure (message printed).
 ProgramPtr compile_program(dace_context_t* context, const dace_sdfg_t* sdfg, const std::string& path,
                            const CompileFlags& flags, const std::string& dump_dir);

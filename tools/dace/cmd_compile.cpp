@@ -1,6 +1,7 @@
 // `dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]
 //  [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers]`: compile through the C API and report where
-// the time went. It waits for the optimized tier, to report when it came in (`optimized_ms`); `total_ms` is
+// the time went. `dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS]
+// [--bounds-check] [--json]`: ahead-of-time, DIR/lib<name>.so, <name>.o and <name>.h (docs/aot.md). It waits for the optimized tier, to report when it came in (`optimized_ms`); `total_ms` is
 // the time until the program was callable.
 // The C API dumps IR and assembly side by side into one folder; the CLI dumps into a private
 // temporary folder and moves each file where it was asked for.
@@ -22,7 +23,9 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
-    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n";
+    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n"
+    "       dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS] [--bounds-check]\n"
+    "                    [--json]   ahead of time: DIR/lib<name>.so, DIR/<name>.o, DIR/<name>.h (no JIT at run time)\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "dace compile: %s\n%s", message.c_str(), kUsage);
@@ -78,13 +81,51 @@ bool move_dumped(const fs::path& from, const std::string& ext, const std::string
   return true;
 }
 
+// --aot: the three files through dace_program_compile_aot; a line per file (or JSON).
+int compile_aot(const std::string& file, const CompileFlags& flags, const std::string& out_dir, bool as_json,
+                Progress& progress) {
+  SdfgPtr sdfg = load_sdfg(file);
+  if (!sdfg) return kExitError;
+  const char* name_ptr = nullptr;
+  std::string name = dace_sdfg_get_name(&name_ptr, sdfg.get()) == DACE_OK ? name_ptr : "";
+  dace_context_t* ctx_raw = nullptr;
+  if (dace_status_t st = dace_context_create(&ctx_raw); st != DACE_OK) {
+    report_capi_error("context", st);
+    return kExitError;
+  }
+  ContextPtr ctx(ctx_raw);
+  const dace_compile_options_t options = compile_options(flags, "");
+  progress.note("compiling " + name + " ahead of time ...");
+  dace_status_t st = dace_program_compile_aot(ctx.get(), sdfg.get(), &options, out_dir.c_str());
+  progress.clear();
+  if (st != DACE_OK) {
+    report_capi_error(file, st);
+    return kExitError;
+  }
+  const fs::path dir(out_dir);
+  const std::string files[] = {(dir / ("lib" + name + ".so")).string(), (dir / (name + ".o")).string(),
+                               (dir / (name + ".h")).string()};
+  if (as_json) {
+    ordered_json j;
+    j["name"] = name;
+    j["library"] = files[0];
+    j["object"] = files[1];
+    j["header"] = files[2];
+    std::printf("%s\n", j.dump(1).c_str());
+  } else {
+    for (const std::string& f : files) std::printf("wrote %s\n", f.c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int cmd_compile(const std::vector<std::string>& raw_args) {
   std::vector<std::string> args = raw_args;
   Progress progress(take_quiet_flag(args));
   std::string file, dump_ir, dump_asm, ptx_out;
-  bool as_json = false;
+  bool as_json = false, aot = false;
+  std::string out_dir;
   CompileFlags flags;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -93,6 +134,11 @@ int cmd_compile(const std::vector<std::string>& raw_args) {
     if (c > 0) continue;
     if (a == "--json") {
       as_json = true;
+    } else if (a == "--aot") {
+      aot = true;
+    } else if (a == "-o") {
+      if (i + 1 >= args.size() || args[i + 1].empty()) return usage_error("option -o needs a folder");
+      out_dir = args[++i];
     } else if (a == "--dump-ir" || a == "--dump-asm" || a == "--ptx-out") {
       if (i + 1 >= args.size() || args[i + 1].empty()) return usage_error("option " + a + " needs a folder");
       (a == "--dump-ir" ? dump_ir : a == "--dump-asm" ? dump_asm : ptx_out) = args[++i];
@@ -105,6 +151,13 @@ int cmd_compile(const std::vector<std::string>& raw_args) {
     }
   }
   if (file.empty()) return usage_error("no SDFG file");
+  if (aot != !out_dir.empty()) return usage_error(aot ? "--aot needs -o DIR" : "-o DIR is for --aot");
+  if (aot) {
+    if (!dump_ir.empty() || !dump_asm.empty() || !ptx_out.empty() || !flags.cache_dir.empty() || !flags.tiered ||
+        flags.emulate_device)
+      return usage_error("--aot takes -O, --fast-math, --threads, --optimize, --bounds-check and --json only");
+    return compile_aot(file, flags, out_dir, as_json, progress);
+  }
   flags.wait_optimized = true;  // a report of the optimized tier needs it in
 
   SdfgPtr sdfg = load_sdfg(file);

@@ -27,6 +27,8 @@ void print_usage(FILE* out) {
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "          [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n"
       "                           compile and report the time of each phase\n"
+      "  compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS] [--bounds-check] [--json]\n"
+      "                           ahead of time: DIR/lib<name>.so, <name>.o, <name>.h (no JIT at run time)\n"
       "  optimize IN -o OUT [--simplify] [--auto cpu|gpu] [--apply NAME[:PROPS_JSON]]...\n"
       "           [--apply-repeated NAME[:PROPS_JSON]]...\n"
       "           [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet]\n"

@@ -1243,6 +1243,13 @@ dace_program_compile = _bind("dace_program_compile", dace_status_t, [
     ctypes.POINTER(dace_sdfg_t),
     ctypes.POINTER(dace_compile_options_t),
 ])
+# dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_t* sdfg, const dace_compile_options_t* options, const char* out_dir)
+dace_program_compile_aot = _bind("dace_program_compile_aot", dace_status_t, [
+    ctypes.POINTER(dace_context_t),
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.POINTER(dace_compile_options_t),
+    ctypes.c_char_p,
+])
 # void dace_program_release(dace_program_t* program)
 dace_program_release = _bind("dace_program_release", None, [ctypes.POINTER(dace_program_t)])
 # dace_status_t dace_program_argument_count(int32_t* out_count, const dace_program_t* program)
@@ -1488,6 +1495,7 @@ FUNCTIONS = (
     "dace_edge_set_memlet",
     "dace_compile_options_init",
     "dace_program_compile",
+    "dace_program_compile_aot",
     "dace_program_release",
     "dace_program_argument_count",
     "dace_program_argument_info",
@@ -1646,6 +1654,7 @@ PARAM_NAMES = {
     "dace_edge_set_memlet": ("sdfg", "state", "edge", "memlet", "options",),
     "dace_compile_options_init": ("options", "version",),
     "dace_program_compile": ("out_program", "context", "sdfg", "options",),
+    "dace_program_compile_aot": ("context", "sdfg", "options", "out_dir",),
     "dace_program_release": ("program",),
     "dace_program_argument_count": ("out_count", "program",),
     "dace_program_argument_info": ("out_name", "out_kind", "out_dtype", "program", "index",),

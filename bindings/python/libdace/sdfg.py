@@ -544,6 +544,26 @@ class SDFG(ControlFlowRegion, Releasable):
                                comm=comm, tiered=tiered, wait_optimized=wait_optimized,
                                emulate_device=emulate_device, bounds_check=bounds_check)
 
+    def compile_aot(self, out_dir, opt_level=3, fast_math=False, num_threads=0, optimize=None, context=None,
+                    bounds_check=False):
+        """Ahead-of-time compilation (docs/aot.md): writes out_dir/lib<name>.so, <name>.o and
+        <name>.h, for a C or Fortran host that links them with no JIT at run time. The name
+        must be a C identifier. Returns the three paths (library, object, header)."""
+        import os
+
+        from .context import default_context
+
+        ctx = context or default_context()
+        opts = _capi.dace_compile_options_t()
+        check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
+        opts.opt_level, opts.fast_math, opts.num_threads = int(opt_level), int(bool(fast_math)), int(num_threads)
+        opts.optimize, opts.bounds_check = enc(optimize), int(bool(bounds_check))
+        out_dir = os.fspath(out_dir)
+        check(_capi.dace_program_compile_aot(ctx._handle, self._h(), ctypes.byref(opts), enc(out_dir)))
+        name = self.name
+        return (os.path.join(out_dir, f"lib{name}.so"), os.path.join(out_dir, f"{name}.o"),
+                os.path.join(out_dir, f"{name}.h"))
+
     def __repr__(self):
         return f"SDFG({self.name!r})" if self._handle else "SDFG(<closed>)"
 

@@ -970,6 +970,11 @@ function dace_program_compile(out_program, context, sdfg, options)
     ccall((:dace_program_compile, libdace), dace_status_t, (Ptr{Ptr{dace_program_t}}, Ptr{dace_context_t}, Ptr{dace_sdfg_t}, Ptr{dace_compile_options_t}), out_program, context, sdfg, options)
 end
 
+# dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_t* sdfg, const dace_compile_options_t* options, const char* out_dir)
+function dace_program_compile_aot(context, sdfg, options, out_dir)
+    ccall((:dace_program_compile_aot, libdace), dace_status_t, (Ptr{dace_context_t}, Ptr{dace_sdfg_t}, Ptr{dace_compile_options_t}, Ptr{Cchar}), context, sdfg, options, out_dir)
+end
+
 # void dace_program_release(dace_program_t* program)
 function dace_program_release(program)
     ccall((:dace_program_release, libdace), Cvoid, (Ptr{dace_program_t},), program)
@@ -1198,6 +1203,7 @@ const FUNCTIONS = (
     :dace_edge_set_memlet,
     :dace_compile_options_init,
     :dace_program_compile,
+    :dace_program_compile_aot,
     :dace_program_release,
     :dace_program_argument_count,
     :dace_program_argument_info,

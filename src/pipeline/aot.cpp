@@ -1,0 +1,193 @@
+#include "pipeline/aot.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "analysis/validate.h"
+#include "codegen/lower.h"
+#include "codegen/run_status.h"
+#include "ir/log.h"
+#include "jit/program_abi.h"
+#include "pipeline/aot_header.h"
+#include "pipeline/aot_link.h"
+#include "pipeline/optimize_step.h"
+
+namespace dace::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// The plugin runtime that libdace_rt.so carries; other plugins' runtimes live in the plugin.
+constexpr const char* kRuntimeOwner = "cpu";
+
+// Every function the module calls but does not define must come from libdace_rt.so or a
+// shared library; a runtime symbol of another plugin (CUDA, MPI) refuses the program.
+Status check_external_calls(const llvm::Module& m, const plugin::Registry& registry, const std::string& sdfg) {
+  std::map<std::string, std::string> owner;
+  for (const auto& s : registry.runtime_symbols()) owner[s.name] = s.owner;
+  for (const llvm::Function& f : m) {
+    if (!f.isDeclaration() || f.isIntrinsic()) continue;
+    auto it = owner.find(f.getName().str());
+    if (it != owner.end() && it->second != kRuntimeOwner)
+      return make_error(Code::Unsupported, "sdfg \"" + sdfg + "\": calls " + it->first + " of plugin \"" + it->second +
+                                               "\"'s runtime, which lives inside the plugin; ahead-of-time "
+                                               "compilation links only the CPU runtime (libdace_rt.so)");
+  }
+  return Status::success();
+}
+
+// One status record per program: renamed (or created, so the header's declaration always
+// holds) as `symbol`, so that several AOT programs can share a process.
+void name_status_record(llvm::Module& m, const std::string& symbol) {
+  if (llvm::GlobalVariable* gv = m.getGlobalVariable(codegen::kStatusSymbol, true)) {
+    gv->setName(symbol);
+    gv->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    gv->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    return;
+  }
+  llvm::LLVMContext& c = m.getContext();
+  auto* type = llvm::StructType::get(c, {llvm::Type::getInt32Ty(c), llvm::Type::getInt64Ty(c),
+                                         llvm::PointerType::getUnqual(c), llvm::Type::getInt64Ty(c)});
+  new llvm::GlobalVariable(m, type, false, llvm::GlobalValue::ExternalLinkage, llvm::Constant::getNullValue(type),
+                           symbol);
+}
+
+// A name in out_dir that no other writer uses; renamed over the final name at the end.
+std::string temp_name(const fs::path& dir, const std::string& file) {
+  static std::atomic<uint64_t> counter{0};
+  return (dir / ("." + file + "." + std::to_string(getpid()) + "." + std::to_string(counter++) + ".tmp")).string();
+}
+
+Status write_file(const std::string& path, const std::string& bytes, const std::string& final_path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out) out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (out) out.close();
+  if (!out) return make_error(Code::IoError, "cannot write \"" + final_path + "\" (output folder not writable?)");
+  return Status::success();
+}
+
+// Removes the temporary files on every way out.
+struct Temporaries {
+  std::vector<std::string> paths;
+  ~Temporaries() {
+    std::error_code ec;
+    for (const std::string& p : paths) fs::remove(p, ec);
+  }
+};
+
+}  // namespace
+
+bool is_c_identifier(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& backend, const std::string& out_dir) {
+  const auto t_start = Clock::now();
+  if (!request.sdfg) return make_error(Code::InvalidArgument, "compile_aot: no SDFG");
+  const std::string& name = request.sdfg->name;
+  if (!is_c_identifier(name))
+    return make_error(Code::InvalidArgument, "sdfg \"" + name + "\": the name is not a C identifier, so it cannot "
+                                                 "name the entry points __program_<name> and lib<name>.so");
+  if (out_dir.empty()) return make_error(Code::InvalidArgument, "compile_aot: empty output folder");
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir, ec))
+    return make_error(Code::IoError, "output folder \"" + out_dir + "\": cannot create it" +
+                                         (ec ? ": " + ec.message() : std::string(" (not a folder)")));
+  auto rt_dir = runtime_library_dir();
+  if (!rt_dir) return rt_dir.take_error();
+
+  AotOutput out;
+  std::unique_ptr<ir::SDFG> optimized;
+  if (!request.optimize.empty()) {
+    auto o = run_optimizer(*request.sdfg, request.optimize);
+    if (!o) return o.take_error();
+    optimized = std::move(*o);
+    out.times.transform_ms = ms_since(t_start);
+  }
+  const ir::SDFG& g = optimized ? *optimized : *request.sdfg;
+  if (g.name != name) return make_error(Code::Internal, "sdfg \"" + name + "\": the optimizer renamed it");
+
+  auto t = Clock::now();
+  DACE_TRY(analysis::validate(g));
+  out.times.validate_ms = ms_since(t);
+  const jit::ProgramAbi abi = jit::program_abi(g);
+  const std::string status_symbol = "__dace_status_" + name;
+  auto header = aot_header(g, abi, status_symbol);  // refuses types C cannot pass before any work
+  if (!header) return header.take_error();
+
+  t = Clock::now();
+  codegen::LowerOptions lo = lower_options(request, backend);
+  lo.validate = false;
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto lowered = codegen::lower(g, *context, lo);
+  if (!lowered) return lowered.take_error();
+  out.times.lower_ms = ms_since(t);
+  DACE_TRY(check_external_calls(*lowered->module, *backend.registry, name));
+  name_status_record(*lowered->module, status_symbol);
+
+  t = Clock::now();
+  jit::OptimizationOptions opt;
+  opt.level = request.opt_level;
+  opt.fast_math = request.fast_math;
+  auto object = backend.session->compile_object(std::move(lowered->module), std::move(context), opt);
+  if (!object) return object.take_error();
+  out.times.jit_ms = ms_since(t);
+  out.object_bytes = object->size();
+
+  const fs::path dir(out_dir);
+  out.object = (dir / (name + ".o")).string();
+  out.header = (dir / (name + ".h")).string();
+  out.library = (dir / ("lib" + name + ".so")).string();
+  Temporaries temps;
+  const std::string tmp_object = temp_name(dir, name + ".o");
+  const std::string tmp_header = temp_name(dir, name + ".h");
+  const std::string tmp_library = temp_name(dir, "lib" + name + ".so");
+  temps.paths = {tmp_object, tmp_header, tmp_library};
+  DACE_TRY(write_file(tmp_object, *object, out.object));
+  DACE_TRY(write_file(tmp_header, *header, out.header));
+
+  t = Clock::now();
+  LinkRequest link;
+  link.object = tmp_object;
+  link.output = tmp_library;
+  link.soname = "lib" + name + ".so";
+  link.runtime_dir = *rt_dir;
+  for (const auto& lib : backend.registry->vendor_libraries())
+    if (lib.available && lib.owner == kRuntimeOwner) link.libraries.push_back(lib.name);
+  std::sort(link.libraries.begin(), link.libraries.end());
+  DACE_TRY(link_shared_library(link));
+  out.times.link_ms = ms_since(t);
+
+  // All three are complete: move them into place.
+  for (const auto& [from, to] : {std::pair{tmp_object, out.object}, std::pair{tmp_header, out.header},
+                                 std::pair{tmp_library, out.library}}) {
+    fs::rename(from, to, ec);
+    if (ec) return make_error(Code::IoError, "cannot rename \"" + from + "\" to \"" + to + "\": " + ec.message());
+  }
+  out.times.total_ms = ms_since(t_start);
+  log::info("compile", "sdfg \"" + name + "\": ahead-of-time compiled into " + out_dir + " in " +
+                           log::ms(out.times.total_ms));
+  return out;
+}
+
+}  // namespace dace::pipeline

@@ -1,0 +1,35 @@
+"""SDFG.compile_aot (docs/aot.md): the three files, and a name that is no C identifier refused
+with nothing written. The run of AOT programs against NumPy is ctest aot.corpus."""
+
+import json
+import os
+
+import pytest
+
+import libdace
+from conftest import CORPUS
+
+GEMM = os.path.join(CORPUS, "gemm", "gemm.simp.sdfg")
+
+
+@pytest.mark.skipif(not os.path.exists(GEMM), reason="corpus not found")
+def test_compile_aot_writes_library_object_header(tmp_path):
+    g = libdace.SDFG.from_file(GEMM)
+    lib, obj, header = g.compile_aot(tmp_path / "out", opt_level=1)
+    assert os.path.basename(lib) == f"lib{g.name}.so"
+    for path in (lib, obj, header):
+        assert os.path.getsize(path) > 0
+    text = open(header).read()
+    assert f"__program_{g.name}({g.name}Handle_t handle, double* A, double* B, double* C" in text
+    assert sorted(os.listdir(tmp_path / "out")) == sorted(os.path.basename(p) for p in (lib, obj, header))
+
+
+@pytest.mark.skipif(not os.path.exists(GEMM), reason="corpus not found")
+def test_compile_aot_refuses_a_name_that_is_no_c_identifier(tmp_path):
+    doc = json.load(open(GEMM))
+    doc["attributes"]["name"] = "gemm-kernel"
+    (tmp_path / "bad.sdfg").write_text(json.dumps(doc))
+    g = libdace.SDFG.from_file(str(tmp_path / "bad.sdfg"))
+    with pytest.raises(libdace.InvalidArgumentError, match="not a C identifier"):
+        g.compile_aot(tmp_path / "out")
+    assert not (tmp_path / "out").exists() or not os.listdir(tmp_path / "out")

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Ahead-of-time compilation of corpus kernels, used from C with no JIT (docs/aot.md).
+
+usage: aot_corpus.py DACE_CLI CORPUS_DIR WORK_DIR C_COMPILER C++_COMPILER
+
+For each kernel below: `dace compile IN.sdfg --aot -o DIR` writes lib<name>.so, <name>.o and
+<name>.h; the header compiles alone as C99 and C++ with -pedantic -Werror; a C program
+generated from the SDFG's argument list (`dace info --json`) and the case file calls
+__dace_init/__program/__dace_exit through the header on the corpus inputs, built twice: once
+linking only -l<name>, once linking <name>.o with -ldace_rt and the vendor libraries. Each
+program checks in /proc/self/maps that no LLVM and no libdace.so is loaded, and the outputs are
+compared with the corpus's NumPy outputs (rtol/atol of the case). The dynamic-link closure
+(ldd) of each program must not name libLLVM or libdace.so either. A second AOT compile into
+another folder gives a byte-identical object. Then the refusals: an output folder that cannot
+be created, an SDFG name that is not a C identifier, and a program with GPU storage, each exit
+2 with a message naming the problem and leaving no file behind.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+# (kernel, variant): BLAS (gemm: cblas_dgemm), parallel maps (jacobi_2d, softmax:
+# dace_cpu_parallel_for), integer code with a scalar loop (crc16).
+KERNELS = [('gemm', 'simp'), ('jacobi_2d', 'opt'), ('softmax', 'simp'), ('crc16', 'simp')]
+
+C_TYPES = {'float64': 'double', 'float32': 'float', 'int64': 'int64_t', 'int32': 'int32_t', 'int16': 'int16_t',
+           'int8': 'int8_t', 'uint64': 'uint64_t', 'uint32': 'uint32_t', 'uint16': 'uint16_t', 'uint8': 'uint8_t',
+           'bool': 'uint8_t'}
+NP_TYPES = {'float64': np.float64, 'float32': np.float32, 'int64': np.int64, 'int32': np.int32, 'int16': np.int16,
+            'int8': np.int8, 'uint64': np.uint64, 'uint32': np.uint32, 'uint16': np.uint16, 'uint8': np.uint8,
+            'bool': np.uint8}
+
+failures = []
+
+
+def fail(msg):
+    print('FAIL: ' + msg)
+    failures.append(msg)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+# Reads the argument files, calls the program, writes the outputs; refuses to run when LLVM or
+# libdace.so is mapped into the process.
+C_TEMPLATE = r'''#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "%(name)s.h"
+
+static void* read_all(const char* path, size_t bytes) {
+  FILE* f = fopen(path, "rb");
+  void* p = malloc(bytes ? bytes : 1);
+  if (!f || !p || fread(p, 1, bytes, f) != bytes) { fprintf(stderr, "cannot read %%s\n", path); exit(3); }
+  fclose(f);
+  return p;
+}
+
+static void write_all(const char* path, const void* p, size_t bytes) {
+  FILE* f = fopen(path, "wb");
+  if (!f || fwrite(p, 1, bytes, f) != bytes) { fprintf(stderr, "cannot write %%s\n", path); exit(3); }
+  fclose(f);
+}
+
+/* 1 when a mapping of this process names `what` (no JIT, no compiler in an AOT host). */
+static int mapped(const char* what) {
+  char line[4096];
+  int found = 0;
+  FILE* f = fopen("/proc/self/maps", "r");
+  if (!f) { fprintf(stderr, "cannot read /proc/self/maps\n"); exit(3); }
+  while (fgets(line, sizeof line, f)) if (strstr(line, what)) found = 1;
+  fclose(f);
+  return found;
+}
+
+int main(void) {
+%(decls)s
+  %(name)sHandle_t h = __dace_init_%(name)s(%(init_args)s);
+  if (!h) { fprintf(stderr, "init failed\n"); return 4; }
+  __dace_status_%(name)s.code = 0;
+  __program_%(name)s(h%(call_args)s);
+  if (__dace_status_%(name)s.code != 0) { fprintf(stderr, "program failed: %%s\n", __dace_status_%(name)s.what); return 4; }
+  if (__dace_exit_%(name)s(h) != 0) { fprintf(stderr, "exit failed\n"); return 4; }
+%(writes)s
+  if (mapped("libLLVM")) { fprintf(stderr, "libLLVM is loaded\n"); return 5; }
+  if (mapped("/libdace.so")) { fprintf(stderr, "libdace.so is loaded\n"); return 5; }
+  if (!mapped("libdace_rt.so")) { fprintf(stderr, "libdace_rt.so is not loaded\n"); return 5; }
+  printf("ok\n");
+  return 0;
+}
+'''
+
+
+def make_driver(name, args, init_args, case, kdir, data_dir):
+    """C source calling the program with the case's inputs; returns (source, outputs)."""
+    decls, call, writes, outputs = [], [], [], []
+    inputs = case.get('inputs', {})
+    expected = case.get('expected_outputs', {})
+    symbols = dict(case.get('symbols', {}))
+    for a in args:
+        n, kind, dt = a['name'], a['kind'], a['dtype']
+        ct = C_TYPES[dt]
+        if kind == 'array':
+            if n in inputs:
+                arr = np.ascontiguousarray(np.load(os.path.join(kdir, inputs[n])), dtype=NP_TYPES[dt])
+            elif n in expected:
+                arr = np.zeros(np.load(os.path.join(kdir, expected[n])).shape, dtype=NP_TYPES[dt])
+            else:
+                raise RuntimeError(f'{name}: no data for array {n}')
+            path = os.path.join(data_dir, n + '.in')
+            arr.tofile(path)
+            decls.append(f'  {ct}* {n} = ({ct}*)read_all("{path}", {arr.nbytes});')
+            if n in expected:
+                out = os.path.join(data_dir, n + '.out')
+                writes.append(f'  write_all("{out}", {n}, {arr.nbytes});')
+                outputs.append((n, out, dt))
+            call.append(n)
+        elif kind == 'scalar':
+            value = np.load(os.path.join(kdir, inputs[n])).item()
+            decls.append(f'  {ct} {n} = ({ct})({value!r});')
+            call.append(n)
+        else:
+            if n not in symbols:
+                # Symbols DaCe derives from array shapes are in the case file; the rest (loop
+                # variables left free) get 0, as DaCe's generated dummy passes whatever it has.
+                symbols[n] = 0
+            decls.append(f'  {ct} {n} = ({ct}){int(symbols[n])};')
+            call.append(n)
+    init_values = [f'({C_TYPES[a["dtype"]]}){int(symbols.get(a["name"], 0))}' for a in init_args]
+    src = C_TEMPLATE % dict(name=name, decls='\n'.join(decls), init_args=', '.join(init_values),
+                            call_args=''.join(', ' + c for c in call), writes='\n'.join(writes))
+    return src, outputs
+
+
+def check_outputs(kernel, outputs, case, kdir, label):
+    ok = True
+    for n, path, dt in outputs:
+        ref = np.load(os.path.join(kdir, case['expected_outputs'][n]))
+        got = np.fromfile(path, dtype=NP_TYPES[dt]).reshape(ref.shape)
+        if not np.allclose(got, ref, rtol=case.get('rtol', 1e-10), atol=case.get('atol', 1e-12)):
+            fail(f'{kernel} ({label}): output {n} differs from NumPy (max |diff| {np.max(np.abs(got - ref))})')
+            ok = False
+    return ok
+
+
+def closure_names(exe):
+    out = run(['ldd', exe]).stdout
+    return out
+
+
+def main():
+    cli, corpus, work, cc, cxx = sys.argv[1:6]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ)
+    for v in ('LD_LIBRARY_PATH', 'DACE_PLUGIN_PATH'):
+        env.pop(v, None)
+    rt_dir = None
+    for kernel, variant in KERNELS:
+        kdir = os.path.join(corpus, kernel)
+        sdfg = os.path.join(kdir, f'{kernel}.{variant}.sdfg')
+        case = json.load(open(os.path.join(kdir, 'case.json')))
+        info = json.loads(run([cli, 'info', sdfg, '--json']).stdout)
+        name = info['name']
+        out = os.path.join(work, kernel)
+        r = run([cli, 'compile', sdfg, '--aot', '-o', out, '-O3', '--json'], env=env)
+        if r.returncode != 0:
+            fail(f'{kernel}: dace compile --aot exit {r.returncode}: {r.stdout}')
+            continue
+        written = json.loads(r.stdout)
+        for key, fname in (('library', f'lib{name}.so'), ('object', f'{name}.o'), ('header', f'{name}.h')):
+            if written.get(key) != os.path.join(out, fname) or not os.path.isfile(written[key]):
+                fail(f'{kernel}: {key} {written.get(key)} is not {os.path.join(out, fname)}')
+        leftovers = [f for f in os.listdir(out) if f.startswith('.')]
+        if leftovers:
+            fail(f'{kernel}: temporary files left: {leftovers}')
+        header = os.path.join(out, f'{name}.h')
+        for compiler, std, lang in ((cc, '-std=c99', 'c'), (cxx, '-std=c++17', 'c++')):
+            r = run([compiler, std, '-Wall', '-Wextra', '-pedantic', '-Werror', '-fsyntax-only', '-x', lang, header])
+            if r.returncode != 0:
+                fail(f'{kernel}: header does not compile alone as {lang}: {r.stdout}')
+        # Determinism: a second compile gives the same object bytes.
+        out2 = os.path.join(work, kernel + '.again')
+        r = run([cli, 'compile', sdfg, '--aot', '-o', out2, '-O3'], env=env)
+        if r.returncode != 0 or open(os.path.join(out, f'{name}.o'), 'rb').read() != \
+                open(os.path.join(out2, f'{name}.o'), 'rb').read():
+            fail(f'{kernel}: a second AOT compile gives another object ({r.stdout})')
+        # Where lib<name>.so finds libdace_rt.so: its RUNPATH.
+        dyn = run(['readelf', '-d', os.path.join(out, f'lib{name}.so')]).stdout
+        if 'NEEDED' not in dyn or 'libdace_rt.so' not in dyn:
+            fail(f'{kernel}: lib{name}.so does not need libdace_rt.so:\n{dyn[:2000]}')
+        for line in dyn.splitlines():
+            if 'RUNPATH' in line:
+                rt_dir = line.split('[', 1)[1].rstrip(']').split(':')[0]
+
+        args = info['arguments']
+        init_args = [{'name': s, 'dtype': info['symbols'].get(s, 'int64') if isinstance(info['symbols'], dict)
+                      else 'int64'} for s in info['free_symbols'] if not s.startswith('__dace')]
+        data_dir = os.path.join(work, kernel + '.data')
+        os.makedirs(data_dir)
+        src, outputs = make_driver(name, args, init_args, case, kdir, data_dir)
+        main_c = os.path.join(work, kernel + '_main.c')
+        open(main_c, 'w').write(src)
+        builds = {
+            'shared library': [cc, '-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-I', out, main_c, '-o',
+                               os.path.join(work, kernel + '_so'), '-L', out, '-l' + name, '-Wl,-rpath,' + out],
+            'object': [cc, '-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-I', out, main_c,
+                       os.path.join(out, f'{name}.o'), '-o', os.path.join(work, kernel + '_o'), '-L', rt_dir or '',
+                       '-Wl,--no-as-needed', '-ldace_rt', '-Wl,-rpath,' + (rt_dir or ''), '-Wl,--as-needed',
+                       '-l:libopenblas.so.0',
+                       '-lmvec', '-lm'],
+        }
+        for label, cmd in builds.items():
+            r = run(cmd)
+            if r.returncode != 0:
+                fail(f'{kernel}: building the C program against the {label}: {r.stdout}')
+                continue
+            exe = cmd[cmd.index('-o') + 1]
+            deps = closure_names(exe)
+            if 'libLLVM' in deps or 'libdace.so' in deps:
+                fail(f'{kernel} ({label}): the program links LLVM or libdace.so:\n{deps}')
+            for _, path, _ in outputs:
+                if os.path.exists(path):
+                    os.remove(path)
+            r = run([exe], env=env)
+            if r.returncode != 0 or 'ok' not in r.stdout:
+                fail(f'{kernel} ({label}): the C program failed (exit {r.returncode}): {r.stdout}')
+                continue
+            if check_outputs(kernel, outputs, case, kdir, label):
+                print(f'{kernel} ({label}): outputs match NumPy, no LLVM loaded')
+
+    # Refusals: exit 2, a message naming the problem, no file left behind.
+    blocker = os.path.join(work, 'a_file')
+    open(blocker, 'w').write('not a folder')
+    gemm = os.path.join(corpus, 'gemm', 'gemm.simp.sdfg')
+    r = run([cli, 'compile', gemm, '--aot', '-o', os.path.join(blocker, 'out')], env=env)
+    if r.returncode != 2 or 'output folder' not in r.stdout or blocker not in r.stdout:
+        fail(f'unwritable output folder: exit {r.returncode}: {r.stdout}')
+    bad = json.load(open(gemm))
+    bad['attributes']['name'] = 'gemm-kernel'
+    bad_path = os.path.join(work, 'bad_name.sdfg')
+    json.dump(bad, open(bad_path, 'w'))
+    bad_out = os.path.join(work, 'bad_name_out')
+    r = run([cli, 'compile', bad_path, '--aot', '-o', bad_out], env=env)
+    if r.returncode != 2 or 'not a C identifier' not in r.stdout or 'gemm-kernel' not in r.stdout:
+        fail(f'SDFG name that is no C identifier: exit {r.returncode}: {r.stdout}')
+    if os.path.isdir(bad_out) and os.listdir(bad_out):
+        fail(f'a refused compile left files: {os.listdir(bad_out)}')
+    # With the CUDA plugin, the GPU program lowers and calls the plugin's runtime, which AOT
+    # refuses by name; without it, the lowering refuses GPU storage.
+    gpu_out = os.path.join(work, 'gpu_out')
+    r = run([cli, 'compile', os.path.join(corpus, 'jacobi_2d', 'jacobi_2d.gpu.sdfg'), '--aot', '-o', gpu_out],
+            env=env)
+    cuda_plugin = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(cli))), 'lib', 'libdace', 'plugins',
+                               'libdace_plugin_cuda.so')
+    expected = ['dace_cuda_', 'plugin "cuda"', 'libdace_rt'] if os.path.exists(cuda_plugin) else ['GPU_Global']
+    if r.returncode != 2 or not all(e in r.stdout for e in expected):
+        fail(f'GPU program: exit {r.returncode}, expected {expected} in: {r.stdout}')
+    if os.path.isdir(gpu_out) and os.listdir(gpu_out):
+        fail(f'a refused GPU compile left files: {os.listdir(gpu_out)}')
+    r = run([cli, 'compile', gemm, '--aot'], env=env)
+    if r.returncode != 2 or '--aot needs -o' not in r.stdout:
+        fail(f'--aot without -o: exit {r.returncode}: {r.stdout}')
+
+    if failures:
+        print(f'aot_corpus: {len(failures)} failure(s)')
+        return 1
+    print('aot_corpus: ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
