@@ -15,3 +15,8 @@ foreach(_plugin cpu mpi cuda)
       COMPONENT python)
   endif()
 endforeach()
+# The runtime of ahead-of-time compiled programs (docs/aot.md, libdace.compile_aot) next to
+# libdace.so, where compile_aot looks for it; the namelink (a copy in the wheel) is what
+# `-ldace_rt` links against, libdace_rt.so.0 what the programs load.
+set_target_properties(dace_rt PROPERTIES VERSION ${PROJECT_VERSION_MAJOR})
+install(TARGETS dace_rt LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR} COMPONENT python)

@@ -95,6 +95,6 @@ grep -q "libdace_rt.so.$major => $prefix/$libdir/" <<<"$deps" || fail "AOT host:
 if grep -qE 'libLLVM|libdace\.so' <<<"$deps"; then fail "AOT host links LLVM or libdace: $deps"; fi
 "$tmp/aot_host" || fail "AOT host failed"
 # The runtime alone through pkg-config.
-[ "$(pkg-config --libs libdace_rt)" = "-L$(pkg-config --variable=libdir libdace_rt) -ldace_rt" ] \
+[[ "$(pkg-config --libs libdace_rt)" == "-L$(pkg-config --variable=libdir libdace_rt) -ldace_rt"* ]] \
   || fail "libdace_rt.pc: $(pkg-config --libs libdace_rt)"
 echo "install_consumer: ok"
