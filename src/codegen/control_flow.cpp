@@ -1,5 +1,6 @@
 #include "codegen/control_flow.h"
 
+#include "codegen/instrument_emit.h"
 #include "codegen/interstate.h"
 #include "codegen/state_emit.h"
 #include "ir/entry_block.h"
@@ -78,7 +79,11 @@ Status emit_conditional(Frame& f, const ir::ConditionalBlock& cb, const FlowTarg
 Status emit_block(Frame& f, const ir::ControlFlowBlock& block, const FlowTargets& targets, llvm::BasicBlock* after) {
   switch (block.kind) {
     case ir::BlockKind::State: {
-      DACE_TRY(emit_state(f, static_cast<const ir::State&>(block)));
+      const auto& state = static_cast<const ir::State&>(block);
+      Result<std::optional<Timer>> timer = start_state_timer(f, state);
+      if (!timer) return timer.take_error();
+      DACE_TRY(emit_state(f, state));
+      if (*timer) stop_timer(f, **timer);
       f.b.CreateBr(after);
       return Status::success();
     }

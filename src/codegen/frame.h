@@ -26,6 +26,8 @@
 
 namespace dace::codegen {
 
+struct InstrumentTable;  // instrument_emit.cpp
+
 struct ModuleContext {
   ModuleContext(llvm::Module& module, llvm::LLVMContext& ctx, const LowerOptions& options)
       : module(module), ctx(ctx), options(options) {}
@@ -48,6 +50,8 @@ struct ModuleContext {
   // Run in order once the host functions exist, before verification (a target compiles its
   // device code and embeds it here).
   std::vector<std::function<Status()>> finishers;
+  // The elements timed by this module (instrument_emit.h); null when none is instrumented.
+  std::shared_ptr<InstrumentTable> instrument;
 };
 
 // What the lowering knows about one SDFG (top level or nested).

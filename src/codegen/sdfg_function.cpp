@@ -4,6 +4,7 @@
 
 #include "codegen/allocation.h"
 #include "codegen/control_flow.h"
+#include "codegen/instrument_emit.h"
 #include "ir/path.h"
 
 namespace dace::codegen {
@@ -30,6 +31,9 @@ Result<TypedValue> constant_value(Frame& f, const std::string& name, const ir::C
 
 Status emit_sdfg_body(Frame& f) {
   const ir::SDFG& sdfg = f.sc.sdfg;
+  // The SDFG's timer spans its whole body: allocations, control flow and the frees at exit.
+  Result<std::optional<Timer>> timer = start_sdfg_timer(f);
+  if (!timer) return timer.take_error();
   for (const auto& [name, c] : sdfg.constants) {
     Result<TypedValue> v = constant_value(f, name, c);
     if (!v) return v.take_error();
@@ -67,6 +71,7 @@ Status emit_sdfg_body(Frame& f) {
   DACE_TRY(emit_region(f, sdfg, FlowTargets{exit, nullptr, nullptr, exit}));
   f.b.SetInsertPoint(exit);
   for (auto& action : f.exit_actions) action(f.b);
+  if (*timer) stop_timer(f, **timer);
   f.b.CreateRetVoid();
   return Status::success();
 }

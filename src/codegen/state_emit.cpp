@@ -6,6 +6,7 @@
 
 #include "codegen/allocation.h"
 #include "codegen/bounds_check.h"
+#include "codegen/instrument_emit.h"
 #include "codegen/node_emit.h"
 #include "ir/path.h"
 
@@ -184,6 +185,8 @@ Status StateEmitter::emit_scope(int scope) {
   for (int n : order) {
     const ir::Node* node = state.node(n);
     DACE_TRY(emit_bounds_checks(*this, n));
+    Result<std::optional<Timer>> timer = start_node_timer(*f, state, n);
+    if (!timer) return timer.take_error();
     switch (node->kind) {
       case ir::NodeKind::Access: DACE_TRY(emit_access_node(*this, n)); break;
       case ir::NodeKind::Tasklet: DACE_TRY(emit_tasklet(*this, n)); break;
@@ -193,6 +196,7 @@ Status StateEmitter::emit_scope(int scope) {
       case ir::NodeKind::ConsumeEntry: DACE_TRY(emit_consume(*this, n)); break;
       default: break;
     }
+    if (*timer) stop_timer(*f, **timer);
   }
   return Status::success();
 }

@@ -3,6 +3,7 @@
 
 #include <ffi.h>
 
+#include <algorithm>
 #include <exception>
 #include <new>
 #include <string>
@@ -60,6 +61,11 @@ struct Program::Impl {
 
   // The module's run-time status record; null for modules without one (nothing can fail).
   codegen::StatusRecord* status = nullptr;
+  // The module's timer events and element table; null / empty without instrumentation.
+  codegen::InstrumentRecord* instrument = nullptr;
+  std::string instrument_elements;
+  std::vector<codegen::InstrumentEvent> events;  // of the last program call
+  int64_t dropped = 0;
 
   std::mutex mutex;  // taken by calls, reset, release and the tier swap
   void* state = nullptr;
@@ -89,6 +95,8 @@ struct Program::Impl {
       exit = *exit_fn;
       Result<void*> st = next->lookup(codegen::kStatusSymbol);
       status = st ? static_cast<codegen::StatusRecord*>(*st) : nullptr;
+      Result<void*> ir = next->lookup(codegen::kInstrumentSymbol);
+      instrument = ir ? static_cast<codegen::InstrumentRecord*>(*ir) : nullptr;
       old = std::exchange(module, std::move(next));
     }
     return old->release();
@@ -144,6 +152,11 @@ Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> modu
   Result<void*> ex = module->lookup(entry.exit);
   if (!ex) return ex.take_error();
   if (Result<void*> st = module->lookup(codegen::kStatusSymbol)) impl->status = static_cast<codegen::StatusRecord*>(*st);
+  if (Result<void*> ir = module->lookup(codegen::kInstrumentSymbol)) {
+    impl->instrument = static_cast<codegen::InstrumentRecord*>(*ir);
+    if (Result<void*> el = module->lookup(codegen::kInstrumentElementsSymbol))
+      impl->instrument_elements = static_cast<const char*>(*el);
+  }
   impl->module = std::move(module);
   impl->entry = entry;
   impl->init = *init;
@@ -181,6 +194,14 @@ Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> modu
   return std::unique_ptr<Program>(new Program(std::move(impl)));
 }
 
+const std::string& Program::instrument_elements() const { return impl_->instrument_elements; }
+
+std::vector<codegen::InstrumentEvent> Program::last_instrument_events(int64_t* dropped) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (dropped) *dropped = impl_->dropped;
+  return impl_->events;
+}
+
 const std::vector<analysis::Argument>& Program::arguments() const { return impl_->arguments; }
 const std::vector<analysis::Argument>& Program::init_arguments() const { return impl_->init_arguments; }
 
@@ -211,7 +232,13 @@ Status Program::call(const std::vector<ArgValue>& values) {
   }
   for (size_t i = 0; i < values.size(); ++i) p.slots[i] = values[i];
   if (p.status) p.status->code = 0;
+  if (p.instrument) p.instrument->count = 0;
   ffi_call(&p.program_cif, FFI_FN(p.program), nullptr, p.program_values.data());
+  if (p.instrument) {
+    const int64_t n = std::min(p.instrument->count, codegen::kInstrumentCapacity);
+    p.events.assign(p.instrument->events, p.instrument->events + n);
+    p.dropped = p.instrument->count - n;
+  }
   return p.take_status();
 }
 

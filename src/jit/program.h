@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "analysis/arguments.h"
+#include "codegen/instrument_record.h"
 #include "ir/result.h"
 #include "jit/session.h"
 
@@ -106,6 +107,12 @@ class Program {
   Status wait_optimized_tier();
 
   TierState optimized_tier() const;
+
+  // Instrumentation (codegen/instrument_record.h): the module's elements table as JSON text,
+  // empty when no element is instrumented; the events of the last program call (copied out
+  // under the call lock), and how many it could not store (beyond the buffer's capacity).
+  const std::string& instrument_elements() const;
+  std::vector<codegen::InstrumentEvent> last_instrument_events(int64_t* dropped) const;
 
  private:
   struct Impl;
