@@ -1040,6 +1040,40 @@ DACE_API dace_status_t dace_sdfg_replay_history(dace_sdfg_t* sdfg, const char* h
  * (calls on them fail with DACE_ERROR_INVALID_ARGUMENT). */
 DACE_API dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps);
 
+/* ------------------------------------------------------------------------------------ */
+/* Instrumentation (docs/instrumentation.md)                                             */
+/* ------------------------------------------------------------------------------------ */
+
+/* DaCe's `instrument` property, as DaCe's InstrumentationType name: "No_Instrumentation"
+ * (the default) or "Timer". DaCe's other names ("PAPI_Counters", "LIKWID_CPU",
+ * "LIKWID_GPU", "GPU_Events", "FPGA") are DACE_ERROR_UNSUPPORTED and any other text
+ * DACE_ERROR_INVALID_ARGUMENT, both naming the element. Timers go on the SDFG (the whole
+ * program, or a nested SDFG's body), on states, and on map/consume entries, tasklets, library
+ * and nested-SDFG nodes; other nodes and blocks are DACE_ERROR_INVALID_ARGUMENT. Setting a
+ * map entry sets its exit too. Files keep the property (it round-trips with DaCe), and a
+ * compiled program of an instrumented SDFG writes a report per call (dace_program_last_report). */
+DACE_API dace_status_t dace_sdfg_set_instrument(dace_sdfg_t* sdfg, const char* value);
+DACE_API dace_status_t dace_sdfg_get_instrument(const char** out_value, const dace_sdfg_t* sdfg);
+DACE_API dace_status_t dace_state_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, const char* value);
+DACE_API dace_status_t dace_state_get_instrument(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state);
+DACE_API dace_status_t dace_node_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+                                                const char* value);
+DACE_API dace_status_t dace_node_get_instrument(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state,
+                                                dace_id_t node);
+/* Sets Timer on a selection of elements of the SDFG and its nested SDFGs: "program" (the
+ * root SDFG), "states", "maps" (map and consume entries), "nodes" (tasklets, library and
+ * nested-SDFG nodes), a comma-separated list of these, "all", or "none" (removes every
+ * timer). `*out_count` (may be NULL) receives how many elements it set. */
+DACE_API dace_status_t dace_sdfg_instrument(int32_t* out_count, dace_sdfg_t* sdfg, const char* selection);
+/* The report of the program's last call, in DaCe's instrumentation-report format (Chrome
+ * trace events), as borrowed text, and the file it was written to (borrowed; "" when no file
+ * was written). DACE_ERROR_NOT_FOUND when the program has no instrumented element or has not
+ * been called. Where reports go: the context option "instrument_dir", else the environment
+ * variable DACE_INSTRUMENT_DIR, else .dacecache/<sdfg name>/perf (as DaCe); the value "-"
+ * writes no files. */
+DACE_API dace_status_t dace_program_last_report(const char** out_json, const char** out_path,
+                                                const dace_program_t* program);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -2165,5 +2165,94 @@ module libdace_capi
       type(c_ptr), value :: sdfg
       integer(c_size_t), value :: steps
     end function dace_sdfg_revert_history
+
+    ! dace_status_t dace_sdfg_set_instrument(dace_sdfg_t* sdfg, const char* value)
+    function dace_sdfg_set_instrument(sdfg, value) bind(C, name="dace_sdfg_set_instrument")
+      import :: c_char, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_set_instrument
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: value(*)
+    end function dace_sdfg_set_instrument
+
+    ! dace_status_t dace_sdfg_get_instrument(const char** out_value, const dace_sdfg_t* sdfg)
+    function dace_sdfg_get_instrument(out_value, sdfg) bind(C, name="dace_sdfg_get_instrument")
+      import :: c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_get_instrument
+      type(c_ptr), intent(inout) :: out_value
+      type(c_ptr), value :: sdfg
+    end function dace_sdfg_get_instrument
+
+    ! dace_status_t dace_state_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, const char* value)
+    function dace_state_set_instrument(sdfg, state, value) bind(C, name="dace_state_set_instrument")
+      import :: c_char, c_ptr, dace_id_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_state_set_instrument
+      type(c_ptr), value :: sdfg
+      integer(dace_id_t), value :: state
+      character(kind=c_char), intent(in) :: value(*)
+    end function dace_state_set_instrument
+
+    ! dace_status_t dace_state_get_instrument(const char** out_value, const dace_sdfg_t* sdfg,
+    !    dace_id_t state)
+    function dace_state_get_instrument(out_value, sdfg, state) bind(C, &
+        name="dace_state_get_instrument")
+      import :: c_ptr, dace_id_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_state_get_instrument
+      type(c_ptr), intent(inout) :: out_value
+      type(c_ptr), value :: sdfg
+      integer(dace_id_t), value :: state
+    end function dace_state_get_instrument
+
+    ! dace_status_t dace_node_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node,
+    !    const char* value)
+    function dace_node_set_instrument(sdfg, state, node, value) bind(C, &
+        name="dace_node_set_instrument")
+      import :: c_char, c_ptr, dace_id_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_node_set_instrument
+      type(c_ptr), value :: sdfg
+      integer(dace_id_t), value :: state
+      integer(dace_id_t), value :: node
+      character(kind=c_char), intent(in) :: value(*)
+    end function dace_node_set_instrument
+
+    ! dace_status_t dace_node_get_instrument(const char** out_value, const dace_sdfg_t* sdfg,
+    !    dace_id_t state, dace_id_t node)
+    function dace_node_get_instrument(out_value, sdfg, state, node) bind(C, &
+        name="dace_node_get_instrument")
+      import :: c_ptr, dace_id_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_node_get_instrument
+      type(c_ptr), intent(inout) :: out_value
+      type(c_ptr), value :: sdfg
+      integer(dace_id_t), value :: state
+      integer(dace_id_t), value :: node
+    end function dace_node_get_instrument
+
+    ! dace_status_t dace_sdfg_instrument(int32_t* out_count, dace_sdfg_t* sdfg,
+    !    const char* selection)
+    function dace_sdfg_instrument(out_count, sdfg, selection) bind(C, name="dace_sdfg_instrument")
+      import :: c_char, c_int32_t, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_instrument
+      integer(c_int32_t), intent(inout) :: out_count
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: selection(*)
+    end function dace_sdfg_instrument
+
+    ! dace_status_t dace_program_last_report(const char** out_json, const char** out_path,
+    !    const dace_program_t* program)
+    function dace_program_last_report(out_json, out_path, program) bind(C, &
+        name="dace_program_last_report")
+      import :: c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_program_last_report
+      type(c_ptr), intent(inout) :: out_json
+      type(c_ptr), intent(inout) :: out_path
+      type(c_ptr), value :: program
+    end function dace_program_last_report
   end interface
 end module libdace_capi

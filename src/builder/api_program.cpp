@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "analysis/arguments.h"
+#include "builder/api_instrument.h"
 #include "builder/api_internal.h"
 #include "builder/api_options.h"
 #include "codegen/registry_query.h"
@@ -69,6 +70,8 @@ struct dace_program {
   // that hands it to the program's next state initialisation; null without the plugin.
   const void* mpi_comm = nullptr;
   void (*set_mpi_comm)(const void*) = nullptr;
+  // Reports of the calls when the program has timers (api_instrument.h); null otherwise.
+  std::unique_ptr<dace::capi::ProgramReports> reports;
 };
 
 namespace {
@@ -500,6 +503,11 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     result->mpi_comm = opts.mpi_comm;
     if (void* hook = backend.registry->find_runtime_symbol("dace_mpi_set_host_comm"))
       result->set_mpi_comm = reinterpret_cast<void (*)(const void*)>(hook);
+    if (!result->program->instrument_elements().empty()) {
+      auto reports = make_program_reports(*result->program, context, g.name, content_hash_of(sdfg));
+      if (!reports) return reports.take_error();
+      result->reports = std::move(*reports);
+    }
     *out_program = result.release();
     return Status::success();
   });
@@ -628,7 +636,20 @@ dace_status_t dace_program_call(dace_program_t* program, const char* const* name
     if (program->set_mpi_comm) program->set_mpi_comm(program->mpi_comm);
     Status s = program->program->call(program->plan.values);
     if (program->set_mpi_comm) program->set_mpi_comm(nullptr);
+    if (s.ok() && program->reports) return record_call_report(*program->reports, *program->program);
     return s;
+  });
+}
+
+dace_status_t dace_program_last_report(const char** out_json, const char** out_path, const dace_program_t* program) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(program, "program"));
+    if (!program->reports) return not_found("program: no element is instrumented (docs/instrumentation.md)");
+    std::lock_guard<std::mutex> lock(const_cast<dace_program_t*>(program)->call_mutex);
+    if (!program->reports->called) return not_found("program: not called yet, no instrumentation report");
+    if (out_json) *out_json = keep(program->reports->last_json);
+    if (out_path) *out_path = keep(program->reports->last_path);
+    return Status::success();
   });
 }
 

@@ -18,6 +18,7 @@ from .dtypes import (bool_, complex64, complex128, float16, float32, float64, in
 from .errors import (AlreadyExistsError, ArgumentTypeError, CompileError, InternalError, InvalidArgumentError,
                      InvalidSDFGError, LibdaceError, LibdaceIOError, NotFoundError, OutOfMemoryError, ParseError,
                      PluginUnavailableError, RuntimeFailure, UnsupportedError)
+from .instrument import InstrumentationType
 from .memlet import Memlet
 from .nodes import AccessNode, MapEntry, MapExit, NestedSDFG, Tasklet
 from .program import CompiledProgram
@@ -64,7 +65,7 @@ __all__ = [
     "SDFG", "SDFGState", "Memlet", "InterstateEdge", "LoopRegion", "ConditionalBlock", "ControlFlowRegion",
     "CompiledProgram", "transformations", "is_pass", "auto_optimize",
     "Context", "default_context", "AccessNode", "Tasklet", "MapEntry", "MapExit",
-    "NestedSDFG", "ScheduleType", "StorageType", "Language", "version", "load_library", "library_path",
+    "NestedSDFG", "InstrumentationType", "ScheduleType", "StorageType", "Language", "version", "load_library", "library_path",
     "LibdaceError", "InvalidArgumentError", "ArgumentTypeError", "InvalidSDFGError", "NotFoundError",
     "UnsupportedError", "ParseError", "CompileError", "RuntimeFailure", "OutOfMemoryError",
     "PluginUnavailableError", "LibdaceIOError", "AlreadyExistsError", "InternalError",

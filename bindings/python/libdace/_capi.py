@@ -1356,6 +1356,54 @@ dace_sdfg_revert_history = _bind("dace_sdfg_revert_history", dace_status_t, [
     ctypes.POINTER(dace_sdfg_t),
     ctypes.c_size_t,
 ])
+# dace_status_t dace_sdfg_set_instrument(dace_sdfg_t* sdfg, const char* value)
+dace_sdfg_set_instrument = _bind("dace_sdfg_set_instrument", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+])
+# dace_status_t dace_sdfg_get_instrument(const char** out_value, const dace_sdfg_t* sdfg)
+dace_sdfg_get_instrument = _bind("dace_sdfg_get_instrument", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+])
+# dace_status_t dace_state_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, const char* value)
+dace_state_set_instrument = _bind("dace_state_set_instrument", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    dace_id_t,
+    ctypes.c_char_p,
+])
+# dace_status_t dace_state_get_instrument(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state)
+dace_state_get_instrument = _bind("dace_state_get_instrument", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+    dace_id_t,
+])
+# dace_status_t dace_node_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* value)
+dace_node_set_instrument = _bind("dace_node_set_instrument", dace_status_t, [
+    ctypes.POINTER(dace_sdfg_t),
+    dace_id_t,
+    dace_id_t,
+    ctypes.c_char_p,
+])
+# dace_status_t dace_node_get_instrument(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node)
+dace_node_get_instrument = _bind("dace_node_get_instrument", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_sdfg_t),
+    dace_id_t,
+    dace_id_t,
+])
+# dace_status_t dace_sdfg_instrument(int32_t* out_count, dace_sdfg_t* sdfg, const char* selection)
+dace_sdfg_instrument = _bind("dace_sdfg_instrument", dace_status_t, [
+    ctypes.POINTER(ctypes.c_int32),
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+])
+# dace_status_t dace_program_last_report(const char** out_json, const char** out_path, const dace_program_t* program)
+dace_program_last_report = _bind("dace_program_last_report", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(dace_program_t),
+])
 
 # Every bound C function, in header order.
 FUNCTIONS = (
@@ -1514,6 +1562,14 @@ FUNCTIONS = (
     "dace_sdfg_history_json",
     "dace_sdfg_replay_history",
     "dace_sdfg_revert_history",
+    "dace_sdfg_set_instrument",
+    "dace_sdfg_get_instrument",
+    "dace_state_set_instrument",
+    "dace_state_get_instrument",
+    "dace_node_set_instrument",
+    "dace_node_get_instrument",
+    "dace_sdfg_instrument",
+    "dace_program_last_report",
 )
 
 # C parameter names per function (for error messages and keyword helpers).
@@ -1673,4 +1729,12 @@ PARAM_NAMES = {
     "dace_sdfg_history_json": ("out_json", "sdfg",),
     "dace_sdfg_replay_history": ("sdfg", "history_json",),
     "dace_sdfg_revert_history": ("sdfg", "steps",),
+    "dace_sdfg_set_instrument": ("sdfg", "value",),
+    "dace_sdfg_get_instrument": ("out_value", "sdfg",),
+    "dace_state_set_instrument": ("sdfg", "state", "value",),
+    "dace_state_get_instrument": ("out_value", "sdfg", "state",),
+    "dace_node_set_instrument": ("sdfg", "state", "node", "value",),
+    "dace_node_get_instrument": ("out_value", "sdfg", "state", "node",),
+    "dace_sdfg_instrument": ("out_count", "sdfg", "selection",),
+    "dace_program_last_report": ("out_json", "out_path", "program",),
 }

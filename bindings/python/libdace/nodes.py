@@ -7,6 +7,7 @@ values they report are always libdace's current ones.
 import ctypes
 
 from . import _capi
+from . import instrument as _instrument
 from ._util import borrowed_string, dec, enc, id_list
 from .errors import check
 
@@ -32,6 +33,15 @@ class Node:
     @label.setter
     def label(self, value):
         check(_capi.dace_node_set_label(*self._args(), enc(value)))
+
+    @property
+    def instrument(self):
+        """DaCe's InstrumentationType name ("No_Instrumentation", "Timer"); docs/instrumentation.md."""
+        return _instrument.get_node(*self._args())
+
+    @instrument.setter
+    def instrument(self, value):
+        _instrument.set_node(*self._args(), value)
 
     def get_property(self, name):
         """Any node property as libdace's text (see dace_node_get_property)."""

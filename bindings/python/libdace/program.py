@@ -232,6 +232,18 @@ class CompiledProgram(Releasable):
         if sdfg is not None:
             sdfg.close()
 
+    def last_report(self):
+        """The instrumentation report of the last call as a dict in DaCe's format (Chrome trace
+        events) and the file it was written to ("" when none): (report, path). None when the
+        program has no timer or was not called (docs/instrumentation.md)."""
+        program = getattr(self, "_last_program", None)
+        if program is None:
+            return None
+        text, path = ctypes.c_char_p(), ctypes.c_char_p()
+        if _capi.dace_program_last_report(ctypes.byref(text), ctypes.byref(path), program) != 0:
+            return None
+        return json.loads(dec(text.value)), dec(path.value)
+
     @property
     def specializations(self):
         """How many extra layouts were compiled (Fortran order, strided views, ...)."""
@@ -265,6 +277,7 @@ class CompiledProgram(Releasable):
             status = _fast_call(*plan.call_args)
             if status:
                 raise self._call_error(status)
+            self._last_program = plan.program
         if fresh and key is not None:
             if len(self._plans) >= _MAX_PLANS:
                 self._plans.clear()

@@ -10,6 +10,7 @@ import ctypes
 import json
 
 from . import _capi
+from . import instrument as _instrument
 from ._util import (Releasable, assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
                     shape_text)
 from .dtypes import numpy_dtype, to_dace
@@ -319,6 +320,20 @@ class SDFG(ControlFlowRegion, Releasable):
     @property
     def label(self):
         return self.name
+
+    @property
+    def instrument(self):
+        """DaCe's InstrumentationType name of the whole program ("No_Instrumentation", "Timer")."""
+        return _instrument.get_sdfg(self._h())
+
+    @instrument.setter
+    def instrument(self, value):
+        _instrument.set_sdfg(self._h(), value)
+
+    def instrument_all(self, selection="all"):
+        """Timer on "program", "states", "maps", "nodes" (comma-separated), "all", or "none" to
+        clear; nested SDFGs included. Returns how many elements were set."""
+        return _instrument.instrument_all(self._h(), selection)
 
     @property
     def arg_names(self):

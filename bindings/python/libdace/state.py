@@ -8,6 +8,7 @@ element in the exception.
 import ctypes
 
 from . import _capi
+from . import instrument as _instrument
 from ._symeval import split_dims
 from ._util import borrowed_string, connector_list, enc, id_list, ranges_text
 from .errors import LibdaceError, check
@@ -90,6 +91,15 @@ class ControlFlowBlock:
 class SDFGState(ControlFlowBlock):
     def _h(self):
         return self.sdfg._handle
+
+    @property
+    def instrument(self):
+        """DaCe's InstrumentationType name of this state ("No_Instrumentation", "Timer")."""
+        return _instrument.get_state(self.sdfg._handle, self.id)
+
+    @instrument.setter
+    def instrument(self, value):
+        _instrument.set_state(self.sdfg._handle, self.id, value)
 
     # --- nodes -------------------------------------------------------------------------
 

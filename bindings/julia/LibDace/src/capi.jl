@@ -1065,6 +1065,46 @@ function dace_sdfg_revert_history(sdfg, steps)
     ccall((:dace_sdfg_revert_history, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Csize_t), sdfg, steps)
 end
 
+# dace_status_t dace_sdfg_set_instrument(dace_sdfg_t* sdfg, const char* value)
+function dace_sdfg_set_instrument(sdfg, value)
+    ccall((:dace_sdfg_set_instrument, libdace), dace_status_t, (Ptr{dace_sdfg_t}, Ptr{Cchar}), sdfg, value)
+end
+
+# dace_status_t dace_sdfg_get_instrument(const char** out_value, const dace_sdfg_t* sdfg)
+function dace_sdfg_get_instrument(out_value, sdfg)
+    ccall((:dace_sdfg_get_instrument, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}), out_value, sdfg)
+end
+
+# dace_status_t dace_state_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, const char* value)
+function dace_state_set_instrument(sdfg, state, value)
+    ccall((:dace_state_set_instrument, libdace), dace_status_t, (Ptr{dace_sdfg_t}, dace_id_t, Ptr{Cchar}), sdfg, state, value)
+end
+
+# dace_status_t dace_state_get_instrument(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state)
+function dace_state_get_instrument(out_value, sdfg, state)
+    ccall((:dace_state_get_instrument, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, dace_id_t), out_value, sdfg, state)
+end
+
+# dace_status_t dace_node_set_instrument(dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node, const char* value)
+function dace_node_set_instrument(sdfg, state, node, value)
+    ccall((:dace_node_set_instrument, libdace), dace_status_t, (Ptr{dace_sdfg_t}, dace_id_t, dace_id_t, Ptr{Cchar}), sdfg, state, node, value)
+end
+
+# dace_status_t dace_node_get_instrument(const char** out_value, const dace_sdfg_t* sdfg, dace_id_t state, dace_id_t node)
+function dace_node_get_instrument(out_value, sdfg, state, node)
+    ccall((:dace_node_get_instrument, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, dace_id_t, dace_id_t), out_value, sdfg, state, node)
+end
+
+# dace_status_t dace_sdfg_instrument(int32_t* out_count, dace_sdfg_t* sdfg, const char* selection)
+function dace_sdfg_instrument(out_count, sdfg, selection)
+    ccall((:dace_sdfg_instrument, libdace), dace_status_t, (Ptr{Int32}, Ptr{dace_sdfg_t}, Ptr{Cchar}), out_count, sdfg, selection)
+end
+
+# dace_status_t dace_program_last_report(const char** out_json, const char** out_path, const dace_program_t* program)
+function dace_program_last_report(out_json, out_path, program)
+    ccall((:dace_program_last_report, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{Ptr{Cchar}}, Ptr{dace_program_t}), out_json, out_path, program)
+end
+
 # Every wrapped C function, in header order.
 const FUNCTIONS = (
     :dace_version,
@@ -1222,4 +1262,12 @@ const FUNCTIONS = (
     :dace_sdfg_history_json,
     :dace_sdfg_replay_history,
     :dace_sdfg_revert_history,
+    :dace_sdfg_set_instrument,
+    :dace_sdfg_get_instrument,
+    :dace_state_set_instrument,
+    :dace_state_get_instrument,
+    :dace_node_set_instrument,
+    :dace_node_get_instrument,
+    :dace_sdfg_instrument,
+    :dace_program_last_report,
 )
