@@ -1,5 +1,6 @@
 // `dace run FILE [-s N=V ...] [-i A=a.npy ...] [--case CASE.json] [-o DIR] [--repeat K]
-//  [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS] [--json]`
+//  [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS] [--json]
+//  [--instrument all|program|states|maps|nodes[,...]] [--instrument-dir DIR]`
 // Compiles through the C API, calls once on the given/generated inputs (that call's results
 // are compared and written), then, with --repeat K, times K more calls on fresh copies of the
 // inputs so the written outputs never depend on K.
@@ -25,7 +26,10 @@ constexpr const char* kUsage =
     "usage: dace run FILE [-s NAME=VALUE ...] [-i NAME=FILE.npy ...] [--case CASE.json] [-o DIR]\n"
     "                [--repeat K] [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS]\n"
     "                [--no-tiers] [--wait-optimized] [--emulate-device] [--bounds-check]\n"
-    "                [--json]\n";
+    "                [--instrument all|program|states|maps|nodes[,...]|none] [--instrument-dir DIR] [--json]\n"
+    "  --instrument SEL     time the selected elements (DaCe's Timer); one report per call in DaCe's\n"
+    "                       format, in --instrument-dir, else $DACE_INSTRUMENT_DIR, else\n"
+    "                       .dacecache/<name>/perf; summarize with `dace report FILE`\n";
 
 struct RunOptions {
   std::string file;
@@ -35,6 +39,7 @@ struct RunOptions {
   std::map<std::string, std::string> inputs;  // -i
   int64_t repeat = 0;
   bool json = false;
+  std::string instrument, instrument_dir;
   CompileFlags compile;
 };
 
@@ -72,6 +77,9 @@ int parse_options(const std::vector<std::string>& args, RunOptions& o) {
     } else if (a == "-o" || a == "--case") {
       if (!value(v) || v.empty()) return usage_error("option " + a + " needs a path");
       (a == "-o" ? o.out_dir : o.case_path) = v;
+    } else if (a == "--instrument" || a == "--instrument-dir") {
+      if (!value(v) || v.empty()) return usage_error("option " + a + " needs a value");
+      (a == "--instrument" ? o.instrument : o.instrument_dir) = v;
     } else if (a == "--repeat") {
       if (!value(v) || !parse_int64(v, o.repeat) || o.repeat < 1 || o.repeat > 1000000)
         return usage_error("--repeat needs a count >= 1");
@@ -162,6 +170,19 @@ int cmd_run(const std::vector<std::string>& args) {
     return kExitError;
   }
   ContextPtr ctx(ctx_raw);
+  if (!o.instrument.empty()) {
+    int32_t timers = 0;
+    if (dace_status_t ist = dace_sdfg_instrument(&timers, sdfg.get(), o.instrument.c_str()); ist != DACE_OK) {
+      report_capi_error("--instrument", ist);
+      return kExitError;
+    }
+  }
+  if (!o.instrument_dir.empty()) {
+    if (dace_status_t ist = dace_context_set_option(ctx.get(), "instrument_dir", o.instrument_dir.c_str()); ist != DACE_OK) {
+      report_capi_error("--instrument-dir", ist);
+      return kExitError;
+    }
+  }
   // Timed repetitions measure the optimized code: wait for it rather than time a tier swap.
   if (o.repeat > 0) o.compile.wait_optimized = true;
   auto t0 = Clock::now();
@@ -268,6 +289,10 @@ int cmd_run(const std::vector<std::string>& args) {
     j["min_ms"] = *std::min_element(times.begin(), times.end());
     j["median_ms"] = median(times);
   }
+  const char* report_json = nullptr;
+  const char* report_path = nullptr;
+  if (dace_program_last_report(&report_json, &report_path, program.get()) == DACE_OK && report_path && *report_path)
+    j["instrumentation_report"] = report_path;
   if (o.json) {
     std::printf("%s\n", j.dump(1).c_str());
   } else {
@@ -276,6 +301,8 @@ int cmd_run(const std::vector<std::string>& args) {
     else
       std::printf("run: min %.3f ms, median %.3f ms (%zu runs)\n", j["min_ms"].get<double>(),
                   j["median_ms"].get<double>(), times.size());
+    if (j.contains("instrumentation_report"))
+      std::printf("instrumentation report (last call): %s\n", j["instrumentation_report"].get<std::string>().c_str());
   }
   std::fflush(stdout);
   return all_ok ? kExitOk : kExitFailed;

@@ -17,5 +17,6 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_compile(const std::vector<std::string>& args);
 int cmd_optimize(const std::vector<std::string>& args);
 int cmd_render(const std::vector<std::string>& args);
+int cmd_report(const std::vector<std::string>& args);
 
 }  // namespace dace::cli

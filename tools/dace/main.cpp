@@ -23,7 +23,9 @@ void print_usage(FILE* out) {
       "  run FILE [-s N=V] [-i A=a.npy] [--case CASE.json] [-o DIR] [--repeat K] [--threads T]\n"
       "           [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS] [--no-tiers]\n"
       "           [--wait-optimized] [--emulate-device] [--bounds-check] [--json]\n"
-      "                           compile and call; with --case exit 1 when an output mismatches\n"
+      "           [--instrument all|program|states|maps|nodes[,...]] [--instrument-dir DIR]\n"
+      "                           compile and call; with --case exit 1 when an output mismatches;\n"
+      "                           --instrument times elements and writes a report per call\n"
       "  compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math] [--cache-dir DIR]\n"
       "          [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n"
       "                           compile and report the time of each phase\n"
@@ -35,6 +37,8 @@ void print_usage(FILE* out) {
       "                           apply passes and transformations in order, validate, write OUT\n"
       "  render IN -o OUT.svg|OUT.html [--format svg|html]\n"
       "                           draw the SDFG (Graphviz layout; HTML: pan, zoom, collapsible scopes)\n"
+      "  report FILE... [--json]  summarize instrumentation reports (DaCe's format): count, min,\n"
+      "                           median, mean, max ms and % of program per element\n"
       "  version                  print the libdace version\n"
       "long commands show progress on a terminal (--quiet: never); DACE_LOG=info|debug logs each\n"
       "compile, cache lookup, plugin and optimizer pass to stderr\n",
@@ -64,6 +68,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "compile") return dace::cli::cmd_compile(args);
   if (cmd == "optimize") return dace::cli::cmd_optimize(args);
   if (cmd == "render") return dace::cli::cmd_render(args);
+  if (cmd == "report") return dace::cli::cmd_report(args);
   if (cmd == "version" || cmd == "--version") return dace::cli::cmd_version(args);
   std::fprintf(stderr, "dace: unknown command '%s'\n", cmd.c_str());
   print_usage(stderr);
