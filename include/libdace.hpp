@@ -526,6 +526,23 @@ class state {
   void set_label(dace_id_t node, std::string_view label) const {
     check(dace_node_set_label(g_, id_, node, detail::z(label).get()));
   }
+  // DaCe's instrument property ("No_Instrumentation", "Timer"; docs/instrumentation.md).
+  std::string instrument() const {
+    const char* s = nullptr;
+    check(dace_state_get_instrument(&s, g_, id_));
+    return detail::copy(s);
+  }
+  void set_instrument(std::string_view value) const {
+    check(dace_state_set_instrument(g_, id_, detail::z(value).get()));
+  }
+  std::string node_instrument(dace_id_t node) const {
+    const char* s = nullptr;
+    check(dace_node_get_instrument(&s, g_, id_, node));
+    return detail::copy(s);
+  }
+  void set_node_instrument(dace_id_t node, std::string_view value) const {
+    check(dace_node_set_instrument(g_, id_, node, detail::z(value).get()));
+  }
   // Any node property as text ("code", "range", "schedule", ...).
   std::string node_property(dace_id_t node, std::string_view property) const {
     const char* s = nullptr;
@@ -879,6 +896,21 @@ class sdfg {
     return detail::copy(s);
   }
   void set_name(std::string_view name) { check(dace_sdfg_set_name(handle_.get(), detail::z(name).get())); }
+  // DaCe's instrument property of the whole program, and timer selections ("maps", "all",
+  // "none", ...; docs/instrumentation.md). instrument_all returns how many elements it set.
+  std::string instrument() const {
+    const char* s = nullptr;
+    check(dace_sdfg_get_instrument(&s, handle_.get()));
+    return detail::copy(s);
+  }
+  void set_instrument(std::string_view value) {
+    check(dace_sdfg_set_instrument(handle_.get(), detail::z(value).get()));
+  }
+  int32_t instrument_all(std::string_view selection) {
+    int32_t n = 0;
+    check(dace_sdfg_instrument(&n, handle_.get(), detail::z(selection).get()));
+    return n;
+  }
   std::vector<std::string> free_symbols() const {
     const char* s = nullptr;
     check(dace_sdfg_get_free_symbols(&s, handle_.get()));
@@ -1364,6 +1396,15 @@ class program {
       return dace_program_argument_strides(out, cap, n, handle_.get(), index, v.names.data(), v.values.data(),
                                            static_cast<int32_t>(v.names.size()));
     });
+  }
+
+  // The last call's instrumentation report (DaCe's JSON format) and the file it went to
+  // ("" when none was written); throws NotFound without timers or before the first call.
+  std::pair<std::string, std::string> last_report() const {
+    const char* json = nullptr;
+    const char* path = nullptr;
+    check(dace_program_last_report(&json, &path, handle_.get()));
+    return {detail::copy(json), detail::copy(path)};
   }
 
   compile_stats stats() const {

@@ -31,6 +31,8 @@ namespace capi_contract {
 
 // capi_status_contract_transform.cpp: the transformation functions.
 std::vector<Row> rows_transform();
+// capi_status_contract_instrument.cpp: the instrumentation functions.
+std::vector<Row> rows_instrument();
 
 std::vector<Row> rows_general() {
   return {
@@ -619,7 +621,8 @@ std::vector<std::string> header_functions() {
 
 std::vector<Row> all_rows() {
   std::vector<Row> all;
-  for (auto* table : {rows_general, rows_data, rows_blocks, rows_nodes, rows_edges, rows_program, rows_transform}) {
+  for (auto* table : {rows_general, rows_data, rows_blocks, rows_nodes, rows_edges, rows_program, rows_transform,
+                       rows_instrument}) {
     auto t = table();
     all.insert(all.end(), t.begin(), t.end());
   }
@@ -652,5 +655,6 @@ TEST(CapiStatusContract, Nodes) { run_rows(rows_nodes()); }
 TEST(CapiStatusContract, Edges) { run_rows(rows_edges()); }
 TEST(CapiStatusContract, Program) { run_rows(rows_program()); }
 TEST(CapiStatusContract, Transform) { run_rows(rows_transform()); }
+TEST(CapiStatusContract, Instrument) { run_rows(rows_instrument()); }
 
 }  // namespace capi_contract
