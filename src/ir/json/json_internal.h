@@ -3,6 +3,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -44,6 +45,11 @@ struct ReadContext {
   Dialect dialect;
   std::vector<std::string> source_files;  // DaCe >= 2.0: DebugInfo refers to these by index
   int depth = 0;                          // nesting of SDFGs and regions, bounded
+  // The fast reader (parse_skeleton): the whole text, and how many state lists it left
+  // unparsed and how many the readers then parsed. Unequal counts mean some deferred list
+  // was not read (so its syntax was never checked): read_sdfg then reads the old way.
+  std::string_view text;
+  size_t deferred_lists = 0, deferred_read = 0;
 };
 
 // Nesting bound of SDFGs and regions against stack exhaustion on hostile input (DaCe's own
@@ -129,6 +135,21 @@ std::string compact(const Json& j);
 
 // Whether an unmodeled property holds DaCe 1.0.2's default (then it is not kept).
 bool is_unmodeled_default(std::string_view key, const Json& value);
+
+// ---- the fast reader's skeleton (deferred_parse.cpp) ----
+// Parses `text` into `out` with the `nodes` and `edges` lists of states left as deferred byte
+// ranges (nlohmann binary values, which no JSON text produces); everything else is parsed by
+// nlohmann. False on anything unexpected (malformed text, a byte-order mark): the caller then
+// parses the old way, whose error messages are the documented ones.
+bool parse_skeleton(std::string_view text, ReadContext& ctx, Json& out);
+// Calls `fn` on each element of a list: a JSON array, or a list parse_skeleton deferred, whose
+// elements are then parsed one at a time. ParseError on malformed deferred text.
+Status for_each_element(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
+                        const std::function<Status(const Json&)>& fn);
+// Whether `list` is a deferred list (then it is not an array, but it is a list).
+inline bool is_list(const Json& list) { return list.is_array() || list.is_binary(); }
+Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
+                         const std::function<Status(const Json&)>& fn);
 
 // ---- reader and writer entry points between the translation units ----
 Status read_sdfg_json(const Json& j, ReadContext& ctx, const std::string& parent_path, SDFG& out);

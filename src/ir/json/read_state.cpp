@@ -306,11 +306,11 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
   a.collect_extras(st.extra);
 
   auto nodes = j.find("nodes");
-  if (nodes != j.end() && !nodes->is_array() && !nodes->is_null()) return parse_error(path, "nodes", "expected list");
+  if (nodes != j.end() && !is_list(*nodes) && !nodes->is_null()) return parse_error(path, "nodes", "expected list");
   std::vector<int> scope_entry, scope_exit;
-  if (nodes != j.end() && nodes->is_array()) {
+  if (nodes != j.end() && is_list(*nodes)) {
     int index = 0;
-    for (const auto& nj : *nodes) {
+    DACE_TRY(for_each_element(*nodes, ctx, path, "nodes", [&](const Json& nj) -> Status {
       std::string npath = path + " / node " + std::to_string(index);
       auto node = read_node(nj, ctx, npath);
       if (!node) return node.take_error();
@@ -322,15 +322,16 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
       scope_exit.push_back(*sx);
       st.add_node(std::move(*node));
       ++index;
-    }
+      return {};
+    }));
   }
   link_scopes(st, scope_entry, scope_exit);
 
   auto edges = j.find("edges");
-  if (edges != j.end() && !edges->is_array() && !edges->is_null()) return parse_error(path, "edges", "expected list");
-  if (edges == j.end() || !edges->is_array()) return {};
+  if (edges != j.end() && !is_list(*edges) && !edges->is_null()) return parse_error(path, "edges", "expected list");
+  if (edges == j.end() || !is_list(*edges)) return {};
   int index = 0;
-  for (const auto& ej : *edges) {
+  DACE_TRY(for_each_element(*edges, ctx, path, "edges", [&](const Json& ej) -> Status {
     std::string epath = path + " / edge " + std::to_string(index++);
     if (!ej.is_object()) return parse_error(epath, "", "expected edge object");
     DataflowEdge e;
@@ -350,7 +351,8 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
     e.dst_conn = std::move(*dc);
     DACE_TRY(read_memlet(ej, e.memlet, ctx, epath));
     st.add_edge(std::move(e));
-  }
+    return {};
+  }));
   return check_scope_depth(st, path);
 }
 

@@ -73,7 +73,26 @@ Status check_json_depth(std::string_view text, int limit) {
   return {};
 }
 
-Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
+Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text) {
+  using detail::Json;
+  DACE_TRY(check_json_depth(text));
+  try {
+    detail::ReadContext ctx;
+    ctx.text = text;
+    Json skeleton;
+    if (!detail::parse_skeleton(text, ctx, skeleton)) return std::unique_ptr<SDFG>();
+    auto sdfg = std::make_unique<SDFG>();
+    if (!detail::read_sdfg_json(skeleton, ctx, "", *sdfg).ok()) return std::unique_ptr<SDFG>();
+    if (ctx.deferred_read != ctx.deferred_lists) return std::unique_ptr<SDFG>();
+    return sdfg;
+  } catch (const std::bad_alloc&) {
+    return make_error(Code::OutOfMemory, "out of memory while reading an SDFG");
+  } catch (const std::exception&) {
+    return std::unique_ptr<SDFG>();
+  }
+}
+
+Result<std::unique_ptr<SDFG>> read_sdfg_whole_dom(std::string_view text) {
   using detail::Json;
   // Before parsing: nlohmann's parser, dump and destructor, and the readers recurse per level.
   DACE_TRY(check_json_depth(text));
@@ -103,6 +122,12 @@ Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
     // Type errors of unexpected shapes the readers did not check explicitly.
     return make_error(Code::ParseError, std::string("malformed SDFG: ") + json_error_reason(e));
   }
+}
+
+Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
+  auto fast = read_sdfg_streaming(text);
+  if (!fast || *fast) return fast;
+  return read_sdfg_whole_dom(text);
 }
 
 std::string write_sdfg(const SDFG& sdfg, const WriteOptions& options) {

@@ -34,6 +34,16 @@ inline constexpr int kMaxScopeDepth = 1024;
 // whose scopes nest deeper than kMaxScopeDepth is a ParseError naming the entry that opens
 // level kMaxScopeDepth + 1.
 Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text);
+// The two ways read_sdfg tries, in this order (docs/sdfg-json.md "Reading large files"):
+// - streaming: a DOM of the control-flow skeleton only; the nodes and edges of each state are
+//   parsed one at a time while the state is read, so memory is the SDFG plus one element.
+//   Returns null (not an error) when it declines: malformed JSON or content, a byte-order
+//   mark, a state list the readers did not read. Errors: depth (as above), OutOfMemory.
+// - whole_dom: parses the whole text into one nlohmann DOM first (about 13 bytes per byte of
+//   text), then reads it; its errors are the documented ones, so read_sdfg reports every
+//   error through it. Both give the same SDFG for every file the streaming way accepts.
+Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text);
+Result<std::unique_ptr<SDFG>> read_sdfg_whole_dom(std::string_view text);
 // Input files are read up to a limit: kDefaultMaxInputBytes (1 GiB; the largest real SDFGs
 // are a few MB, a million-node one a few hundred), or the environment variable
 // DACE_MAX_INPUT_BYTES. The limit also bounds gzip content after inflating.

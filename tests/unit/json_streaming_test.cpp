@@ -1,0 +1,195 @@
+// The streaming `.sdfg` reader (skeleton DOM, state lists parsed one element at a time) gives
+// the same SDFG as the whole-DOM reader for every real file, declines (so that the whole-DOM
+// reader reports the documented error) on anything it cannot vouch for, and loads a generated
+// 50,000-node SDFG with the node and edge counts its generator put in.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analysis/validate.h"
+#include "ir/state.h"
+#include "ir/json/sdfg_json.h"
+
+#ifndef LIBDACE_TEST_CORPUS_DIR
+#define LIBDACE_TEST_CORPUS_DIR "/work/shared/sdfg-corpus"
+#endif
+#ifndef LIBDACE_TEST_SOURCE_DIR
+#define LIBDACE_TEST_SOURCE_DIR "."
+#endif
+
+namespace {
+
+using namespace dace;
+using namespace dace::ir;
+
+std::vector<std::string> sdfg_files() {
+  std::vector<std::string> files;
+  for (const char* root : {LIBDACE_TEST_CORPUS_DIR, LIBDACE_TEST_SOURCE_DIR "/tests/data"}) {
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".sdfg") files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(JsonStreaming, SameSdfgAsTheWholeDomReaderForEveryFile) {
+  const auto files = sdfg_files();
+  ASSERT_GE(files.size(), 44u);
+  size_t streamed = 0;
+  for (const auto& path : files) {
+    SCOPED_TRACE(path);
+    const std::string text = slurp(path);
+    auto whole = json::read_sdfg_whole_dom(text);
+    auto fast = json::read_sdfg_streaming(text);
+    ASSERT_TRUE(fast.ok()) << fast.error().message;
+    if (!whole.ok()) {
+      // A file the reader refuses (tests/data holds some): streaming must decline it too.
+      EXPECT_EQ(*fast, nullptr) << "streaming accepted what the whole-DOM reader refuses: " << whole.error().message;
+      continue;
+    }
+    ASSERT_NE(*fast, nullptr) << "streaming declined a file the whole-DOM reader reads";
+    ++streamed;
+    EXPECT_EQ(json::write_sdfg(**whole), json::write_sdfg(**fast));
+  }
+  // The shared corpus alone has 44 files that load.
+  EXPECT_GE(streamed, 44u);
+}
+
+// A skeleton with one state whose node list is given.
+std::string one_state(const std::string& state_members) {
+  return R"({"type":"SDFG","attributes":{"name":"x","_arrays":{}},"nodes":[{"type":"SDFGState","label":"s",)" +
+         state_members + R"(}],"edges":[],"start_block":0,"dace_version":"1.0.2"})";
+}
+
+TEST(JsonStreaming, SyntaxErrorInsideAStateListIsReportedWithItsPosition) {
+  const std::string text = one_state(R"("nodes":[{"type":"AccessNode","attributes":{"data":"A"}} {}],"edges":[])");
+  auto fast = json::read_sdfg_streaming(text);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_EQ(*fast, nullptr);
+  auto r = json::read_sdfg(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Code::ParseError);
+  // The second node starts at this column of the single line; the whole-DOM parser names it.
+  const int column = static_cast<int>(text.find("} {}]") + 3);
+  EXPECT_NE(r.error().message.find("JSON syntax error at line 1, column " + std::to_string(column)), std::string::npos)
+      << r.error().message;
+}
+
+TEST(JsonStreaming, ListThatIsNeverReadIsNotTrusted) {
+  // The first "nodes" is overwritten by the second (as in nlohmann's DOM, the last duplicate
+  // key wins), so nobody parses it: streaming must not accept the file, whose first list is
+  // not JSON.
+  const std::string text = one_state(R"("nodes":[tru],"nodes":[],"edges":[])");
+  auto fast = json::read_sdfg_streaming(text);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_EQ(*fast, nullptr);
+  auto r = json::read_sdfg(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("JSON syntax error"), std::string::npos) << r.error().message;
+}
+
+TEST(JsonStreaming, ContentErrorsKeepTheirElementPath) {
+  const std::string text = one_state(R"("nodes":[{"type":"AccessNode","attributes":{"data":5}}],"edges":[])");
+  auto r = json::read_sdfg(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            R"(sdfg "x" / state "s" / node 0 (AccessNode): property "data": expected string, got integer)");
+}
+
+// The structure bench/large_sdfg.py writes: states of 333 units (access node A -> tasklet ->
+// access node A, A[k] in, A[k + 1] out), chained by interstate edges. Written here
+// independently, with its own counts.
+struct Generated {
+  std::string text;
+  int states = 0, nodes = 0, edges = 0;
+};
+
+Generated generate(int units_wanted) {
+  Generated g;
+  std::string& s = g.text;
+  s = R"({"type":"SDFG","attributes":{"name":"large","_arrays":{"A":{"type":"Array","attributes":{"strides":["1"],)"
+      R"("total_size":"1000","offset":["0"],"dtype":"float64","shape":["1000"]}}}},"nodes":[)";
+  int units = units_wanted;
+  while (units > 0) {
+    const int here = std::min(333, units);
+    units -= here;
+    if (g.states > 0) s += ',';
+    s += R"({"type":"SDFGState","label":"s)" + std::to_string(g.states) + R"(","id":)" + std::to_string(g.states) +
+         R"(,"nodes":[)";
+    for (int u = 0; u < here; ++u) {
+      const std::string t = std::to_string(3 * u + 1);
+      if (u > 0) s += ',';
+      s += R"({"type":"AccessNode","label":"A","attributes":{"data":"A"},"id":)" + std::to_string(3 * u) + "},";
+      s += R"({"type":"Tasklet","label":"t)" + t + R"(","attributes":{"code":{"string_data":"y = x + 1",)"
+           R"("language":"Python"},"label":"t)" + t + R"(","in_connectors":{"x":null},"out_connectors":{"y":null}},)"
+           R"("id":)" + t + "},";
+      s += R"({"type":"AccessNode","label":"A","attributes":{"data":"A"},"id":)" + std::to_string(3 * u + 2) + "}";
+    }
+    s += R"(],"edges":[)";
+    for (int u = 0; u < here; ++u) {
+      const int k = u % 999;
+      auto memlet = [&](int index) {
+        const std::string i = std::to_string(index);
+        return R"({"type":"Memlet","attributes":{"volume":"1","data":"A","subset":{"type":"Range","ranges":[)"
+               R"({"start":")" + i + R"(","end":")" + i + R"(","step":"1","tile":"1"}]}}})";
+      };
+      if (u > 0) s += ',';
+      s += R"({"type":"MultiConnectorEdge","attributes":{"data":)" + memlet(k) + R"(},"src":")" +
+           std::to_string(3 * u) + R"(","dst":")" + std::to_string(3 * u + 1) + R"(","dst_connector":"x"},)";
+      s += R"({"type":"MultiConnectorEdge","attributes":{"data":)" + memlet(k + 1) + R"(},"src":")" +
+           std::to_string(3 * u + 1) + R"(","dst":")" + std::to_string(3 * u + 2) + R"(","src_connector":"y"})";
+    }
+    s += R"(],"attributes":{}})";
+    ++g.states;
+    g.nodes += 3 * here;
+    g.edges += 2 * here;
+  }
+  s += R"(],"edges":[)";
+  for (int i = 0; i + 1 < g.states; ++i) {
+    if (i > 0) s += ',';
+    s += R"({"type":"Edge","attributes":{"data":{"type":"InterstateEdge","attributes":{}}},"src":")" +
+         std::to_string(i) + R"(","dst":")" + std::to_string(i + 1) + R"("})";
+  }
+  s += R"(],"start_block":0,"dace_version":"1.0.2"})";
+  return g;
+}
+
+TEST(JsonStreaming, GeneratedFiftyThousandNodeSdfgLoadsAndValidates) {
+  const Generated g = generate(16667);
+  ASSERT_EQ(g.nodes, 50001);
+  auto fast = json::read_sdfg_streaming(g.text);
+  ASSERT_TRUE(fast.ok()) << fast.error().message;
+  ASSERT_NE(*fast, nullptr);
+  const SDFG& sdfg = **fast;
+  int states = 0, nodes = 0, edges = 0;
+  for (int id : sdfg.block_slots()) {
+    const auto* st = dynamic_cast<const State*>(sdfg.block(id));
+    if (!st) continue;
+    ++states;
+    nodes += static_cast<int>(st->node_ids().size());
+    edges += static_cast<int>(st->edge_ids().size());
+  }
+  EXPECT_EQ(states, g.states);
+  EXPECT_EQ(nodes, g.nodes);
+  EXPECT_EQ(edges, g.edges);
+  EXPECT_EQ(static_cast<int>(sdfg.edge_slots().size()), g.states - 1);
+  auto errors = analysis::validate_all(sdfg);
+  EXPECT_TRUE(errors.empty()) << errors.front().message;
+}
+
+}  // namespace
