@@ -1,6 +1,7 @@
 // Property readers with element-path errors, and the value conversions (symbolic
 // expressions, ranges, typeclasses, code blocks, debug info) both ways.
 #include <cstdlib>
+#include <unordered_map>
 
 #include "ir/json/json_internal.h"
 #include "ir/path.h"
@@ -113,8 +114,21 @@ Result<sym::Expr> parse_expr_value(const Json& v, const std::string& path, std::
   }
   if (!v.is_string()) return parse_error(path, key, expected("symbolic expression string", v));
   const std::string& text = v.get_ref<const std::string&>();
+  // Files repeat the same few expressions (indices, `1`, `N - 1`) millions of times in large
+  // SDFGs; parsing is a pure function of the text (expressions are interned), so short texts
+  // are looked up first. Bounded; per thread, so no locking.
+  constexpr size_t kCachedChars = 32, kCacheEntries = 1 << 14;
+  thread_local std::unordered_map<std::string, sym::Expr> cache;
+  const bool cacheable = text.size() <= kCachedChars;
+  if (cacheable) {
+    if (auto hit = cache.find(text); hit != cache.end()) return hit->second;
+  }
   auto e = sym::parse(text);
   if (!e) return parse_error(path, key, e.error().message);
+  if (cacheable) {
+    if (cache.size() >= kCacheEntries) cache.clear();
+    cache.emplace(text, *e);
+  }
   return *e;
 }
 
@@ -332,7 +346,9 @@ Json extra_value(const std::string& text) {
 // ---------------------------------------------------------------------------- Attrs
 
 Attrs::Attrs(const Json* obj, std::string path)
-    : obj_(obj && obj->is_object() ? obj : nullptr), path_(std::move(path)) {}
+    : obj_(obj && obj->is_object() ? obj : nullptr), path_(std::move(path)) {
+  if (obj_) consumed_.assign(obj_->size(), false);
+}
 
 bool Attrs::has(std::string_view key) const {
   return obj_ && obj_->find(key) != obj_->end();
@@ -340,10 +356,14 @@ bool Attrs::has(std::string_view key) const {
 
 const Json* Attrs::raw(std::string_view key) {
   if (!obj_) return nullptr;
-  auto it = obj_->find(key);
-  if (it == obj_->end()) return nullptr;
-  consumed_.emplace(key);
-  return &*it;
+  const auto& members = obj_->get_ref<const Json::object_t&>();
+  size_t i = 0;
+  for (auto it = members.begin(); it != members.end(); ++it, ++i) {
+    if (it->first != key) continue;
+    consumed_[i] = true;
+    return &it->second;
+  }
+  return nullptr;
 }
 
 Status Attrs::str(std::string_view key, std::string& out) {
@@ -510,8 +530,11 @@ Status Attrs::omp_schedule(std::string_view key, OmpSchedule& out) {
 
 void Attrs::collect_extras(ExtraProperties& out) const {
   if (!obj_) return;
-  for (const auto& [key, value] : obj_->items()) {
-    if (consumed_.count(key)) continue;
+  size_t i = 0;
+  for (auto it = obj_->get_ref<const Json::object_t&>().begin(); it != obj_->get_ref<const Json::object_t&>().end();
+       ++it, ++i) {
+    if (consumed_[i]) continue;
+    const auto& [key, value] = *it;
     if (is_unmodeled_default(key, value)) continue;
     out[key] = compact(value);
   }

@@ -109,7 +109,9 @@ class Attrs {
  private:
   const Json* obj_;
   std::string path_;
-  std::set<std::string, std::less<>> consumed_;
+  // Indexed by member position in obj_ (an ordered_json object is a vector of members): a
+  // set of key strings cost two allocations per property read, for every node and memlet.
+  std::vector<bool> consumed_;
 };
 
 // ---- value conversions shared by reader and writer ----

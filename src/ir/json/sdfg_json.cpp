@@ -73,6 +73,27 @@ Status check_json_depth(std::string_view text, int limit) {
   return {};
 }
 
+namespace {
+
+// Accepts every SAX event: nlohmann's parser then only checks the syntax.
+struct NoopSax : nlohmann::json_sax<detail::Json> {
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
+}  // namespace
+
 Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text) {
   using detail::Json;
   DACE_TRY(check_json_depth(text));
@@ -82,7 +103,15 @@ Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text) {
     Json skeleton;
     if (!detail::parse_skeleton(text, ctx, skeleton)) return std::unique_ptr<SDFG>();
     auto sdfg = std::make_unique<SDFG>();
-    if (!detail::read_sdfg_json(skeleton, ctx, "", *sdfg).ok()) return std::unique_ptr<SDFG>();
+    if (Status read = detail::read_sdfg_json(skeleton, ctx, "", *sdfg); !read.ok()) {
+      // A content error. The whole-DOM reader runs the same readers in the same order on the
+      // same values, so it would report this very error, unless the text has a syntax error
+      // further on (which it reports first). Checking the syntax without building anything
+      // is much cheaper than reading again (hostile files of 50 MB are refused this way).
+      NoopSax noop;
+      if (Json::sax_parse(text.begin(), text.end(), &noop)) return read.error();
+      return std::unique_ptr<SDFG>();
+    }
     if (ctx.deferred_read != ctx.deferred_lists) return std::unique_ptr<SDFG>();
     return sdfg;
   } catch (const std::bad_alloc&) {
