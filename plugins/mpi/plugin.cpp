@@ -2,8 +2,9 @@
 //
 // It registers its runtime (runtime/dace_mpi_runtime.h; linked against libmpi, so the
 // plugin only loads where libmpi does) as runtime symbols, declares ScaLAPACK as an optional
-// vendor library, and registers, for each DaCe MPI/PBLAS library node class, an
-// implementation that lowers the node to calls into the runtime itself (lowering/).
+// vendor library, registers DaCe's MPI map schedule (lowering/schedule.h) and, for each DaCe
+// MPI/PBLAS library node class, an implementation that lowers the node to calls into the
+// runtime itself (lowering/).
 #include <memory>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "lowering/nodes.h"
 #include "lowering/pblas.h"
 #include "lowering/program_state.h"
+#include "lowering/schedule.h"
 #include "plugin/registry.h"
 #include "runtime/dace_mpi_runtime.h"
 
@@ -28,6 +30,19 @@ template <class Fn>
 void* address_of(Fn* fn) {
   return reinterpret_cast<void*>(fn);
 }
+
+// The MPI program state (communicators, grids, BLACS grid), which the nodes and the MPI map
+// schedule share under one key.
+class MpiProgramState final : public dace::plugin::ProgramStateLowering {
+ public:
+  std::string_view program_state_key() const override { return dace::mpi::kStateKeyName; }
+  dace::Status lower_program_init(dace::codegen::ProgramStateContext& context) const override {
+    return dace::mpi::lower_state_init(context);
+  }
+  dace::Status lower_program_exit(dace::codegen::ProgramStateContext& context) const override {
+    return dace::mpi::lower_state_exit(context);
+  }
+};
 
 class MpiNodeLowering final : public dace::plugin::LibraryExpansion {
  public:
@@ -64,10 +79,12 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
       {"dace_mpi_block_scatter", address_of(&dace_mpi_block_scatter)},
       {"dace_mpi_cart_create", address_of(&dace_mpi_cart_create)},
       {"dace_mpi_cart_sub", address_of(&dace_mpi_cart_sub)},
+      {"dace_mpi_comm_info", address_of(&dace_mpi_comm_info)},
       {"dace_mpi_error_message", address_of(&dace_mpi_error_message)},
       {"dace_mpi_gather", address_of(&dace_mpi_gather)},
       {"dace_mpi_irecv", address_of(&dace_mpi_irecv)},
       {"dace_mpi_isend", address_of(&dace_mpi_isend)},
+      {"dace_mpi_map_block", address_of(&dace_mpi_map_block)},
       {"dace_mpi_pgemm", address_of(&dace_mpi_pgemm)},
       {"dace_mpi_pgemv", address_of(&dace_mpi_pgemv)},
       {"dace_mpi_recv", address_of(&dace_mpi_recv)},
@@ -85,6 +102,8 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
     if (!registry->add_runtime_symbol(name, address).ok()) return 1;
   // Optional: without ScaLAPACK the PBLAS nodes are refused, the MPI nodes still work.
   if (!registry->add_vendor_library(DACE_MPI_SCALAPACK_LIB, false).ok()) return 1;
+  auto state = std::make_shared<MpiProgramState>();
+  if (!registry->add_schedule("MPI", std::make_shared<dace::mpi::MpiSchedule>(state)).ok()) return 1;
   for (const dace::mpi::NodeClass& c : dace::mpi::node_classes()) {
     bool pblas = dace::mpi::is_pblas_class(c.classpath);
     auto impl = std::make_shared<MpiNodeLowering>(c.lower, pblas);

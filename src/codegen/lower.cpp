@@ -48,7 +48,7 @@ llvm::Value* state_slot(llvm::IRBuilder<>& b, llvm::Value* state, size_t i) {
 }
 
 Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
-                 const std::map<std::string, PluginLowering>& states) {
+                 const std::map<std::string, ProgramStateLowering>& states) {
   std::vector<llvm::Type*> params;
   for (const auto& a : out.init_arguments) params.push_back(storage_type(mc.ctx, arg_type(a)));
   llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
@@ -107,7 +107,7 @@ Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
 }
 
 Status emit_exit(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
-                 const std::map<std::string, PluginLowering>& states) {
+                 const std::map<std::string, ProgramStateLowering>& states) {
   llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
   llvm::Function* fn = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getInt32Ty(mc.ctx), {ptr}, false),
                                               llvm::Function::ExternalLinkage, out.exit_function, mc.module);
@@ -235,7 +235,7 @@ Result<LoweredModule> lower(const ir::SDFG& sdfg, llvm::LLVMContext& context, co
   ModuleContext mc{*out.module, context, options};
   SdfgContext sc{sdfg, ir::path_of(sdfg), {}, {}, {}, nullptr, "__dace_" + sdfg.name};
   DACE_TRY(init_sdfg_context(sc, true));
-  std::map<std::string, PluginLowering> states = program_states(options, sdfg);
+  std::map<std::string, ProgramStateLowering> states = program_states(options, sdfg);
   DACE_TRY(emit_init(mc, sc, out, states));
   DACE_TRY(emit_program(mc, sc, out));
   DACE_TRY(emit_exit(mc, sc, out, states));

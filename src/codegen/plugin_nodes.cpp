@@ -15,13 +15,19 @@ llvm::GlobalVariable* state_global(llvm::Module& module, const std::string& key)
                                   name);
 }
 
-void collect_states(const LowerOptions& options, const ir::SDFG& sdfg, std::map<std::string, PluginLowering>& out) {
+void collect_states(const LowerOptions& options, const ir::SDFG& sdfg,
+                    std::map<std::string, ProgramStateLowering>& out) {
+  auto add = [&](const ProgramStateLowering& state) {
+    if (state && !state->program_state_key().empty()) out.emplace(std::string(state->program_state_key()), state);
+  };
   for (const ir::State* st : sdfg.all_states()) {
     for (int id : st->node_ids()) {
       const ir::Node* n = st->node(id);
       if (n->kind == ir::NodeKind::Library) {
-        PluginLowering impl = plugin_lowering(options, static_cast<const ir::LibraryNode&>(*n));
-        if (impl && !impl->program_state_key().empty()) out.emplace(std::string(impl->program_state_key()), impl);
+        add(plugin_lowering(options, static_cast<const ir::LibraryNode&>(*n)));
+      } else if (n->kind == ir::NodeKind::MapEntry && options.registry) {
+        const ir::MapScope& map = static_cast<const ir::MapEntry&>(*n).map;
+        if (auto schedule = options.registry->find_schedule(ir::to_string(map.schedule))) add(schedule->program_state());
       } else if (n->kind == ir::NodeKind::NestedSDFG) {
         const auto& nested = static_cast<const ir::NestedSDFGNode&>(*n);
         if (nested.sdfg) collect_states(options, *nested.sdfg, out);
@@ -36,8 +42,9 @@ const ir::LibraryNode& LibraryNodeContext::node() const {
   return static_cast<const ir::LibraryNode&>(*se.state.node(node_id));
 }
 
-llvm::Value* LibraryNodeContext::program_state(const std::string& key) {
-  Frame& f = frame();
+llvm::Value* LibraryNodeContext::program_state(const std::string& key) { return load_program_state(frame(), key); }
+
+llvm::Value* load_program_state(Frame& f, const std::string& key) {
   llvm::GlobalVariable* g = state_global(f.mc.module, key);
   return f.b.CreateLoad(f.b.getPtrTy(), g, key + ".state");
 }
@@ -77,8 +84,8 @@ Status emit_plugin_library_node(StateEmitter& se, int node, const plugin::Librar
   return s;
 }
 
-std::map<std::string, PluginLowering> program_states(const LowerOptions& options, const ir::SDFG& sdfg) {
-  std::map<std::string, PluginLowering> out;
+std::map<std::string, ProgramStateLowering> program_states(const LowerOptions& options, const ir::SDFG& sdfg) {
+  std::map<std::string, ProgramStateLowering> out;
   collect_states(options, sdfg, out);
   return out;
 }

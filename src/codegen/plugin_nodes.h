@@ -1,6 +1,6 @@
 // Library nodes that a plugin lowers to LLVM IR itself (LibraryExpansion::lowers_to_ir), and
-// the program-wide state such nodes share (LibraryExpansion::program_state_key): the MPI
-// plugin's communicators, process grids and BLACS contexts.
+// the program-wide state such nodes and plugin schedules share (plugin::ProgramStateLowering):
+// the MPI plugin's communicators, process grids and BLACS contexts.
 //
 // The state of a key is created by the plugin's lower_program_init at the end of
 // __dace_init, kept in a slot of the program's state object after the persistent
@@ -49,6 +49,7 @@ class ProgramStateContext {
 };
 
 using PluginLowering = std::shared_ptr<const plugin::LibraryExpansion>;
+using ProgramStateLowering = std::shared_ptr<const plugin::ProgramStateLowering>;
 
 // The implementation that lowers `node` itself: the node's own implementation when it is
 // such a one, else the first (by name) available one of its class; null when none. With
@@ -57,8 +58,11 @@ using PluginLowering = std::shared_ptr<const plugin::LibraryExpansion>;
 PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands = false);
 Status emit_plugin_library_node(StateEmitter& se, int node, const plugin::LibraryExpansion& impl);
 
-// The program states the SDFG's plugin-lowered nodes need (nested SDFGs included), by key.
-std::map<std::string, PluginLowering> program_states(const LowerOptions& options, const ir::SDFG& sdfg);
+// The program states the SDFG's plugin-lowered nodes and maps of plugin schedules need
+// (nested SDFGs included), by key.
+std::map<std::string, ProgramStateLowering> program_states(const LowerOptions& options, const ir::SDFG& sdfg);
+// Loads the pointer of program state `key` where `f` is emitting (null until init set it).
+llvm::Value* load_program_state(Frame& f, const std::string& key);
 // The module global through which nodes read the state of `key` (created on first use).
 llvm::GlobalVariable* program_state_global(llvm::Module& module, const std::string& key);
 

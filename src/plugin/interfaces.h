@@ -28,6 +28,20 @@ class Transformation;    // a pattern transformation instance (can_be_applied / 
 
 namespace dace::plugin {
 
+// Program-wide state that a plugin's generated code shares (the MPI plugin's communicators,
+// process grids, BLACS contexts), named by a key ("" = none). For each distinct key among
+// what an SDFG uses (plugin-lowered library nodes, maps of a plugin's schedule; nested SDFGs
+// included), in key order, lower_program_init emits code at the end of __dace_init that
+// creates the state (a pointer; null at run time makes init fail), kept in the program's
+// state object, and lower_program_exit emits its release at the start of __dace_exit.
+class ProgramStateLowering {
+ public:
+  virtual ~ProgramStateLowering();
+  virtual std::string_view program_state_key() const { return {}; }
+  virtual Status lower_program_init(codegen::ProgramStateContext& context) const;
+  virtual Status lower_program_exit(codegen::ProgramStateContext& context) const;
+};
+
 // How a scope with a given schedule type ("CPU_Multicore", "GPU_Device") becomes code. The
 // core lowers sequential loop nests itself; every other schedule is looked up by its DaCe
 // name and handed to the plugin that registered it (src/codegen/target_lowering.h).
@@ -47,6 +61,9 @@ class ScheduleLowering {
   // same plugin; part of the program key (a program compiled against another runtime entry
   // is another program). "" when the lowering calls none.
   virtual std::string_view runtime_entry() const { return {}; }
+  // The program state the schedule's code reads (the MPI schedule: the program's
+  // communicator); null when none. Its key joins those of the SDFG's library nodes.
+  virtual std::shared_ptr<const ProgramStateLowering> program_state() const { return nullptr; }
 };
 
 // How containers of a storage type ("CPU_Heap", "GPU_Global") are allocated and freed.
@@ -67,7 +84,7 @@ class CopyLowering {
 // One implementation of a library node class ("dace.libraries.blas.nodes.gemm.Gemm" +
 // "OpenBLAS"). available() lets an expansion withdraw itself when its vendor library could
 // not be loaded, so that callers fall back to another implementation.
-class LibraryExpansion {
+class LibraryExpansion : public ProgramStateLowering {
  public:
   virtual ~LibraryExpansion();
   virtual bool available() const { return true; }
@@ -87,14 +104,8 @@ class LibraryExpansion {
   // a node in host code with such operands, and only for those (the host lowerings
   // dereference their operands).
   virtual bool lowers_device_operands() const { return false; }
-  // Program-wide state such nodes use (communicators, process grids, BLACS contexts), named
-  // by a key ("" = none). For each distinct key among an SDFG's nodes, in key order,
-  // lower_program_init emits code at the end of __dace_init that creates the state (a
-  // pointer; null at run time makes init fail), kept in the program's state object, and
-  // lower_program_exit emits its release at the start of __dace_exit.
-  virtual std::string_view program_state_key() const { return {}; }
-  virtual Status lower_program_init(codegen::ProgramStateContext& context) const;
-  virtual Status lower_program_exit(codegen::ProgramStateContext& context) const;
+  // Such nodes may share program-wide state (ProgramStateLowering: communicators, process
+  // grids, BLACS contexts).
 };
 
 // Creates fresh instances of a transformation (instances carry their own properties).

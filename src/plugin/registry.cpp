@@ -14,10 +14,11 @@ LibraryExpansion::~LibraryExpansion() = default;
 Status LibraryExpansion::lower_node(codegen::LibraryNodeContext&) const {
   return make_error(Code::Unsupported, "this implementation is not lowered by its plugin");
 }
-Status LibraryExpansion::lower_program_init(codegen::ProgramStateContext&) const {
+ProgramStateLowering::~ProgramStateLowering() = default;
+Status ProgramStateLowering::lower_program_init(codegen::ProgramStateContext&) const {
   return make_error(Code::Unsupported, "this implementation has no program state");
 }
-Status LibraryExpansion::lower_program_exit(codegen::ProgramStateContext&) const {
+Status ProgramStateLowering::lower_program_exit(codegen::ProgramStateContext&) const {
   return make_error(Code::Unsupported, "this implementation has no program state");
 }
 TransformationFactory::~TransformationFactory() = default;

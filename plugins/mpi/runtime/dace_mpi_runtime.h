@@ -68,6 +68,18 @@ DACE_MPI_EXPORT int32_t dace_mpi_subarray_create(void* state, int32_t id, int32_
  * communicator (DaCe's ScaLAPACK environment: prows = Py, pcols = Px). */
 DACE_MPI_EXPORT int32_t dace_mpi_blacs_init(void* state, int64_t prows, int64_t pcols);
 
+/* The MPI map schedule: out[0] = the rank in the program communicator, out[1] = its size
+ * (DaCe's __dace_comm_rank, __dace_comm_size). No MPI call: thread-safe. */
+DACE_MPI_EXPORT int32_t dace_mpi_comm_info(void* state, int64_t* out);
+/* This rank's block of an MPI map's outermost dimension start:end:step (end inclusive):
+ * out[0] = the first iteration index k (the value is start + k * step), out[1] = how many.
+ * The iterations are split into one contiguous block per rank, the first count % size ranks
+ * taking one more (DaCe: one iteration per rank). Fails on step 0, and with one_per_rank
+ * (MPITransformMap's tile map, whose step is count / __dace_comm_size) unless there are as
+ * many iterations as ranks, i.e. unless the ranks divide the tiled iteration count. */
+DACE_MPI_EXPORT int32_t dace_mpi_map_block(void* state, int64_t start, int64_t end, int64_t step, int32_t one_per_rank,
+                                           int64_t* out);
+
 DACE_MPI_EXPORT int32_t dace_mpi_bcast(void* state, void* buffer, int64_t count, int32_t dtype, int64_t root,
                                        int32_t grid);
 /* in == out: in place. */

@@ -28,7 +28,7 @@ struct SubArray {
 
 struct State {
   MPI_Comm comm = MPI_COMM_NULL;  // the host's communicator, duplicated
-  int rank = 0;
+  int rank = 0, size = 1;
   std::vector<Grid> grids;
   std::vector<SubArray> subarrays;
   bool blacs = false;

@@ -155,6 +155,7 @@ void* dace_mpi_state_create(int32_t grids, int32_t subarrays) {
   // which become the failing node's status, instead of aborting every rank.
   MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(s->comm, &s->rank);
+  MPI_Comm_size(s->comm, &s->size);
   s->grids.resize(static_cast<size_t>(grids));
   s->subarrays.resize(static_cast<size_t>(subarrays));
   return s;
