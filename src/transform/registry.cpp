@@ -31,6 +31,7 @@
 #include "transform/map_interchange.h"
 #include "transform/map_tiling.h"
 #include "transform/move_loop_into_map.h"
+#include "transform/mpi_transform_map.h"
 #include "transform/redundant_array.h"
 #include "transform/redundant_second_array.h"
 #include "transform/refine_nested_access.h"
@@ -65,6 +66,7 @@ constexpr PatternEntry kPatterns[] = {
     {"LoopLifting", &make_t<LoopLifting>},
     {"LoopToMap", &make_t<LoopToMap>},
     {"LoopUnroll", &make_t<LoopUnroll>},
+    {"MPITransformMap", &make_t<MPITransformMap>},
     {"MapCollapse", &make_t<MapCollapse>},
     {"MapExpansion", &make_t<MapExpansion>},
     {"MapFusion", &make_t<MapFusion>},

@@ -42,6 +42,7 @@ from dace.transformation.dataflow import MapExpansion, MapInterchange, MapTiling
 # MapFusionHorizontal is not imported: DaCe 1.0.2 has no class of that name.
 from dace.transformation.dataflow import AugAssignToWCR, MapCollapse, TrivialMapElimination  # noqa: E402,F401
 from dace.transformation.dataflow.local_storage import InLocalStorage, OutLocalStorage  # noqa: E402,F401
+from dace.transformation.dataflow.mpi import MPITransformMap  # noqa: E402,F401
 from dace.transformation.dataflow.redundant_array import RedundantArray, RedundantSecondArray  # noqa: E402,F401
 from dace.transformation.passes.dead_state_elimination import DeadStateElimination  # noqa: E402,F401
 from dace.transformation.passes.dead_dataflow_elimination import DeadDataflowElimination  # noqa: E402,F401
