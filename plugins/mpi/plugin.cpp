@@ -91,10 +91,12 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
       {"dace_mpi_reduce", address_of(&dace_mpi_reduce)},
       {"dace_mpi_scatter", address_of(&dace_mpi_scatter)},
       {"dace_mpi_send", address_of(&dace_mpi_send)},
+      {"dace_mpi_stage", address_of(&dace_mpi_stage)},
       {"dace_mpi_set_host_comm", address_of(&dace_mpi_set_host_comm)},
       {"dace_mpi_state_create", address_of(&dace_mpi_state_create)},
       {"dace_mpi_state_destroy", address_of(&dace_mpi_state_destroy)},
       {"dace_mpi_subarray_create", address_of(&dace_mpi_subarray_create)},
+      {"dace_mpi_unstage", address_of(&dace_mpi_unstage)},
       {"dace_mpi_wait", address_of(&dace_mpi_wait)},
       {"dace_mpi_waitall", address_of(&dace_mpi_waitall)},
   };

@@ -5,8 +5,12 @@
 //   float32, MPI_PROD on int64, MPI_MIN on int32; Reduce (separate buffers) MPI_MAX to the
 //   last rank; Bcast of int64 from the last rank; Scatter + Gather of int32 through rank 0;
 //   Alltoall of float32; Send/Recv of uint16 between rank pairs (even rank counts), and of
-//   strided int32 slices (a column, every other element, a 2 x 2 block: MPI vector types).
+//   strided int32 slices (a column, every other element, a 2 x 2 block: MPI vector types);
+//   collectives on strided subsets (staged copies): Bcast of a column, Allreduce in place on
+//   every other element, Reduce column -> every other element, Scatter / Gather / Allgather
+//   / Alltoall between columns and every k-th element, elements outside left alone.
 // The rank is passed as a scalar argument (read from the launcher's environment).
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstdio>
@@ -320,6 +324,147 @@ void check_strided_send_recv() {
 
 // Refusals (compile time, no MPI traffic): a strided Bcast buffer (DaCe sends vector types
 // only from Send/Recv/Isend/Irecv) and a Send strided in two dimensions.
+// One collective node `cls` from `in_subset` (of array "x") to `out_subset` (of array "y";
+// the same container when `y_shape` is empty), with a "root" scalar when `rooted`.
+libdace::sdfg collective_sdfg(const char* name, const char* cls, dace_dtype_t t, const std::string& x_shape,
+                              const std::string& y_shape, const std::string& in_subset, const std::string& out_subset,
+                              bool rooted, const std::string& props = {}) {
+  libdace::sdfg g(name);
+  g.add_array("x", t, x_shape);
+  if (!y_shape.empty()) g.add_array("y", t, y_shape);
+  if (rooted) g.add_scalar("root", DACE_INT32);
+  libdace::state s = g.add_state("s");
+  const std::string out_name = y_shape.empty() ? "x" : "y";
+  dace_id_t in = s.add_access("x"), out = s.add_access(out_name);
+  dace_id_t n = s.add_library_node("c", cls, rooted ? "_inbuffer, _root" : "_inbuffer", "_outbuffer", "", props);
+  s.add_edge(in, "", n, "_inbuffer", in_subset);
+  if (rooted) s.add_edge(s.add_access("root"), "", n, "_root", "root[0]");
+  s.add_edge(n, "_outbuffer", out, "", out_subset);
+  return g;
+}
+
+// Collectives on strided subsets (a column, every k-th element), staged through contiguous
+// copies: every rank against loops; elements outside the subsets must stay as they were.
+void check_strided_collectives() {
+  const int P = kSize, last = kSize - 1;
+  libdace::context ctx;
+  {  // Bcast of the column A[0:4, 1] of a 4 x 3 int32 array from the last rank.
+    libdace::program p(ctx, collective_sdfg("bcast_col", "dace.libraries.mpi.nodes.bcast.Bcast", DACE_INT32, "4, 3", "",
+                                            "x[0:4, 1]", "x[0:4, 1]", true));
+    std::vector<int32_t> a(12);
+    for (int i = 0; i < 12; ++i) a[static_cast<size_t>(i)] = 100 * kRank + i;
+    p({{"x", libdace::array_ref<int32_t>(a.data(), {4, 3})}, {"root", static_cast<int32_t>(last)}});
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 3; ++j)
+        expect(a[static_cast<size_t>(3 * i + j)] == (j == 1 ? 100 * last : 100 * kRank) + 3 * i + j,
+               "strided Bcast column element " + std::to_string(i) + ", " + std::to_string(j));
+  }
+  {  // Allreduce MPI_SUM in place on D[0:8:2] (float64).
+    libdace::program p(ctx, collective_sdfg("allreduce_even", "dace.libraries.mpi.nodes.allreduce.Allreduce",
+                                            DACE_FLOAT64, "8", "", "x[0:8:2]", "x[0:8:2]", false,
+                                            "{\"op\": \"MPI_SUM\"}"));
+    std::vector<double> d(8);
+    for (int k = 0; k < 8; ++k) d[static_cast<size_t>(k)] = kRank + 0.5 * k;
+    p({{"x", libdace::array_ref<double>(d.data(), {8})}});
+    for (int k = 0; k < 8; ++k) {
+      double want = kRank + 0.5 * k;
+      if (k % 2 == 0) {
+        want = 0;
+        for (int r = 0; r < P; ++r) want += r + 0.5 * k;
+      }
+      expect(d[static_cast<size_t>(k)] == want, "strided Allreduce element " + std::to_string(k));
+    }
+  }
+  {  // Reduce MPI_MAX from the column X[0:3, 0] (int64, 3 x 2) into Y[0:6:2] on the last rank.
+    libdace::program p(ctx, collective_sdfg("reduce_col", "dace.libraries.mpi.nodes.reduce.Reduce", DACE_INT64, "3, 2",
+                                            "6", "x[0:3, 0]", "y[0:6:2]", true, "{\"op\": \"MPI_MAX\"}"));
+    auto value = [](int r, int i) { return static_cast<int64_t>((r * 7 + i * 3) % 5 - 2 * i); };
+    std::vector<int64_t> x(6), y(6, -99);
+    for (int i = 0; i < 3; ++i) {
+      x[static_cast<size_t>(2 * i)] = value(kRank, i);
+      x[static_cast<size_t>(2 * i + 1)] = 1000;  // not in the subset: must not count
+    }
+    p({{"x", libdace::array_ref<int64_t>(x.data(), {3, 2})}, {"y", libdace::array_ref<int64_t>(y.data(), {6})},
+       {"root", static_cast<int32_t>(last)}});
+    for (int k = 0; k < 6; ++k) {
+      int64_t want = -99;
+      if (kRank == last && k % 2 == 0) {
+        want = value(0, k / 2);
+        for (int r = 1; r < P; ++r) want = std::max(want, value(r, k / 2));
+      }
+      expect(y[static_cast<size_t>(k)] == want, "strided Reduce element " + std::to_string(k));
+    }
+  }
+  const int64_t L = 3;
+  {  // Scatter S[0:2PL:2] from rank 0 into the column T[0:L, 1] of an L x 2 array.
+    const int64_t n = 2 * P * L;
+    libdace::program p(ctx, collective_sdfg("scatter_s", "dace.libraries.mpi.nodes.scatter.Scatter", DACE_INT32,
+                                            std::to_string(n), std::to_string(L) + ", 2", "x[0:" + std::to_string(n) + ":2]",
+                                            "y[0:" + std::to_string(L) + ", 1]", true));
+    std::vector<int32_t> src(static_cast<size_t>(n)), t(static_cast<size_t>(2 * L), -3);
+    for (int64_t k = 0; k < n; ++k) src[static_cast<size_t>(k)] = kRank == 0 ? static_cast<int32_t>(k % 2 ? -1 : 10 * k) : -5;
+    p({{"x", libdace::array_ref<int32_t>(src.data(), {n})}, {"y", libdace::array_ref<int32_t>(t.data(), {L, 2})},
+       {"root", int32_t{0}}});
+    for (int64_t i = 0; i < L; ++i) {
+      expect(t[static_cast<size_t>(2 * i + 1)] == 10 * 2 * (kRank * L + i), "strided Scatter element " + std::to_string(i));
+      expect(t[static_cast<size_t>(2 * i)] == -3, "strided Scatter left column 0 alone");
+    }
+  }
+  {  // Gather the column T[0:L, 1] into G[0:PL, 0] of a PL x 2 array on rank 0.
+    const int64_t n = P * L;
+    libdace::program p(ctx, collective_sdfg("gather_g", "dace.libraries.mpi.nodes.gather.Gather", DACE_INT32,
+                                            std::to_string(L) + ", 2", std::to_string(n) + ", 2",
+                                            "x[0:" + std::to_string(L) + ", 1]", "y[0:" + std::to_string(n) + ", 0]", true));
+    std::vector<int32_t> t(static_cast<size_t>(2 * L)), gv(static_cast<size_t>(2 * n), -8);
+    for (int64_t i = 0; i < L; ++i) {
+      t[static_cast<size_t>(2 * i)] = -1;
+      t[static_cast<size_t>(2 * i + 1)] = static_cast<int32_t>(50 * kRank + i);
+    }
+    p({{"x", libdace::array_ref<int32_t>(t.data(), {L, 2})}, {"y", libdace::array_ref<int32_t>(gv.data(), {n, 2})},
+       {"root", int32_t{0}}});
+    for (int64_t k = 0; k < n; ++k) {
+      const int32_t want0 = kRank == 0 ? static_cast<int32_t>(50 * (k / L) + k % L) : -8;
+      expect(gv[static_cast<size_t>(2 * k)] == want0, "strided Gather element " + std::to_string(k));
+      expect(gv[static_cast<size_t>(2 * k + 1)] == -8, "strided Gather left column 1 alone");
+    }
+  }
+  {  // Allgather the column T[0:L, 1] into H[0:3PL:3].
+    const int64_t n = 3 * P * L;
+    libdace::program p(ctx, collective_sdfg("allgather_h", "dace.libraries.mpi.nodes.allgather.Allgather", DACE_INT32,
+                                            std::to_string(L) + ", 2", std::to_string(n),
+                                            "x[0:" + std::to_string(L) + ", 1]", "y[0:" + std::to_string(n) + ":3]", false));
+    std::vector<int32_t> t(static_cast<size_t>(2 * L)), h(static_cast<size_t>(n), -4);
+    for (int64_t i = 0; i < L; ++i) {
+      t[static_cast<size_t>(2 * i)] = -1;
+      t[static_cast<size_t>(2 * i + 1)] = static_cast<int32_t>(70 * kRank + i);
+    }
+    p({{"x", libdace::array_ref<int32_t>(t.data(), {L, 2})}, {"y", libdace::array_ref<int32_t>(h.data(), {n})}});
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t j = k / 3;
+      const int32_t want = k % 3 ? -4 : static_cast<int32_t>(70 * (j / L) + j % L);
+      expect(h[static_cast<size_t>(k)] == want, "strided Allgather element " + std::to_string(k));
+    }
+  }
+  {  // Alltoall (float32) from the column U[0:2P, 0] of a 2P x 2 array into V[0:4P:2].
+    const int64_t n = 2 * P;
+    libdace::program p(ctx, collective_sdfg("alltoall_v", "dace.libraries.mpi.nodes.alltoall.Alltoall", DACE_FLOAT32,
+                                            std::to_string(n) + ", 2", std::to_string(2 * n),
+                                            "x[0:" + std::to_string(n) + ", 0]", "y[0:" + std::to_string(2 * n) + ":2]",
+                                            false));
+    std::vector<float> u(static_cast<size_t>(2 * n)), v(static_cast<size_t>(2 * n), -2.0f);
+    for (int64_t k = 0; k < n; ++k) {
+      u[static_cast<size_t>(2 * k)] = static_cast<float>(100 * kRank + k);
+      u[static_cast<size_t>(2 * k + 1)] = -1.0f;
+    }
+    p({{"x", libdace::array_ref<float>(u.data(), {n, 2})}, {"y", libdace::array_ref<float>(v.data(), {2 * n})}});
+    for (int64_t k = 0; k < 2 * n; ++k) {
+      const int64_t j = k / 2, from = j / 2, e = j % 2;  // 2 elements from each rank
+      const float want = k % 2 ? -2.0f : static_cast<float>(100 * from + 2 * kRank + e);
+      expect(v[static_cast<size_t>(k)] == want, "strided Alltoall element " + std::to_string(k));
+    }
+  }
+}
+
 void check_strided_refusals() {
   auto refused = [](const char* cls, const char* ins, const char* outs, const char* subset, bool out_side,
                     const std::string& want) {
@@ -349,8 +494,8 @@ void check_strided_refusals() {
              "refused: " + want + " (" + e.what() + ")");
     }
   };
-  refused("dace.libraries.mpi.nodes.bcast.Bcast", "_inbuffer, _root", "_outbuffer", "A[0:4, 1]", true,
-          "supported by Send, Recv, Isend and Irecv only");
+  refused("dace.libraries.mpi.nodes.bcast.Bcast", "_inbuffer, _root", "_outbuffer", "A[0:4:2, 0:5:2]", true,
+          "strided in more than one dimension");
   refused("dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "", "A[0:4:2, 0:5:2]", false,
           "strided in more than one dimension");
 }
@@ -376,6 +521,7 @@ int main() {
     check_alltoall();
     check_send_recv();
     check_strided_send_recv();
+    check_strided_collectives();
     check_strided_refusals();
   } catch (const std::exception& e) {
     expect(false, e.what());

@@ -82,8 +82,7 @@ Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, b
       continue;
     }
     if (!allow_strided)
-      return make_error(Code::Unsupported, not_contiguous + "not contiguous (strided buffers are supported by "
-                                                            "Send, Recv, Isend and Irecv only)");
+      return make_error(Code::Unsupported, not_contiguous + "not contiguous (this node takes contiguous buffers only)");
     stride = sym::mul(d.strides[i], subset.dims[i].step);
   }
   b.count_expr = count;
@@ -98,8 +97,29 @@ Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, b
     if (!st) return st.take_error();
     b.block = *bl;
     b.stride = *st;
+    b.strided = true;
   }
   return b;
+}
+
+Buffer staged(codegen::LibraryNodeContext& c, const Buffer& b, int32_t slot) {
+  if (!b.strided) return b;
+  codegen::Frame& f = c.frame();
+  llvm::AllocaInst* out = f.entry_alloca(f.b.getPtrTy(), "mpi.staged");
+  call_checked(c, "dace_mpi_stage", {c.program_state(kStateKey), f.b.getInt32(slot), b.ptr, b.count, b.block, b.stride,
+                                     f.b.getInt32(b.dtype), out});
+  Buffer copy = b;
+  copy.ptr = f.b.CreateLoad(f.b.getPtrTy(), out, "mpi.staged." + b.data);
+  copy.block = copy.stride = copy.count;
+  copy.strided = false;
+  return copy;
+}
+
+void unstage(codegen::LibraryNodeContext& c, const Buffer& original, int32_t slot) {
+  if (!original.strided) return;
+  codegen::Frame& f = c.frame();
+  call_checked(c, "dace_mpi_unstage", {c.program_state(kStateKey), f.b.getInt32(slot), original.ptr, original.count,
+                                       original.block, original.stride, f.b.getInt32(original.dtype)});
 }
 
 Result<llvm::Value*> scalar_input(codegen::LibraryNodeContext& c, const std::string& conn) {

@@ -27,12 +27,19 @@ struct Buffer {
   // (contiguous: both equal count).
   llvm::Value* block = nullptr;
   llvm::Value* stride = nullptr;
+  bool strided = false;  // block and stride differ from count
 };
 
 // The buffer at `conn`. Unsupported when its element type has no MPI type or its subset is
 // not provably contiguous; with allow_strided, also a block repeated at a stride along one
-// dimension (DaCe's MPI_Type_vector of Send/Recv/Isend/Irecv).
+// dimension (DaCe's MPI_Type_vector of Send/Recv/Isend/Irecv; staged for collectives).
 Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input, bool allow_strided = false);
+// For a collective: a strided buffer as a contiguous copy in the program state's staging
+// slot `slot` (0 or 1), its elements copied in first, so that elements the operation does
+// not write (a Reduce's output off the root) come back unchanged; a contiguous one as is.
+Buffer staged(codegen::LibraryNodeContext& c, const Buffer& b, int32_t slot);
+// After the collective: a strided output receives its staging slot's elements back.
+void unstage(codegen::LibraryNodeContext& c, const Buffer& original, int32_t slot);
 // Whether the node has an edge at `conn`.
 bool has_edge(codegen::LibraryNodeContext& c, const std::string& conn, bool input);
 // The value of a scalar input connector (a rank, a tag), as i64.

@@ -25,12 +25,14 @@ Status refuse_fcomm(LibraryNodeContext& c) {
 
 Status lower_dummy(LibraryNodeContext&) { return Status::success(); }  // fields live in the runtime's state
 
+// Strided buffers of the collectives below go through contiguous copies (common.h: staged /
+// unstage): slot 0 for the input (or the one in-place buffer), slot 1 for a separate output.
 Status lower_bcast(LibraryNodeContext& c) {
   DACE_TRY(refuse_fcomm(c));
-  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  Result<Buffer> out = buffer(c, "_outbuffer", false, true);
   if (!out) return out.take_error();
   if (has_edge(c, "_inbuffer", true)) {
-    Result<Buffer> in = buffer(c, "_inbuffer", true);
+    Result<Buffer> in = buffer(c, "_inbuffer", true, true);
     if (!in) return in.take_error();
     if (in->data != out->data)
       return make_error(Code::InvalidSdfg, c.where() + ": Bcast input and output buffer must be the same container");
@@ -39,62 +41,65 @@ Status lower_bcast(LibraryNodeContext& c) {
   if (!root) return root.take_error();
   Result<int32_t> grid = grid_property(c, "grid");
   if (!grid) return grid.take_error();
-  call_checked(c, "dace_mpi_bcast",
-               {c.program_state(kStateKey), out->ptr, out->count, i32(c, out->dtype), *root, i32(c, *grid)});
+  const Buffer b = staged(c, *out, 0);
+  call_checked(c, "dace_mpi_bcast", {c.program_state(kStateKey), b.ptr, b.count, i32(c, b.dtype), *root, i32(c, *grid)});
+  unstage(c, *out, 0);
   return Status::success();
 }
 
-Status lower_allreduce(LibraryNodeContext& c) {
-  Result<Buffer> in = buffer(c, "_inbuffer", true);
+// Allreduce and Reduce (rooted): one container on both sides is DaCe's MPI_IN_PLACE, which
+// the runtime sees as equal pointers.
+Status lower_reduction(LibraryNodeContext& c, bool rooted) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true, true);
   if (!in) return in.take_error();
-  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  Result<Buffer> out = buffer(c, "_outbuffer", false, true);
   if (!out) return out.take_error();
+  llvm::Value* root = nullptr;
+  if (rooted) {
+    Result<llvm::Value*> r = scalar_input(c, "_root");
+    if (!r) return r.take_error();
+    root = *r;
+  }
   Result<int32_t> op = node_op(c);
   if (!op) return op.take_error();
   Result<int32_t> grid = grid_property(c, "grid");
   if (!grid) return grid.take_error();
-  // DaCe: one container on both sides = MPI_IN_PLACE; the runtime sees equal pointers.
-  llvm::Value* send = in->data == out->data ? out->ptr : in->ptr;
-  call_checked(c, "dace_mpi_allreduce",
-               {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype), i32(c, *op), i32(c, *grid)});
+  const bool in_place = in->data == out->data;
+  const int32_t out_slot = in_place ? 0 : 1;
+  const Buffer recv = staged(c, *out, out_slot);
+  const Buffer send = in_place ? recv : staged(c, *in, 0);
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), send.ptr, recv.ptr, recv.count, i32(c, recv.dtype),
+                                 i32(c, *op)};
+  if (rooted) args.push_back(root);
+  args.push_back(i32(c, *grid));
+  call_checked(c, rooted ? "dace_mpi_reduce" : "dace_mpi_allreduce", args);
+  unstage(c, *out, out_slot);
   return Status::success();
 }
 
-Status lower_reduce(LibraryNodeContext& c) {
-  Result<Buffer> in = buffer(c, "_inbuffer", true);
-  if (!in) return in.take_error();
-  Result<Buffer> out = buffer(c, "_outbuffer", false);
-  if (!out) return out.take_error();
-  Result<llvm::Value*> root = scalar_input(c, "_root");
-  if (!root) return root.take_error();
-  Result<int32_t> op = node_op(c);
-  if (!op) return op.take_error();
-  Result<int32_t> grid = grid_property(c, "grid");
-  if (!grid) return grid.take_error();
-  llvm::Value* send = in->data == out->data ? out->ptr : in->ptr;
-  call_checked(c, "dace_mpi_reduce", {c.program_state(kStateKey), send, out->ptr, out->count, i32(c, out->dtype),
-                                              i32(c, *op), *root, i32(c, *grid)});
-  return Status::success();
-}
+Status lower_allreduce(LibraryNodeContext& c) { return lower_reduction(c, false); }
+Status lower_reduce(LibraryNodeContext& c) { return lower_reduction(c, true); }
 
 // Scatter / Gather / Allgather: whole input and output buffers, counts split by the runtime.
 Status lower_distribute(LibraryNodeContext& c, const char* fn, bool rooted) {
-  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  Result<Buffer> in = buffer(c, "_inbuffer", true, true);
   if (!in) return in.take_error();
-  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  Result<Buffer> out = buffer(c, "_outbuffer", false, true);
   if (!out) return out.take_error();
-  std::vector<llvm::Value*> args{c.program_state(kStateKey), in->ptr, in->count, i32(c, in->dtype),
-                                 out->ptr, out->count, i32(c, out->dtype)};
+  llvm::Value* last = nullptr;
   if (rooted) {
     Result<llvm::Value*> root = scalar_input(c, "_root");
     if (!root) return root.take_error();
-    args.push_back(*root);
+    last = *root;
   } else {
     Result<int32_t> grid = grid_property(c, "grid");  // Allgather has none: -1
     if (!grid) return grid.take_error();
-    args.push_back(i32(c, *grid));
+    last = i32(c, *grid);
   }
-  call_checked(c, fn, args);
+  const Buffer send = staged(c, *in, 0), recv = staged(c, *out, 1);
+  call_checked(c, fn, {c.program_state(kStateKey), send.ptr, send.count, i32(c, send.dtype), recv.ptr, recv.count,
+                       i32(c, recv.dtype), last});
+  unstage(c, *out, 1);
   return Status::success();
 }
 

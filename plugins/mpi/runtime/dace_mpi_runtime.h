@@ -114,6 +114,17 @@ DACE_MPI_EXPORT int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count,
 DACE_MPI_EXPORT int32_t dace_mpi_wait(void* state, void* request, int32_t* tag, int32_t* source);
 DACE_MPI_EXPORT int32_t dace_mpi_waitall(void* state, int64_t count, void* requests);
 
+/* Strided buffers of collectives (the same count / block / stride layout as point-to-point
+ * buffers) go through a contiguous copy in the state's staging slot `slot` (0 or 1):
+ * dace_mpi_stage copies the buffer's elements into the slot and sets *staged to it (valid
+ * until the slot's next use), dace_mpi_unstage copies the slot back into the buffer. A copy
+ * rather than an MPI derived type: MPI's reductions are defined on predefined types only,
+ * and Scatter / Gather would need resized types per rank. */
+DACE_MPI_EXPORT int32_t dace_mpi_stage(void* state, int32_t slot, const void* buffer, int64_t count, int64_t block,
+                                       int64_t stride, int32_t dtype, void** staged);
+DACE_MPI_EXPORT int32_t dace_mpi_unstage(void* state, int32_t slot, void* buffer, int64_t count, int64_t block,
+                                         int64_t stride, int32_t dtype);
+
 /* DaCe's BlockScatter / BlockGather over a subarray type (see dace_mpi_subarray_create);
  * grid -1 = none for the broadcast / reduction grid. */
 DACE_MPI_EXPORT int32_t dace_mpi_block_scatter(void* state, const void* in, void* out, int64_t out_count,

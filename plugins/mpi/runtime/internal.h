@@ -37,6 +37,9 @@ struct State {
   // MPI calls) and the message of the last failure (what dace_mpi_error_message reports).
   double timeout = 0;
   std::string error;
+  // Contiguous copies of strided collective buffers (dace_mpi_stage), one per operand slot,
+  // kept between calls and freed with the state.
+  std::vector<char> staging[2];
 };
 
 inline State* as_state(void* p) { return static_cast<State*>(p); }
