@@ -1,5 +1,6 @@
 #include "transform/symbol_indirection.h"
 
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -221,6 +222,125 @@ bool promote_tasklet(ir::State& state, int id, const std::set<std::string>& defi
   return true;
 }
 
+// DaCe's _cpp_indirection_promoter: in C++ code, `name[expr]` of a connector whose memlet has
+// exactly one dimension of size other than one, with `expr` of defined symbols, becomes
+// `name_1`, `name_2`, ... (numbered per connector, in text order), a connector of the one
+// element at that dimension. Where DaCe's composition would be wrong (several such dimensions,
+// where C++ indexes the flattened pointer; none, where it indexes past the element) or its new
+// name clashes with a connector, the subscript stays.
+bool promote_cpp_tasklet(ir::State& state, int id, const std::set<std::string>& defined) {
+  auto& t = static_cast<ir::Tasklet&>(*state.node(id));
+  std::map<std::string, int> in_edge, out_edge, out_count;
+  for (int e : state.in_edges(id))
+    if (!state.edge(e)->memlet.is_empty() && !state.edge(e)->dst_conn.empty()) in_edge[state.edge(e)->dst_conn] = e;
+  for (int e : state.out_edges(id)) ++out_count[state.edge(e)->src_conn];
+  for (int e : state.out_edges(id)) {
+    const ir::DataflowEdge& edge = *state.edge(e);
+    if (edge.memlet.is_empty() || edge.src_conn.empty() || !edge.memlet.wcr.empty()) continue;
+    if (in_edge.count(edge.src_conn) || out_count[edge.src_conn] != 1) continue;
+    out_edge[edge.src_conn] = e;
+  }
+  std::set<std::string> connectors;
+  for (const auto& [c, type] : t.in_connectors) connectors.insert(c);
+  for (const auto& [c, type] : t.out_connectors) connectors.insert(c);
+
+  const std::string& code = t.code.code;
+  auto ident_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::map<std::string, int> latest;
+  std::map<std::string, std::pair<std::string, sym::Subset>> in_map, out_map;
+  std::set<std::string> kept;
+  std::string out;
+  size_t copied = 0;
+  for (size_t i = 0; i < code.size();) {
+    // The regex's leftmost match: an identifier run directly followed by `[`, up to the first `]`.
+    if (!ident_start(code[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < code.size() && ident_char(code[j])) ++j;
+    const size_t close = j < code.size() && code[j] == '[' ? code.find(']', j) : std::string::npos;
+    if (close == std::string::npos) {
+      i = j;
+      continue;
+    }
+    const std::string name = code.substr(i, j - i), index = code.substr(j + 1, close - j - 1);
+    const bool is_in = in_edge.count(name), is_out = !is_in && out_edge.count(name);
+    const bool connector = t.in_connectors.count(name) || t.out_connectors.count(name);
+    if (!connector) {
+      i = close + 1;
+      continue;
+    }
+    const std::string fresh = name + "_" + std::to_string(++latest[name]);
+    std::optional<sym::Subset> element;
+    if ((is_in || is_out) && !connectors.count(fresh)) {
+      const sym::Subset& outer = state.edge(is_in ? in_edge.at(name) : out_edge.at(name))->memlet.subset;
+      std::vector<size_t> wide;
+      for (size_t d = 0; d < outer.rank(); ++d)
+        if (!same_value(outer.dims[d].start, outer.dims[d].end)) wide.push_back(d);
+      Result<sym::Expr> at = sym::parse(index);
+      if (wide.size() == 1 && at.ok()) {
+        bool bound = true;
+        for (const std::string& x : sym::free_symbols(*at)) bound &= defined.count(x) != 0;
+        sym::Subset one = outer;
+        sym::Range& r = one.dims[wide[0]];
+        const sym::Expr e = sym::simplify(sym::add(r.start, sym::mul(*at, r.step ? r.step : sym::integer(1))));
+        r = sym::Range{e, e, sym::integer(1), sym::integer(1)};
+        for (const sym::Range& rr : one.dims)
+          for (const sym::Expr& x : {rr.start, rr.end})
+            for (const std::string& f : sym::free_symbols(x)) bound &= defined.count(f) != 0;
+        if (bound) element = one;
+      }
+    }
+    if (!element) {
+      kept.insert(name);
+      i = close + 1;
+      continue;
+    }
+    (is_in ? in_map : out_map)[fresh] = {name, *element};
+    connectors.insert(fresh);
+    out += code.substr(copied, i - copied) + fresh;
+    copied = close + 1;
+    i = close + 1;
+  }
+  if (in_map.empty() && out_map.empty()) return false;
+  out += code.substr(copied);
+  t.code.code = out;
+  auto mentioned = [&](const std::string& name) {
+    for (size_t p = out.find(name); p != std::string::npos; p = out.find(name, p + 1)) {
+      const bool left = p == 0 || !ident_char(out[p - 1]);
+      const bool right = p + name.size() >= out.size() || !ident_char(out[p + name.size()]);
+      if (left && right) return true;
+    }
+    return false;
+  };
+  for (bool in : {true, false}) {
+    const auto& mapping = in ? in_map : out_map;
+    std::set<std::string> originals;
+    for (const auto& [fresh, use] : mapping) {
+      const ir::DataflowEdge old = *state.edge((in ? in_edge : out_edge).at(use.first));
+      ir::Memlet m;
+      m.data = old.memlet.data;
+      m.subset = use.second;
+      if (in) {
+        t.in_connectors[fresh] = ir::DType{};
+        state.add_edge(ir::DataflowEdge{old.src, id, old.src_conn, fresh, std::move(m)});
+      } else {
+        t.out_connectors[fresh] = ir::DType{};
+        state.add_edge(ir::DataflowEdge{id, old.dst, fresh, old.dst_conn, std::move(m)});
+      }
+      originals.insert(use.first);
+    }
+    for (const std::string& c : originals) {
+      if (kept.count(c) || mentioned(c)) continue;
+      state.remove_edge((in ? in_edge : out_edge).at(c));
+      (in ? t.in_connectors : t.out_connectors).erase(c);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool remove_symbol_indirection(ir::SDFG& sdfg) {
@@ -236,7 +356,8 @@ bool remove_symbol_indirection(ir::SDFG& sdfg) {
       for (int e = scopes.parent[static_cast<size_t>(id)]; e >= 0; e = scopes.parent[static_cast<size_t>(e)])
         if (const ir::Node* n = st->node(e); n->kind == ir::NodeKind::MapEntry)
           for (const std::string& param : static_cast<const ir::MapEntry&>(*n).map.params) defined.insert(param);
-      changed |= promote_tasklet(*st, id, defined);
+      const bool cpp = static_cast<const ir::Tasklet&>(*st->node(id)).code.language == ir::Language::CPP;
+      changed |= cpp ? promote_cpp_tasklet(*st, id, defined) : promote_tasklet(*st, id, defined);
     }
   }
   return changed;

@@ -584,5 +584,44 @@ TEST(TransformScalarToSymbol, IndirectWritesThroughSymbolsBecomeMemlets) {
   EXPECT_EQ(a[k], a0[k] + a0[2]);
 }
 
+// C++ tasklets, as DaCe rewrites them by text: `a[k]` and `o[k + 1]` (memlets all of A and B)
+// become `a_1` and `o_1` with one-element memlets; `o[j]` (j a data connector) stays, and so
+// does `m[k]` on a two-dimensional memlet (C++ indexes the flattened pointer there).
+TEST(TransformScalarToSymbol, CppIndirectionThroughSymbolsBecomesMemlets) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "cpp_indirection";  // the expected code and memlets follow DaCe's rule by hand
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  add_array(*g, "M", T::Float64, {"2", "N"});
+  add_array(*g, "J", T::Int64, {"1"});
+  add_scalar(*g, "k", T::Int64, true);
+  int s0 = 0, s1 = 0;
+  write_k(*g, *g, "s0", "N - 3", &s0);
+  ir::State& s = add_state(*g, *g, "s1", &s1);
+  auto cpp = [&](int id) { static_cast<ir::Tasklet&>(*s.node(id)).code.language = ir::Language::CPP; };
+  const int t = tasklet(s, "o[k + 1] = a[k] * 2;", {"a"}, {"o"});
+  cpp(t);
+  edge(s, access(s, "A"), "", t, "a", "A[0:N]");
+  edge(s, t, "o", access(s, "B"), "", "B[0:N]");
+  const int w = tasklet(s, "o[j] = m[k];", {"j", "m"}, {"o"});
+  cpp(w);
+  edge(s, access(s, "J"), "", w, "j", "J[0]");
+  edge(s, access(s, "M"), "", w, "m", "M[0:2, 0:N]");
+  edge(s, w, "o", access(s, "A"), "", "A[0:N]");
+  add_interstate(*g, s0, s1);
+  ASSERT_TRUE(run_promotion(*g));
+  const auto& tk = static_cast<const ir::Tasklet&>(*s.node(t));
+  EXPECT_EQ(tk.code.code, "o_1 = a_1 * 2;");
+  EXPECT_EQ(tk.in_connectors.count("a"), 0u);
+  EXPECT_EQ(tk.out_connectors.count("o"), 0u);
+  for (int e : s.in_edges(t)) EXPECT_EQ(ir::to_string(s.edge(e)->memlet), "A[k]");
+  for (int e : s.out_edges(t)) EXPECT_EQ(ir::to_string(s.edge(e)->memlet), "B[k + 1]");
+  const auto& wk = static_cast<const ir::Tasklet&>(*s.node(w));
+  EXPECT_EQ(wk.code.code, "o[j] = m[k];");
+  EXPECT_EQ(wk.in_connectors.count("m"), 1u);
+  // (Not run: code generation lowers C++ tasklets only when they are recognized CBLAS calls.)
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
