@@ -57,10 +57,17 @@ Result<bool> InlineSDFGs::apply(ir::SDFG& sdfg, AnalysisManager& am) {
   bool changed = false;
   const bool multistate = multistate_ && states_only_everywhere(sdfg);
   // Inlining a node moves only what it nests (already visited) into its own state or, with the
-  // multi-state inliner, into its state's region (the state stays, emptied), so the owners and
-  // states recorded for the nodes still to visit stay valid.
+  // multi-state inliner, into its state's region, so the owners recorded for the nodes still to
+  // visit stay valid. Their states may not: the multi-state inliner moves what depends on the
+  // call into a new state, so a node not in its recorded state is looked up again (DaCe
+  // re-reads each node's parent state for the same reason).
   for (auto it = candidates.rbegin(); it != candidates.rend(); ++it) {
-    const int id = slot_of(*it->state, it->node);
+    int id = slot_of(*it->state, it->node);
+    for (ir::State* s : id < 0 ? it->owner->all_states() : std::vector<ir::State*>{})
+      if (id = slot_of(*s, it->node); id >= 0) {
+        it->state = s;
+        break;
+      }
     if (id < 0) continue;
     // As DaCe's inline_sdfgs: the multi-state inliner first, then the single-state one.
     if (multistate) {

@@ -376,5 +376,36 @@ TEST(TransformInlineMultistateSDFG, InlineSDFGsUsesItAndRecordsMultistate) {
   for (int64_t i = 0; i < m; ++i) EXPECT_EQ(t[i], (a[i] * 2 + 1) * 3) << i;
 }
 
+// Two calls in one state, the consumer (B -> C) added before the producer (A -> B): InlineSDFGs
+// visits the producer first, whose state fission moves the consumer into the new state; the
+// pass finds it there (as DaCe re-reads each node's state) and inlines it in the same run.
+TEST(TransformInlineMultistateSDFG, InlineSDFGsFollowsACallTheFissionMoved) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  for (const char* a : {"A", "B", "C"}) add_array(*g, a, T::Float64, {"M"});
+  ir::State& s = add_state(*g, *g, "s");
+  const int b_in = access(s, "B");
+  const int consumer = add_nested(s, two_state_inner(false), {"x"}, {"y"}, {{"K", "M"}});
+  edge(s, b_in, "", consumer, "x", "B[0:M]");
+  edge(s, consumer, "y", access(s, "C"), "", "C[0:M]");
+  const int producer = add_nested(s, two_state_inner(false), {"x"}, {"y"}, {{"K", "M"}});
+  edge(s, access(s, "A"), "", producer, "x", "A[0:M]");
+  edge(s, producer, "y", b_in, "", "B[0:M]");
+  AnalysisManager am;
+  InlineSDFGs pass;
+  Result<bool> r = run_pass(*g, pass, am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(*r);
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+  const int64_t m = 5;
+  std::vector<double> a{1, -2, 3.5, 0, 7}, b(m), c(m);
+  run_sdfg(*g, {{"A", &a}, {"B", &b}, {"C", &c}}, {{"M", m}});
+  for (int64_t i = 0; i < m; ++i) {
+    EXPECT_EQ(b[i], a[i] * 2 + 1) << i;
+    EXPECT_EQ(c[i], (a[i] * 2 + 1) * 2 + 1) << i;
+  }
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
