@@ -81,7 +81,7 @@ Result<AllocKind> plan_stream(const ir::SDFG& sdfg, const std::string& name, con
 }  // namespace
 
 Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
-                                        bool top_level) {
+                                        bool top_level, const plugin::Registry* registry) {
   std::map<std::string, Usage> usage;
   AllocationPlan plan;
   for (const ir::State* st : sdfg.all_states()) {
@@ -117,16 +117,15 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
     } else if (d.kind == ir::DataKind::Reference) {
       k = AllocKind::Reference;
     } else {
-      // GPU_Global transients are allocated by the plugin that owns the storage (allocate_container).
-      const bool device_global = d.storage == ir::StorageType::GPU_Global;
-      // GPU_Shared transients live in a kernel: planned like host transients, bound by the
-      // plugin that owns the storage where their scope allocates them (allocate_container).
-      const bool device_shared = d.storage == ir::StorageType::GPU_Shared;
-      if (d.storage != ir::StorageType::Default && d.storage != ir::StorageType::Register &&
-          d.storage != ir::StorageType::CPU_Heap && d.storage != ir::StorageType::CPU_Pinned &&
-          d.storage != ir::StorageType::CPU_ThreadLocal && !device_global && !device_shared)
+      // A storage outside the host's is allocated by the plugin that registered it
+      // (allocate_container): once for the whole call, or where its scope allocates it
+      // (planned like a host transient), as the plugin says.
+      std::shared_ptr<const plugin::StorageLowering> owner =
+          !is_host_storage(d.storage) && registry ? registry->find_storage(ir::to_string(d.storage)) : nullptr;
+      if (!is_host_storage(d.storage) && !owner)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
+      const bool call_wide = owner && owner->transient_placement() == plugin::StorageLowering::TransientPlacement::Call;
       if (d.dtype.pointer_depth > 0 ||
           (!d.dtype.raw_json.empty() && !ir::struct_layout(d.dtype)))
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": element type " + ir::to_string(d.dtype) +
@@ -137,12 +136,12 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
       bool depends_on_assigned = false;
       for (const std::string& s : shape_symbols(d))
         if (assigned_symbols.count(s)) depends_on_assigned = true;
-      if (device_global) {
-        // One device allocation for the whole call, whatever scope uses it (even none: its
-        // storage still needs the plugin that owns it).
+      if (call_wide) {
+        // One allocation for the whole call, whatever scope uses it (even none: its storage
+        // still needs the plugin that owns it).
         if (depends_on_assigned)
-          return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) +
-                                                   ": a GPU_Global container whose size depends on symbols set inside "
+          return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": a " + ir::to_string(d.storage) +
+                                                   " container whose size depends on symbols set inside "
                                                    "the SDFG cannot be allocated yet");
         k = AllocKind::FunctionHeap;
       } else if (!u.any_access) {
@@ -399,7 +398,7 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
   const int64_t elem_bytes = std::max(1, ir::element_size(d.dtype));
   std::vector<llvm::Value*> to_free;
   std::optional<int64_t> bytes = constant_bytes(d);
-  const bool plugin_storage = d.storage == ir::StorageType::GPU_Shared;  // bound by its plugin below
+  const bool plugin_storage = !is_host_storage(d.storage);  // allocated or bound by its plugin below
   bool stack = !plugin_storage && (kind == AllocKind::StackSlot ||
                                    (kind == AllocKind::ScopeLocal && bytes && *bytes <= kMaxStackBytes));
   if (stack) {
@@ -425,7 +424,7 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.lazy_slots[name] = {slot, cap};
     return to_free;
   }
-  if (d.storage == ir::StorageType::GPU_Global || d.storage == ir::StorageType::GPU_Shared) {
+  if (plugin_storage) {
     const std::string storage_name = ir::to_string(d.storage);
     const plugin::Registry* registry = f.mc.options.registry;
     std::shared_ptr<const plugin::StorageLowering> storage = registry ? registry->find_storage(storage_name) : nullptr;
@@ -437,8 +436,8 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     DACE_TRY(storage->lower_allocation(ctx));
     if (!ctx.bound)
       return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": the " + storage_name + " storage allocated nothing");
-    // The threads of a block share GPU_Shared memory: write-conflict resolution stays atomic.
-    f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage && !plugin_storage});
+    // Memory the threads of a scope share (a block's): write-conflict resolution stays atomic.
+    f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage && !storage->shared_by_threads()});
     return to_free;
   }
   Result<CheckedSize> size = checked_allocation_size(f, name, d);

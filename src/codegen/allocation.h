@@ -16,8 +16,11 @@
 
 namespace dace::codegen {
 
+// Transients of a storage outside the host's are planned as the plugin that registered the
+// storage in `registry` says (StorageLowering::transient_placement); without one they are
+// Unsupported.
 Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
-                                        bool top_level);
+                                        bool top_level, const plugin::Registry* registry);
 
 // Size in bytes of a container's allocation (total_size elements, or the product of shape,
 // plus start_offset), computed with overflow checks. `code` (i32, a RunStatus) is 0 when the

@@ -137,7 +137,7 @@ Status emit_statement(Frame& f, const std::string& code) {
   return Status::success();
 }
 
-Status init_sdfg_context(SdfgContext& sc, bool top_level) {
+Status init_sdfg_context(SdfgContext& sc, bool top_level, const plugin::Registry* registry) {
   const ir::SDFG& sdfg = sc.sdfg;
   for (const auto& [name, t] : sdfg.symbols) {
     // DaCe falls back to the Python interpreter for calls it cannot lower (np.any, ...): the
@@ -173,7 +173,7 @@ Status init_sdfg_context(SdfgContext& sc, bool top_level) {
     if (t == ScalarType::Unknown || t == ScalarType::Bool) t = ScalarType::Int64;
     sc.symbol_types[target] = t;
   }
-  Result<AllocationPlan> plan = plan_allocations(sdfg, sc.assigned_symbols, top_level);
+  Result<AllocationPlan> plan = plan_allocations(sdfg, sc.assigned_symbols, top_level, registry);
   if (!plan) return plan.take_error();
   sc.plan = std::move(*plan);
   return Status::success();

@@ -34,6 +34,7 @@ Status emit_assignment(Frame& f, const std::string& target, const std::string& v
 Status emit_statement(Frame& f, const std::string& code);
 
 // Fills symbol_types, assigned_symbols and the allocation plan of `sc`.
-Status init_sdfg_context(SdfgContext& sc, bool top_level);
+// `registry` (may be null) owns the storages outside the host's (plan_allocations).
+Status init_sdfg_context(SdfgContext& sc, bool top_level, const plugin::Registry* registry);
 
 }  // namespace dace::codegen

@@ -234,7 +234,7 @@ Result<LoweredModule> lower(const ir::SDFG& sdfg, llvm::LLVMContext& context, co
   out.module->setSourceFileName(module_name);
   ModuleContext mc{*out.module, context, options};
   SdfgContext sc{sdfg, ir::path_of(sdfg), {}, {}, {}, nullptr, "__dace_" + sdfg.name};
-  DACE_TRY(init_sdfg_context(sc, true));
+  DACE_TRY(init_sdfg_context(sc, true, options.registry));
   std::map<std::string, ProgramStateLowering> states = program_states(options, sdfg);
   DACE_TRY(emit_init(mc, sc, out, states));
   DACE_TRY(emit_program(mc, sc, out));

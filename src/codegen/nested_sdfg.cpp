@@ -21,7 +21,7 @@ Status emit_nested_sdfg(StateEmitter& se, int node) {
 
   SdfgContext isc{inner, ir::path_of(inner), {}, {}, {}, &outer.sc, {}};
   isc.function_prefix = outer.sc.function_prefix + "_" + (inner.name.empty() ? std::string("nested") : inner.name);
-  DACE_TRY(init_sdfg_context(isc, false));
+  DACE_TRY(init_sdfg_context(isc, false, mc.options.registry));
 
   std::set<std::string> conns;
   for (const auto& [c, t] : n.in_connectors) conns.insert(c);

@@ -70,6 +70,15 @@ class ScheduleLowering {
 class StorageLowering {
  public:
   virtual ~StorageLowering();
+  // Where the core plans a transient of the storage. Call: one allocation for the whole call,
+  // made by lower_allocation on entry whatever scope uses it (device memory any kernel may
+  // use). Scope: planned like a host transient and bound by lower_allocation where its scope
+  // allocates it (memory of one kernel).
+  enum class TransientPlacement { Call, Scope };
+  virtual TransientPlacement transient_placement() const { return TransientPlacement::Call; }
+  // The threads of one parallel scope share one instance (a block's shared memory), so
+  // write-conflict resolution into it stays atomic even inside a thread's own scope.
+  virtual bool shared_by_threads() const { return false; }
   virtual Status lower_allocation(codegen::AllocationContext& context) const = 0;
   virtual Status lower_deallocation(codegen::AllocationContext& context) const = 0;
 };

@@ -40,9 +40,6 @@ ALLOWED = {
                            'the program key lists which OpenBLAS/LAPACKE entries apply'),
     'library_nodes.cpp': ({'MPI', 'mpi', 'cuda', 'CUDA', 'cublas'},
                           'refusal messages that name the plugin a class needs (by DaCe package)'),
-    'allocation.cpp': ({'GPU_Global', 'GPU_Shared'},
-                       'GPU_Global transients allocated through the CUDA plugin\'s storage lowering by '
-                       'name, GPU_Shared kept for device code; to become lookups by storage'),
 }
 
 

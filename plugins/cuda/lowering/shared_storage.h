@@ -16,6 +16,9 @@ class SharedStorage final : public plugin::StorageLowering {
  public:
   Status lower_allocation(codegen::AllocationContext& context) const override;
   Status lower_deallocation(codegen::AllocationContext& context) const override;
+  // Bound inside the kernel whose scope allocates it, one instance per block.
+  TransientPlacement transient_placement() const override { return TransientPlacement::Scope; }
+  bool shared_by_threads() const override { return true; }
 };
 
 }  // namespace dace::cuda
