@@ -162,6 +162,25 @@ std::vector<Row> rows_program() {
          return s;
        },
        DACE_ERROR_INVALID_SDFG, {"contract"}, true},
+      {"dace_program_compile_aot", "NULL context",
+       CONTRACT_CALL { return dace_program_compile_aot(nullptr, f.sdfg, nullptr, "/nonexistent/aot"); },
+       DACE_ERROR_INVALID_ARGUMENT, {"context"}},
+      {"dace_program_compile_aot", "NULL sdfg",
+       CONTRACT_CALL { return dace_program_compile_aot(f.ctx, nullptr, nullptr, "/nonexistent/aot"); },
+       DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
+      {"dace_program_compile_aot", "NULL out_dir",
+       CONTRACT_CALL { return dace_program_compile_aot(f.ctx, f.sdfg, nullptr, nullptr); },
+       DACE_ERROR_INVALID_ARGUMENT, {"out_dir"}},
+      {"dace_program_compile_aot", "compile options of unknown version",
+       CONTRACT_CALL {
+         dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+         o.version = 9;
+         return dace_program_compile_aot(f.ctx, f.sdfg, &o, "/nonexistent/aot");
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"version"}},
+      {"dace_program_compile_aot", "SDFG that does not validate (nothing written)",
+       CONTRACT_CALL { return dace_program_compile_aot(f.ctx, f.sdfg, nullptr, "/nonexistent/aot"); },
+       DACE_ERROR_INVALID_SDFG, {"contract"}, true},
       {"dace_program_release", "NULL (ignored)", CONTRACT_CALL { return dace_program_release(nullptr), DACE_OK; },
        DACE_OK, {}},
       {"dace_program_argument_count", "NULL out_count",
