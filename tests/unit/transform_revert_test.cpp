@@ -74,7 +74,8 @@ TEST_P(RevertCorpus, RevertingKStepsEqualsApplyingTheFirstNMinusK) {
   optimize(*g);
   const std::vector<HistoryEntry> history = history_of(*g);
   const size_t n = history.size();
-  ASSERT_GE(n, 3u);
+  // atax simplifies in two StateFusion steps, as in DaCe; the others take more.
+  ASSERT_GE(n, 2u);
   const std::string optimized = ir::json::write_sdfg(*g);
   // Saved and loaded: the original and the history travel with the file.
   Result<std::unique_ptr<ir::SDFG>> reread = ir::json::read_sdfg(optimized);
@@ -99,7 +100,7 @@ TEST_P(RevertCorpus, RevertingKStepsEqualsApplyingTheFirstNMinusK) {
   EXPECT_EQ(ir::json::write_sdfg(**reverted(*loaded, n)), ir::json::write_sdfg(*load(path)));
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, RevertCorpus, ::testing::Values("gemm", "jacobi_2d", "atax"));
+INSTANTIATE_TEST_SUITE_P(Corpus, RevertCorpus, ::testing::Values("gemm", "jacobi_2d", "atax", "syrk"));
 
 TEST(TransformRevert, OriginalIsDaceOrigSdfgBeforeTheFirstStep) {
   std::unique_ptr<ir::SDFG> g = load(corpus_file("gemm"));
