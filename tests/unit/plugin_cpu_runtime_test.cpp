@@ -14,6 +14,10 @@
 #include <tuple>
 #include <vector>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "plugin/loader.h"
 #include "plugin_test_support.h"
 
@@ -317,6 +321,42 @@ TEST(PluginCpuRuntime, DynamicAndGuidedUseTheSecondThread) {
     EXPECT_TRUE(probe.other_thread_ran.load()) << "schedule " << schedule;
     EXPECT_FALSE(probe.timed_out.load()) << "schedule " << schedule;
   }
+}
+
+// A team larger than the helpers that can be started: in a forked child (the parent's
+// helpers do not exist there) under an address-space limit that leaves no room for new
+// thread stacks, a 64-thread loop still runs every index once on the calling thread.
+TEST(PluginCpuRuntime, HelpersThatCannotStartLeaveTheWorkToTheCaller) {
+  DACE_REQUIRE_CPU_RUNTIME(rt);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    if (pages <= 0) _exit(3);
+    rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (4u << 20);
+    rlimit rl{limit, limit};
+    if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(4);
+    try {  // never let the forked child fall back into the test runner
+      for (int32_t schedule : {kStatic, kDynamic, kGuided}) {
+        Recorder rec(rt, 0, 200);
+        rec.calls.reserve(256);
+        rt->parallel_for(&Recorder::body, &rec, 0, 200, 1, schedule, 64);
+        for (size_t i = 0; i < 200; ++i)
+          if (rec.hits[i].load() != 1) _exit(5);
+      }
+    } catch (...) {
+      _exit(6);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "child ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(PluginCpuRuntime, OneThreadRunsInline) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <exception>
 #include <thread>
 
 namespace dace_cpu {
@@ -65,8 +66,16 @@ class Pool {
   void grow(uint32_t helpers) {
     // Helpers are detached and the pool is never destroyed: nothing to join at exit.
     // A new helper starts from the generation before this job's, so it joins this job.
+    // A helper that cannot be started (thread limits) is simply absent: the caller runs
+    // the pieces nobody claims, so the loop still completes.
     uint32_t before = generation_.load();
-    for (; started_ < helpers; ++started_) std::thread([this, before] { helper(before); }).detach();
+    for (; started_ < helpers; ++started_) {
+      try {
+        std::thread([this, before] { helper(before); }).detach();
+      } catch (const std::exception&) {  // system_error, or bad_alloc for its state
+        return;
+      }
+    }
   }
 
   uint32_t next_generation(uint32_t seen) {
