@@ -37,8 +37,10 @@ Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text);
 // The two ways read_sdfg tries, in this order (docs/sdfg-json.md "Reading large files"):
 // - streaming: a DOM of the control-flow skeleton only; the nodes and edges of each state are
 //   parsed one at a time while the state is read, so memory is the SDFG plus one element.
-//   Returns null (not an error) when it declines: malformed JSON or content, a byte-order
-//   mark, a state list the readers did not read. Errors: depth (as above), OutOfMemory.
+//   Returns null (not an error) when it declines: malformed JSON, a byte-order mark, a
+//   state list the readers did not read. A content error in text whose syntax a SAX pass
+//   accepts is returned as is (the whole-DOM reader would give the same one). Errors: depth
+//   (as above), content errors, OutOfMemory.
 // - whole_dom: parses the whole text into one nlohmann DOM first (about 13 bytes per byte of
 //   text), then reads it; its errors are the documented ones, so read_sdfg reports every
 //   error through it. Both give the same SDFG for every file the streaming way accepts.
