@@ -52,19 +52,24 @@ Status emit_parallel_loop(StateEmitter& se, llvm::Value* total, const std::strin
   return host->lower_parallel_loop(ctx);
 }
 
+Result<RangeValues> range_values(Frame& f, const sym::Range& r) {
+  Result<llvm::Value*> start = f.sym(r.start);
+  if (!start) return start.take_error();
+  Result<llvm::Value*> end = f.sym(r.end);
+  if (!end) return end.take_error();
+  Result<llvm::Value*> step = f.sym(r.step);
+  if (!step) return step.take_error();
+  return RangeValues{*start, *end, *step};
+}
+
 Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n) {
   if (n > map.range.dims.size())
     return make_error(Code::InvalidSdfg, f.sc.path + ": map has fewer ranges than parameters");
   std::vector<MapDimension> out;
   for (size_t d = 0; d < n; ++d) {
-    const sym::Range& r = map.range.dims[d];
-    Result<llvm::Value*> start = f.sym(r.start);
-    if (!start) return start.take_error();
-    Result<llvm::Value*> end = f.sym(r.end);
-    if (!end) return end.take_error();
-    Result<llvm::Value*> step = f.sym(r.step);
-    if (!step) return step.take_error();
-    out.push_back(MapDimension{*start, *step, trip_count(f.b, *start, *end, *step)});
+    Result<RangeValues> r = range_values(f, map.range.dims[d]);
+    if (!r) return r.take_error();
+    out.push_back(MapDimension{r->start, r->step, trip_count(f.b, r->start, r->end, r->step)});
   }
   return out;
 }
@@ -74,25 +79,20 @@ Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, c
   Frame& f = *se.f;
   if (first >= map.range.dims.size())
     return make_error(Code::InvalidSdfg, f.sc.path + ": map has fewer ranges than parameters");
-  const sym::Range& r = map.range.dims[first];
-  Result<llvm::Value*> start = f.sym(r.start);
-  if (!start) return start.take_error();
-  Result<llvm::Value*> end = f.sym(r.end);
-  if (!end) return end.take_error();
-  Result<llvm::Value*> step = f.sym(r.step);
-  if (!step) return step.take_error();
+  Result<RangeValues> r = range_values(f, map.range.dims[first]);
+  if (!r) return r.take_error();
   const std::string& p = map.params[first];
-  auto* cstep = llvm::dyn_cast<llvm::ConstantInt>(*step);
+  auto* cstep = llvm::dyn_cast<llvm::ConstantInt>(r->step);
   CountedLoop loop;
   llvm::Value* param;
   if (cstep && cstep->getSExtValue() > 0) {
     // Ascending constant step: the parameter itself is the induction variable.
-    loop = begin_loop(f.b, *start, f.b.CreateAdd(*end, f.b.getInt64(1)), p, *step);
+    loop = begin_loop(f.b, r->start, f.b.CreateAdd(r->end, f.b.getInt64(1)), p, r->step);
     param = loop.iv;
   } else {
-    llvm::Value* n = trip_count(f.b, *start, *end, *step);
+    llvm::Value* n = trip_count(f.b, r->start, r->end, r->step);
     loop = begin_loop(f.b, f.b.getInt64(0), n, p + ".k");
-    param = f.b.CreateAdd(*start, f.b.CreateMul(loop.iv, *step), p);
+    param = f.b.CreateAdd(r->start, f.b.CreateMul(loop.iv, r->step), p);
   }
   f.push_scope();
   f.bind_symbol(p, SymbolBinding{param, ScalarType::Int64, false});

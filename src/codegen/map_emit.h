@@ -9,6 +9,14 @@
 
 namespace dace::codegen {
 
+// Start, end (inclusive) and step of one range, evaluated in `f`.
+struct RangeValues {
+  llvm::Value* start;
+  llvm::Value* end;
+  llvm::Value* step;
+};
+Result<RangeValues> range_values(Frame& f, const sym::Range& r);
+
 // Start, step and trip count of each of the first `n` dimensions of a map, evaluated in `f`:
 // what a plugin builds its own iteration from (a collapsed parallel loop, a GPU grid).
 struct MapDimension {

@@ -54,18 +54,14 @@ Status MpiSchedule::lower_scope(codegen::ScopeContext& context) const {
     // The outermost range may use the size (MPITransformMap's tile size N / __dace_comm_size);
     // the runtime checks its step before anything divides by it.
     const sym::Range& r = map.range.dims.at(0);
-    Result<llvm::Value*> start = f.sym(r.start);
-    if (!start) return start.take_error();
-    Result<llvm::Value*> end = f.sym(r.end);
-    if (!end) return end.take_error();
-    Result<llvm::Value*> step = f.sym(r.step);
-    if (!step) return step.take_error();
+    Result<codegen::RangeValues> v = codegen::range_values(f, r);
+    if (!v) return v.take_error();
     // A step computed from the size is MPITransformMap's tile size: one tile per rank.
     const bool tiles = sym::free_symbols(r.step).count("__dace_comm_size") > 0;
     auto [first, count] = call_pair(f, state, "dace_mpi_map_block",
-                                    {state, *start, *end, *step, f.b.getInt32(tiles ? 1 : 0)}, where);
+                                    {state, v->start, v->end, v->step, f.b.getInt32(tiles ? 1 : 0)}, where);
     codegen::CountedLoop loop = codegen::begin_loop(f.b, first, f.b.CreateAdd(first, count), map.params[0] + ".rank");
-    llvm::Value* param = f.b.CreateAdd(*start, f.b.CreateMul(loop.iv, *step), map.params[0]);
+    llvm::Value* param = f.b.CreateAdd(v->start, f.b.CreateMul(loop.iv, v->step), map.params[0]);
     f.push_scope();
     bind_i64(se, map.params[0], param);
     Status inner = codegen::emit_map_loops(se, map, 1, body);
