@@ -88,6 +88,7 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
       {"dace_mpi_pgemm", address_of(&dace_mpi_pgemm)},
       {"dace_mpi_pgemv", address_of(&dace_mpi_pgemv)},
       {"dace_mpi_recv", address_of(&dace_mpi_recv)},
+      {"dace_mpi_redistribute", address_of(&dace_mpi_redistribute)},
       {"dace_mpi_reduce", address_of(&dace_mpi_reduce)},
       {"dace_mpi_scatter", address_of(&dace_mpi_scatter)},
       {"dace_mpi_send", address_of(&dace_mpi_send)},

@@ -150,6 +150,12 @@ int32_t Distribution::subarray_index(const std::string& name) const {
   return -1;
 }
 
+const RedistrSpec* Distribution::redistribution(const std::string& name) const {
+  for (const RedistrSpec& r : redistributions)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
 Result<Distribution> distribution(const ir::SDFG& sdfg) {
   Distribution out;
   auto parse = [&](const char* key, json& j) -> Status {
@@ -163,9 +169,10 @@ Result<Distribution> distribution(const ir::SDFG& sdfg) {
       return make_error(Code::InvalidSdfg, "sdfg " + ir::quoted(sdfg.name) + ": " + key + " is not a JSON object");
     return Status::success();
   };
-  json grids, subarrays;
+  json grids, subarrays, redistributions;
   DACE_TRY(parse("_pgrids", grids));
   DACE_TRY(parse("_subarrays", subarrays));
+  DACE_TRY(parse("_rdistrarrays", redistributions));
   for (auto it = grids.begin(); it != grids.end(); ++it) {  // nlohmann's object: sorted by name
     const json* a = attrs_of(it.value());
     if (!a) return make_error(Code::InvalidSdfg, "sdfg " + ir::quoted(sdfg.name) + ": process grid " + ir::quoted(it.key()) + " has no attributes");
@@ -192,6 +199,20 @@ Result<Distribution> distribution(const ir::SDFG& sdfg) {
     if (s.correspondence.empty())
       for (size_t i = 0; i < s.shape.size(); ++i) s.correspondence.push_back(static_cast<int32_t>(i));
     out.subarrays.push_back(std::move(s));
+  }
+  for (auto it = redistributions.begin(); it != redistributions.end(); ++it) {
+    const json* a = attrs_of(it.value());
+    auto name_at = [&](const char* key) -> const json* {
+      if (!a) return nullptr;
+      auto f = a->find(key);
+      return f != a->end() && f->is_string() ? &*f : nullptr;
+    };
+    const json* from = name_at("array_a");
+    const json* to = name_at("array_b");
+    if (!from || !to)
+      return make_error(Code::InvalidSdfg, "sdfg " + ir::quoted(sdfg.name) + ": redistribution " + ir::quoted(it.key()) +
+                                               " has no array_a and array_b subarray names");
+    out.redistributions.push_back({it.key(), from->get<std::string>(), to->get<std::string>()});
   }
   return out;
 }

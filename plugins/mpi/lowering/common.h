@@ -47,7 +47,8 @@ Result<llvm::Value*> scalar_input(codegen::LibraryNodeContext& c, const std::str
 // A string property ("grid": "__pgrid_1"); nullopt when absent or null.
 std::optional<std::string> string_property(const ir::LibraryNode& n, const std::string& key);
 
-// The process grids and subarray types of an SDFG (DaCe's `_pgrids` / `_subarrays`), in
+// The process grids, subarray types and redistributions of an SDFG (DaCe's `_pgrids`,
+// `_subarrays`, `_rdistrarrays`), in
 // name order: a grid's index is its position.
 struct GridSpec {
   std::string name;
@@ -62,11 +63,17 @@ struct SubArraySpec {
   std::vector<std::string> shape, subshape;
   std::vector<int32_t> correspondence;
 };
+// DaCe's RedistrArray (`_rdistrarrays`): from the distribution of array_a to that of array_b.
+struct RedistrSpec {
+  std::string name, array_a, array_b;
+};
 struct Distribution {
   std::vector<GridSpec> grids;
   std::vector<SubArraySpec> subarrays;
+  std::vector<RedistrSpec> redistributions;
   int32_t grid_index(const std::string& name) const;      // -1 when unknown
   int32_t subarray_index(const std::string& name) const;  // -1 when unknown
+  const RedistrSpec* redistribution(const std::string& name) const;  // null when unknown
 };
 // Errors name the SDFG and the malformed entry.
 Result<Distribution> distribution(const ir::SDFG& sdfg);

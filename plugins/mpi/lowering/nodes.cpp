@@ -209,6 +209,32 @@ Status lower_block_gather(LibraryNodeContext& c) {
   return lower_block_transfer(c, "dace_mpi_block_gather", false, "gather_grid", "reduce_grid");
 }
 
+// DaCe's Redistribute: `redistr` names an entry of the SDFG's _rdistrarrays, whose array_a
+// and array_b name the subarray types (block distributions) of the input and the output.
+Status lower_redistribute(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inp_buffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_out_buffer", false);
+  if (!out) return out.take_error();
+  if (in->dtype != out->dtype)
+    return make_error(Code::InvalidSdfg, c.where() + ": the input and output buffers differ in element type");
+  std::optional<std::string> name = string_property(c.node(), "redistr");
+  Result<Distribution> d = distribution(root_sdfg(c.frame()));
+  if (!d) return d.take_error();
+  const RedistrSpec* r = name ? d->redistribution(*name) : nullptr;
+  if (!r)
+    return make_error(Code::InvalidSdfg, c.where() + ": redistr " + ir::quoted(name.value_or("")) +
+                                             " is not a redistribution of the SDFG (_rdistrarrays)");
+  int32_t a = d->subarray_index(r->array_a), b = d->subarray_index(r->array_b);
+  if (a < 0 || b < 0)
+    return make_error(Code::InvalidSdfg, c.where() + ": redistribution " + ir::quoted(r->name) + " names subarray " +
+                                             ir::quoted(a < 0 ? r->array_a : r->array_b) +
+                                             ", which the SDFG does not define (_subarrays)");
+  call_checked(c, "dace_mpi_redistribute", {c.program_state(kStateKey), i32(c, a), i32(c, b), in->ptr, in->count,
+                                            out->ptr, out->count, i32(c, in->dtype)});
+  return Status::success();
+}
+
 }  // namespace
 
 const std::vector<NodeClass>& node_classes() {
@@ -223,6 +249,7 @@ const std::vector<NodeClass>& node_classes() {
       {"dace.libraries.mpi.nodes.irecv.Irecv", "MPI", lower_irecv},
       {"dace.libraries.mpi.nodes.isend.Isend", "MPI", lower_isend},
       {"dace.libraries.mpi.nodes.recv.Recv", "MPI", lower_recv},
+      {"dace.libraries.mpi.nodes.redistribute.Redistribute", "MPI", lower_redistribute},
       {"dace.libraries.mpi.nodes.reduce.Reduce", "MPI", lower_reduce},
       {"dace.libraries.mpi.nodes.scatter.BlockScatter", "MPI", lower_block_scatter},
       {"dace.libraries.mpi.nodes.scatter.Scatter", "MPI", lower_scatter},

@@ -133,6 +133,14 @@ DACE_MPI_EXPORT int32_t dace_mpi_block_scatter(void* state, const void* in, void
 DACE_MPI_EXPORT int32_t dace_mpi_block_gather(void* state, void* in, void* out, int64_t in_count, int32_t dtype,
                                               int32_t subarray, int32_t gather_grid, int32_t reduce_grid);
 
+/* DaCe's Redistribute: this rank's block of the distribution `array_a` (a subarray type:
+ * row-major blocks of its subshape over its grid, in `in`) into its block of `array_b` (in
+ * `out`), by point-to-point messages of MPI subarray types on the program communicator and
+ * local copies. Ranks outside array_a's grid send nothing, ranks outside array_b's receive
+ * nothing. in_count / out_count: the buffers' elements (at least one block where used). */
+DACE_MPI_EXPORT int32_t dace_mpi_redistribute(void* state, int32_t array_a, int32_t array_b, const void* in,
+                                              int64_t in_count, void* out, int64_t out_count, int32_t dtype);
+
 /* DaCe's Pgemm (ReferenceOpenMPI): the row-major local blocks of a distributed C = A @ B
  * (global m x k times k x n), block sizes a_rows x a_cols and b_rows x b_cols, computed by
  * ScaLAPACK p?gemm on the BLACS grid (as C^T = B^T A^T in column-major). dtype: float32,

@@ -18,12 +18,23 @@ struct Grid {
   int size = 0;
   bool valid = false;
   std::vector<int> dims, coords;
+  // A sub-grid: its parent's index, the parent dimensions it keeps and the parent rank of
+  // DaCe's exact_grid (-1: none). Redistribute finds peers' ranks from them.
+  int parent = -1;
+  std::vector<int> remain;
+  int64_t exact_rank = -1;
 };
 
 // DaCe's SubArray fields (the resized block type, counts, displacements).
 struct SubArray {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   std::vector<int> counts, displs;
+  // The distribution itself, kept on every rank (also where the grid is not valid), for
+  // Redistribute: array dimension d is cut in blocks of subshape[d] over grid dimension
+  // correspondence[d].
+  int grid = -1;
+  std::vector<int64_t> shape, subshape;
+  std::vector<int> correspondence;
 };
 
 struct State {

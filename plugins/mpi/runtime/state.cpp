@@ -219,11 +219,14 @@ int32_t dace_mpi_cart_sub(void* state, int32_t grid, int32_t parent, int32_t par
   const Grid& p = s->grids[static_cast<size_t>(parent)];
   g.valid = false;
   g.dims.clear();
+  g.parent = parent;
+  g.exact_rank = exact_rank;
   std::vector<int> keep(static_cast<size_t>(parent_ndims));
   for (int32_t i = 0; i < parent_ndims; ++i) {
     keep[static_cast<size_t>(i)] = remain[i] ? 1 : 0;
     if (remain[i] && static_cast<size_t>(i) < p.dims.size()) g.dims.push_back(p.dims[static_cast<size_t>(i)]);
   }
+  g.remain = keep;
   if (!p.valid) return 0;
   int rc = MPI_Cart_sub(p.comm, keep.data(), &g.comm);
   if (rc != MPI_SUCCESS) return mpi_failure(s, rc, "MPI_Cart_sub");
@@ -246,6 +249,11 @@ int32_t dace_mpi_subarray_create(void* state, int32_t id, int32_t grid, int32_t 
       static_cast<size_t>(grid) >= s->grids.size() || ndims <= 0)
     return fail(s, "invalid subarray type");
   const Grid& g = s->grids[static_cast<size_t>(grid)];
+  SubArray& spec = s->subarrays[static_cast<size_t>(id)];
+  spec.grid = grid;
+  spec.shape.assign(shape, shape + ndims);
+  spec.subshape.assign(subshape, subshape + ndims);
+  spec.correspondence.assign(correspondence, correspondence + ndims);
   if (!g.valid) return 0;  // DaCe creates the type only where its grid is valid
   MPI_Datatype base = datatype(dtype);
   if (base == MPI_DATATYPE_NULL) return fail(s, "subarray element type code " + std::to_string(dtype));
