@@ -8,7 +8,9 @@
 //   strided int32 slices (a column, every other element, a 2 x 2 block: MPI vector types);
 //   collectives on strided subsets (staged copies): Bcast of a column, Allreduce in place on
 //   every other element, Reduce column -> every other element, Scatter / Gather / Allgather
-//   / Alltoall between columns and every k-th element, elements outside left alone.
+//   / Alltoall between columns and every k-th element, elements outside left alone; subsets
+//   strided in two and three dimensions (Send/Recv as nested MPI vectors, Bcast, Allreduce,
+//   Gather staged) and the refusal of a strided Redistribute buffer.
 // The rank is passed as a scalar argument (read from the launcher's environment).
 #include <algorithm>
 #include <complex>
@@ -322,8 +324,6 @@ void check_strided_send_recv() {
   }
 }
 
-// Refusals (compile time, no MPI traffic): a strided Bcast buffer (DaCe sends vector types
-// only from Send/Recv/Isend/Irecv) and a Send strided in two dimensions.
 // One collective node `cls` from `in_subset` (of array "x") to `out_subset` (of array "y";
 // the same container when `y_shape` is empty), with a "root" scalar when `rooted`.
 libdace::sdfg collective_sdfg(const char* name, const char* cls, dace_dtype_t t, const std::string& x_shape,
@@ -465,39 +465,137 @@ void check_strided_collectives() {
   }
 }
 
-void check_strided_refusals() {
-  auto refused = [](const char* cls, const char* ins, const char* outs, const char* subset, bool out_side,
-                    const std::string& want) {
-    libdace::sdfg g("refuse_t");
+// Subsets strided in two and three dimensions: point-to-point as nested MPI vector types,
+// collectives staged. Every rank against loops; elements outside the subsets keep their
+// values.
+void check_multi_strided() {
+  const int P = kSize, last = kSize - 1;
+  libdace::context ctx;
+  if (kSize % 2 == 0) {
+    // Pairs (0, 1), (2, 3), ...: A[0:4:2, 0:5:2] of a 4 x 5 int32 array (2 x 3 elements) into
+    // C[0:2, 0:3, 1] of a 2 x 3 x 4 array of the peer.
+    libdace::sdfg g("p2p_2d");
     g.add_array("A", DACE_INT32, "4, 5");
+    g.add_array("C", DACE_INT32, "2, 3, 4");
     g.add_scalar("peer", DACE_INT32);
-    libdace::state s = g.add_state("s");
-    dace_id_t a = s.add_access("A"), p = s.add_access("peer");
-    dace_id_t n = s.add_library_node("n", cls, ins, outs);
-    if (out_side) {
-      dace_id_t a2 = s.add_access("A");
-      s.add_edge(a, "", n, "_inbuffer", subset);
-      s.add_edge(p, "", n, "_root", "peer[0]");
-      s.add_edge(n, "_outbuffer", a2, "", subset);
-    } else {
-      dace_id_t p2 = s.add_access("peer");
-      s.add_edge(a, "", n, "_buffer", subset);
-      s.add_edge(p, "", n, "_dest", "peer[0]");
-      s.add_edge(p2, "", n, "_tag", "peer[0]");
-    }
-    try {
-      libdace::context ctx;
-      libdace::program prog(ctx, g);
-      expect(false, "refused: " + want);
-    } catch (const libdace::error& e) {
-      expect(e.code() == DACE_ERROR_UNSUPPORTED && std::string(e.what()).find(want) != std::string::npos,
-             "refused: " + want + " (" + e.what() + ")");
-    }
-  };
-  refused("dace.libraries.mpi.nodes.bcast.Bcast", "_inbuffer, _root", "_outbuffer", "A[0:4:2, 0:5:2]", true,
-          "strided in more than one dimension");
-  refused("dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "", "A[0:4:2, 0:5:2]", false,
-          "strided in more than one dimension");
+    g.add_scalar("tag", DACE_INT32);
+    libdace::state start = g.add_state("start");
+    libdace::state s0 = g.add_state("send_first"), s1 = g.add_state("recv_second");
+    libdace::state r0 = g.add_state("recv_first"), r1 = g.add_state("send_second"), end = g.add_state("end");
+    auto send = [&](libdace::state& s) {
+      dace_id_t n = s.add_library_node("send", "dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "");
+      s.add_edge(s.add_access("A"), "", n, "_buffer", "A[0:4:2, 0:5:2]");
+      s.add_edge(s.add_access("peer"), "", n, "_dest", "peer[0]");
+      s.add_edge(s.add_access("tag"), "", n, "_tag", "tag[0]");
+    };
+    auto recv = [&](libdace::state& s) {
+      dace_id_t n = s.add_library_node("recv", "dace.libraries.mpi.nodes.recv.Recv", "_src, _tag", "_buffer");
+      s.add_edge(s.add_access("peer"), "", n, "_src", "peer[0]");
+      s.add_edge(s.add_access("tag"), "", n, "_tag", "tag[0]");
+      s.add_edge(n, "_buffer", s.add_access("C"), "", "C[0:2, 0:3, 1]");
+    };
+    send(s0);
+    recv(s1);
+    recv(r0);
+    send(r1);
+    // Even ranks (odd peers) send first.
+    g.add_interstate_edge(start, s0, "peer % 2 == 1");
+    g.add_interstate_edge(s0, s1);
+    g.add_interstate_edge(s1, end);
+    g.add_interstate_edge(start, r0, "peer % 2 == 0");
+    g.add_interstate_edge(r0, r1);
+    g.add_interstate_edge(r1, end);
+    libdace::program p(ctx, g);
+    const int peer = kRank % 2 == 0 ? kRank + 1 : kRank - 1;
+    std::vector<int32_t> a(20), c(24, -6);
+    for (int i = 0; i < 20; ++i) a[static_cast<size_t>(i)] = 1000 * kRank + i;
+    p({{"A", libdace::array_ref<int32_t>(a.data(), {4, 5})}, {"C", libdace::array_ref<int32_t>(c.data(), {2, 3, 4})},
+       {"peer", static_cast<int32_t>(peer)}, {"tag", int32_t{5}}});
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 4; ++k) {
+          const int32_t want = k == 1 ? 1000 * peer + (2 * i) * 5 + 2 * j : -6;
+          expect(c[static_cast<size_t>(12 * i + 4 * j + k)] == want, "2-D strided Send into C[0:2, 0:3, 1], element (" +
+                                                                         std::to_string(i) + ", " + std::to_string(j) +
+                                                                         ", " + std::to_string(k) + ")");
+        }
+  }
+  {  // Bcast of A[0:4:2, 0:5:2] (int32) from the last rank, in place.
+    libdace::program p(ctx, collective_sdfg("bcast_2d", "dace.libraries.mpi.nodes.bcast.Bcast", DACE_INT32, "4, 5", "",
+                                            "x[0:4:2, 0:5:2]", "x[0:4:2, 0:5:2]", true));
+    std::vector<int32_t> a(20);
+    for (int i = 0; i < 20; ++i) a[static_cast<size_t>(i)] = 100 * kRank + i;
+    p({{"x", libdace::array_ref<int32_t>(a.data(), {4, 5})}, {"root", static_cast<int32_t>(last)}});
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 5; ++j) {
+        const bool inside = i % 2 == 0 && j % 2 == 0;
+        expect(a[static_cast<size_t>(5 * i + j)] == (inside ? 100 * last : 100 * kRank) + 5 * i + j,
+               "2-D strided Bcast element " + std::to_string(i) + ", " + std::to_string(j));
+      }
+  }
+  {  // Allreduce MPI_SUM in place on X[0:3:2, 1:3, 0:5:2] of a 3 x 4 x 5 float64 array.
+    libdace::program p(ctx, collective_sdfg("allreduce_3d", "dace.libraries.mpi.nodes.allreduce.Allreduce",
+                                            DACE_FLOAT64, "3, 4, 5", "", "x[0:3:2, 1:3, 0:5:2]",
+                                            "x[0:3:2, 1:3, 0:5:2]", false, "{\"op\": \"MPI_SUM\"}"));
+    auto value = [](int r, int e) { return 0.25 * e + 10.0 * r; };
+    std::vector<double> x(60);
+    for (int e = 0; e < 60; ++e) x[static_cast<size_t>(e)] = value(kRank, e);
+    p({{"x", libdace::array_ref<double>(x.data(), {3, 4, 5})}});
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 5; ++k) {
+          const int e = 20 * i + 5 * j + k;
+          double want = value(kRank, e);
+          if (i % 2 == 0 && j >= 1 && j < 3 && k % 2 == 0) {
+            want = 0;
+            for (int r = 0; r < P; ++r) want += value(r, e);
+          }
+          expect(x[static_cast<size_t>(e)] == want, "3-D strided Allreduce element " + std::to_string(e));
+        }
+  }
+  {  // Gather X[0:2, 0:4:2] (int32, 2 x 4: 4 elements) into Y[0:P, 1, 0:8:2] of P x 2 x 8 on rank 0.
+    libdace::program p(ctx, collective_sdfg("gather_2d", "dace.libraries.mpi.nodes.gather.Gather", DACE_INT32, "2, 4",
+                                            std::to_string(P) + ", 2, 8", "x[0:2, 0:4:2]",
+                                            "y[0:" + std::to_string(P) + ", 1, 0:8:2]", true));
+    std::vector<int32_t> x(8), y(static_cast<size_t>(16 * P), -9);
+    for (int e = 0; e < 8; ++e) x[static_cast<size_t>(e)] = 40 * kRank + e;
+    p({{"x", libdace::array_ref<int32_t>(x.data(), {2, 4})},
+       {"y", libdace::array_ref<int32_t>(y.data(), {static_cast<int64_t>(P), 2, 8})}, {"root", int32_t{0}}});
+    for (int r = 0; r < P; ++r)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 8; ++k) {
+          int32_t want = -9;
+          if (kRank == 0 && j == 1 && k % 2 == 0) {
+            const int m = k / 2;                    // m-th of rank r's 4 elements, row-major over 2 x 2
+            want = 40 * r + (m / 2) * 4 + (m % 2) * 2;  // x[m / 2, 2 * (m % 2)]
+          }
+          expect(y[static_cast<size_t>(16 * r + 8 * j + k)] == want,
+                 "2-D strided Gather element (" + std::to_string(r) + ", " + std::to_string(j) + ", " +
+                     std::to_string(k) + ")");
+        }
+  }
+}
+
+// A node that takes contiguous buffers only (Redistribute: subarray blocks) refuses a
+// strided subset at compile time, naming the connector.
+void check_strided_refusal() {
+  libdace::sdfg g("refuse_t");
+  g.add_array("A", DACE_INT32, "4, 5");
+  g.add_array("B", DACE_INT32, "4, 5");
+  libdace::state s = g.add_state("s");
+  dace_id_t n = s.add_library_node("n", "dace.libraries.mpi.nodes.redistribute.Redistribute", "_inp_buffer",
+                                   "_out_buffer", "", "{\"redistr\": \"r\"}");
+  s.add_edge(s.add_access("A"), "", n, "_inp_buffer", "A[0:4:2, 0:5:2]");
+  s.add_edge(n, "_out_buffer", s.add_access("B"), "", "B[0:4, 0:5]");
+  const std::string want = "connector \"_inp_buffer\": the subset of \"A\" is not contiguous";
+  try {
+    libdace::context ctx;
+    libdace::program prog(ctx, g);
+    expect(false, "refused: " + want);
+  } catch (const libdace::error& e) {
+    expect(e.code() == DACE_ERROR_UNSUPPORTED && std::string(e.what()).find(want) != std::string::npos,
+           "refused: " + want + " (" + e.what() + ")");
+  }
 }
 
 }  // namespace
@@ -522,7 +620,8 @@ int main() {
     check_send_recv();
     check_strided_send_recv();
     check_strided_collectives();
-    check_strided_refusals();
+    check_multi_strided();
+    check_strided_refusal();
   } catch (const std::exception& e) {
     expect(false, e.what());
   }

@@ -63,19 +63,20 @@ Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, b
   sym::Expr count = sym::integer(1);
   // Contiguous: the dimensions that are not 1 wide have unit steps, the last of them stride
   // 1 and each earlier one the stride of the next times its size. Strided (where allowed):
-  // a contiguous block of the innermost dimensions, repeated along one more dimension at
-  // its stride times its step (DaCe's MPI_Type_vector; DaCe handles 2-D arrays only).
+  // the longest such contiguous block of the innermost dimensions, then every further
+  // dimension that is not 1 wide as an outer level of its size and its stride times its step
+  // (DaCe builds MPI vector types for 2-D arrays only).
   sym::Expr expected = nullptr;
-  sym::Expr block = sym::integer(1), stride = nullptr;
+  sym::Expr block = sym::integer(1);
+  std::vector<std::pair<sym::Expr, sym::Expr>> outer;  // innermost first while collecting
   const std::string not_contiguous = c.where() + ": connector \"" + conn + "\": the subset of \"" + m.data + "\" is ";
   for (size_t i = sizes.size(); i-- > 0;) {
     count = sym::mul(count, sizes[i]);
     if (codegen::is_one(sizes[i])) continue;
-    if (stride)
-      return make_error(Code::Unsupported, not_contiguous + "strided in more than one dimension (not supported yet)");
     if (d.kind == ir::DataKind::Scalar || i >= d.strides.size())
       return make_error(Code::Unsupported, not_contiguous + "not contiguous");
-    bool ok = codegen::is_one(subset.dims[i].step) && provably_equal(d.strides[i], expected ? expected : sym::integer(1));
+    bool ok = outer.empty() && codegen::is_one(subset.dims[i].step) &&
+              provably_equal(d.strides[i], expected ? expected : sym::integer(1));
     if (ok) {
       expected = sym::mul(d.strides[i], sizes[i]);
       block = sym::mul(block, sizes[i]);
@@ -83,43 +84,59 @@ Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, b
     }
     if (!allow_strided)
       return make_error(Code::Unsupported, not_contiguous + "not contiguous (this node takes contiguous buffers only)");
-    stride = sym::mul(d.strides[i], subset.dims[i].step);
+    outer.emplace_back(sizes[i], sym::mul(d.strides[i], subset.dims[i].step));
   }
   b.count_expr = count;
   Result<llvm::Value*> n = c.frame().sym(count);
   if (!n) return n.take_error();
   b.count = *n;
-  b.block = b.stride = b.count;
-  if (stride) {
+  b.block = b.count;
+  if (!outer.empty()) {
     Result<llvm::Value*> bl = c.frame().sym(block);
     if (!bl) return bl.take_error();
-    Result<llvm::Value*> st = c.frame().sym(stride);
-    if (!st) return st.take_error();
     b.block = *bl;
-    b.stride = *st;
-    b.strided = true;
+    for (size_t k = outer.size(); k-- > 0;) {  // outermost first
+      Result<llvm::Value*> size = c.frame().sym(outer[k].first);
+      if (!size) return size.take_error();
+      Result<llvm::Value*> stride = c.frame().sym(outer[k].second);
+      if (!stride) return stride.take_error();
+      b.outer.push_back(*size);
+      b.outer.push_back(*stride);
+    }
   }
   return b;
 }
 
+std::vector<llvm::Value*> layout_args(codegen::Frame& f, const Buffer& b) {
+  llvm::Value* levels = f.b.getInt32(static_cast<int32_t>(b.outer.size() / 2));
+  llvm::Value* pairs = b.outer.empty() ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(f.b.getPtrTy()))
+                                       : i64_array(f, b.outer);
+  return {b.block, levels, pairs};
+}
+
 Buffer staged(codegen::LibraryNodeContext& c, const Buffer& b, int32_t slot) {
-  if (!b.strided) return b;
+  if (!b.strided()) return b;
   codegen::Frame& f = c.frame();
   llvm::AllocaInst* out = f.entry_alloca(f.b.getPtrTy(), "mpi.staged");
-  call_checked(c, "dace_mpi_stage", {c.program_state(kStateKey), f.b.getInt32(slot), b.ptr, b.count, b.block, b.stride,
-                                     f.b.getInt32(b.dtype), out});
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), f.b.getInt32(slot), b.ptr, b.count};
+  for (llvm::Value* v : layout_args(f, b)) args.push_back(v);
+  args.push_back(f.b.getInt32(b.dtype));
+  args.push_back(out);
+  call_checked(c, "dace_mpi_stage", args);
   Buffer copy = b;
   copy.ptr = f.b.CreateLoad(f.b.getPtrTy(), out, "mpi.staged." + b.data);
-  copy.block = copy.stride = copy.count;
-  copy.strided = false;
+  copy.block = copy.count;
+  copy.outer.clear();
   return copy;
 }
 
 void unstage(codegen::LibraryNodeContext& c, const Buffer& original, int32_t slot) {
-  if (!original.strided) return;
+  if (!original.strided()) return;
   codegen::Frame& f = c.frame();
-  call_checked(c, "dace_mpi_unstage", {c.program_state(kStateKey), f.b.getInt32(slot), original.ptr, original.count,
-                                       original.block, original.stride, f.b.getInt32(original.dtype)});
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), f.b.getInt32(slot), original.ptr, original.count};
+  for (llvm::Value* v : layout_args(f, original)) args.push_back(v);
+  args.push_back(f.b.getInt32(original.dtype));
+  call_checked(c, "dace_mpi_unstage", args);
 }
 
 Result<llvm::Value*> scalar_input(codegen::LibraryNodeContext& c, const std::string& conn) {

@@ -16,24 +16,29 @@ using tasklet::ScalarType;
 constexpr const char* kStateKey = "mpi";
 inline constexpr std::string_view kStateKeyName = "mpi";
 
-// A contiguous buffer a node sends or receives.
+// A buffer a node sends or receives.
 struct Buffer {
   llvm::Value* ptr = nullptr;    // first element of the memlet's subset
   llvm::Value* count = nullptr;  // i64: elements of the subset
   int32_t dtype = -1;            // dace_mpi_dtype_t
   std::string data;              // container name
   sym::Expr count_expr;          // the same count, symbolically
-  // i64: the elements as blocks of `block` contiguous elements, `stride` elements apart
-  // (contiguous: both equal count).
+  // i64: the elements as blocks of `block` contiguous elements (contiguous: count), repeated
+  // over the outer dimensions of a strided subset: (size, stride in elements) pairs,
+  // outermost first (contiguous: none).
   llvm::Value* block = nullptr;
-  llvm::Value* stride = nullptr;
-  bool strided = false;  // block and stride differ from count
+  std::vector<llvm::Value*> outer;
+  bool strided() const { return !outer.empty(); }
 };
 
 // The buffer at `conn`. Unsupported when its element type has no MPI type or its subset is
-// not provably contiguous; with allow_strided, also a block repeated at a stride along one
-// dimension (DaCe's MPI_Type_vector of Send/Recv/Isend/Irecv; staged for collectives).
+// not provably contiguous; with allow_strided, also any subset of an array: a contiguous
+// block of its innermost dimensions repeated along the others at their strides times their
+// steps (DaCe's MPI vector types of Send/Recv/Isend/Irecv; staged for collectives).
 Result<Buffer> buffer(codegen::LibraryNodeContext& c, const std::string& conn, bool input, bool allow_strided = false);
+// The runtime's layout arguments of a buffer: block, the number of outer dimensions (i32) and
+// the array of their (size, stride) pairs.
+std::vector<llvm::Value*> layout_args(codegen::Frame& f, const Buffer& b);
 // For a collective: a strided buffer as a contiguous copy in the program state's staging
 // slot `slot` (0 or 1), its elements copied in first, so that elements the operation does
 // not write (a Reduce's output off the root) come back unchanged; a contiguous one as is.

@@ -122,8 +122,9 @@ Status lower_p2p(LibraryNodeContext& c, bool send, bool nonblocking) {
     if (!g) return g.take_error();
     grid = *g;
   }
-  std::vector<llvm::Value*> args{c.program_state(kStateKey), buf->ptr, buf->count, buf->block, buf->stride,
-                                 i32(c, buf->dtype), *peer, *tag, i32(c, grid)};
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), buf->ptr, buf->count};
+  for (llvm::Value* v : layout_args(c.frame(), *buf)) args.push_back(v);
+  for (llvm::Value* v : {i32(c, buf->dtype), *peer, *tag, i32(c, grid)}) args.push_back(v);
   if (nonblocking) {
     Result<codegen::Operand> req = codegen::library_operand(c.se, c.node_id, "_request", false);
     if (!req) return req.take_error();

@@ -62,23 +62,34 @@ struct Layout {
   }
 };
 
-bool layout(State* s, const char* what, int64_t count, int64_t block, int64_t stride, int32_t dtype, Layout& out) {
+bool layout(State* s, const char* what, int64_t count, int64_t block, int32_t levels, const int64_t* outer,
+            int32_t dtype, Layout& out) {
   if (!check(s, what, count, dtype)) return false;
   out.type = datatype(dtype);
   out.count = static_cast<int>(count);
-  if (block == count || count == 0) return true;
-  if (block <= 0 || count % block != 0 || !fits_int(stride) || stride < block) {
-    fail(s, std::string(what) + ": " + std::to_string(count) + " elements in blocks of " + std::to_string(block) +
-                " every " + std::to_string(stride) + " elements is no vector layout");
-    return false;
+  Strides st;
+  if (!read_strides(s, what, count, block, levels, outer, st)) return false;
+  if (st.outer.empty() || count == 0) return true;
+  // `block` contiguous elements, then one byte-strided vector per outer dimension, innermost
+  // first (each level repeats the whole type below it).
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_get_extent(out.type, &lb, &extent);
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  int rc = MPI_Type_contiguous(static_cast<int>(block), out.type, &t);
+  for (size_t i = st.outer.size(); rc == MPI_SUCCESS && i-- > 0;) {
+    MPI_Datatype level = MPI_DATATYPE_NULL;
+    rc = MPI_Type_create_hvector(static_cast<int>(st.outer[i].size), 1, static_cast<MPI_Aint>(st.outer[i].stride) * extent,
+                                 t, &level);
+    MPI_Type_free(&t);
+    t = level;
   }
-  int rc = MPI_Type_vector(static_cast<int>(count / block), static_cast<int>(block), static_cast<int>(stride), out.type,
-                           &out.type);
-  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&out.type);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
   if (rc != MPI_SUCCESS) {
-    mpi_failure(s, rc, std::string(what) + ": MPI_Type_vector");
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    mpi_failure(s, rc, std::string(what) + ": building the strided datatype");
     return false;
   }
+  out.type = t;
   out.owned = true;
   out.count = 1;
   return true;
@@ -200,11 +211,12 @@ int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t
       [] { return std::string("MPI_Alltoall"); });
 }
 
-int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t block, int32_t levels,
+                      const int64_t* outer, int32_t dtype,
                       int64_t dest, int64_t tag, int32_t grid) {
   State* s = as_state(state);
   Layout l;
-  if (!layout(s, "Send", count, block, stride, dtype, l)) return -1;
+  if (!layout(s, "Send", count, block, levels, outer, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
   const int d = static_cast<int>(dest), tg = static_cast<int>(tag);
@@ -214,11 +226,12 @@ int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t bl
       [&] { return peer_text("MPI_Send", "to", dest, tag, count); });
 }
 
-int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, int32_t levels,
+                      const int64_t* outer, int32_t dtype,
                       int64_t source, int64_t tag, int32_t grid) {
   State* s = as_state(state);
   Layout l;
-  if (!layout(s, "Recv", count, block, stride, dtype, l)) return -1;
+  if (!layout(s, "Recv", count, block, levels, outer, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) return 0;
   const int src = static_cast<int>(source), tg = static_cast<int>(tag);
@@ -228,11 +241,12 @@ int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, i
       [&] { return peer_text("MPI_Recv", "from", source, tag, count); });
 }
 
-int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t block, int32_t levels,
+                      const int64_t* outer, int32_t dtype,
                        int64_t dest, int64_t tag, int32_t grid, void* request) {
   State* s = as_state(state);
   Layout l;
-  if (!layout(s, "Isend", count, block, stride, dtype, l)) return -1;
+  if (!layout(s, "Isend", count, block, levels, outer, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) {
     *request_slot(request) = MPI_REQUEST_NULL;
@@ -242,11 +256,12 @@ int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t b
   return mpi_status(s, rc, [&] { return peer_text("MPI_Isend", "to", dest, tag, count); });
 }
 
-int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride, int32_t dtype,
+int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int64_t block, int32_t levels,
+                      const int64_t* outer, int32_t dtype,
                        int64_t source, int64_t tag, int32_t grid, void* request) {
   State* s = as_state(state);
   Layout l;
-  if (!layout(s, "Irecv", count, block, stride, dtype, l)) return -1;
+  if (!layout(s, "Irecv", count, block, levels, outer, dtype, l)) return -1;
   MPI_Comm c = grid_comm(s, grid);
   if (c == MPI_COMM_NULL) {
     *request_slot(request) = MPI_REQUEST_NULL;

@@ -98,32 +98,35 @@ DACE_MPI_EXPORT int32_t dace_mpi_allgather(void* state, const void* in, int64_t 
 /* DaCe's Alltoall: in_count / ranks elements to and from every rank. */
 DACE_MPI_EXPORT int32_t dace_mpi_alltoall(void* state, const void* in, int64_t in_count, int32_t in_dtype, void* out,
                                           int64_t out_count, int32_t out_dtype, int32_t grid);
-/* Point-to-point buffers: `count` elements as blocks of `block` contiguous elements whose
- * starts are `stride` elements apart (an MPI_Type_vector, as DaCe sends strided slices;
- * block == stride == count: contiguous). */
-DACE_MPI_EXPORT int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride,
-                                      int32_t dtype, int64_t dest, int64_t tag, int32_t grid);
-DACE_MPI_EXPORT int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride,
-                                      int32_t dtype, int64_t source, int64_t tag, int32_t grid);
+/* Point-to-point buffers: `count` elements as blocks of `block` contiguous elements repeated
+ * over `levels` outer dimensions, outer[2i] times with starts outer[2i+1] elements apart
+ * (outermost first; an MPI datatype of nested vectors, as DaCe sends strided slices of 2-D
+ * arrays; levels 0 and block == count: contiguous, outer may be NULL). */
+DACE_MPI_EXPORT int32_t dace_mpi_send(void* state, const void* buffer, int64_t count, int64_t block, int32_t levels,
+                                      const int64_t* outer, int32_t dtype, int64_t dest, int64_t tag, int32_t grid);
+DACE_MPI_EXPORT int32_t dace_mpi_recv(void* state, void* buffer, int64_t count, int64_t block, int32_t levels,
+                                      const int64_t* outer, int32_t dtype, int64_t source, int64_t tag, int32_t grid);
 /* `request`: an 8-byte slot (DaCe's opaque MPI_Request element). */
-DACE_MPI_EXPORT int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t block, int64_t stride,
-                                       int32_t dtype, int64_t dest, int64_t tag, int32_t grid, void* request);
-DACE_MPI_EXPORT int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int64_t block, int64_t stride,
-                                       int32_t dtype, int64_t source, int64_t tag, int32_t grid, void* request);
+DACE_MPI_EXPORT int32_t dace_mpi_isend(void* state, const void* buffer, int64_t count, int64_t block, int32_t levels,
+                                       const int64_t* outer, int32_t dtype, int64_t dest, int64_t tag, int32_t grid,
+                                       void* request);
+DACE_MPI_EXPORT int32_t dace_mpi_irecv(void* state, void* buffer, int64_t count, int64_t block, int32_t levels,
+                                       const int64_t* outer, int32_t dtype, int64_t source, int64_t tag, int32_t grid,
+                                       void* request);
 /* tag / source may be NULL. */
 DACE_MPI_EXPORT int32_t dace_mpi_wait(void* state, void* request, int32_t* tag, int32_t* source);
 DACE_MPI_EXPORT int32_t dace_mpi_waitall(void* state, int64_t count, void* requests);
 
-/* Strided buffers of collectives (the same count / block / stride layout as point-to-point
- * buffers) go through a contiguous copy in the state's staging slot `slot` (0 or 1):
- * dace_mpi_stage copies the buffer's elements into the slot and sets *staged to it (valid
+/* Strided buffers of collectives (the same count / block / levels / outer layout as
+ * point-to-point buffers) go through a contiguous copy in the state's staging slot `slot`
+ * (0 or 1): dace_mpi_stage copies the buffer's elements into the slot and sets *staged to it (valid
  * until the slot's next use), dace_mpi_unstage copies the slot back into the buffer. A copy
  * rather than an MPI derived type: MPI's reductions are defined on predefined types only,
  * and Scatter / Gather would need resized types per rank. */
 DACE_MPI_EXPORT int32_t dace_mpi_stage(void* state, int32_t slot, const void* buffer, int64_t count, int64_t block,
-                                       int64_t stride, int32_t dtype, void** staged);
+                                       int32_t levels, const int64_t* outer, int32_t dtype, void** staged);
 DACE_MPI_EXPORT int32_t dace_mpi_unstage(void* state, int32_t slot, void* buffer, int64_t count, int64_t block,
-                                         int64_t stride, int32_t dtype);
+                                         int32_t levels, const int64_t* outer, int32_t dtype);
 
 /* DaCe's BlockScatter / BlockGather over a subarray type (see dace_mpi_subarray_create);
  * grid -1 = none for the broadcast / reduction grid. */

@@ -53,6 +53,20 @@ struct State {
   std::vector<char> staging[2];
 };
 
+// A buffer's layout (dace_mpi_runtime.h): `block` contiguous elements repeated over outer
+// dimensions of (size, stride in elements), outermost first; none: contiguous.
+struct Strides {
+  struct Level {
+    int64_t size = 0, stride = 0;
+  };
+  int64_t block = 0;
+  std::vector<Level> outer;
+};
+// Reads and checks a layout of `count` elements (block times the outer sizes); false
+// (recorded, naming `what`) when it is not one.
+bool read_strides(State* s, const char* what, int64_t count, int64_t block, int32_t levels, const int64_t* outer,
+                  Strides& out);
+
 inline State* as_state(void* p) { return static_cast<State*>(p); }
 
 // Records `what` as the state's last failure (and the process's, for failures without a
