@@ -87,8 +87,11 @@ Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
   f.b.SetInsertPoint(good);
   for (size_t i = 0; i < blocks.size(); ++i) f.b.CreateStore(blocks[i], state_slot(f.b, state, i));
   // Plugin program states (communicators, grids) after the persistent containers; a null one
-  // fails init (the plugin's runtime has said why).
+  // fails init (the plugin's runtime has said why). The host gets no state object to exit
+  // with, so that failure releases here what init made before it: the program states
+  // already created (their plugins' exit code), the persistent blocks and the state object.
   size_t slot = persistent.size();
+  std::vector<std::pair<const ProgramStateLowering*, std::pair<std::string, llvm::Value*>>> created;
   for (const auto& [key, impl] : states) {
     ProgramStateContext pc(f, sc.sdfg, key);
     DACE_TRY(impl->lower_program_init(pc));
@@ -99,8 +102,18 @@ Status emit_init(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
     llvm::BasicBlock* next = llvm::BasicBlock::Create(mc.ctx, "state.ok", f.fn);
     f.b.CreateCondBr(f.b.CreateIsNull(pc.state), failed, next);
     f.b.SetInsertPoint(failed);
+    for (const auto& [earlier, named] : created) {
+      ProgramStateContext release(f, sc.sdfg, named.first);
+      release.state = named.second;
+      DACE_TRY((*earlier)->lower_program_exit(release));
+      f.b.CreateStore(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(mc.ctx)),
+                      program_state_global(mc.module, named.first));
+    }
+    for (llvm::Value* p : blocks) heap_free(f.b, mc, p);
+    heap_free(f.b, mc, state);
     f.b.CreateRet(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(mc.ctx)));
     f.b.SetInsertPoint(next);
+    created.push_back({&impl, {key, pc.state}});
   }
   f.b.CreateRet(state);
   return Status::success();
