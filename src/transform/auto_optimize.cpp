@@ -47,6 +47,9 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   // transformations on the result; last, as DaCe does, transients allocated once per program
   // instead of once per call.
   for (std::string_view step : {"LoopLifting", "simplify", "LoopToMap", "simplify", "MapCollapse"}) add_step(*p, step);
+  // A scalar factor of a MatMul operand moves behind the product, where the fusion below
+  // merges it into the map that consumes the product (see matmul_scaling_to_output.h).
+  add_step(*p, "MatMulScalingToOutput");
   // Greedy fusion, those that remove their intermediates first (see map_fusion.h).
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   // A time loop around one parallel map of several dimensions goes inside the map's first

@@ -30,6 +30,7 @@
 #include "transform/map_fusion_horizontal.h"
 #include "transform/map_interchange.h"
 #include "transform/map_tiling.h"
+#include "transform/matmul_scaling_to_output.h"
 #include "transform/move_loop_into_map.h"
 #include "transform/mpi_transform_map.h"
 #include "transform/redundant_array.h"
@@ -73,6 +74,7 @@ constexpr PatternEntry kPatterns[] = {
     {"MapFusionHorizontal", &make_t<MapFusionHorizontal>},
     {"MapInterchange", &make_t<MapInterchange>},
     {"MapTiling", &make_t<MapTiling>},
+    {"MatMulScalingToOutput", &make_t<MatMulScalingToOutput>},
     {"MoveLoopIntoMap", &make_t<MoveLoopIntoMap>},
     {"OutLocalStorage", &make_t<OutLocalStorage>},
     {"RedundantArray", &make_t<RedundantArray>},
