@@ -921,7 +921,7 @@ DACE_API dace_status_t dace_program_argument_strides(int64_t* out_strides, size_
 
 /* How long the compile that made a program took, in milliseconds. Set `version` to
  * DACE_COMPILE_STATS_VERSION before the call; fields of that version are written. */
-#define DACE_COMPILE_STATS_VERSION 3
+#define DACE_COMPILE_STATS_VERSION 4
 typedef struct dace_compile_stats_t {
   uint32_t version;
   int32_t cache_hit;        /* 1: the object came from the cache dir (lower/optimize/codegen skipped) */
@@ -948,6 +948,13 @@ typedef struct dace_compile_stats_t {
   uint64_t optimized_ir_instructions; /* the optimized tier's, after optimization */
   int32_t tiered;           /* 1: compiled with tiers */
   int32_t tier;             /* the code calls run now: 1 first tier, 2 optimized (or the only) */
+  /* Version 4. Parallel code generation: the modules the lowered module was cut into and the
+   * threads that compiled them (1 and 1 for a module too small to split; 0 and 0 on a cache
+   * hit), for the first tier and for the optimized tier (equal to the first without tiers). */
+  int32_t pieces;
+  int32_t threads;
+  int32_t optimized_pieces;
+  int32_t optimized_threads;
 } dace_compile_stats_t;
 DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program);
 

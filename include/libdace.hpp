@@ -1342,6 +1342,8 @@ struct compile_stats {
   uint64_t lowered_instructions = 0, optimized_ir_instructions = 0;
   bool tiered = false;
   int32_t tier = 2;
+  // Parallel code generation: modules compiled and threads (first tier, optimized tier).
+  int32_t pieces = 0, threads = 0, optimized_pieces = 0, optimized_threads = 0;
 };
 
 // Ahead-of-time compilation (docs/aot.md): writes <out_dir>/lib<name>.so, <name>.o and
@@ -1432,6 +1434,10 @@ class program {
     out.optimized_ir_instructions = s.optimized_ir_instructions;
     out.tiered = s.tiered != 0;
     out.tier = s.tier;
+    out.pieces = s.pieces;
+    out.threads = s.threads;
+    out.optimized_pieces = s.optimized_pieces;
+    out.optimized_threads = s.optimized_threads;
     return out;
   }
 

@@ -34,7 +34,7 @@ module libdace_capi
   integer(c_int32_t), parameter :: DACE_SAVE_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 5
-  integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 3
+  integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 4
 
   ! enum dace_status_t
   integer, parameter :: dace_status_t = c_int32_t
@@ -287,7 +287,7 @@ module libdace_capi
     type(dace_arg_t_value) :: value
   end type dace_arg_t
 
-  ! struct dace_compile_stats_t: 152 bytes
+  ! struct dace_compile_stats_t: 168 bytes
   type, bind(C) :: dace_compile_stats_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: cache_hit
@@ -310,6 +310,10 @@ module libdace_capi
     integer(c_int64_t) :: optimized_ir_instructions  ! uint64_t
     integer(c_int32_t) :: tiered
     integer(c_int32_t) :: tier
+    integer(c_int32_t) :: pieces
+    integer(c_int32_t) :: threads
+    integer(c_int32_t) :: optimized_pieces
+    integer(c_int32_t) :: optimized_threads
   end type dace_compile_stats_t
 
   ! enum dace_device_t

@@ -54,7 +54,8 @@ DACE_OPTIONS_LAYOUT(dace_compile_options_t, "dace_compile_options_t", DACE_COMPI
 // Output only: its defaults are unused.
 DACE_OPTIONS_LAYOUT(dace_compile_stats_t, "dace_compile_stats_t", DACE_COMPILE_STATS_VERSION, {},
                     DACE_PREFIX_SIZE(dace_compile_stats_t, object_bytes),
-                    DACE_PREFIX_SIZE(dace_compile_stats_t, transform_ms), sizeof(dace_compile_stats_t));
+                    DACE_PREFIX_SIZE(dace_compile_stats_t, transform_ms), DACE_PREFIX_SIZE(dace_compile_stats_t, tier),
+                    sizeof(dace_compile_stats_t));
 #undef DACE_OPTIONS_LAYOUT
 #undef DACE_PREFIX_SIZE
 

@@ -497,6 +497,8 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     stats.link_ms = t.link_ms;
     stats.lowered_instructions = t.lowered_instructions;
     stats.tiered = t.tiered ? 1 : 0;
+    stats.pieces = t.pieces;
+    stats.threads = t.threads;
     // Until callable: a wait for the optimized tier (wait_optimized) is not part of it.
     stats.total_ms = std::chrono::duration<double, std::milli>(compiled->callable_at - t_start).count() + plan_ms;
     result->compile_started = t_start;
@@ -618,8 +620,14 @@ dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const 
       stats.optimized_link_ms = tier.optimized.link_ms;
       stats.optimized_ir_instructions = tier.optimized.ir_instructions;
       stats.swap_ms = tier.swap_ms;
+      // Known once the optimized tier is compiled (0 while it compiles or after it failed).
+      const bool compiled = !tier.pending && tier.status.ok();
+      stats.optimized_pieces = compiled ? tier.optimized.pieces : 0;
+      stats.optimized_threads = compiled ? tier.optimized.threads : 0;
     } else {
       stats.optimized_ir_instructions = stats.ir_instructions;
+      stats.optimized_pieces = stats.pieces;
+      stats.optimized_threads = stats.threads;
     }
     return write_versioned(out_stats, stats);
   });

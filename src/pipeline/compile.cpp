@@ -160,6 +160,8 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   out.times.lowered_instructions = js.lowered_instructions;
   out.times.ir_instructions = js.ir_instructions;
   out.times.object_bytes = js.object_bytes;
+  out.times.pieces = js.cache_hit ? 0 : js.pieces;
+  out.times.threads = js.cache_hit ? 0 : js.threads;
   auto prog = jit::Program::create(std::move(*module),
                                    {lowered->init_function, lowered->program_function, lowered->exit_function},
                                    lowered->arguments, lowered->init_arguments);

@@ -62,6 +62,7 @@ struct PhaseTimes {
   double validate_ms = 0, lower_ms = 0, optimize_ms = 0, jit_ms = 0, total_ms = 0;
   double codegen_ms = 0, link_ms = 0;  // the two parts of jit_ms (without the cache's share)
   uint64_t lowered_instructions = 0, ir_instructions = 0, object_bytes = 0;
+  int pieces = 0, threads = 0;  // parallel code generation of the first (or only) tier; 0 on a cache hit
 };
 
 struct Compiled {

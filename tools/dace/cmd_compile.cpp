@@ -208,6 +208,10 @@ int cmd_compile(const std::vector<std::string>& raw_args) {
   j["ir_instructions"] = s.ir_instructions;
   j["optimized_ir_instructions"] = s.optimized_ir_instructions;
   j["object_bytes"] = s.object_bytes;
+  j["pieces"] = s.pieces;
+  j["threads"] = s.threads;
+  j["optimized_pieces"] = s.optimized_pieces;
+  j["optimized_threads"] = s.optimized_threads;
   if (!dump_ir.empty()) {
     ordered_json moved = ordered_json::array();
     if (!move_dumped(dump.path, ".ll", dump_ir, moved)) return kExitError;
@@ -239,6 +243,8 @@ int cmd_compile(const std::vector<std::string>& raw_args) {
   std::printf("cache hit: %s\n", s.cache_hit ? "yes" : "no");
   std::printf("ir instructions: %llu\nobject bytes: %llu\n", static_cast<unsigned long long>(s.ir_instructions),
               static_cast<unsigned long long>(s.object_bytes));
+  std::printf("pieces: %d on %d threads (optimized tier: %d on %d)\n", s.pieces, s.threads, s.optimized_pieces,
+              s.optimized_threads);
   for (const char* key : {"ir_files", "asm_files"})
     if (j.contains(key))
       for (const auto& f : j[key]) std::printf("wrote %s\n", f.get<std::string>().c_str());

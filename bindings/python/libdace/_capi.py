@@ -28,7 +28,7 @@ DACE_MEMLET_OPTIONS_VERSION = 1
 DACE_SAVE_OPTIONS_VERSION = 1
 DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
 DACE_COMPILE_OPTIONS_VERSION = 5
-DACE_COMPILE_STATS_VERSION = 3
+DACE_COMPILE_STATS_VERSION = 4
 
 # ---- types (header order)
 dace_status_t = ctypes.c_int32
@@ -321,6 +321,10 @@ class dace_compile_stats_t(ctypes.Structure):
         ('optimized_ir_instructions', ctypes.c_uint64),
         ('tiered', ctypes.c_int32),
         ('tier', ctypes.c_int32),
+        ('pieces', ctypes.c_int32),
+        ('threads', ctypes.c_int32),
+        ('optimized_pieces', ctypes.c_int32),
+        ('optimized_threads', ctypes.c_int32),
     ]
 
 

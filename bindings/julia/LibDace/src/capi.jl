@@ -18,7 +18,7 @@ const DACE_MEMLET_OPTIONS_VERSION = Int32(1)
 const DACE_SAVE_OPTIONS_VERSION = Int32(1)
 const DACE_MAPPED_TASKLET_OPTIONS_VERSION = Int32(1)
 const DACE_COMPILE_OPTIONS_VERSION = Int32(5)
-const DACE_COMPILE_STATS_VERSION = Int32(3)
+const DACE_COMPILE_STATS_VERSION = Int32(4)
 
 const dace_status_t = Int32
 const DACE_OK = dace_status_t(0)
@@ -260,7 +260,7 @@ struct dace_arg_t
     value::dace_arg_t_value
 end
 
-# 152 bytes; field offsets 0, 4, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 148
+# 168 bytes; field offsets 0, 4, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 148, 152, 156, 160, 164
 struct dace_compile_stats_t
     version::UInt32
     cache_hit::Int32
@@ -283,6 +283,10 @@ struct dace_compile_stats_t
     optimized_ir_instructions::UInt64
     tiered::Int32
     tier::Int32
+    pieces::Int32
+    threads::Int32
+    optimized_pieces::Int32
+    optimized_threads::Int32
 end
 
 const dace_device_t = Int32
