@@ -282,8 +282,13 @@ Result<TypedValue> ExprEmitter::attribute(const Expr& e, const Attribute& a) {
   if (std::optional<std::string> d = dotted_name(e)) {
     if (std::optional<double> v = find_constant(*d))
       return TypedValue{llvm::ConstantFP::get(b_.getDoubleTy(), *v), ScalarType::Float64};
-    if (is_gpu_builtin(*d))
+    if (is_gpu_builtin(*d)) {
+      // A target that runs the code in a kernel binds the built-ins as symbols of that name
+      // (the CUDA plugin: thread and block indices); anywhere else there is none.
+      Result<TypedValue> bound = env_.read(*d);
+      if (bound) return bound;
       return unsupported(e, "the GPU built-in '" + *d + "' exists only inside a GPU kernel (CPU code reads it)");
+    }
   }
   Result<TypedValue> v = emit(*a.value);
   if (!v) return v;

@@ -178,8 +178,9 @@ void StateEmitter::free_all(const std::vector<llvm::Value*>& ptrs) {
   f->failure_frees.resize(f->failure_frees.size() >= ptrs.size() ? f->failure_frees.size() - ptrs.size() : 0);
 }
 
-Status StateEmitter::emit_scope(int scope) {
-  std::vector<int> order = scope_order(scope);
+Status StateEmitter::emit_scope(int scope) { return emit_nodes(scope_order(scope)); }
+
+Status StateEmitter::emit_nodes(const std::vector<int>& order) {
   for (int n : order)
     if (state.node(n)->kind == ir::NodeKind::Access && is_view_node(*this, n)) DACE_TRY(bind_view(*this, n));
   for (int n : order) {

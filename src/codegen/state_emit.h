@@ -19,6 +19,9 @@ class StateEmitter {
   // Emits the nodes directly inside `scope` (a scope entry id, -1 = top level) in dependency
   // order; nested scopes recurse.
   Status emit_scope(int scope);
+  // Emits `nodes` (direct children of one scope, in an order scope_order allows) the way
+  // emit_scope does; a target splitting a scope's body (at a collective) emits it in parts.
+  Status emit_nodes(const std::vector<int>& nodes);
   // Direct children of a scope (exits excluded) in a deterministic topological order.
   std::vector<int> scope_order(int scope) const;
 

@@ -3,7 +3,8 @@
 // (runtime/gemm_plan.h: strides onto column-major operands, C^T = B^T A^T for row-major C)
 // runs on the host, so these tests check the plan against plain C++ loops; the program
 // lowered for the device calls dace_cuda_gemm, and libcublas is opened at run time only.
-#include <dlfcn.h>
+// Where a driver and a GPU are present the same programs also run on the GPU (the `device`
+// instances, and DeviceProgramCallsTheRuntimesGemm), by cuBLAS, against the same loops.
 #include <gtest/gtest.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
@@ -58,13 +59,30 @@ std::unique_ptr<ir::SDFG> device_product(const std::string& name, T type, const 
 
 template <typename V>
 Status run_product(const ir::SDFG& g, std::vector<V>& a, std::vector<V>& b, std::vector<V>& c, int64_t m, int64_t n,
-                   int64_t k) {
-  Result<CompiledProgram> p = compile_emulated(g);
+                   int64_t k, Where where = Where::Emulated) {
+  Result<CompiledProgram> p = compile_on(g, where);
   if (!p) return p.take_error();
   return run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
                   {"C", ArgValue::pointer(c.data())}, {"M", ArgValue::scalar<int64_t>(m)},
                   {"N", ArgValue::scalar<int64_t>(n)}, {"K", ArgValue::scalar<int64_t>(k)}});
 }
+
+// What libcublas the runtime found ("cuBLAS X.Y.Z (library)"), or why none ("no cuBLAS: ...").
+std::string blas_status() {
+  auto status = reinterpret_cast<const char* (*)()>(cuda_registry()->find_runtime_symbol("dace_cuda_blas_status"));
+  return status ? status() : "no cuBLAS: the plugin has no dace_cuda_blas_status";
+}
+
+// On the GPU a product needs libcublas beside the driver: a missing library skips, named.
+#define REQUIRE_CUBLAS_ON_DEVICE(where)                                                                  \
+  do {                                                                                                   \
+    if ((where) == Where::Device && blas_status().rfind("no cuBLAS", 0) == 0)                            \
+      GTEST_SKIP() << "a GPU is present but libcublas is not: " << blas_status();                        \
+  } while (0)
+
+// The products that run: on the emulated device, and on the GPU where there is one.
+class CudaBlasRuns : public CudaTargetTest {};
+INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaBlasRuns);
 
 template <typename V>
 std::vector<V> ramp(size_t n, double scale) {
@@ -73,13 +91,14 @@ std::vector<V> ramp(size_t n, double scale) {
   return v;
 }
 
-TEST(CudaBlas, MatMulOfRowMajorMatricesMatchesLoops) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaBlasRuns, MatMulOfRowMajorMatricesMatchesLoops) {
+  REQUIRE_CUDA_TARGET();
+  REQUIRE_CUBLAS_ON_DEVICE(GetParam());
   const int64_t m = 5, k = 7, n = 3;
   std::unique_ptr<ir::SDFG> g = device_product("cuda_matmul", T::Float64, Product{}, {"M", "K"}, {"K", "N"}, {"M", "N"});
   ASSERT_TRUE(analysis::validate(*g).ok());
   std::vector<double> a = ramp<double>(m * k, 0.3), b = ramp<double>(k * n, 0.7), c(m * n, std::nan(""));
-  Status st = run_product(*g, a, b, c, m, n, k);  // beta 0: C's NaNs are never read
+  Status st = run_product(*g, a, b, c, m, n, k, GetParam());  // beta 0: C's NaNs are never read
   ASSERT_TRUE(st.ok()) << st.error().message;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
@@ -90,8 +109,9 @@ TEST(CudaBlas, MatMulOfRowMajorMatricesMatchesLoops) {
   checked_ptx(*g);  // a program without kernels: an empty module ptxas accepts
 }
 
-TEST(CudaBlas, GemmWithTransposedAAlphaAndBetaMatchesLoops) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaBlasRuns, GemmWithTransposedAAlphaAndBetaMatchesLoops) {
+  REQUIRE_CUDA_TARGET();
+  REQUIRE_CUBLAS_ON_DEVICE(GetParam());
   // C = 2 * A^T @ B + 0.5 * C with A stored K x M.
   Product p;
   p.cls = "dace.libraries.blas.nodes.gemm.Gemm";
@@ -107,13 +127,14 @@ TEST(CudaBlas, GemmWithTransposedAAlphaAndBetaMatchesLoops) {
       for (int64_t l = 0; l < k; ++l) s += static_cast<double>(a[l * m + i]) * b[l * n + j];
       want[i * n + j] = static_cast<float>(2.0 * s + 0.5 * c[i * n + j]);
     }
-  Status st = run_product(*g, a, b, c, m, n, k);
+  Status st = run_product(*g, a, b, c, m, n, k, GetParam());
   ASSERT_TRUE(st.ok()) << st.error().message;
   for (size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], want[i], 1e-5) << i;
 }
 
-TEST(CudaBlas, MatrixVectorProductsBothWaysMatchLoops) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaBlasRuns, MatrixVectorProductsBothWaysMatchLoops) {
+  REQUIRE_CUDA_TARGET();
+  REQUIRE_CUBLAS_ON_DEVICE(GetParam());
   const int64_t m = 9, k = 4;
   // y = A @ x (A: M x K) and z = x @ A (x: M, A: M x K), as atax has them.
   std::unique_ptr<ir::SDFG> gv = device_product("cuda_gemv", T::Float64, Product{}, {"M", "K"}, {"K"}, {"M"});
@@ -121,7 +142,7 @@ TEST(CudaBlas, MatrixVectorProductsBothWaysMatchLoops) {
   ASSERT_TRUE(analysis::validate(*gv).ok());
   ASSERT_TRUE(analysis::validate(*vg).ok());
   std::vector<double> a = ramp<double>(m * k, 0.21), x = ramp<double>(k, 1.1), y(m, -1.0);
-  Status st = run_product(*gv, a, x, y, m, 1, k);
+  Status st = run_product(*gv, a, x, y, m, 1, k, GetParam());
   ASSERT_TRUE(st.ok()) << st.error().message;
   for (int64_t i = 0; i < m; ++i) {
     double want = 0;
@@ -129,7 +150,7 @@ TEST(CudaBlas, MatrixVectorProductsBothWaysMatchLoops) {
     EXPECT_NEAR(y[i], want, 1e-13) << i;
   }
   std::vector<double> v = ramp<double>(m, 0.57), a2 = ramp<double>(m * k, 0.33), z(k, -1.0);
-  st = run_product(*vg, v, a2, z, m, 1, k);
+  st = run_product(*vg, v, a2, z, m, 1, k, GetParam());
   ASSERT_TRUE(st.ok()) << st.error().message;
   for (int64_t j = 0; j < k; ++j) {
     double want = 0;
@@ -152,13 +173,27 @@ TEST(CudaBlas, DeviceProgramCallsTheRuntimesGemm) {
   EXPECT_NE(host.find("call i32 @dace_cuda_gemm"), std::string::npos);
   EXPECT_NE(host.find("call i32 @dace_cuda_init"), std::string::npos) << "init does not check for a device";
   // libcublas is opened by the runtime at the first product, never at load time: report it.
-  auto status = reinterpret_cast<const char* (*)()>(cuda_registry()->find_runtime_symbol("dace_cuda_blas_status"));
-  ASSERT_NE(status, nullptr);
-  const std::string s = status();
+  const std::string s = blas_status();
   EXPECT_TRUE(s.rfind("cuBLAS ", 0) == 0 || s.rfind("no cuBLAS: ", 0) == 0) << s;
-  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (!driver) GTEST_SKIP() << "no CUDA driver here, the cuBLAS call is not run (" << s << ")";
-  GTEST_SKIP() << "a CUDA driver is installed: this test does not run cuBLAS products on the device (" << s << ")";
+
+  // On a GPU the program runs: the product by cuBLAS on device memory, against loops.
+  REQUIRE_CUDA_DEVICE();
+  REQUIRE_CUBLAS_ON_DEVICE(Where::Device);
+  Result<CompiledProgram> p = compile_for_device(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t rows = 33, inner = 70, cols = 17;  // not multiples of any tile
+  std::vector<double> a = ramp<double>(rows * inner, 0.3), b = ramp<double>(inner * cols, 0.7);
+  std::vector<double> c(rows * cols, std::nan(""));
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}, {"M", ArgValue::scalar<int64_t>(rows)},
+                       {"N", ArgValue::scalar<int64_t>(cols)}, {"K", ArgValue::scalar<int64_t>(inner)}});
+  ASSERT_TRUE(st.ok()) << st.error().message << " (" << s << ")";
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      double want = 0;
+      for (int64_t l = 0; l < inner; ++l) want += a[i * inner + l] * b[l * cols + j];
+      EXPECT_NEAR(c[i * cols + j], want, 1e-12) << i << "," << j;
+    }
 }
 
 TEST(CudaBlas, IntegerProductOnDeviceIsRefused) {

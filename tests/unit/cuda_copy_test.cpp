@@ -3,7 +3,9 @@
 // device-to-device, and what is refused. Without a GPU the generated host code runs against
 // host-memory stand-ins of the runtime's entry points (a JIT session of this test only), so
 // the offsets, pitches and row counts the lowering computes are checked by the data that
-// arrives, against hand-written loops. Skips, with the reason, when the plugin was not built.
+// arrives, against hand-written loops; where a driver and a GPU are present the same program
+// also runs against the real runtime (cuMemcpy/cuMemcpy2D on device memory). Skips, with the
+// reason, when the plugin was not built, and the GPU run where there is no driver or GPU.
 #include <gtest/gtest.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -14,34 +16,12 @@
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
-#include "plugin_test_support.h"
+#include "cuda_emulation_support.h"
 
 namespace dace::codegen::testing {
 namespace {
 
 using T = ir::ScalarType;
-
-std::string cuda_plugin_file() {
-  if (const char* env = std::getenv("LIBDACE_TEST_CUDA_PLUGIN")) return env;
-  return plugin::default_plugin_dir() + "/libdace_plugin_cuda.so";
-}
-
-plugin::Registry* cuda_plugin_registry() {
-  static plugin::Registry registry;
-  static bool loaded = [] {
-    if (!plugin::testing::file_exists(cuda_plugin_file())) return false;
-    Result<plugin::PluginInfo> info = plugin::load_plugin(registry, cuda_plugin_file());
-    EXPECT_TRUE(info.ok()) << info.error().message;
-    return info.ok();
-  }();
-  return loaded ? &registry : nullptr;
-}
-
-#define REQUIRE_CUDA_PLUGIN()                                                                         \
-  do {                                                                                                \
-    if (!cuda_plugin_registry())                                                                      \
-      GTEST_SKIP() << "CUDA plugin not built (no CUDA toolkit; looked for " << cuda_plugin_file() << ")"; \
-  } while (0)
 
 // Host-memory stand-ins of the runtime: "device" memory is host memory, and each copy is
 // logged (kind, 2-D or not) so tests can tell how a copy was decomposed.
@@ -100,7 +80,7 @@ jit::JitSession& fake_device_session() {
 // Lowers with the CUDA plugin and JIT-compiles against the stand-ins.
 Result<std::unique_ptr<jit::Program>> compile_with_fake_device(const ir::SDFG& g) {
   LowerOptions o = parallel_test_options();
-  o.registry = cuda_plugin_registry();
+  o.registry = cuda_registry();
   auto ctx = std::make_unique<llvm::LLVMContext>();
   Result<LoweredModule> lowered = lower(g, *ctx, o);
   if (!lowered) return lowered.take_error();
@@ -152,6 +132,38 @@ std::unique_ptr<ir::SDFG> copies_sdfg() {
   return g;
 }
 
+// The inputs of copies_sdfg and what its outputs must hold, from hand-written loops.
+struct CopiesCase {
+  std::vector<double> a = std::vector<double>(48), a3 = std::vector<double>(60), b = std::vector<double>(48, -1.0),
+                      c = std::vector<double>(6, -1.0), d = std::vector<double>(12, -1.0),
+                      e = std::vector<double>(24, -1.0);
+  CopiesCase() {
+    for (size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + static_cast<double>(i);
+    for (size_t i = 0; i < a3.size(); ++i) a3[i] = 100.0 + static_cast<double>(i);
+  }
+  std::map<std::string, ArgValue> values() {
+    return {{"A", ArgValue::pointer(a.data())}, {"A3", ArgValue::pointer(a3.data())},
+            {"B", ArgValue::pointer(b.data())}, {"C", ArgValue::pointer(c.data())},
+            {"D", ArgValue::pointer(d.data())}, {"E", ArgValue::pointer(e.data())}};
+  }
+  void expect_copied() const {
+    std::vector<double> want_b(48, -1.0), want_c(6), want_d(12), want_e(24);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 5; ++j) want_b[(2 + i) * 8 + j] = a[(1 + i) * 8 + 2 + j];
+    for (int i = 0; i < 6; ++i) want_c[i] = a[i * 8 + 7];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) want_d[(i * 2 + j) * 2 + k] = a3[(i * 4 + 1 + j) * 5 + k];
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 3; ++k) want_e[(i * 4 + j) * 3 + k] = a3[((1 + i) * 4 + j) * 5 + 2 + k];
+    EXPECT_EQ(b, want_b);
+    EXPECT_EQ(c, want_c);
+    EXPECT_EQ(d, want_d);
+    EXPECT_EQ(e, want_e);
+  }
+};
+
 TEST(CudaCopy, HostDeviceCopiesMoveTheSubsetsTheMemletsName) {
   REQUIRE_CUDA_PLUGIN();
   std::unique_ptr<ir::SDFG> g = copies_sdfg();
@@ -159,32 +171,14 @@ TEST(CudaCopy, HostDeviceCopiesMoveTheSubsetsTheMemletsName) {
   ASSERT_TRUE(v.ok()) << v.error().message;
   Result<std::unique_ptr<jit::Program>> p = compile_with_fake_device(*g);
   ASSERT_TRUE(p.ok()) << p.error().message;
-  std::vector<double> a(48), a3(60), b(48, -1.0), c(6, -1.0), d(12, -1.0), e(24, -1.0);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + static_cast<double>(i);
-  for (size_t i = 0; i < a3.size(); ++i) a3[i] = 100.0 + static_cast<double>(i);
+  CopiesCase data;
   calls().clear();
-  std::map<std::string, ArgValue> values = {{"A", ArgValue::pointer(a.data())}, {"A3", ArgValue::pointer(a3.data())},
-                                            {"B", ArgValue::pointer(b.data())}, {"C", ArgValue::pointer(c.data())},
-                                            {"D", ArgValue::pointer(d.data())}, {"E", ArgValue::pointer(e.data())}};
+  std::map<std::string, ArgValue> values = data.values();
   std::vector<ArgValue> ordered;
   for (const auto& arg : (*p)->arguments()) ordered.push_back(values.at(arg.name));
   ASSERT_TRUE((*p)->call(ordered).ok());
   ASSERT_TRUE((*p)->reset().ok());
-
-  std::vector<double> want_b(48, -1.0), want_c(6), want_d(12), want_e(24);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 5; ++j) want_b[(2 + i) * 8 + j] = a[(1 + i) * 8 + 2 + j];
-  for (int i = 0; i < 6; ++i) want_c[i] = a[i * 8 + 7];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 2; ++k) want_d[(i * 2 + j) * 2 + k] = a3[(i * 4 + 1 + j) * 5 + k];
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 4; ++j)
-      for (int k = 0; k < 3; ++k) want_e[(i * 4 + j) * 3 + k] = a3[((1 + i) * 4 + j) * 5 + 2 + k];
-  EXPECT_EQ(b, want_b);
-  EXPECT_EQ(c, want_c);
-  EXPECT_EQ(d, want_d);
-  EXPECT_EQ(e, want_e);
+  data.expect_copied();
 
   // How each copy was decomposed: s1, s2 one 2-D copy of 3 rows of 40 bytes; s3 six rows of
   // 8 bytes; s4, s5 one block; s6 three 2-D copies (one per outer index) of 2 rows of 16
@@ -198,6 +192,18 @@ TEST(CudaCopy, HostDeviceCopiesMoveTheSubsetsTheMemletsName) {
       {h2d, false, 480, 1}, {d2h, true, 16, 2}, {d2h, true, 16, 2}, {d2h, true, 16, 2},
       {d2d, true, 24, 8}, {d2h, false, 192, 1}};
   EXPECT_EQ(got, want);
+}
+
+TEST(CudaCopy, OnTheDeviceTheSameCopiesMoveTheSameData) {
+  REQUIRE_CUDA_PLUGIN();
+  REQUIRE_CUDA_DEVICE();
+  std::unique_ptr<ir::SDFG> g = copies_sdfg();
+  Result<CompiledProgram> p = compile_for_device(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  CopiesCase data;
+  Status st = run(*p, data.values());
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  data.expect_copied();
 }
 
 // A[0:4] (host) -> G (GPU_Global) -> B (host), the second copy as given by `wcr` / `b_type`.
@@ -218,7 +224,7 @@ std::unique_ptr<ir::SDFG> round_trip_sdfg(const std::string& wcr, T b_type) {
 TEST(CudaCopy, CopiesBetweenMemoriesThatWouldComputeAreRefused) {
   REQUIRE_CUDA_PLUGIN();
   LowerOptions o = parallel_test_options();
-  o.registry = cuda_plugin_registry();
+  o.registry = cuda_registry();
   {
     // The copy runs as a DMA transfer: accumulating into B cannot be expressed.
     std::unique_ptr<ir::SDFG> g = round_trip_sdfg("lambda a, b: a + b", T::Float64);

@@ -1,9 +1,11 @@
 // The CUDA plugin's emulated device (docs/cuda.md "Emulated device") and the kernel-side
 // features it shares with PTX: GPU_Device maps (1-D to 4-D grids), GPU_ThreadBlock maps with
 // barriers between block-level scopes, GPU_Shared memory and write-conflict resolution with
-// atomics. Each program runs emulated (no driver needed) against plain C++ loops, and the
+// atomics. Each program runs emulated (no driver needed) and, where a driver and a GPU are
+// present, on the GPU (the `device` instances of CudaKernels), against plain C++ loops; the
 // same program lowered for the device gives PTX that ptxas accepts for sm_80 and sm_90.
-// Skips, with the reason, when the plugin was not built or ptxas is absent (PTX checks only).
+// Skips, with the reason, when the plugin was not built, when ptxas is absent (PTX checks
+// only), and the device instances where there is no driver or no GPU.
 #include <gtest/gtest.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -23,37 +25,9 @@ namespace {
 using T = ir::ScalarType;
 using S = ir::ScheduleType;
 
-// src -> entries[0] -> entries[1] -> ... -> dst; memlets[k] is the edge into entries[k]
-// (the last one the edge into dst).
-void chain_in(ir::State& s, int src, const std::vector<int>& entries, int dst, const std::string& dst_conn,
-              const std::string& data, const std::vector<std::string>& memlets) {
-  int from = src;
-  std::string conn;
-  for (size_t k = 0; k < entries.size(); ++k) {
-    s.node(entries[k])->in_connectors["IN_" + data] = ir::DType{};
-    s.node(entries[k])->out_connectors["OUT_" + data] = ir::DType{};
-    edge(s, from, conn, entries[k], "IN_" + data, memlets[k]);
-    from = entries[k];
-    conn = "OUT_" + data;
-  }
-  edge(s, from, conn, dst, dst_conn, memlets[entries.size()]);
-}
-
-// src -> exits[0] (innermost) -> ... -> dst; memlets[k] is the edge into exits[k] (the
-// last one the edge into dst).
-void chain_out(ir::State& s, int src, const std::string& src_conn, const std::vector<int>& exits, int dst,
-               const std::string& data, const std::vector<std::string>& memlets, const std::string& wcr = "") {
-  int from = src;
-  std::string conn = src_conn;
-  for (size_t k = 0; k < exits.size(); ++k) {
-    s.node(exits[k])->in_connectors["IN_" + data] = ir::DType{};
-    s.node(exits[k])->out_connectors["OUT_" + data] = ir::DType{};
-    edge(s, from, conn, exits[k], "IN_" + data, memlets[k], wcr);
-    from = exits[k];
-    conn = "OUT_" + data;
-  }
-  edge(s, from, conn, dst, "", memlets[exits.size()], wcr);
-}
+// The programs that run: on the emulated device, and on the GPU where there is one.
+class CudaKernels : public CudaTargetTest {};
+INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaKernels);
 
 // B[i, j] = 2 * A[i, j] + exp(A[i, j]) * C; C a host scalar passed by value.
 std::unique_ptr<ir::SDFG> map_2d_sdfg() {
@@ -75,11 +49,11 @@ std::unique_ptr<ir::SDFG> map_2d_sdfg() {
   return g;
 }
 
-TEST(CudaEmulation, DeviceMap2DMatchesLoops) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaKernels, DeviceMap2DMatchesLoops) {
+  REQUIRE_CUDA_TARGET();
   std::unique_ptr<ir::SDFG> g = map_2d_sdfg();
   ASSERT_TRUE(analysis::validate(*g).ok());
-  Result<CompiledProgram> p = compile_emulated(*g);
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
   ASSERT_TRUE(p.ok()) << p.error().message;
   const int64_t n = 5, m = 37;  // 37 columns: two 32-wide blocks, the second mostly idle
   std::vector<double> a(n * m), b(n * m, -1.0);
@@ -116,11 +90,11 @@ std::unique_ptr<ir::SDFG> map_4d_sdfg() {
   return g;
 }
 
-TEST(CudaEmulation, DeviceMap4DMatchesLoops) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaKernels, DeviceMap4DMatchesLoops) {
+  REQUIRE_CUDA_TARGET();
   std::unique_ptr<ir::SDFG> g = map_4d_sdfg();
   ASSERT_TRUE(analysis::validate(*g).ok());
-  Result<CompiledProgram> p = compile_emulated(*g);
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
   ASSERT_TRUE(p.ok()) << p.error().message;
   std::vector<double> a(3 * 4 * 5 * 6), b(a.size(), -1.0);
   for (size_t k = 0; k < a.size(); ++k) a[k] = static_cast<double>(k % 7);
@@ -163,12 +137,12 @@ std::unique_ptr<ir::SDFG> block_reverse_sdfg() {
   return g;
 }
 
-TEST(CudaEmulation, ThreadBlockScopesWithBarrierAndSharedMemory) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaKernels, ThreadBlockScopesWithBarrierAndSharedMemory) {
+  REQUIRE_CUDA_TARGET();
   std::unique_ptr<ir::SDFG> g = block_reverse_sdfg();
   Status v = analysis::validate(*g);
   ASSERT_TRUE(v.ok()) << v.error().message;
-  Result<CompiledProgram> p = compile_emulated(*g);
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
   ASSERT_TRUE(p.ok()) << p.error().message;
   const int64_t nb = 3;
   std::vector<double> a(32 * nb), b(a.size(), -1.0);
@@ -216,11 +190,11 @@ std::unique_ptr<ir::SDFG> block_sum_sdfg(T type) {
 }
 
 template <class V>
-void check_block_sum(T type) {
+void check_block_sum(T type, Where where) {
   std::unique_ptr<ir::SDFG> g = block_sum_sdfg(type);
   Status v = analysis::validate(*g);
   ASSERT_TRUE(v.ok()) << v.error().message;
-  Result<CompiledProgram> p = compile_emulated(*g);
+  Result<CompiledProgram> p = compile_on(*g, where);
   ASSERT_TRUE(p.ok()) << p.error().message;
   const int64_t nb = 4;
   std::vector<V> a(32 * nb), b(nb, V(-1));
@@ -237,14 +211,14 @@ void check_block_sum(T type) {
   EXPECT_NE(ptx.find("atom.shared"), std::string::npos) << "the shared accumulation is not atomic";
 }
 
-TEST(CudaEmulation, BlockReductionInSharedMemoryInt64) {
-  REQUIRE_CUDA_PLUGIN();
-  check_block_sum<int64_t>(T::Int64);
+TEST_P(CudaKernels, BlockReductionInSharedMemoryInt64) {
+  REQUIRE_CUDA_TARGET();
+  check_block_sum<int64_t>(T::Int64, GetParam());
 }
 
-TEST(CudaEmulation, BlockReductionInSharedMemoryFloat64) {
-  REQUIRE_CUDA_PLUGIN();
-  check_block_sum<double>(T::Float64);
+TEST_P(CudaKernels, BlockReductionInSharedMemoryFloat64) {
+  REQUIRE_CUDA_TARGET();
+  check_block_sum<double>(T::Float64, GetParam());
 }
 
 // Every thread adds into a few global counters: H[i % 4] += 1 (integer atomics) and
@@ -266,12 +240,12 @@ std::unique_ptr<ir::SDFG> global_wcr_sdfg() {
   return g;
 }
 
-TEST(CudaEmulation, GlobalWriteConflictsUseAtomics) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaKernels, GlobalWriteConflictsUseAtomics) {
+  REQUIRE_CUDA_TARGET();
   std::unique_ptr<ir::SDFG> g = global_wcr_sdfg();
   Status v = analysis::validate(*g);
   ASSERT_TRUE(v.ok()) << v.error().message;
-  Result<CompiledProgram> p = compile_emulated(*g);
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
   ASSERT_TRUE(p.ok()) << p.error().message;
   const int64_t n = 1000;  // four 256-thread blocks, the last partly idle
   std::vector<double> a(n);

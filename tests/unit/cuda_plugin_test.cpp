@@ -1,13 +1,17 @@
 // The CUDA plugin (plugins/cuda, docs/cuda.md) on any machine: it loads without a driver,
 // reports why there is no device, lowers GPU_Device maps over GPU_Global arrays to PTX that
 // ptxas accepts (sm_80 and sm_90), and a program that needs the device fails with a status
-// instead of crashing. Skips, with the reason, when the plugin was not built (no CUDA
-// toolkit) or ptxas is absent; the driver-less checks skip where a driver is installed.
+// instead of crashing; with a driver and a GPU it names the device and runs the programs on
+// it against loops. Skips, with the reason, when the plugin was not built (no CUDA toolkit)
+// or ptxas is absent; the driver-less checks skip where a driver is installed, the device
+// checks where there is no driver or no GPU.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +20,7 @@
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
-#include "cuda_test_support.h"
+#include "cuda_emulation_support.h"
 
 namespace dace::codegen::testing {
 namespace {
@@ -180,6 +184,48 @@ TEST(CudaPlugin, TransientGlobalArrayIsDeviceMemoryForTheCall) {
   if (ptxas().empty()) GTEST_SKIP() << "ptxas not found (set DACE_PTXAS); PTX not checked";
   EXPECT_EQ(ptxas_check(ptx_file, "sm_90"), "");
   std::filesystem::remove_all(dir);
+}
+
+TEST(CudaPlugin, WithADeviceReportsItAndRunsKernelsOnIt) {
+  REQUIRE_CUDA_PLUGIN();
+  REQUIRE_CUDA_DEVICE();
+  plugin::Registry& r = *cuda_registry();
+  auto status = reinterpret_cast<const char* (*)()>(r.find_runtime_symbol("dace_cuda_status"));
+  auto init = reinterpret_cast<int32_t (*)()>(r.find_runtime_symbol("dace_cuda_init"));
+  auto error = reinterpret_cast<const char* (*)()>(r.find_runtime_symbol("dace_cuda_error"));
+  const std::string s = status();
+  EXPECT_NE(s.find(", sm_"), std::string::npos) << s;  // "<name>, sm_XY, driver X.Y"
+  ASSERT_EQ(init(), 0) << error();
+
+  // The 2-D map with exp and a host scalar, against loops (libdevice's exp: a few ulps).
+  std::unique_ptr<ir::SDFG> g = device_map_sdfg();
+  Result<CompiledProgram> p = compile_for_device(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 67, m = 45;  // neither a multiple of the 32 x 8 block
+  std::vector<double> a(n * m), b(n * m, -1.0);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = 0.003 * static_cast<double>(k) - 2.0;
+  const double c = -1.25;
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())},
+                       {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::scalar<double>(c)},
+                       {"N", ArgValue::scalar<int64_t>(n)},
+                       {"M", ArgValue::scalar<int64_t>(m)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (size_t k = 0; k < a.size(); ++k) {
+    const double want = 2 * a[k] + std::exp(a[k]) * c;
+    EXPECT_NEAR(b[k], want, 1e-13 * std::max(1.0, std::abs(want))) << k;
+  }
+
+  // Two kernels through a transient in device memory.
+  std::unique_ptr<ir::SDFG> g2 = two_kernels_sdfg();
+  Result<CompiledProgram> p2 = compile_for_device(*g2);
+  ASSERT_TRUE(p2.ok()) << p2.error().message;
+  std::vector<float> x(1000), y(1000, -1.0f);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k) * 0.25f;
+  st = run(*p2, {{"A", ArgValue::pointer(x.data())}, {"B", ArgValue::pointer(y.data())},
+                 {"N", ArgValue::scalar<int64_t>(1000)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (size_t k = 0; k < x.size(); ++k) EXPECT_EQ(y[k], 2.0f * (x[k] + 1.0f)) << k;
 }
 
 TEST(CudaPlugin, DeviceMapWithoutPluginIsUnsupported) {

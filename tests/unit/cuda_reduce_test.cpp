@@ -1,8 +1,8 @@
 // Reduce library nodes on GPU_Global data in host code (docs/cuda.md "Reductions"): the
 // plugin's reduction kernel (one block per output element, a tree in shared memory with
-// barriers) runs on the emulated device against plain C++ loops, and its PTX passes ptxas
-// for sm_80 and sm_90. Without the plugin, or for a function it has no starting value for,
-// the node is refused by name.
+// barriers) runs on the emulated device, and on the GPU where a driver and one are present,
+// against plain C++ loops, and its PTX passes ptxas for sm_80 and sm_90. Without the
+// plugin, or for a function it has no starting value for, the node is refused by name.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -45,21 +45,25 @@ std::unique_ptr<ir::SDFG> device_reduce(const std::string& name, T type, const s
 }
 
 template <typename V>
-Status run_reduce(const ir::SDFG& g, std::vector<V>& a, std::vector<V>& b, int64_t rows, int64_t cols) {
-  Result<CompiledProgram> p = compile_emulated(g);
+Status run_reduce(const ir::SDFG& g, std::vector<V>& a, std::vector<V>& b, int64_t rows, int64_t cols, Where where) {
+  Result<CompiledProgram> p = compile_on(g, where);
   if (!p) return p.take_error();
   return run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
                   {"R", ArgValue::scalar<int64_t>(rows)}, {"C", ArgValue::scalar<int64_t>(cols)}});
 }
 
-TEST(CudaReduce, RowSumsMatchLoops) {
-  REQUIRE_CUDA_PLUGIN();
+// The reductions that run: on the emulated device, and on the GPU where there is one.
+class CudaReduceRuns : public CudaTargetTest {};
+INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaReduceRuns);
+
+TEST_P(CudaReduceRuns, RowSumsMatchLoops) {
+  REQUIRE_CUDA_TARGET();
   std::unique_ptr<ir::SDFG> g = device_reduce("cuda_row_sums", T::Float64, "[1]", "lambda a, b: a + b", "0", "R");
   ASSERT_TRUE(analysis::validate(*g).ok());
   const int64_t rows = 5, cols = 1003;  // four strides of a 256-thread block, the last partial
   std::vector<double> a(static_cast<size_t>(rows * cols)), b(static_cast<size_t>(rows), -7.0);
   for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(0.37 * static_cast<double>(i)) * 10.0;
-  Status st = run_reduce(*g, a, b, rows, cols);
+  Status st = run_reduce(*g, a, b, rows, cols, GetParam());
   ASSERT_TRUE(st.ok()) << st.error().message;
   for (int64_t r = 0; r < rows; ++r) {
     double want = 0;  // the identity replaces what B held
@@ -71,8 +75,8 @@ TEST(CudaReduce, RowSumsMatchLoops) {
   EXPECT_GE(count_of(ptx, "bar.sync"), 8u) << "a barrier between the tree's levels is missing";
 }
 
-TEST(CudaReduce, ColumnMaxWithoutIdentityCombinesWithTheOutput) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaReduceRuns, ColumnMaxWithoutIdentityCombinesWithTheOutput) {
+  REQUIRE_CUDA_TARGET();
   // Axis 0 reduced: each block walks a column (stride C); no identity: B's values take part.
   std::unique_ptr<ir::SDFG> g = device_reduce("cuda_col_max", T::Int32, "[0]", "lambda a, b: max(a, b)", "null", "C");
   ASSERT_TRUE(analysis::validate(*g).ok());
@@ -84,14 +88,14 @@ TEST(CudaReduce, ColumnMaxWithoutIdentityCombinesWithTheOutput) {
   for (int64_t c = 0; c < cols; ++c)
     for (int64_t r = 0; r < rows; ++r)
       want[static_cast<size_t>(c)] = std::max(want[static_cast<size_t>(c)], a[static_cast<size_t>(r * cols + c)]);
-  Status st = run_reduce(*g, a, b, rows, cols);
+  Status st = run_reduce(*g, a, b, rows, cols, GetParam());
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(b, want);
   checked_ptx(*g);
 }
 
-TEST(CudaReduce, WholeArrayProductOfFloats) {
-  REQUIRE_CUDA_PLUGIN();
+TEST_P(CudaReduceRuns, WholeArrayProductOfFloats) {
+  REQUIRE_CUDA_TARGET();
   std::unique_ptr<ir::SDFG> g = device_reduce("cuda_all_product", T::Float32, "null", "lambda a, b: a * b", "1", "1");
   ASSERT_TRUE(analysis::validate(*g).ok());
   const int64_t rows = 3, cols = 40;
@@ -99,7 +103,7 @@ TEST(CudaReduce, WholeArrayProductOfFloats) {
   for (size_t i = 0; i < a.size(); ++i) a[i] = i % 3 == 0 ? 2.0f : (i % 3 == 1 ? 0.5f : 1.0f);  // exact in any order
   float want = 1.0f;
   for (float v : a) want *= v;
-  Status st = run_reduce(*g, a, b, rows, cols);
+  Status st = run_reduce(*g, a, b, rows, cols, GetParam());
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(b[0], want);
   checked_ptx(*g);

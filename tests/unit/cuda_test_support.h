@@ -41,6 +41,25 @@ inline plugin::Registry* cuda_registry() {
                    << ::dace::codegen::testing::cuda_plugin_path() << ")";                              \
   } while (0)
 
+// "" when a CUDA driver is installed and lists a GPU (programs must run on the device), else
+// why not: the runtime's own status ("no CUDA driver: ...", "no CUDA device (driver X)").
+// A listed device that then fails to open is no reason to skip: the test runs and fails.
+inline std::string cuda_device_absence() {
+  plugin::Registry* r = cuda_registry();
+  if (!r) return "CUDA plugin not built";
+  auto status = reinterpret_cast<const char* (*)()>(r->find_runtime_symbol("dace_cuda_status"));
+  if (!status) return "the CUDA plugin has no dace_cuda_status";
+  const std::string s = status();
+  return s.rfind("no CUDA", 0) == 0 ? s : "";
+}
+
+// Skips (with the reason) a test that needs a GPU where there is no driver or device.
+#define REQUIRE_CUDA_DEVICE()                                                                  \
+  do {                                                                                         \
+    const std::string why_no_device = ::dace::codegen::testing::cuda_device_absence();         \
+    if (!why_no_device.empty()) GTEST_SKIP() << "not run on a GPU: " << why_no_device;         \
+  } while (0)
+
 inline std::string ptxas() {
   if (const char* env = std::getenv("DACE_PTXAS")) return env;
   return plugin::testing::file_exists("/usr/local/cuda/bin/ptxas") ? "/usr/local/cuda/bin/ptxas" : "";

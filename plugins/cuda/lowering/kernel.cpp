@@ -259,20 +259,21 @@ Status lower_device_map(codegen::ScopeContext& context) {
     std::array<llvm::Value*, 3> extent = grid_extent(b, *dims);
     // With GPU_ThreadBlock maps each block runs one point (their maps use its threads);
     // else each thread runs one, which emulation reaches by looping over the block's threads.
-    std::array<llvm::Value*, 3> g{};
+    std::array<llvm::Value*, 3> g{}, block_index{}, thread_index{};
     for (int axis = 0; axis < 3; ++axis) {
-      Result<llvm::Value*> block_index = special_index(body, dm, Special::BlockIndex, axis);
-      if (!block_index) return block_index.take_error();
-      g[static_cast<size_t>(axis)] = *block_index;
+      Result<llvm::Value*> bi = special_index(body, dm, Special::BlockIndex, axis);
+      if (!bi) return bi.take_error();
+      g[static_cast<size_t>(axis)] = block_index[static_cast<size_t>(axis)] = *bi;
     }
     ThreadLoop threads;
     const bool thread_loop = dm.emulate && !ks.thread_blocks;
     if (thread_loop) threads = begin_thread_loop(body, dm);
     for (int axis = 0; axis < 3 && !ks.thread_blocks; ++axis) {
       const size_t a = static_cast<size_t>(axis);
-      Result<llvm::Value*> thread_index = special_index(body, dm, Special::ThreadIndex, axis);
-      if (!thread_index) return thread_index.take_error();
-      g[a] = b.CreateAdd(b.CreateMul(g[a], b.getInt64(ks.block[a])), *thread_index);
+      Result<llvm::Value*> ti = special_index(body, dm, Special::ThreadIndex, axis);
+      if (!ti) return ti.take_error();
+      thread_index[a] = *ti;
+      g[a] = b.CreateAdd(b.CreateMul(g[a], b.getInt64(ks.block[a])), *ti);
     }
     llvm::BasicBlock* work = llvm::BasicBlock::Create(ctx, "thread.work", fn);
     llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "thread.done", fn);
@@ -280,6 +281,22 @@ Status lower_device_map(codegen::ScopeContext& context) {
     b.SetInsertPoint(work);
     body.push_scope();
     bind_point(se, body, map, *dims, g);
+    // With GPU_ThreadBlock maps, code outside them runs in every thread of the block on the
+    // device (%tid) and once per block in emulation, standing for all of them as thread 0
+    // (DaCe guards what only one thread may do with `threadIdx.x == 0`).
+    if (ks.thread_blocks) {
+      for (int axis = 0; axis < 3; ++axis) {
+        const size_t a = static_cast<size_t>(axis);
+        if (dm.emulate) {
+          thread_index[a] = b.getInt64(0);
+          continue;
+        }
+        Result<llvm::Value*> ti = special_index(body, dm, Special::ThreadIndex, axis);
+        if (!ti) return ti.take_error();
+        thread_index[a] = *ti;
+      }
+    }
+    bind_builtins(body, ks, &block_index, &thread_index);
     Status inner = codegen::emit_map_body(se, entry);
     body.pop_scope();
     if (!inner.ok()) return inner;

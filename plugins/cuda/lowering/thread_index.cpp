@@ -89,6 +89,20 @@ Result<llvm::Value*> special_index(codegen::Frame& f, DeviceModule& dm, Special 
                       axis == 0 ? "ctaid.x" : axis == 1 ? "ctaid.y" : "ctaid.z");
 }
 
+void bind_builtins(codegen::Frame& f, const KernelState& ks, const std::array<llvm::Value*, 3>* block,
+                   const std::array<llvm::Value*, 3>* thread) {
+  llvm::IRBuilder<>& b = f.b;
+  static const char* axes[3] = {"x", "y", "z"};
+  auto bind = [&](const std::string& name, llvm::Value* v) {
+    f.bind_symbol(name, codegen::SymbolBinding{b.CreateTrunc(v, b.getInt32Ty(), name), ir::ScalarType::UInt32, false});
+  };
+  for (size_t a = 0; a < 3; ++a) {
+    if (block) bind(std::string("blockIdx.") + axes[a], (*block)[a]);
+    if (thread) bind(std::string("threadIdx.") + axes[a], (*thread)[a]);
+    bind(std::string("blockDim.") + axes[a], b.getInt64(ks.block[a]));
+  }
+}
+
 ThreadLoop begin_thread_loop(codegen::Frame& f, DeviceModule& dm) {
   ThreadLoop loop;
   KernelState& ks = *dm.kernel;

@@ -37,6 +37,13 @@ void bind_point(codegen::StateEmitter& se, codegen::Frame& f, const ir::MapScope
 
 enum class Special { BlockIndex, ThreadIndex };
 
+// Binds CUDA's built-ins that DaCe's GPU expansions read in Python tasklets, as uint32
+// symbols of their dotted names in the current scope of `f`: "blockIdx.x/y/z" from `block`
+// and "threadIdx.x/y/z" from `thread` (each skipped when null), "blockDim.x/y/z" from the
+// kernel's block size.
+void bind_builtins(codegen::Frame& f, const KernelState& ks, const std::array<llvm::Value*, 3>* block,
+                   const std::array<llvm::Value*, 3>* thread);
+
 // The block or thread index along `axis` (0 = x) as i64. Block sizes are compile-time
 // constants (KernelState::block), so the block dimension is never read.
 Result<llvm::Value*> special_index(codegen::Frame& f, DeviceModule& dm, Special which, int axis);
