@@ -33,6 +33,8 @@ class ScheduleType:
     Sequential = _capi.DACE_SCHEDULE_SEQUENTIAL
     CPU_Multicore = _capi.DACE_SCHEDULE_CPU_MULTICORE
     Unrolled = _capi.DACE_SCHEDULE_UNROLLED
+    GPU_Device = _capi.DACE_SCHEDULE_GPU_DEVICE
+    GPU_ThreadBlock = _capi.DACE_SCHEDULE_GPU_THREADBLOCK
 
 
 class StorageType:
@@ -40,6 +42,9 @@ class StorageType:
     Register = _capi.DACE_STORAGE_REGISTER
     CPU_Heap = _capi.DACE_STORAGE_CPU_HEAP
     CPU_ThreadLocal = _capi.DACE_STORAGE_CPU_THREADLOCAL
+    CPU_Pinned = _capi.DACE_STORAGE_CPU_PINNED
+    GPU_Global = _capi.DACE_STORAGE_GPU_GLOBAL
+    GPU_Shared = _capi.DACE_STORAGE_GPU_SHARED
 
 
 class Language:

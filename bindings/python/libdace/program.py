@@ -32,7 +32,7 @@ import threading
 import numpy as np
 
 from . import _capi, _symeval
-from ._util import Releasable, dec, enc
+from ._util import Releasable, dec, enc, out_value
 from .context import default_context
 from .dtypes import from_numpy, numpy_dtype
 from .errors import ArgumentTypeError, InvalidArgumentError, NotFoundError, check, last_error
@@ -74,6 +74,30 @@ def _pointer_reader():
 
 
 _data_pointer = _pointer_reader()
+
+
+def _is_device_array(value):
+    """An object exposing __cuda_array_interface__ (CuPy, Numba, PyTorch on CUDA, ...)."""
+    return not isinstance(value, np.ndarray) and hasattr(type(value), "__cuda_array_interface__")
+
+
+def _device_pointer(value):
+    return value.__cuda_array_interface__["data"][0]
+
+
+class _DeviceArray:
+    """Shape, byte strides and dtype of a __cuda_array_interface__ object, as ndarray has them."""
+
+    __slots__ = ("shape", "strides", "dtype", "ndim")
+
+    def __init__(self, value):
+        cai = value.__cuda_array_interface__
+        self.dtype = np.dtype(cai["typestr"])
+        self.shape = tuple(int(n) for n in cai["shape"])
+        self.ndim = len(self.shape)
+        strides = cai.get("strides")
+        self.strides = (tuple(int(s) for s in strides) if strides is not None
+                        else tuple(s * self.dtype.itemsize for s in _c_strides(self.shape)))
 
 
 def _scalar_code(dtype_code):
@@ -351,8 +375,17 @@ class CompiledProgram(Releasable):
             info = self._info[name]
             if info.kind != _ARRAY:
                 continue
-            if not isinstance(value, np.ndarray):
-                raise ArgumentTypeError(self._msg(name, f"expected a NumPy array, got {type(value).__name__}"))
+            if _is_device_array(value):
+                # Device memory, passed to the program as it is (no copy): only GPU_Global
+                # arguments live there.
+                storage = out_value(ctypes.c_int32, _capi.dace_data_get_storage, self._sdfg._handle, enc(name))
+                if storage != _capi.DACE_STORAGE_GPU_GLOBAL:
+                    raise ArgumentTypeError(self._msg(name, "an object with __cuda_array_interface__ (device memory) "
+                                                            "needs a GPU_Global argument; this one is in host memory"))
+                value = _DeviceArray(value)
+            elif not isinstance(value, np.ndarray):
+                raise ArgumentTypeError(self._msg(name, f"expected a NumPy array or an object with "
+                                                        f"__cuda_array_interface__, got {type(value).__name__}"))
             layouts[name] = self._layout(info, value)
             for dim, extent in zip(info.shape, layouts[name][0]):
                 if _symeval.is_symbol(dim) and dim in self._kinds and dim not in symbols:
@@ -473,6 +506,9 @@ class CompiledProgram(Releasable):
             if info.kind == _ARRAY:
                 shape, strides = layouts[info.name]
                 value = kwargs.get(info.name)
+                reader = _data_pointer
+                if _is_device_array(value):
+                    value, reader = _DeviceArray(value), _device_pointer
                 sh = (ctypes.c_int64 * max(len(shape), 1))(*shape)
                 st = (ctypes.c_int64 * max(len(strides), 1))(*strides)
                 plan.keep += [sh, st]
@@ -482,7 +518,7 @@ class CompiledProgram(Releasable):
                 put(base + _NDIM_OFF, "i", len(shape))
                 put(base + _SHAPE_OFF, _PTR, ctypes.addressof(sh))
                 put(base + _STRIDES_OFF, _PTR, ctypes.addressof(st))
-                slots.append((slot, info.name, None if value is None else _data_pointer))
+                slots.append((slot, info.name, None if value is None else reader))
             elif info.kind == _SYMBOL:
                 put(base + _KIND_OFF, "i", _capi.DACE_ARG_SYMBOL)
                 put(base + _VALUE_OFF, "q", symbols[info.name])

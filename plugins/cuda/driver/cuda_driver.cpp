@@ -54,6 +54,7 @@ Loaded load() {
             resolve(get, "cuCtxSetCurrent", d.cuCtxSetCurrent, l.error) &&
             resolve(get, "cuCtxSynchronize", d.cuCtxSynchronize, l.error) &&
             resolve(get, "cuMemAlloc", d.cuMemAlloc, l.error) && resolve(get, "cuMemFree", d.cuMemFree, l.error) &&
+            resolve(get, "cuPointerGetAttribute", d.cuPointerGetAttribute, l.error) &&
             resolve(get, "cuMemcpyHtoD", d.cuMemcpyHtoD, l.error) && resolve(get, "cuMemcpyDtoH", d.cuMemcpyDtoH, l.error) &&
             resolve(get, "cuMemcpyDtoD", d.cuMemcpyDtoD, l.error) && resolve(get, "cuMemcpy2D", d.cuMemcpy2D, l.error) &&
             resolve(get, "cuMemsetD8", d.cuMemsetD8, l.error) &&

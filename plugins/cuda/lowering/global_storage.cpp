@@ -21,20 +21,25 @@ llvm::FunctionCallee runtime_free(llvm::Module& m) {
   return m.getOrInsertFunction("dace_cuda_free", llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr}, false));
 }
 
-llvm::FunctionCallee runtime_copy(llvm::Module& m) {
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
-  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
-  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
-  return m.getOrInsertFunction("dace_cuda_copy", llvm::FunctionType::get(i32, {ptr, ptr, i64, i32}, false));
-}
-
 llvm::FunctionCallee runtime_memset(llvm::Module& m) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   return m.getOrInsertFunction("dace_cuda_memset",
                                llvm::FunctionType::get(i32, {ptr, i32, llvm::Type::getInt64Ty(ctx)}, false));
+}
+
+llvm::FunctionCallee runtime_argument_in(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  return m.getOrInsertFunction("dace_cuda_argument_in", llvm::FunctionType::get(ptr, {ptr, llvm::Type::getInt64Ty(ctx)}, false));
+}
+
+llvm::FunctionCallee runtime_argument_out(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  return m.getOrInsertFunction("dace_cuda_argument_out",
+                               llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr, llvm::Type::getInt64Ty(ctx)}, false));
 }
 
 }  // namespace
@@ -51,21 +56,22 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   llvm::Value* const bytes = codegen::checked_bytes_or_zero(f, *checked);
   llvm::Module& m = f.mc.module;
   llvm::IRBuilder<>& b = f.b;
-  llvm::Value* device = b.CreateCall(runtime_malloc(m), {bytes}, context.name + ".device");
   codegen::ModuleContext* mc = &f.mc;
   if (!context.host) {  // a transient: device memory for the whole call
+    llvm::Value* device = b.CreateCall(runtime_malloc(m), {bytes}, context.name + ".device");
     if (context.zero) b.CreateCall(runtime_memset(m), {device, b.getInt32(0), bytes});
     f.exit_actions.push_back([mc, device](llvm::IRBuilder<>& eb) { eb.CreateCall(runtime_free(mc->module), {device}); });
     context.bound = device;
     return Status::success();
   }
-  b.CreateCall(runtime_copy(m), {device, context.host, bytes, b.getInt32(DACE_CUDA_HOST_TO_DEVICE)});
+  // The caller's pointer is used as it is when it is device memory (a __cuda_array_interface__
+  // object, DaCe's convention); host memory is mirrored on the device for the call.
+  llvm::Value* device = b.CreateCall(runtime_argument_in(m), {context.host, bytes}, context.name + ".device");
   llvm::Value* host = context.host;
   llvm::Value* size = bytes;
   // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
   f.exit_actions.push_back([mc, host, device, size](llvm::IRBuilder<>& eb) {
-    eb.CreateCall(runtime_copy(mc->module), {host, device, size, eb.getInt32(DACE_CUDA_DEVICE_TO_HOST)});
-    eb.CreateCall(runtime_free(mc->module), {device});
+    eb.CreateCall(runtime_argument_out(mc->module), {host, device, size});
   });
   context.bound = device;
   return Status::success();

@@ -17,6 +17,12 @@ const char* dace_cuda_emu_error(void);
 const char* dace_cuda_emu_status(void);
 void* dace_cuda_emu_malloc(int64_t bytes);
 int32_t dace_cuda_emu_free(void* device);
+/* Device memory is what dace_cuda_emu_malloc returned (and not yet freed): an argument
+ * inside such a block is used in place, any other is copied (dace_cuda_argument_in/out). */
+void* dace_cuda_emu_argument_in(void* caller, int64_t bytes);
+int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes);
+/* How many arguments the emulated runtime has copied in so far (tests tell copy from none). */
+int64_t dace_cuda_emu_arguments_copied(void);
 int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t kind);
 int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
                               int64_t height, int32_t kind);

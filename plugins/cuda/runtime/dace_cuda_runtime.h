@@ -21,6 +21,13 @@ const char* dace_cuda_status(void);
 void* dace_cuda_malloc(int64_t bytes); /* NULL on failure */
 int32_t dace_cuda_free(void* device);
 
+/* A GPU_Global array argument on entry: `caller` itself when it is device memory (a device
+ * pointer passed through __cuda_array_interface__ or the C API: no copy), else a new device
+ * block holding a copy of the `bytes` at `caller` (NULL on failure). */
+void* dace_cuda_argument_in(void* caller, int64_t bytes);
+/* On exit: when `device` is a copy, copies it back to `caller` and frees it; else nothing. */
+int32_t dace_cuda_argument_out(void* caller, void* device, int64_t bytes);
+
 enum { DACE_CUDA_HOST_TO_DEVICE = 1, DACE_CUDA_DEVICE_TO_HOST = 2, DACE_CUDA_DEVICE_TO_DEVICE = 3 };
 int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind);
 /* `height` rows of `width_bytes`, rows `dst_pitch` / `src_pitch` bytes apart. */

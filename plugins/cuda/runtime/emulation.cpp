@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -14,6 +17,29 @@ namespace {
 constexpr int64_t kAlignment = 256;
 
 thread_local int64_t block_index[3] = {0, 0, 0};
+
+// The emulated device's memory: blocks dace_cuda_emu_malloc handed out (start -> bytes), so
+// an argument pointing into one is device memory, used in place.
+struct Blocks {
+  std::mutex mutex;
+  std::map<uintptr_t, int64_t> live;
+  int64_t copied_arguments = 0;
+};
+
+Blocks& blocks() {
+  static Blocks b;
+  return b;
+}
+
+bool is_device_memory(const void* p) {
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = b.live.upper_bound(a);
+  if (it == b.live.begin()) return false;
+  --it;
+  return a < it->first + static_cast<uintptr_t>(std::max<int64_t>(it->second, 1));
+}
 
 struct Errors {
   std::mutex mutex;
@@ -56,13 +82,47 @@ void* dace_cuda_emu_malloc(int64_t bytes) {
   }
   const int64_t rounded = (std::max<int64_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment;
   void* p = std::aligned_alloc(static_cast<size_t>(kAlignment), static_cast<size_t>(rounded));
-  if (!p) fail("out of host memory for " + std::to_string(bytes) + " bytes of device memory");
+  if (!p) {
+    fail("out of host memory for " + std::to_string(bytes) + " bytes of device memory");
+    return p;
+  }
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  b.live[reinterpret_cast<uintptr_t>(p)] = bytes;
   return p;
 }
 
 int32_t dace_cuda_emu_free(void* device) {
+  if (device) {
+    Blocks& b = blocks();
+    std::lock_guard<std::mutex> lock(b.mutex);
+    b.live.erase(reinterpret_cast<uintptr_t>(device));
+  }
   std::free(device);
   return 0;
+}
+
+void* dace_cuda_emu_argument_in(void* caller, int64_t bytes) {
+  if (is_device_memory(caller)) return caller;
+  void* device = dace_cuda_emu_malloc(bytes);
+  if (!device) return nullptr;
+  if (bytes > 0) std::memcpy(device, caller, static_cast<size_t>(bytes));
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  ++b.copied_arguments;
+  return device;
+}
+
+int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes) {
+  if (device == caller || !device) return 0;
+  if (bytes > 0) std::memcpy(caller, device, static_cast<size_t>(bytes));
+  return dace_cuda_emu_free(device);
+}
+
+int64_t dace_cuda_emu_arguments_copied(void) {
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  return b.copied_arguments;
 }
 
 int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t) {

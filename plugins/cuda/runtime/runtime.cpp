@@ -186,6 +186,33 @@ const char* dace_cuda_status(void) {
   return r.status.c_str();
 }
 
+void* dace_cuda_argument_in(void* caller, int64_t bytes) {
+  {
+    Runtime& r = rt();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    const Driver* d = ready(r);
+    if (!d) return nullptr;
+    // Host memory the driver does not know answers CUDA_ERROR_INVALID_VALUE: not an error.
+    unsigned type = 0;
+    if (d->cuPointerGetAttribute(&type, dace::cuda::kPointerAttributeMemoryType, dev(caller)) == dace::cuda::kCudaSuccess &&
+        type == static_cast<unsigned>(dace::cuda::kMemoryTypeDevice))
+      return caller;
+  }
+  void* device = dace_cuda_malloc(bytes);
+  if (!device) return nullptr;
+  if (dace_cuda_copy(device, caller, bytes, DACE_CUDA_HOST_TO_DEVICE)) {
+    dace_cuda_free(device);
+    return nullptr;
+  }
+  return device;
+}
+
+int32_t dace_cuda_argument_out(void* caller, void* device, int64_t bytes) {
+  if (device == caller || !device) return 0;
+  int32_t e = dace_cuda_copy(caller, device, bytes, DACE_CUDA_DEVICE_TO_HOST);
+  return dace_cuda_free(device) | e;
+}
+
 void* dace_cuda_malloc(int64_t bytes) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
