@@ -6,12 +6,14 @@ dace_gpu_build.py, DaCe 1.0.2's GPU build of its auto-optimized GPU SDFG. Needs 
 Contenders (each checked against NumPy outputs computed by npbench_kernels.py for the same inputs):
   libdace gpu.sdfg   DaCe's auto_optimize(GPU) SDFG (corpus *.gpu.sdfg), compiled and run by libdace
   libdace auto gpu   the raw SDFG after `dace optimize --auto gpu`, run by libdace
+  libdace dev        the gpu.sdfg through libdace's Python binding with CuPy arrays (no copies)
   cupy               NPBench's CuPy version
   dace gpu           DaCe 1.0.2's own build of the corpus *.gpu.sdfg (nvcc), called through its C ABI
 
 Timings are medians of --reps calls. `dace run` hands libdace host arrays, so a libdace call includes
 the copies host->device and back ("e2e"); CuPy is timed both ways (e2e: asarray + call + asnumpy,
-"dev": arrays already on the device); DaCe's GPU build takes device pointers, so it is "dev" only.
+"dev": arrays already on the device); DaCe's GPU build takes device pointers, so it is "dev" only, and
+so is "libdace dev" (CuPy arrays through __cuda_array_interface__).
 Ratios are peer time / libdace time (>1: libdace faster), e2e against e2e.
 
   python3 gpu_peers.py --dace-cli BUILD/bin/dace --corpus CORPUS --npbench NPBENCH --size M [--json OUT]
@@ -173,6 +175,56 @@ def dace_gpu_peer(a, kernel, cdir):
     return {"dev_ms": pr.stats(dev)["median_ms"], "check": status}
 
 
+def libdace_dev_peer(a, sdfg_path, cdir):
+    """libdace through its Python binding with CuPy arrays as the GPU_Global arguments (used in place
+    through __cuda_array_interface__): the device-resident time, comparable with DaCe's GPU build."""
+    import cupy as cp
+    import numpy as np
+    sys.path.insert(0, os.path.join(os.path.dirname(BENCH), "bindings", "python"))
+    import libdace
+    case = pr.load_case(cdir)
+    host = pr.load_inputs(cdir, case)
+    symbols = {k: int(v) for k, v in case.get("symbols", {}).items()}
+    expected = {n: np.load(os.path.join(cdir, f)) for n, f in case["expected_outputs"].items()}
+    prog = libdace.SDFG.from_file(sdfg_path).compile()
+    names = {arg.name for arg in prog.arguments}
+
+    def fresh():
+        d = {k: (cp.asarray(v) if v.ndim else v[()]) for k, v in host.items() if k in names}
+        for n, e in expected.items():
+            if n not in d and n in names:
+                d[n] = cp.zeros(e.shape, e.dtype)
+        d.update({k: v for k, v in symbols.items() if k in names})
+        return d
+
+    args = fresh()
+    res = prog(**args)
+    cp.cuda.Device().synchronize()
+    got = {n: cp.asnumpy(args[n]) for n in expected if n in args}
+    returns = sorted(n for n in expected if n not in got)
+    if returns:
+        vals = res if isinstance(res, tuple) else (res,)
+        got.update({n: cp.asnumpy(v) if isinstance(v, cp.ndarray) else np.asarray(v) for n, v in zip(returns, vals)})
+    status = pr.check(got, case, cdir)
+    dev = []
+    for _ in range(a.reps):
+        args = fresh()
+        cp.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        prog(**args)
+        cp.cuda.Device().synchronize()
+        dev.append((time.perf_counter() - t0) * 1e3)
+    return {"dev_ms": pr.stats(dev)["median_ms"], "check": status}
+
+
+def child(a, kernel, cdir, what):
+    """A contender in a child process: a crash there must not end the bench."""
+    obj, err = run_json([sys.executable, os.path.abspath(__file__), "--dace-cli", a.dace_cli, "--worker", kernel,
+                         "--worker-kind", what, "--case-dir", cdir, "--dace-gpu", a.dace_gpu or "", "--reps",
+                         str(a.reps), "--npbench", a.npbench, "--corpus", a.corpus], a.timeout)
+    return obj if obj is not None and err is None else {"error": err or "no output"}
+
+
 def fmt(r, key="median_ms"):
     if "error" in r:
         return "error"
@@ -191,13 +243,18 @@ def main(argv):
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--dace-gpu", help="folder with manifest.json and DaCe's GPU builds (dace_gpu_build.py)")
     p.add_argument("--json")
-    p.add_argument("--peers", default="libdace,cupy,dace", help="contenders to run (default: all)")
+    p.add_argument("--peers", default="libdace,libdace_dev,cupy,dace", help="contenders to run (default: all)")
+    p.add_argument("--worker-kind", help=argparse.SUPPRESS)
     p.add_argument("--worker", help=argparse.SUPPRESS)
     p.add_argument("--case-dir", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.worker:
         try:
-            print(json.dumps(dace_gpu_peer(a, a.worker, a.case_dir)))
+            if a.worker_kind == "libdace_dev":
+                gpu_sdfg = os.path.join(a.corpus, a.worker, a.worker + ".gpu.sdfg")
+                print(json.dumps(libdace_dev_peer(a, gpu_sdfg, a.case_dir)))
+            else:
+                print(json.dumps(dace_gpu_peer(a, a.worker, a.case_dir)))
         except Exception as e:
             print(json.dumps({"error": "%s: %s" % (type(e).__name__, str(e)[:200])}))
         return 0
@@ -218,30 +275,35 @@ def main(argv):
                 row["cupy"] = cupy_peer(a, k, cdir)
             except Exception as e:  # a peer that fails is reported, not fatal
                 row["cupy"] = {"error": "%s: %s" % (type(e).__name__, str(e)[:200])}
-        if a.dace_gpu and "dace" in peers:  # in a child process: a wrong call through the C ABI must not end the bench
-            obj, err = run_json([sys.executable, os.path.abspath(__file__), "--dace-cli", a.dace_cli, "--worker",
-                                 k, "--case-dir", cdir, "--dace-gpu", a.dace_gpu, "--reps", str(a.reps),
-                                 "--npbench", a.npbench, "--corpus", a.corpus], a.timeout)
-            row["dace_gpu"] = obj if obj is not None and err is None else {"error": err or "no output"}
+        if "libdace_dev" in peers:
+            row["libdace_dev"] = child(a, k, cdir, "libdace_dev")
+        if a.dace_gpu and "dace" in peers:
+            row["dace_gpu"] = child(a, k, cdir, "dace_gpu")
         rows.append(row)
         print(json.dumps(row), flush=True)
-    print("\n| kernel (%s) | libdace gpu.sdfg e2e ms | libdace auto gpu e2e ms | CuPy e2e ms | CuPy dev ms | DaCe GPU dev ms |"
-          " CuPy e2e / libdace best |" % a.size)
-    print("|---|---|---|---|---|---|---|")
+    print("\n| kernel (%s) | libdace gpu.sdfg e2e ms | libdace auto gpu e2e ms | CuPy e2e ms | CuPy e2e / libdace best |"
+          " libdace gpu.sdfg dev ms | CuPy dev ms | DaCe GPU dev ms | CuPy dev / libdace dev | DaCe dev / libdace dev |"
+          % a.size)
+    print("|---|---|---|---|---|---|---|---|---|---|")
     none = {"error": "not run"}
     for r in rows:
-        for key in ("libdace_gpu_sdfg", "libdace_auto_gpu", "cupy"):
+        for key in ("libdace_gpu_sdfg", "libdace_auto_gpu", "cupy", "libdace_dev", "dace_gpu"):
             r.setdefault(key, none)
         lib = [x["median_ms"] for x in (r["libdace_gpu_sdfg"], r["libdace_auto_gpu"])
                if "error" not in x and x.get("check") == "ok"]
         c = r["cupy"]
         ratio = "%.2f" % (c["median_ms"] / min(lib)) if lib and "error" not in c and c.get("check") == "ok" else "-"
-        dg = fmt(r["dace_gpu"], "dev_ms") if "dace_gpu" in r else "-"
-        print("| %s | %s | %s | %s | %s | %s | %s |" % (r["kernel"], fmt(r["libdace_gpu_sdfg"]), fmt(r["libdace_auto_gpu"]),
-                                                   fmt(c), fmt(c, "dev_ms") if "error" not in c else "error", dg, ratio))
+        ld, dg = r["libdace_dev"], r["dace_gpu"]
+
+        def dev_ratio(peer):
+            good = all("error" not in x and x.get("check") == "ok" for x in (peer, ld))
+            return "%.2f" % (peer["dev_ms"] / ld["dev_ms"]) if good else "-"
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["kernel"], fmt(r["libdace_gpu_sdfg"]), fmt(r["libdace_auto_gpu"]), fmt(c), ratio, fmt(ld, "dev_ms"),
+            fmt(c, "dev_ms"), fmt(dg, "dev_ms"), dev_ratio(c), dev_ratio(dg)))
     for r in rows:
-        for key in ("libdace_gpu_sdfg", "libdace_auto_gpu", "cupy", "dace_gpu"):
-            if key in r and "error" in r[key]:
+        for key in ("libdace_gpu_sdfg", "libdace_auto_gpu", "cupy", "libdace_dev", "dace_gpu"):
+            if key in r and "error" in r[key] and r[key]["error"] != "not run":
                 print("%s %s: %s" % (r["kernel"], key, r[key]["error"]))
     if a.json:
         with open(a.json, "w") as f:
