@@ -42,6 +42,9 @@ class MpiProgramState final : public dace::plugin::ProgramStateLowering {
   dace::Status lower_program_exit(dace::codegen::ProgramStateContext& context) const override {
     return dace::mpi::lower_state_exit(context);
   }
+  dace::Status lower_program_entry(dace::codegen::ProgramStateContext& context) const override {
+    return dace::mpi::lower_state_entry(context);
+  }
 };
 
 class MpiNodeLowering final : public dace::plugin::LibraryExpansion {
@@ -59,6 +62,9 @@ class MpiNodeLowering final : public dace::plugin::LibraryExpansion {
   }
   dace::Status lower_program_exit(dace::codegen::ProgramStateContext& context) const override {
     return dace::mpi::lower_state_exit(context);
+  }
+  dace::Status lower_program_entry(dace::codegen::ProgramStateContext& context) const override {
+    return dace::mpi::lower_state_entry(context);
   }
 
  private:

@@ -176,7 +176,8 @@ Result<llvm::Value*> bind_target_argument(Frame& f, const std::string& name, con
   return ctx.bound ? ctx.bound : host;
 }
 
-Status emit_program(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out) {
+Status emit_program(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out,
+                    const std::map<std::string, ProgramStateLowering>& states) {
   llvm::Type* ptr = llvm::PointerType::getUnqual(mc.ctx);
   std::vector<llvm::Type*> params{ptr};
   for (const auto& a : out.arguments)
@@ -222,6 +223,13 @@ Status emit_program(ModuleContext& mc, SdfgContext& sc, const LoweredModule& out
     llvm::Value* p = f.b.CreateLoad(ptr, state_slot(f.b, fn->getArg(0), i), persistent[i]);
     f.bind_data(persistent[i], DataBinding{p, &sc.sdfg.arrays.at(persistent[i]), false});
   }
+  // Plugin program states may bind program-wide symbols before the body.
+  size_t slot = persistent.size();
+  for (const auto& [key, impl] : states) {
+    ProgramStateContext pc(f, sc.sdfg, key);
+    pc.state = f.b.CreateLoad(ptr, state_slot(f.b, fn->getArg(0), slot++), key + ".state");
+    DACE_TRY(impl->lower_program_entry(pc));
+  }
   return emit_sdfg_body(f);
 }
 
@@ -250,7 +258,7 @@ Result<LoweredModule> lower(const ir::SDFG& sdfg, llvm::LLVMContext& context, co
   DACE_TRY(init_sdfg_context(sc, true, options.registry));
   std::map<std::string, ProgramStateLowering> states = program_states(options, sdfg);
   DACE_TRY(emit_init(mc, sc, out, states));
-  DACE_TRY(emit_program(mc, sc, out));
+  DACE_TRY(emit_program(mc, sc, out, states));
   DACE_TRY(emit_exit(mc, sc, out, states));
   for (const auto& finish : mc.finishers) DACE_TRY(finish());
   std::string err;

@@ -37,11 +37,11 @@ class LibraryNodeContext {
 class ProgramStateContext {
  public:
   ProgramStateContext(Frame& f, const ir::SDFG& s, std::string k) : frame(f), sdfg(s), key(std::move(k)) {}
-  Frame& frame;  // __dace_init (symbols bound) or __dace_exit
+  Frame& frame;  // __dace_init (symbols bound), __dace_exit or the program function's entry
   const ir::SDFG& sdfg;
   const std::string key;
   // init: the plugin sets it to the state pointer it created (null at run time = failure);
-  // exit: the pointer init stored.
+  // exit and entry: the pointer init stored.
   llvm::Value* state = nullptr;
   // exit: an i32 the plugin may set; nonzero makes __dace_exit return it.
   llvm::Value* exit_status = nullptr;

@@ -34,12 +34,17 @@ namespace dace::plugin {
 // included), in key order, lower_program_init emits code at the end of __dace_init that
 // creates the state (a pointer; null at run time makes init fail), kept in the program's
 // state object, and lower_program_exit emits its release at the start of __dace_exit.
+// lower_program_entry emits code at the start of the program function, with the state
+// loaded: it may bind symbols the whole SDFG reads (the MPI plugin's __dace_comm_rank and
+// __dace_comm_size, which DaCe's MPI target defines for the whole program); by default
+// nothing.
 class ProgramStateLowering {
  public:
   virtual ~ProgramStateLowering();
   virtual std::string_view program_state_key() const { return {}; }
   virtual Status lower_program_init(codegen::ProgramStateContext& context) const;
   virtual Status lower_program_exit(codegen::ProgramStateContext& context) const;
+  virtual Status lower_program_entry(codegen::ProgramStateContext& context) const;
 };
 
 // How a scope with a given schedule type ("CPU_Multicore", "GPU_Device") becomes code. The

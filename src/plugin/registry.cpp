@@ -21,6 +21,7 @@ Status ProgramStateLowering::lower_program_init(codegen::ProgramStateContext&) c
 Status ProgramStateLowering::lower_program_exit(codegen::ProgramStateContext&) const {
   return make_error(Code::Unsupported, "this implementation has no program state");
 }
+Status ProgramStateLowering::lower_program_entry(codegen::ProgramStateContext&) const { return Status::success(); }
 TransformationFactory::~TransformationFactory() = default;
 
 namespace {

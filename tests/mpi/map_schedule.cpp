@@ -8,7 +8,9 @@
 //     over fewer (i = 0:2: ranks >= 2 write nothing);
 //   - MPITransformMap applied through the C API to B[i] = A[i] * 2 + 1 (N = 12): each rank
 //     computes its tile N/P; with N = 3P + 1 the ranks fail naming the map (no overrun);
-//   - a step of 0 fails as a status naming the map and the rank (no crash, no hang).
+//   - a step of 0 fails as a status naming the map and the rank (no crash, no hang);
+//   - __dace_comm_rank / __dace_comm_size outside MPI maps (a tasklet, an interstate
+//     condition), bound program-wide as in DaCe's MPI target.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -69,6 +71,41 @@ void check_one_iteration_per_rank() {
     expect(who[static_cast<size_t>(r)] == want, "MPI map: __dace_comm_rank/size in R[" + std::to_string(r) + "] = " +
                                                     std::to_string(who[static_cast<size_t>(r)]));
   }
+}
+
+// __dace_comm_rank / __dace_comm_size outside any MPI map (DaCe's MPI target defines them
+// for the whole program): a tasklet in the first state writes R[0] = rank * 100 + size, an
+// interstate condition on the rank picks the state that writes R[1]; an Allreduce gives the
+// SDFG its MPI program state (X summed over the ranks).
+void check_program_wide_symbols() {
+  const int P = kSize;
+  libdace::sdfg g("mpi_comm_symbols");
+  g.add_array("R", DACE_INT64, "2");
+  g.add_array("X", DACE_FLOAT64, "2");
+  g.add_symbol("__dace_comm_rank");
+  g.add_symbol("__dace_comm_size");
+  libdace::state s = g.add_state("s");
+  dace_id_t t = s.add_tasklet("who", "", "w", "w = __dace_comm_rank * 100 + __dace_comm_size");
+  s.add_edge(t, "w", s.add_access("R"), "", "R[0]");
+  dace_id_t n = s.add_library_node("sum", "dace.libraries.mpi.nodes.allreduce.Allreduce", "_inbuffer", "_outbuffer", "",
+                                   "{\"op\": \"MPI_SUM\"}");
+  s.add_edge(s.add_access("X"), "", n, "_inbuffer", "X[0:2]");
+  s.add_edge(n, "_outbuffer", s.add_access("X"), "", "X[0:2]");
+  libdace::state first = g.add_state("rank0"), other = g.add_state("other");
+  dace_id_t t0 = first.add_tasklet("seven", "", "v", "v = 7");
+  first.add_edge(t0, "v", first.add_access("R"), "", "R[1]");
+  dace_id_t t1 = other.add_tasklet("nine", "", "v", "v = 9 + __dace_comm_rank");
+  other.add_edge(t1, "v", other.add_access("R"), "", "R[1]");
+  g.add_interstate_edge(s, first, "__dace_comm_rank == 0");
+  g.add_interstate_edge(s, other, "__dace_comm_rank != 0");
+  libdace::context ctx;
+  libdace::program p = compile(ctx, g);
+  std::vector<int64_t> r(2, -1);
+  std::vector<double> x{1.0 + kRank, 0.5};
+  p({{"R", libdace::array_ref<int64_t>(r.data(), {2})}, {"X", libdace::array_ref<double>(x.data(), {2})}});
+  expect(r[0] == 100 * kRank + P, "__dace_comm_rank * 100 + __dace_comm_size outside a map: " + std::to_string(r[0]));
+  expect(r[1] == (kRank == 0 ? 7 : 9 + kRank), "interstate condition on __dace_comm_rank: " + std::to_string(r[1]));
+  expect(x[0] == P + P * (P - 1) / 2.0 && x[1] == 0.5 * P, "Allreduce beside the program-wide symbols");
 }
 
 // B[i] = i + 0.5 for the iterations of `range` (over N elements) this rank runs.
@@ -157,6 +194,7 @@ void check_zero_step() {
 int main() {
   try {
     check_one_iteration_per_rank();
+    check_program_wide_symbols();
     check_blocks("2:N:3", 20, 2, 3, 6);  // 2, 5, ..., 17
     check_blocks("0:2", 4, 0, 1, 2);     // fewer iterations than ranks (on 4 ranks)
     check_blocks("0:N", 10, 0, 1, 10);

@@ -165,6 +165,23 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
   return Status::success();
 }
 
+Status lower_state_entry(codegen::ProgramStateContext& pc) {
+  if (!pc.sdfg.symbols.count("__dace_comm_rank") && !pc.sdfg.symbols.count("__dace_comm_size"))
+    return Status::success();
+  codegen::Frame& f = pc.frame;
+  llvm::Type* pair = llvm::ArrayType::get(f.b.getInt64Ty(), 2);
+  llvm::AllocaInst* out = f.entry_alloca(pair, "mpi.comm.info");
+  // No MPI call and no failure once init succeeded; checked all the same.
+  record_if_failed(f, call_runtime(f, "dace_mpi_comm_info", {pc.state, out}), pc.state,
+                   "sdfg " + ir::quoted(pc.sdfg.name), nullptr);
+  const char* names[2] = {"__dace_comm_rank", "__dace_comm_size"};
+  for (unsigned i = 0; i < 2; ++i) {
+    llvm::Value* v = f.b.CreateLoad(f.b.getInt64Ty(), f.b.CreateConstInBoundsGEP2_64(pair, out, 0, i), names[i]);
+    f.bind_symbol(names[i], codegen::SymbolBinding{v, ScalarType::Int64, false});
+  }
+  return Status::success();
+}
+
 Status lower_state_exit(codegen::ProgramStateContext& pc) {
   pc.exit_status = call_runtime(pc.frame, "dace_mpi_state_destroy", {pc.state});
   return Status::success();

@@ -8,5 +8,9 @@ namespace dace::mpi {
 
 Status lower_state_init(codegen::ProgramStateContext& context);
 Status lower_state_exit(codegen::ProgramStateContext& context);
+// At the program function's entry: binds __dace_comm_rank and __dace_comm_size (the rank and
+// size of the program communicator) for the whole SDFG when it declares either, as DaCe's
+// MPI target defines them program-wide (the MPI schedule binds them inside its maps too).
+Status lower_state_entry(codegen::ProgramStateContext& context);
 
 }  // namespace dace::mpi
