@@ -48,6 +48,9 @@ TEST(TaskletPrinter, HandBuiltTrees) {
   EXPECT_EQ(to_source(*make_expr({}, Subscript{name("a"), {name("i"), make_expr({}, Slice{integer(0), name("N"), nullptr})}})),
             "a[i, 0:N]");
   EXPECT_EQ(to_source(*make_expr({}, Attribute{integer(1), "real"})), "(1).real");
+  // Python reads `-2.0 ** 2` as -(2.0 ** 2): a negative literal base keeps its parentheses.
+  EXPECT_EQ(to_source(*make_expr({}, BinOp{BinOpKind::Pow, real(-2.0), integer(2)})), "((-2.0) ** 2)");
+  EXPECT_EQ(to_source(*make_expr({}, Attribute{real(-2.0), "real"})), "(-2.0).real");
   Call kw{"f", {name("x")}, {Keyword{"axis", integer(0), {}}}};
   EXPECT_EQ(to_source(*make_expr({}, kw)), "f(x, axis=0)");
 
@@ -139,12 +142,48 @@ TEST(TaskletPrinter, ChainsStayWithinTheParsersNesting) {
   EXPECT_EQ(printed("a - b - c"), "(a - b - c)");
   EXPECT_EQ(printed("a - (b - c)"), "(a - (b - c))");
   EXPECT_EQ(printed("(a ** b) ** c"), "((a ** b) ** c)");
-  EXPECT_EQ(printed("a ** b ** c"), "(a ** (b ** c))");
-  EXPECT_EQ(printed("a * b + c * d + e"), "((a * b) + (c * d) + e)");
+  EXPECT_EQ(printed("a ** b ** c"), "(a ** b ** c)");
+  EXPECT_EQ(printed("a * b + c * d + e"), "(a * b + c * d + e)");
+  EXPECT_EQ(printed("(a + b) * (c - d)"), "((a + b) * (c - d))");
+  EXPECT_EQ(printed("(- a) ** 2"), "((- a) ** 2)");
+  EXPECT_EQ(printed("- a ** 2"), "(- a ** 2)");
+  EXPECT_EQ(printed("a ** - b"), "(a ** - b)");
+  EXPECT_EQ(printed("(a < b) < c"), "((a < b) < c)");
+  EXPECT_EQ(printed("a < b < c"), "(a < b < c)");
+  EXPECT_EQ(printed("(a or b) or c"), "((a or b) or c)");
+  EXPECT_EQ(printed("not a and b"), "(not a and b)");
+  EXPECT_EQ(printed("not (a and b)"), "(not (a and b))");
+  EXPECT_EQ(printed("(a if b else c) if d else e"), "((a if b else c) if d else e)");
+  EXPECT_EQ(printed("a if b else c if d else e"), "(a if b else c if d else e)");
+  EXPECT_EQ(printed("- x + (- y)"), "(- x + - y)");
   EXPECT_EQ(printed("- - x"), "(- - x)");
   EXPECT_EQ(printed("not not x"), "(not not x)");
   EXPECT_EQ(printed("~ (not x)"), "(~ (not x))");
   EXPECT_EQ(printed("not ~ x"), "(not ~ x)");
+}
+
+// Fuzz finding (fuzz/regressions/tasklet/unary-chain-then-unary-operand): a statement within
+// the parser's nesting limit of 100, a 98-deep unary chain added to a unary operand, printed
+// as `((+ + ... BB) + (+ u))`, two levels deeper, which the parser refused. Operands are now
+// parenthesized only where precedence needs it and the statement has no outer pair.
+TEST(TaskletPrinter, DeepUnaryChainInASumPrintsWithinTheParsersNesting) {
+  for (const char* op : {"+ ", "- ", "~ "}) {
+    std::string chain;
+    for (int k = 0; k < 98; ++k) chain += op;
+    for (const std::string& src : {chain + "BB + + u", "x = " + chain + "BB * - u", "x = c if " + chain + "BB else d"}) {
+      Result<Program> p = parse_code(src);
+      ASSERT_TRUE(p.ok()) << src << ": " << p.error().message;
+      std::string printed = to_source(p.value());
+      Result<Program> again = parse_code(printed);
+      ASSERT_TRUE(again.ok()) << printed << ": " << again.error().message;
+      EXPECT_TRUE(equal(p.value(), again.value())) << printed;
+      EXPECT_EQ(to_source(again.value()), printed);
+    }
+  }
+  // One level more is refused on reading, as before.
+  std::string deeper;
+  for (int k = 0; k < 100; ++k) deeper += "+ ";
+  EXPECT_FALSE(parse_code(deeper + "BB").ok());
 }
 
 TEST(TaskletPrinter, EqualityDistinguishesTrees) {

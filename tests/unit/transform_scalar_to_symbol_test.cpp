@@ -247,7 +247,7 @@ TEST(TransformScalarToSymbol, AScalarWrittenInALoopBodyBecomesASymbolThere) {
   ASSERT_TRUE(run_promotion(*g));
   EXPECT_EQ(g->arrays.count("k"), 0u);
   EXPECT_EQ(g->symbols.count("k"), 1u);
-  EXPECT_EQ(assignment_in(*t.loop, "k"), "((i * 2) + 1)");
+  EXPECT_EQ(assignment_in(*t.loop, "k"), "(i * 2 + 1)");
   EXPECT_EQ(t.loop->block_slots().size(), 3u);
   const int64_t n = 6;
   std::vector<double> a(n), b(n, 0.0);

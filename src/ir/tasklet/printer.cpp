@@ -17,80 +17,128 @@ std::string float_text(double v) {
   return s;
 }
 
-std::string expr_text(const ExprPtr& e) { return e ? to_source(*e) : std::string(); }
+// Python's binding strengths, loosest first. An operand is parenthesized only when it binds
+// looser than its place requires, so that printed code nests no deeper than any source of
+// the same tree: the parser limits nesting, and code it accepted must print back within
+// that limit (a statement's expression has no outer parentheses either).
+enum Strength : int {
+  kConditional = 0,  // a if c else b
+  kOr, kAnd, kNot, kCompare,
+  kBitOr, kBitXor, kBitAnd, kShift, kAdditive, kMultiplicative,
+  kUnary,    // - x, + x, ~ x
+  kPower,    // a ** b
+  kPrimary,  // names, literals, calls, subscripts, attributes, parenthesized text
+};
+
+int binary_strength(BinOpKind op) {
+  switch (op) {
+    case BinOpKind::BitOr: return kBitOr;
+    case BinOpKind::BitXor: return kBitXor;
+    case BinOpKind::BitAnd: return kBitAnd;
+    case BinOpKind::LShift:
+    case BinOpKind::RShift: return kShift;
+    case BinOpKind::Add:
+    case BinOpKind::Sub: return kAdditive;
+    case BinOpKind::Mult:
+    case BinOpKind::Div:
+    case BinOpKind::FloorDiv:
+    case BinOpKind::Mod: return kMultiplicative;
+    case BinOpKind::Pow: return kPower;
+  }
+  return kPrimary;
+}
+
+struct StrengthOf {
+  int operator()(const Constant& c) const {
+    // A negative float prints with its sign: it binds as a unary minus does.
+    return constant_text(c).starts_with('-') ? kUnary : kPrimary;
+  }
+  int operator()(const UnaryOp& n) const { return n.op == UnaryOpKind::Not ? kNot : kUnary; }
+  int operator()(const BinOp& n) const { return binary_strength(n.op); }
+  int operator()(const BoolOp& n) const { return n.op == BoolOpKind::Or ? kOr : kAnd; }
+  int operator()(const Compare&) const { return kCompare; }
+  int operator()(const IfExp&) const { return kConditional; }
+  int operator()(const auto&) const { return kPrimary; }
+};
+
+int strength(const Expr& e) { return std::visit(StrengthOf{}, e.node); }
+
+std::string text(const ExprPtr& e, int needed);
 
 std::string joined(const std::vector<ExprPtr>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) {
     if (i) s += ", ";
-    s += expr_text(v[i]);
+    s += text(v[i], kConditional);
   }
   return s;
 }
 
+// Each operand's needed strength follows the parser's grammar (parser.cpp): binary
+// operators are left-associative (the right operand must bind tighter), `**` takes a
+// primary on its left and a unary-level operand on its right, chains of `and`/`or` and of
+// comparisons nest only through parentheses.
 struct ExprPrinter {
   std::string operator()(const Name& n) const { return n.id; }
   std::string operator()(const Constant& c) const { return constant_text(c); }
-  // Chains print with one pair of parentheses, not one per link, so that code the parser
-  // accepted (whose nesting it limits) prints back within that limit: ((a - b) - c) - d is
-  // (a - b - c - d) and - (- x) is (- - x), the same trees when parsed again.
-  std::string operator()(const UnaryOp& n) const { return "(" + unary_chain(n) + ")"; }
-  std::string operator()(const BinOp& n) const { return "(" + left_chain(n) + ")"; }
-
-  // `not` binds looser than the other unary operators: `- not x` is not Python, so a `not`
-  // operand keeps its parentheses unless the outer operator is `not` as well.
-  static std::string unary_chain(const UnaryOp& n) {
-    const UnaryOp* inner = n.operand ? std::get_if<UnaryOp>(&n.operand->node) : nullptr;
-    bool flat = inner && (inner->op != UnaryOpKind::Not || n.op == UnaryOpKind::Not);
-    return std::string(op_text(n.op)) + " " + (flat ? unary_chain(*inner) : expr_text(n.operand));
+  std::string operator()(const UnaryOp& n) const {
+    return std::string(op_text(n.op)) + " " + text(n.operand, n.op == UnaryOpKind::Not ? kNot : kUnary);
   }
-  // Binary operators are left-associative except `**`: the left operand of the same
-  // operator needs no parentheses.
-  static std::string left_chain(const BinOp& n) {
-    const BinOp* inner = n.left ? std::get_if<BinOp>(&n.left->node) : nullptr;
-    bool flat = inner && inner->op == n.op && n.op != BinOpKind::Pow;
-    return (flat ? left_chain(*inner) : expr_text(n.left)) + " " + op_text(n.op) + " " + expr_text(n.right);
+  std::string operator()(const BinOp& n) const {
+    const int s = binary_strength(n.op);
+    const bool pow = n.op == BinOpKind::Pow;
+    return text(n.left, pow ? kPrimary : s) + " " + op_text(n.op) + " " + text(n.right, pow ? kUnary : s + 1);
   }
   std::string operator()(const BoolOp& n) const {
-    std::string s = "(";
+    const int operand = (n.op == BoolOpKind::Or ? kOr : kAnd) + 1;
+    std::string s;
     for (size_t i = 0; i < n.values.size(); ++i) {
       if (i) s += std::string(" ") + op_text(n.op) + " ";
-      s += expr_text(n.values[i]);
+      s += text(n.values[i], operand);
     }
-    return s + ")";
+    return s;
   }
   std::string operator()(const Compare& n) const {
-    std::string s = "(" + expr_text(n.left);
+    std::string s = text(n.left, kBitOr);
     for (size_t i = 0; i < n.ops.size() && i < n.comparators.size(); ++i)
-      s += std::string(" ") + op_text(n.ops[i]) + " " + expr_text(n.comparators[i]);
-    return s + ")";
+      s += std::string(" ") + op_text(n.ops[i]) + " " + text(n.comparators[i], kBitOr);
+    return s;
   }
   std::string operator()(const IfExp& n) const {
-    return "(" + expr_text(n.body) + " if " + expr_text(n.test) + " else " + expr_text(n.orelse) + ")";
+    return text(n.body, kOr) + " if " + text(n.test, kOr) + " else " + text(n.orelse, kConditional);
   }
   std::string operator()(const Call& n) const {
     std::string s = n.func + "(" + joined(n.args);
     for (size_t i = 0; i < n.keywords.size(); ++i) {
       if (i || !n.args.empty()) s += ", ";
-      s += n.keywords[i].name + "=" + expr_text(n.keywords[i].value);
+      s += n.keywords[i].name + "=" + text(n.keywords[i].value, kConditional);
     }
     return s + ")";
   }
   std::string operator()(const Subscript& n) const {
-    return expr_text(n.value) + "[" + joined(n.indices) + "]";
+    return text(n.value, kPrimary) + "[" + joined(n.indices) + "]";
   }
   std::string operator()(const Slice& n) const {
-    std::string s = expr_text(n.lower) + ":" + expr_text(n.upper);
-    if (n.step) s += ":" + expr_text(n.step);
+    std::string s = text(n.lower, kConditional) + ":" + text(n.upper, kConditional);
+    if (n.step) s += ":" + text(n.step, kConditional);
     return s;
   }
   std::string operator()(const Attribute& n) const {
     // `1.real` would lex as a float followed by a name.
     bool wrap = n.value && n.value->is<Constant>();
-    std::string base = expr_text(n.value);
-    return (wrap ? "(" + base + ")" : base) + "." + n.attr;
+    std::string base = text(n.value, kPrimary);
+    return (wrap && !base.starts_with('(') ? "(" + base + ")" : base) + "." + n.attr;
   }
 };
+
+std::string text(const ExprPtr& e, int needed) {
+  if (!e) return std::string();
+  std::string s = std::visit(ExprPrinter{}, e->node);
+  return strength(*e) < needed ? "(" + s + ")" : s;
+}
+
+// A statement's expression stands alone: no outer parentheses.
+std::string expr_text(const ExprPtr& e) { return text(e, kConditional); }
 
 void print_body(const std::vector<StmtPtr>& body, int indent, std::string& out) {
   if (body.empty()) {
@@ -133,7 +181,12 @@ std::string constant_text(const Constant& c) {
   return "0";
 }
 
-std::string to_source(const Expr& e) { return std::visit(ExprPrinter{}, e.node); }
+// Operator expressions keep one outer pair of parentheses so that the text can be embedded
+// in other code as it is; literals print bare.
+std::string to_source(const Expr& e) {
+  std::string s = std::visit(ExprPrinter{}, e.node);
+  return e.is<Constant>() || strength(e) == kPrimary ? s : "(" + s + ")";
+}
 
 std::string to_source(const Stmt& s, int indent) {
   std::string pad(4 * static_cast<size_t>(indent < 0 ? 0 : indent), ' ');

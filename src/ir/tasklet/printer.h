@@ -1,5 +1,8 @@
-// Prints tasklet ASTs back to Python source in DaCe's style: every operator expression is
-// parenthesized (`(a + b)`, `(- x)`, `(not c)`), so the text parses back to an equal tree.
+// Prints tasklet ASTs back to Python source that parses back to an equal tree. Operands are
+// parenthesized only where Python's precedence needs it (`a * b + c`, `(a + b) * c`), so the
+// text nests no deeper than the code it was parsed from; to_source(Expr) wraps an operator
+// expression in one outer pair (`(a + b)`, `(- x)`, `(not c)`) so it can be embedded as it is,
+// statements print their expressions without one.
 #pragma once
 #include <string>
 
