@@ -9,8 +9,6 @@ namespace dace::codegen {
 
 namespace {
 
-bool checked_kind(const ir::DataDescriptor& d) { return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::View; }
-
 // One dimension's violation: the condition, the offending index and the extent.
 struct Violation {
   llvm::Value* failed;
@@ -18,6 +16,34 @@ struct Violation {
   llvm::Value* extent;
   std::string what;
 };
+
+// if (some dimension failed and the access is not empty) { record the first failing
+// dimension in the status record; leave } — continues after it.
+void emit_first_violation(Frame& f, const std::vector<Violation>& dims, llvm::Value* empty) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Value* zero = b.getInt64(0);
+  // The first failing dimension names the index: selects built from the last one up.
+  llvm::Value* failed = b.getFalse();
+  llvm::Value* what = llvm::ConstantPointerNull::get(b.getPtrTy());
+  llvm::Value* index = zero;
+  llvm::Value* extent = zero;
+  for (auto d = dims.rbegin(); d != dims.rend(); ++d) {
+    failed = b.CreateOr(failed, d->failed);
+    what = b.CreateSelect(d->failed, b.CreateGlobalString(d->what, "bounds.what"), what);
+    index = b.CreateSelect(d->failed, d->index, index);
+    extent = b.CreateSelect(d->failed, d->extent, extent);
+  }
+  failed = b.CreateAnd(failed, b.CreateNot(empty));
+  llvm::BasicBlock* bad = llvm::BasicBlock::Create(f.mc.ctx, "bounds.fail", f.fn);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(f.mc.ctx, "bounds.ok", f.fn);
+  b.CreateCondBr(failed, bad, ok);
+  b.SetInsertPoint(bad);
+  f.record_failure(b.getInt32(static_cast<int32_t>(RunStatus::OutOfBounds)), what, index, extent);
+  f.leave();
+  b.SetInsertPoint(ok);
+}
+
+bool checked_kind(const ir::DataDescriptor& d) { return d.kind == ir::DataKind::Array || d.kind == ir::DataKind::View; }
 
 // Emits the check of `subset` against container `data`: if the subset is not empty and some
 // dimension's touched range [lo, hi] leaves 0..extent-1, record and leave. `label` names the
@@ -68,25 +94,7 @@ Status check_subset(StateEmitter& se, const std::string& label, const std::strin
     dims.push_back({b.CreateOr(below, above), b.CreateSelect(below, lo, hi), *extent,
                     label + ", dimension " + std::to_string(k) + " of " + ir::quoted(data) + ": index"});
   }
-  // The first failing dimension names the index: selects built from the last one up.
-  llvm::Value* failed = b.getFalse();
-  llvm::Value* what = llvm::ConstantPointerNull::get(b.getPtrTy());
-  llvm::Value* index = zero;
-  llvm::Value* extent = zero;
-  for (auto d = dims.rbegin(); d != dims.rend(); ++d) {
-    failed = b.CreateOr(failed, d->failed);
-    what = b.CreateSelect(d->failed, b.CreateGlobalString(d->what, "bounds.what"), what);
-    index = b.CreateSelect(d->failed, d->index, index);
-    extent = b.CreateSelect(d->failed, d->extent, extent);
-  }
-  failed = b.CreateAnd(failed, b.CreateNot(empty));
-  llvm::BasicBlock* bad = llvm::BasicBlock::Create(f.mc.ctx, "bounds.fail", f.fn);
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(f.mc.ctx, "bounds.ok", f.fn);
-  b.CreateCondBr(failed, bad, ok);
-  b.SetInsertPoint(bad);
-  f.record_failure(b.getInt32(static_cast<int32_t>(RunStatus::OutOfBounds)), what, index, extent);
-  f.leave();
-  b.SetInsertPoint(ok);
+  emit_first_violation(f, dims, empty);
   return Status::success();
 }
 
@@ -109,6 +117,19 @@ Status check_edge(StateEmitter& se, int edge) {
 }
 
 }  // namespace
+
+Status emit_index_checks(Frame& f, const std::string& label, const std::vector<llvm::Value*>& indices,
+                         const std::vector<llvm::Value*>& extents) {
+  llvm::IRBuilder<>& b = f.b;
+  std::vector<Violation> dims;
+  for (size_t k = 0; k < indices.size() && k < extents.size(); ++k) {
+    llvm::Value* below = b.CreateICmpSLT(indices[k], b.getInt64(0));
+    llvm::Value* above = b.CreateICmpSGE(indices[k], extents[k]);
+    dims.push_back({b.CreateOr(below, above), indices[k], extents[k], label + ", index " + std::to_string(k) + ": index"});
+  }
+  if (!dims.empty()) emit_first_violation(f, dims, b.getFalse());
+  return Status::success();
+}
 
 Status emit_bounds_checks(StateEmitter& se, int node) {
   if (!se.f->mc.options.bounds_check) return Status::success();

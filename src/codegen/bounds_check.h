@@ -20,4 +20,11 @@ namespace dace::codegen {
 // memlets marked allow_oob.
 Status emit_bounds_checks(StateEmitter& se, int node);
 
+// The check of indices that tasklet code computes (`A[idx]` on a connector whose memlet is
+// `A[0:N]`): each must lie in 0 .. extent - 1 of the connector's view of its memlet, else
+// the violation, named "<label>, index k", is recorded and the function left. Emitted only
+// with bounds_check on (the caller gives no extents otherwise).
+Status emit_index_checks(Frame& f, const std::string& label, const std::vector<llvm::Value*>& indices,
+                         const std::vector<llvm::Value*>& extents);
+
 }  // namespace dace::codegen

@@ -139,6 +139,11 @@ Result<std::pair<llvm::Value*, ScalarType>> ExprEmitter::address_of(const Expr& 
     if (!v) return v.take_error();
     idx.push_back(*v);
   }
+  if (!ref->extents.empty()) {
+    std::vector<llvm::Value*> i64;
+    for (const TypedValue& v : idx) i64.push_back(as_i64(b_, v));
+    DACE_TRY(env_.check_indices(*ref, i64));
+  }
   return std::make_pair(element_address(b_, *ref, idx), ref->type);
 }
 

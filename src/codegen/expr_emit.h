@@ -18,6 +18,10 @@ struct ArrayRef {
   llvm::Value* base = nullptr;
   ScalarType type = ScalarType::Unknown;
   std::vector<llvm::Value*> strides;  // i64
+  // Run-time bounds checks (LowerOptions::bounds_check): the number of elements along each
+  // index position (i64) and the element that a violation names; empty when unchecked.
+  std::vector<llvm::Value*> extents;
+  std::string label;
 };
 
 class NameEnv {
@@ -27,6 +31,14 @@ class NameEnv {
   virtual Result<TypedValue> read(const std::string& name) = 0;
   // An indexable name (`a[i, j]`).
   virtual Result<ArrayRef> array(const std::string& name) = 0;
+  // Emits the check of indices (i64, one per index position) computed by the code against
+  // ref.extents, called only where ref.extents is set: a violation records a status and
+  // leaves the function.
+  virtual Status check_indices(const ArrayRef& ref, const std::vector<llvm::Value*>& indices) {
+    (void)ref;
+    (void)indices;
+    return Status::success();
+  }
 };
 
 // Address of `ref[indices]`; the indices are converted to i64.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "codegen/addressing.h"
+#include "codegen/bounds_check.h"
 #include "codegen/cpp_blas_tasklet.h"
 #include "codegen/expr_emit.h"
 #include "codegen/target_lowering.h"
@@ -15,6 +16,7 @@
 #include "codegen/stream_queue.h"
 #include "codegen/struct_values.h"
 #include "codegen/wcr.h"
+#include "ir/path.h"
 #include "ir/tasklet/language.h"
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/typecheck.h"
@@ -255,6 +257,30 @@ class TaskletEmitter : public NameEnv {
  private:
   Error fail(const Error& e) const { return make_error(e.code, se_.where(node_) + ": " + e.message, e.line, e.column); }
 
+  Status check_indices(const ArrayRef& ref, const std::vector<llvm::Value*>& indices) override {
+    return emit_index_checks(f_, ref.label, indices, ref.extents);
+  }
+
+  // With bounds_check on, the indices the code computes on an array connector are checked
+  // against the connector's view of its memlet (the memlet is checked against the container
+  // before the tasklet runs): the extents of the indexed dimensions and the name of the
+  // element (edge, memlet, connector) go with the view.
+  Status check_bounds_of(ArrayRef& ref, int edge, const std::string& conn, const sym::Subset& subset,
+                         const std::vector<size_t>& dims) {
+    if (!f_.mc.options.bounds_check) return Status::success();
+    const ir::DataflowEdge* e = se_.state.edge(edge);
+    if (e->memlet.allow_oob) return Status::success();
+    std::vector<sym::Expr> sizes = subset_sizes(subset);
+    for (size_t d : dims) {
+      if (d >= sizes.size()) return Status::success();
+      Result<llvm::Value*> extent = f_.sym(sizes[d]);
+      if (!extent) return fail(extent.error());
+      ref.extents.push_back(*extent);
+    }
+    ref.label = se_.where_edge(edge) + " memlet " + ir::quoted(ir::to_string(e->memlet)) + ", connector " + ir::quoted(conn);
+    return Status::success();
+  }
+
   Status bind_inputs(const ir::Tasklet& t, const std::map<std::string, int>& arity,
                      std::map<std::string, ConnectorInfo>& info) {
     for (int e : se_.state.in_edges(node_)) {
@@ -312,6 +338,7 @@ class TaskletEmitter : public NameEnv {
       if (!dims) return fail(dims.error());
       Result<ArrayRef> ref = subset_array_ref(f_, *d, subset, *dims);
       if (!ref) return fail(ref.error());
+      DACE_TRY(check_bounds_of(*ref, e, conn, subset, *dims));
       in.array = *ref;
       inputs_[conn] = in;
       info[conn] = ConnectorInfo{elem, static_cast<int>(dims->size()), false};
@@ -383,6 +410,7 @@ class TaskletEmitter : public NameEnv {
       if (!dims) return fail(dims.error());
       Result<ArrayRef> ref = subset_array_ref(f_, *d, subset, *dims);
       if (!ref) return fail(ref.error());
+      DACE_TRY(check_bounds_of(*ref, e, conn, subset, *dims));
       out.array = *ref;
       out.targets.push_back(tg);
       info[conn] = ConnectorInfo{tg.elem, static_cast<int>(dims->size()), false};

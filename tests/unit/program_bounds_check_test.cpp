@@ -225,6 +225,77 @@ TEST(ProgramBoundsCheck, CopyBetweenAccessNodesIsStopped) {
 }
 
 // Version-4 callers (no bounds_check field) compile as before: no checks.
+// Indices computed by tasklet code on an array connector (`b = a[j]` with the memlet
+// "a: A[0:N]"): the memlet is in bounds, the element the code picks may not be. Sequential,
+// so that the first failing iteration names the index.
+dace_sdfg_t* make_indexing_map(const char* name, const char* in, const char* out, const char* code) {
+  dace_sdfg_t* sdfg = nullptr;
+  EXPECT_DACE_OK(dace_sdfg_create(&sdfg, name));
+  for (const char* s : {"N", "K", "M"}) EXPECT_DACE_OK(dace_sdfg_add_symbol(sdfg, s, DACE_INT64));
+  EXPECT_DACE_OK(dace_sdfg_add_array(sdfg, "A", DACE_FLOAT64, "N", nullptr));
+  EXPECT_DACE_OK(dace_sdfg_add_array(sdfg, "B", DACE_FLOAT64, "N", nullptr));
+  dace_id_t state = -1;
+  EXPECT_DACE_OK(dace_sdfg_add_state(&state, sdfg, DACE_ROOT_REGION, "s0"));
+  dace_mapped_tasklet_options_t o = DACE_MAPPED_TASKLET_OPTIONS_INIT;
+  o.external_edges = 1;
+  o.schedule = DACE_SCHEDULE_SEQUENTIAL;
+  EXPECT_DACE_OK(dace_state_add_mapped_tasklet(nullptr, nullptr, nullptr, sdfg, state, "pick", "i=0:N", in, code, out, &o));
+  return sdfg;
+}
+
+TEST(ProgramBoundsCheck, TaskletComputedReadIndexIsStoppedAndNamed) {
+  Program p;
+  p.sdfg = make_indexing_map("computed_read", "a: A[0:N]", "b: B[i]", "j = i + K - 1\nb = a[j]");
+  ASSERT_EQ(dace_sdfg_validate(p.sdfg), DACE_OK) << "the memlet itself is in bounds";
+  ASSERT_DACE_OK(p.compile(1));
+  for (int64_t k : {2, 0}) {
+    SCOPED_TRACE("K = " + std::to_string(k));
+    Guarded a, b;
+    fill(a);
+    EXPECT_DACE_ERROR(p.call(a, b, {{"K", k}, {"M", 0}}), DACE_ERROR_RUNTIME, "bounds check");
+    // K = 2: i = N-1 reads index N; K = 0: i = 0 reads index -1.
+    const std::string index = k > 1 ? "is 5, outside 0..4" : "is -1, outside 0..4";
+    EXPECT_NE(message().find(index), std::string::npos) << message();
+    EXPECT_NE(message().find("connector \"a\""), std::string::npos) << message();
+    EXPECT_NE(message().find("memlet \"A[0:N"), std::string::npos) << message();
+    EXPECT_NE(message().find("state \"s0\""), std::string::npos) << message();
+    EXPECT_TRUE(a.guards_intact() && b.guards_intact());
+    // K = 2: the iterations before the bad one ran, B[i] = A[i + 1].
+    if (k == 2) {
+      for (int64_t i = 0; i + 1 < kN; ++i) EXPECT_EQ(b.data()[i], a.data()[i + 1]) << i;
+    }
+  }
+  // In bounds (K = 1): B = A, and the program stays callable after the failures.
+  Guarded a, b;
+  fill(a);
+  ASSERT_DACE_OK(p.call(a, b, {{"K", 1}, {"M", 0}}));
+  EXPECT_TRUE(equal(a, b));
+}
+
+TEST(ProgramBoundsCheck, TaskletComputedWriteIndexIsStopped) {
+  Program p;
+  p.sdfg = make_indexing_map("computed_write", "a: A[i]", "b: B[0:N]", "b[i + K - 1] = a");
+  ASSERT_EQ(dace_sdfg_validate(p.sdfg), DACE_OK);
+  // Without the option the write at index N lands in the guard cell after B.
+  ASSERT_DACE_OK(p.compile(0));
+  {
+    Guarded a, b;
+    fill(a);
+    ASSERT_DACE_OK(p.call(a, b, {{"K", 2}, {"M", 0}}));
+    EXPECT_FALSE(b.guards_intact()) << "the unchecked program should have written past B";
+  }
+  ASSERT_DACE_OK(p.compile(1));
+  Guarded a, b;
+  fill(a);
+  EXPECT_DACE_ERROR(p.call(a, b, {{"K", 2}, {"M", 0}}), DACE_ERROR_RUNTIME, "is 5, outside 0..4");
+  EXPECT_NE(message().find("connector \"b\""), std::string::npos) << message();
+  EXPECT_TRUE(a.guards_intact() && b.guards_intact());
+  Guarded c, d;
+  fill(c);
+  ASSERT_DACE_OK(p.call(c, d, {{"K", 1}, {"M", 0}}));
+  EXPECT_TRUE(equal(c, d));
+}
+
 TEST(ProgramBoundsCheck, Version4OptionsHaveNoChecks) {
   dace_compile_options_t v4{};
   v4.bounds_check = 7;
