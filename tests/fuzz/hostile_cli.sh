@@ -2,14 +2,19 @@
 # Hostile `.sdfg` files (tests/fuzz/hostile_gen.py, generated here: some are megabytes) through
 # `dace validate`, `convert` and `hash`. A file may be refused, never crash or hang the tool:
 #   - exit status 0, 1 (validate only: an invalid SDFG) or 2 (unreadable); never a signal;
-#   - each command within TIME_LIMIT seconds (hostile-but-valid input must stay linear);
+#   - each command within CPU_LIMIT seconds of CPU time, user + system (hostile-but-valid input
+#     must stay linear: the quadratic cases this guards against took minutes). CPU time, not
+#     wall time: on a loaded machine a linear command may wait long for a core, but the CPU
+#     it uses stays put. The kernel enforces the budget (RLIMIT_CPU: SIGXCPU); a wall-clock
+#     limit of HANG_LIMIT seconds only catches a command that blocks without using CPU;
 #   - a refusal says which element: an element path (`sdfg "..."`) or a JSON line, in lines
 #     short enough to read (a deep path or expression is shortened, not repeated);
 #   - where a case states what it expects (ok / refused with a pattern), exactly that.
 # usage: hostile_cli.sh DACE HOSTILE_GEN.py TMPDIR
 set -uo pipefail
 DACE="$1"; GEN="$2"; TMP="$3"
-TIME_LIMIT="${HOSTILE_TIME_LIMIT:-30}"
+CPU_LIMIT="${HOSTILE_CPU_LIMIT:-30}"
+HANG_LIMIT="${HOSTILE_HANG_LIMIT:-300}"
 MAX_LINE=1000
 rm -rf "$TMP"; mkdir -p "$TMP"
 PY=/usr/bin/python3
@@ -19,15 +24,22 @@ fail() { failed=$((failed+1)); echo "FAIL $*"; }
 # run_one NAME FILE CMD EXPECT PATTERN: EXPECT is ok, refused or any.
 run_one() {
   local name="$1" file="$2" cmd="$3" expect="$4" pattern="$5"
-  local out="$TMP/$name.$cmd.out" err="$TMP/$name.$cmd.err" rc start end
+  local out="$TMP/$name.$cmd.out" err="$TMP/$name.$cmd.err" times="$TMP/$name.$cmd.times" rc start end
   local args=("$file")
   [[ $cmd == convert ]] && args=("$file" "$TMP/$name.converted.sdfg" --compact)
   start=${EPOCHREALTIME/[.,]/}
-  timeout -s KILL "$TIME_LIMIT" "$DACE" "$cmd" "${args[@]}" >"$out" 2>"$err"; rc=$?
+  # `time` of the subshell counts the CPU of the command (timeout waits for it).
+  local TIMEFORMAT='%3U %3S'
+  { time ( ulimit -S -t "$CPU_LIMIT"; timeout -s KILL "$HANG_LIMIT" "$DACE" "$cmd" "${args[@]}" >"$out" 2>"$err" ); } 2>"$times"
+  rc=$?
   end=${EPOCHREALTIME/[.,]/}
-  local secs=$(( (end - start) / 1000 ))ms
+  local cpu; cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { c = $1 + $2 } END { printf "%.2f", c }' "$times")
+  local secs="$(( (end - start) / 1000 )) ms wall, $cpu s CPU"
   local allowed="0 2"; [[ $cmd == validate ]] && allowed="0 1 2"
-  if [[ $rc -eq 137 ]]; then fail "$name $cmd: killed after ${TIME_LIMIT}s"; return; fi
+  if [[ $rc -eq $((128 + 24)) ]] || awk -v c="$cpu" -v l="$CPU_LIMIT" 'BEGIN { exit !(c >= l) }'; then
+    fail "$name $cmd: used ${cpu} s of CPU, limit ${CPU_LIMIT} s"; return
+  fi
+  if [[ $rc -eq 137 ]]; then fail "$name $cmd: killed after ${HANG_LIMIT} s wall ($cpu s CPU): blocked"; return; fi
   if [[ $rc -ge 128 ]]; then fail "$name $cmd: signal $((rc-128))"; head -c 2000 "$err"; return; fi
   if [[ " $allowed " != *" $rc "* ]]; then fail "$name $cmd: exit $rc"; head -c 2000 "$err"; return; fi
   local ok=1
@@ -56,7 +68,7 @@ case_() {
   for cmd in validate convert hash; do run_one "$name" "$file" "$cmd" "$expect" "$pattern"; done
   # What convert wrote reads back to the same hash.
   if [[ -s $TMP/$name.converted.sdfg && -s $TMP/$name.hash.out ]]; then
-    local again; again=$(timeout -s KILL "$TIME_LIMIT" "$DACE" hash "$TMP/$name.converted.sdfg" 2>&1)
+    local again; again=$(ulimit -t "$CPU_LIMIT"; timeout -s KILL "$HANG_LIMIT" "$DACE" hash "$TMP/$name.converted.sdfg" 2>&1)
     if [[ $again == "$(cat "$TMP/$name.hash.out")" ]]; then passed=$((passed+1))
     else fail "$name: hash after convert differs: $again"; fi
   fi
