@@ -313,6 +313,30 @@ TEST_F(SdfgTest, RemoveNodeKeepsOtherIds) {
   EXPECT_EQ(c, 3);  // slots are never reused
 }
 
+// Fuzz finding (fuzz/regressions/capi_ops/map-exit-without-entry-round-trip): removing a
+// map entry alone leaves its exit naming a removed node. The SDFG is invalid, but saving it
+// must still write what reads back: the exit with null scope links, not the removed entry's
+// id (which read back as none, so the loaded SDFG differed).
+TEST_F(SdfgTest, MapExitWithoutEntrySavesWhatReadsBack) {
+  dace_id_t entry = -1, exit = -1;
+  ASSERT_DACE_OK(dace_state_add_map(&entry, &exit, sdfg, state, "m", "i=0:N", nullptr));
+  ASSERT_DACE_OK(dace_state_remove_node(sdfg, state, entry));
+  EXPECT_EQ(dace_sdfg_validate(sdfg), DACE_ERROR_INVALID_SDFG);
+  void* data = nullptr;
+  size_t size = 0;
+  ASSERT_DACE_OK(dace_sdfg_save_buffer(&data, &size, sdfg, nullptr));
+  const std::string json(static_cast<const char*>(data), size);
+  dace_sdfg_t* back = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_load_buffer(&back, data, size));
+  dace_buffer_free(data);
+  int32_t equal = 0;
+  const char* diff = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_equal(&equal, &diff, sdfg, back));
+  EXPECT_TRUE(equal) << diff;
+  dace_sdfg_release(back);
+  EXPECT_NE(json.find("\"scope_entry\": null"), std::string::npos) << json;
+}
+
 TEST_F(SdfgTest, ScopeParents) {
   dace_id_t tasklet = -1, entry = -1, exit = -1;
   ASSERT_DACE_OK(dace_state_add_mapped_tasklet(&tasklet, &entry, &exit, sdfg, state, "t", "i=0:N", "x: B[i]",

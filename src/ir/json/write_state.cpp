@@ -220,8 +220,10 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
     if (!n->is_scope_exit()) continue;
     int entry = entry_of_exit(*n);
     parent[static_cast<size_t>(id)] = st.node(entry) ? entry : -1;
-    // The first exit naming an entry wins, as in State::exit_of.
-    if (entry >= 0 && entry < st.node_slots() && exit_of[static_cast<size_t>(entry)] < 0)
+    // The first exit naming an entry wins, as in State::exit_of. An exit whose entry was
+    // removed (the C API removes one node at a time) belongs to no scope: it is written
+    // with null links, as it reads back.
+    if (st.node(entry) && exit_of[static_cast<size_t>(entry)] < 0)
       exit_of[static_cast<size_t>(entry)] = id;
   }
   auto exit_text = [&](int entry) {
