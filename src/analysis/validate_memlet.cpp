@@ -1,4 +1,6 @@
 // Memlet rules (DaCe's Memlet.validate and the edge loop of validate_state).
+#include <optional>
+
 #include "analysis/sets.h"
 #include "analysis/validate_code.h"
 #include "analysis/validate_state_info.h"
@@ -88,7 +90,7 @@ struct MemletChecker {
   void check_bounds(int edge, const std::string& path, const sym::Subset& s, const ir::DataDescriptor& d,
                     const char* what) {
     if (s.rank() != d.rank()) return;
-    sym::Assumptions a = assumptions(edge);
+    std::optional<sym::Assumptions> assumed;  // only for symbolic dimensions
     for (size_t i = 0; i < s.rank(); ++i) {
       const auto& r = s.dims[i];
       sym::Expr shape = d.shape[i];
@@ -98,6 +100,21 @@ struct MemletChecker {
       if (auto step = sym::as_integer(r.step); step && *step < 0) std::swap(lo, hi);
       std::string dim = std::string(what) + " dimension " + std::to_string(i);
       sym::Expr first = sym::add(lo, off), last = sym::add(hi, off);
+      // Integer indices and size (most memlets of large generated SDFGs): the same three
+      // tests as below, decided by comparing numbers instead of asking ISL.
+      auto f = sym::as_integer(first), l = sym::as_integer(last), n = sym::as_integer(shape);
+      if (f && l && n) {
+        if (*f < 0)
+          ctx.error(path, dim + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
+        else if (*n <= *l)
+          ctx.error(path, dim + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
+        else if (*f >= *n || *l < 0)
+          ctx.error(path, dim + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
+                              " lies outside size " + sym::to_string(shape) + ")");
+        continue;
+      }
+      if (!assumed) assumed = assumptions(edge);
+      const sym::Assumptions& a = *assumed;
       if (proven(sym::lt(first, sym::integer(0)), a))
         ctx.error(path, dim + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
       else if (proven(sym::le(shape, last), a))
