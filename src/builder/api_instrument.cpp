@@ -2,12 +2,15 @@
 // programs (api_instrument.h).
 #include "builder/api_instrument.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "builder/api_internal.h"
@@ -44,6 +47,22 @@ std::string fresh_report_path(const std::string& dir) {
   }
 }
 
+// The report's `tid` of each recording thread: 0 for the thread that called the program
+// (the one building the report, right after the call), then 1, 2, ... for the runtime's
+// helpers in the order of their first event's start. Small dense numbers instead of DaCe's
+// hashed std::thread::id: the same tracks from call to call, and readable in Perfetto.
+std::map<uint64_t, int> number_threads(const std::vector<codegen::InstrumentEvent>& events) {
+  std::map<uint64_t, int> tid;
+  tid[static_cast<uint64_t>(pthread_self())] = 0;
+  std::vector<const codegen::InstrumentEvent*> by_start;
+  for (const auto& ev : events) by_start.push_back(&ev);
+  std::stable_sort(by_start.begin(), by_start.end(), [](const auto* a, const auto* b) {
+    return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->thread < b->thread;
+  });
+  for (const auto* ev : by_start) tid.emplace(ev->thread, static_cast<int>(tid.size()));
+  return tid;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ProgramReports>> make_program_reports(const jit::Program& program, dace_context_t* context,
@@ -72,6 +91,7 @@ Status record_call_report(ProgramReports& reports, const jit::Program& program) 
   std::vector<codegen::InstrumentEvent> events = program.last_instrument_events(&dropped);
   nlohmann::ordered_json trace = nlohmann::ordered_json::array();
   const long pid = static_cast<long>(getpid());
+  const std::map<uint64_t, int> tids = number_threads(events);
   for (const auto& ev : events) {
     if (ev.element < 0 || static_cast<size_t>(ev.element) >= reports.elements.size()) continue;
     const ReportElement& el = reports.elements[static_cast<size_t>(ev.element)];
@@ -83,7 +103,7 @@ Status record_call_report(ProgramReports& reports, const jit::Program& program) 
     e["ts"] = static_cast<double>(ev.start_ns) / 1000.0;
     e["dur"] = static_cast<double>(ev.end_ns - ev.start_ns) / 1000.0;
     e["pid"] = pid;
-    e["tid"] = 0;
+    e["tid"] = tids.at(ev.thread);
     nlohmann::ordered_json args = nlohmann::ordered_json::object();
     args["cfg_id"] = el.cfg_id;
     if (el.state_id >= 0) args["state_id"] = el.state_id;

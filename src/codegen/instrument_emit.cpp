@@ -75,7 +75,7 @@ int dense_index(const std::vector<int>& live, int slot) {
 llvm::GlobalVariable* event_buffer(ModuleContext& mc) {
   if (llvm::GlobalVariable* g = mc.module.getNamedGlobal(kInstrumentSymbol)) return g;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
-  llvm::StructType* event = llvm::StructType::get(mc.ctx, {i64, i64, i64});
+  llvm::StructType* event = llvm::StructType::get(mc.ctx, {i64, i64, i64, i64});
   llvm::StructType* ty =
       llvm::StructType::get(mc.ctx, {i64, llvm::ArrayType::get(event, static_cast<uint64_t>(kInstrumentCapacity))});
   return new llvm::GlobalVariable(mc.module, ty, false, llvm::GlobalValue::ExternalLinkage,
@@ -190,10 +190,16 @@ void stop_timer(Frame& f, const Timer& timer) {
   b.CreateCondBr(b.CreateICmpULT(index, b.getInt64(static_cast<uint64_t>(kInstrumentCapacity))), store, done);
   b.SetInsertPoint(store);
   llvm::Value* event = b.CreateInBoundsGEP(ty, buffer, {b.getInt32(0), b.getInt32(1), index});
-  llvm::StructType* event_ty = llvm::StructType::get(f.mc.ctx, {b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()});
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::StructType* event_ty = llvm::StructType::get(f.mc.ctx, {i64, i64, i64, i64});
+  // pthread_self() from libc (glibc >= 2.34 has it there): the recording thread, one load
+  // of the thread pointer, so a timer inside a parallel map names the helper that ran it.
+  llvm::FunctionCallee self = f.mc.module.getOrInsertFunction("pthread_self", llvm::FunctionType::get(i64, false));
+  llvm::Value* thread = b.CreateCall(self, {}, "instr.thread");
   b.CreateStore(b.getInt64(static_cast<uint64_t>(timer.element)), b.CreateStructGEP(event_ty, event, 0));
   b.CreateStore(timer.start, b.CreateStructGEP(event_ty, event, 1));
   b.CreateStore(end, b.CreateStructGEP(event_ty, event, 2));
+  b.CreateStore(thread, b.CreateStructGEP(event_ty, event, 3));
   b.CreateBr(done);
   b.SetInsertPoint(done);
 }

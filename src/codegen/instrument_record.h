@@ -19,14 +19,17 @@ inline constexpr const char* kInstrumentSymbol = "__dace_instr";
 inline constexpr const char* kInstrumentElementsSymbol = "__dace_instr_elements";
 inline constexpr int64_t kInstrumentCapacity = int64_t{1} << 16;
 
-// One timed execution of an element: steady-clock (CLOCK_MONOTONIC) nanoseconds.
+// One timed execution of an element: steady-clock (CLOCK_MONOTONIC) nanoseconds, and the
+// thread that ran it (pthread_self(), so elements inside parallel maps, recorded by the
+// runtime's helper threads, land on their own track; the report numbers the threads).
 struct InstrumentEvent {
   int64_t element;  // index into the elements table
   int64_t start_ns;
   int64_t end_ns;
+  uint64_t thread;  // pthread_t of the recording thread
 };
 
-// Layout of `__dace_instr` ({i64, [capacity x {i64, i64, i64}]} in IR).
+// Layout of `__dace_instr` ({i64, [capacity x {i64, i64, i64, i64}]} in IR).
 struct InstrumentRecord {
   int64_t count;  // events recorded since the host cleared it (may exceed the capacity)
   InstrumentEvent events[kInstrumentCapacity];

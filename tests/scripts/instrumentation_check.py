@@ -7,8 +7,11 @@
    case's stored outputs), and the maps' times add up to the program's time within 10%
    (sum <= program, sum >= 90% of it; heat_3d's time is its stencil maps').
 3. gemm (simp) with `--instrument all`: outputs match NumPy, the report names the program.
-4. DaCe 1.0.2's own reader (dace.codegen.instrumentation.report.InstrumentationReport) loads
-   both reports and finds our elements under DaCe's (cfg_id, state_id, id) keys. Without the
+4. A DaCe-built SDFG whose state s0 is followed by a ReturnBlock and then a state s1, timed
+   with `program,states`: the report holds exactly the program and s0 (s1 never runs), s0
+   inside the program's span, and A[0] = 1 while A[1] keeps its value (hand-derived).
+5. DaCe 1.0.2's own reader (dace.codegen.instrumentation.report.InstrumentationReport) loads
+   every report and finds our elements under DaCe's (cfg_id, state_id, id) keys. Without the
    DaCe venv this part is skipped with a reason (exit 77 after the other checks passed).
 
 usage: instrumentation_check.py DACE_CLI VENV_PYTHON CORPUS_DIR WORK_DIR FIXTURE_REPORT
@@ -17,6 +20,7 @@ import glob
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -105,11 +109,66 @@ for path in sys.argv[1:]:
         a = e["args"]
         uuid = (a["cfg_id"], a.get("state_id", -1), a.get("id", -1))
         assert uuid in rep.durations, (uuid, list(rep.durations))
-        times = [t for per_tid in rep.durations[uuid][e["name"]].values() for t in per_tid]
+        # DaCe groups durations by thread: each event must be found under its own tid.
+        times = rep.durations[uuid][e["name"]][e["tid"]]
         assert any(abs(t - e["dur"] / 1000) < 1e-9 for t in times), (e, times)
     str(rep)  # DaCe's own table renders
     print("ok: DaCe 1.0.2 InstrumentationReport reads", path, "with", len(rep.durations), "elements")
 """
+
+
+RETURN_SDFG = r"""
+import sys
+import dace
+from dace.sdfg.state import ReturnBlock
+sdfg = dace.SDFG("ret_timed")
+sdfg.add_array("A", [4], dace.float64)
+s0 = sdfg.add_state("s0", is_start_block=True)
+t = s0.add_tasklet("one", {}, {"o"}, "o = 1.0")
+s0.add_edge(t, "o", s0.add_write("A"), None, dace.Memlet("A[0]"))
+ret = ReturnBlock("ret")
+sdfg.add_node(ret)
+s1 = sdfg.add_state("s1")
+t = s1.add_tasklet("two", {}, {"o"}, "o = 2.0")
+s1.add_edge(t, "o", s1.add_write("A"), None, dace.Memlet("A[1]"))
+sdfg.add_edge(s0, ret, dace.InterstateEdge())
+sdfg.add_edge(ret, s1, dace.InterstateEdge())
+sdfg.save(sys.argv[1])
+"""
+
+
+def check_return_block(cli, venv_python, work):
+    out = os.path.join(work, "ret_timed")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    sdfg = os.path.join(out, "ret_timed.sdfg")
+    run([venv_python, "-c", RETURN_SDFG, sdfg])
+    # A starts as [5, 5, 5, 5] (NumPy's .npy written by hand: header, then 4 doubles).
+    a_in = os.path.join(out, "A.npy")
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }"
+    header += " " * (127 - 10 - len(header)) + "\n"
+    with open(a_in, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+        f.write(struct.pack("<4d", 5, 5, 5, 5))
+    results = os.path.join(out, "results")
+    run([cli, "run", sdfg, "-i", "A=" + a_in, "-o", results, "--instrument", "program,states",
+         "--instrument-dir", out])
+    with open(os.path.join(results, "A.npy"), "rb") as f:
+        data = f.read()
+    values = struct.unpack("<4d", data[-32:])
+    assert values == (1.0, 5.0, 5.0, 5.0), f"A after the call: {values} (s0 writes A[0] = 1; s1 must not run)"
+    reports = sorted(glob.glob(os.path.join(out, "report-*.json")))
+    assert len(reports) == 1, reports
+    with open(reports[0]) as f:
+        events = json.load(f)["traceEvents"]
+    by_name = {e["name"]: e for e in events}
+    assert sorted(by_name) == ["SDFG ret_timed", "State s0"], sorted(by_name)
+    p, s0 = by_name["SDFG ret_timed"], by_name["State s0"]
+    assert p["ts"] <= s0["ts"] and s0["ts"] + s0["dur"] <= p["ts"] + p["dur"], (p, s0)
+    assert p["tid"] == 0 and s0["tid"] == 0, (p, s0)
+    assert s0["args"] == {"cfg_id": 0, "state_id": 0}, s0
+    print("ok: a state followed by a return block is timed; the state after it is not run")
+    return reports[0]
 
 
 def main():
@@ -126,7 +185,8 @@ def main():
     if not os.path.exists(venv_python):
         print(f"SKIP: DaCe's report reader not checked: no DaCe venv at {venv_python}")
         return 77
-    out = run([venv_python, "-c", DACE_READER, heat_path, gemm_path, fixture])
+    ret_path = check_return_block(cli, venv_python, work)
+    out = run([venv_python, "-c", DACE_READER, heat_path, gemm_path, ret_path, fixture])
     print(out.strip())
     return 0
 

@@ -8,7 +8,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -230,6 +233,84 @@ TEST(CapiInstrument, ReportOfATimedProgram) {
   dace_context_release(ctx);
   dace_sdfg_release(sdfg);
   std::filesystem::remove_all(dir);
+}
+
+// A timer on the tasklet inside axpb's parallel map: one event per iteration, recorded by
+// whichever thread ran it. The SDFG, state and map are timed by the calling thread (tid 0);
+// the threads are numbered densely; one thread runs one iteration at a time, so the events
+// of one tid never overlap (all on one track, as before per-thread ids, they would as soon
+// as two threads ran together); every iteration lies inside the map's span.
+TEST(CapiInstrument, EventsInsideAParallelMapCarryTheirThread) {
+  dace_sdfg_t* sdfg = capi_test::make_axpb("axpb_threads");
+  dace_id_t state = -1;
+  ASSERT_DACE_OK(dace_sdfg_find_block(&state, sdfg, "s0"));
+  size_t count = 0;
+  ASSERT_DACE_OK(dace_state_list_nodes(nullptr, 0, &count, sdfg, state));
+  std::vector<dace_id_t> nodes(count);
+  ASSERT_DACE_OK(dace_state_list_nodes(nodes.data(), count, &count, sdfg, state));
+  for (dace_id_t node : nodes) {
+    dace_node_kind_t kind;
+    ASSERT_DACE_OK(dace_node_get_kind(&kind, sdfg, state, node));
+    if (kind == DACE_NODE_MAP_ENTRY || kind == DACE_NODE_TASKLET) {
+      ASSERT_DACE_OK(dace_node_set_instrument(sdfg, state, node, "Timer"));
+    }
+  }
+  ASSERT_DACE_OK(dace_state_set_instrument(sdfg, state, "Timer"));
+  ASSERT_DACE_OK(dace_sdfg_set_instrument(sdfg, "Timer"));
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  ASSERT_DACE_OK(dace_context_set_option(ctx, "instrument_dir", "-"));
+  dace_compile_options_t options = DACE_COMPILE_OPTIONS_INIT;
+  options.num_threads = 2;
+  dace_program_t* program = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&program, ctx, sdfg, &options));
+
+  const size_t n = 20000;
+  std::vector<double> a(n), b(n, 0.0);
+  for (size_t i = 0; i < n; ++i) a[i] = static_cast<double>(i % 97) - 3;
+  size_t most_threads = 0;
+  for (int call = 0; call < 3; ++call) {
+    ASSERT_DACE_OK(capi_test::call_axpb(program, a, b, 0.5));
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(b[i], a[i] * 2 + 0.5) << i;
+    const char* report = nullptr;
+    ASSERT_DACE_OK(dace_program_last_report(&report, nullptr, program));
+    nlohmann::json r = nlohmann::json::parse(report);
+    std::map<int, std::vector<std::pair<double, double>>> tasklets_by_tid;
+    double map_start = -1, map_end = -1;
+    size_t tasklets = 0;
+    for (const auto& e : r["traceEvents"]) {
+      const std::string name = e["name"];
+      const int tid = e["tid"];
+      const double ts = e["ts"], end = ts + e["dur"].get<double>();
+      if (name.rfind("Tasklet ", 0) == 0) {
+        ++tasklets;
+        tasklets_by_tid[tid].push_back({ts, end});
+      } else {
+        EXPECT_EQ(tid, 0) << name << " is timed by the calling thread";
+        if (name.rfind("Map ", 0) == 0) map_start = ts, map_end = end;
+      }
+    }
+    ASSERT_EQ(tasklets, n) << "one event per iteration";
+    ASSERT_GE(map_start, 0.0);
+    ASSERT_LE(tasklets_by_tid.size(), 2u) << "two threads run the map";
+    int expect_tid = tasklets_by_tid.count(0) ? 0 : 1;  // the caller may have left every piece to a helper
+    for (auto& [tid, spans] : tasklets_by_tid) {
+      EXPECT_EQ(tid, expect_tid++) << "dense thread numbers";
+      std::sort(spans.begin(), spans.end());
+      for (size_t i = 0; i < spans.size(); ++i) {
+        EXPECT_GE(spans[i].first, map_start);
+        EXPECT_LE(spans[i].second, map_end);
+        if (i) {
+          ASSERT_GE(spans[i].first, spans[i - 1].second) << "tid " << tid << ": overlapping iterations";
+        }
+      }
+    }
+    most_threads = std::max(most_threads, tasklets_by_tid.size());
+  }
+  if (most_threads < 2) std::printf("note: one thread ran every iteration in all calls (loaded machine)\n");
+  dace_program_release(program);
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
 }
 
 }  // namespace
