@@ -20,6 +20,7 @@
 #include "codegen/run_status.h"
 #include "ir/log.h"
 #include "jit/program_abi.h"
+#include "pipeline/aot_archive.h"
 #include "pipeline/aot_header.h"
 #include "pipeline/aot_link.h"
 #include "pipeline/optimize_step.h"
@@ -158,13 +159,18 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
   out.object = (dir / (name + ".o")).string();
   out.header = (dir / (name + ".h")).string();
   out.library = (dir / ("lib" + name + ".so")).string();
+  out.archive = (dir / ("lib" + name + ".a")).string();
+  auto archive = static_archive(*object, name + ".o");
+  if (!archive) return archive.take_error();
   Temporaries temps;
   const std::string tmp_object = temp_name(dir, name + ".o");
   const std::string tmp_header = temp_name(dir, name + ".h");
   const std::string tmp_library = temp_name(dir, "lib" + name + ".so");
-  temps.paths = {tmp_object, tmp_header, tmp_library};
+  const std::string tmp_archive = temp_name(dir, "lib" + name + ".a");
+  temps.paths = {tmp_object, tmp_header, tmp_library, tmp_archive};
   DACE_TRY(write_file(tmp_object, *object, out.object));
   DACE_TRY(write_file(tmp_header, *header, out.header));
+  DACE_TRY(write_file(tmp_archive, *archive, out.archive));
 
   t = Clock::now();
   LinkRequest link;
@@ -178,9 +184,9 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
   DACE_TRY(link_shared_library(link));
   out.times.link_ms = ms_since(t);
 
-  // All three are complete: move them into place.
+  // All four are complete: move them into place.
   for (const auto& [from, to] : {std::pair{tmp_object, out.object}, std::pair{tmp_header, out.header},
-                                 std::pair{tmp_library, out.library}}) {
+                                 std::pair{tmp_archive, out.archive}, std::pair{tmp_library, out.library}}) {
     fs::rename(from, to, ec);
     if (ec) return make_error(Code::IoError, "cannot rename \"" + from + "\" to \"" + to + "\": " + ec.message());
   }

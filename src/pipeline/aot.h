@@ -5,6 +5,8 @@
 //   <out_dir>/lib<name>.so  that object as a shared library (SONAME lib<name>.so), DT_NEEDED
 //                           on libdace_rt.so (the CPU runtime, no LLVM) and the vendor
 //                           libraries it calls (OpenBLAS, LAPACKE, libmvec, libm)
+//   <out_dir>/lib<name>.a   that object as a static archive (pipeline/aot_archive.h), for a
+//                           host that links the program into its executable
 //   <out_dir>/<name>.h      DaCe's ABI of the program in C99 (pipeline/aot_header.h)
 // <name> is the SDFG's name, which must be a C identifier. Each file is written under a
 // temporary name in out_dir and renamed into place, so a failed compile leaves no partial
@@ -20,7 +22,7 @@
 namespace dace::pipeline {
 
 struct AotOutput {
-  std::string library, object, header;  // the paths written
+  std::string library, object, header, archive;  // the paths written
   PhaseTimes times;                     // transform, validate, lower, optimize+codegen (jit_ms), total
   uint64_t object_bytes = 0;
 };

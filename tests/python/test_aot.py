@@ -21,7 +21,9 @@ def test_compile_aot_writes_library_object_header(tmp_path):
         assert os.path.getsize(path) > 0
     text = open(header).read()
     assert f"__program_{g.name}({g.name}Handle_t handle, double* A, double* B, double* C" in text
-    assert sorted(os.listdir(tmp_path / "out")) == sorted(os.path.basename(p) for p in (lib, obj, header))
+    archive = f"lib{g.name}.a"  # the static archive, written next to the three returned paths
+    assert open(tmp_path / "out" / archive, "rb").read(8) == b"!<arch>\n"
+    assert sorted(os.listdir(tmp_path / "out")) == sorted([archive] + [os.path.basename(p) for p in (lib, obj, header)])
 
 
 @pytest.mark.skipif(not os.path.exists(GEMM), reason="corpus not found")

@@ -3,15 +3,18 @@
 
 usage: aot_corpus.py DACE_CLI CORPUS_DIR WORK_DIR C_COMPILER C++_COMPILER
 
-For each kernel below: `dace compile IN.sdfg --aot -o DIR` writes lib<name>.so, <name>.o and
-<name>.h; the header compiles alone as C99 and C++ with -pedantic -Werror; a C program
-generated from the SDFG's argument list (`dace info --json`) and the case file calls
-__dace_init/__program/__dace_exit through the header on the corpus inputs, built twice: once
-linking only -l<name>, once linking <name>.o with -ldace_rt and the vendor libraries. Each
+For each kernel below: `dace compile IN.sdfg --aot -o DIR` writes lib<name>.so, lib<name>.a,
+<name>.o and <name>.h; the header compiles alone as C99 and C++ with -pedantic -Werror; the
+archive holds exactly <name>.o (binutils' `ar t`) and its symbol index names the three entry
+points (`nm --print-armap`); a C program generated from the SDFG's argument list (`dace info
+--json`) and the case file calls __dace_init/__program/__dace_exit through the header on the
+corpus inputs, built three times: once linking only -l<name>, once linking <name>.o with
+-ldace_rt and the vendor libraries, once linking lib<name>.a the same way (and then needing no
+lib<name>.so). Each
 program checks in /proc/self/maps that no LLVM and no libdace.so is loaded, and the outputs are
 compared with the corpus's NumPy outputs (rtol/atol of the case). The dynamic-link closure
 (ldd) of each program must not name libLLVM or libdace.so either. A second AOT compile into
-another folder gives a byte-identical object. Then the refusals: an output folder that cannot
+another folder gives a byte-identical object and archive. Then the refusals: an output folder that cannot
 be created, an SDFG name that is not a C identifier, and a program with GPU storage, each exit
 2 with a message naming the problem and leaving no file behind.
 """
@@ -174,7 +177,8 @@ def main():
             fail(f'{kernel}: dace compile --aot exit {r.returncode}: {r.stdout}')
             continue
         written = json.loads(r.stdout)
-        for key, fname in (('library', f'lib{name}.so'), ('object', f'{name}.o'), ('header', f'{name}.h')):
+        for key, fname in (('library', f'lib{name}.so'), ('object', f'{name}.o'), ('header', f'{name}.h'),
+                           ('archive', f'lib{name}.a')):
             if written.get(key) != os.path.join(out, fname) or not os.path.isfile(written[key]):
                 fail(f'{kernel}: {key} {written.get(key)} is not {os.path.join(out, fname)}')
         leftovers = [f for f in os.listdir(out) if f.startswith('.')]
@@ -188,9 +192,20 @@ def main():
         # Determinism: a second compile gives the same object bytes.
         out2 = os.path.join(work, kernel + '.again')
         r = run([cli, 'compile', sdfg, '--aot', '-o', out2, '-O3'], env=env)
-        if r.returncode != 0 or open(os.path.join(out, f'{name}.o'), 'rb').read() != \
-                open(os.path.join(out2, f'{name}.o'), 'rb').read():
-            fail(f'{kernel}: a second AOT compile gives another object ({r.stdout})')
+        for fname in (f'{name}.o', f'lib{name}.a'):
+            if r.returncode != 0 or open(os.path.join(out, fname), 'rb').read() != \
+                    open(os.path.join(out2, fname), 'rb').read():
+                fail(f'{kernel}: a second AOT compile gives another {fname} ({r.stdout})')
+        # The archive, read by binutils (not by LLVM, which wrote it): one member, and an index
+        # that lets a linker find the entry points.
+        archive = os.path.join(out, f'lib{name}.a')
+        members = run(['ar', 't', archive]).stdout.split()
+        if members != [f'{name}.o']:
+            fail(f'{kernel}: lib{name}.a holds {members}, not [{name}.o]')
+        armap = run(['nm', '--print-armap', archive]).stdout
+        for entry in (f'__dace_init_{name}', f'__program_{name}', f'__dace_exit_{name}'):
+            if f'{entry} in {name}.o' not in armap:
+                fail(f'{kernel}: the symbol index of lib{name}.a lacks {entry}:\n{armap[:1500]}')
         # Where lib<name>.so finds libdace_rt.so: its RUNPATH.
         dyn = run(['readelf', '-d', os.path.join(out, f'lib{name}.so')]).stdout
         if 'NEEDED' not in dyn or 'libdace_rt.so' not in dyn:
@@ -215,6 +230,10 @@ def main():
                        '-Wl,--no-as-needed', '-ldace_rt', '-Wl,-rpath,' + (rt_dir or ''), '-Wl,--as-needed',
                        '-l:libopenblas.so.0',
                        '-lmvec', '-lm'],
+            'static archive': [cc, '-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-I', out, main_c, '-o',
+                               os.path.join(work, kernel + '_a'), '-L', out, f'-l:lib{name}.a', '-L', rt_dir or '',
+                               '-Wl,--no-as-needed', '-ldace_rt', '-Wl,-rpath,' + (rt_dir or ''),
+                               '-Wl,--as-needed', '-l:libopenblas.so.0', '-lmvec', '-lm'],
         }
         for label, cmd in builds.items():
             r = run(cmd)
@@ -225,6 +244,8 @@ def main():
             deps = closure_names(exe)
             if 'libLLVM' in deps or 'libdace.so' in deps:
                 fail(f'{kernel} ({label}): the program links LLVM or libdace.so:\n{deps}')
+            if label == 'static archive' and f'lib{name}.so' in deps:
+                fail(f'{kernel} ({label}): the program needs lib{name}.so:\n{deps}')
             for _, path, _ in outputs:
                 if os.path.exists(path):
                     os.remove(path)

@@ -1,7 +1,7 @@
 // `dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]
 //  [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers]`: compile through the C API and report where
 // the time went. `dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS]
-// [--bounds-check] [--json]`: ahead-of-time, DIR/lib<name>.so, <name>.o and <name>.h (docs/aot.md). It waits for the optimized tier, to report when it came in (`optimized_ms`); `total_ms` is
+// [--bounds-check] [--json]`: ahead-of-time, DIR/lib<name>.so, lib<name>.a, <name>.o and <name>.h (docs/aot.md). It waits for the optimized tier, to report when it came in (`optimized_ms`); `total_ms` is
 // the time until the program was callable.
 // The C API dumps IR and assembly side by side into one folder; the CLI dumps into a private
 // temporary folder and moves each file where it was asked for.
@@ -25,7 +25,8 @@ constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
     "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n"
     "       dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS] [--bounds-check]\n"
-    "                    [--json]   ahead of time: DIR/lib<name>.so, DIR/<name>.o, DIR/<name>.h (no JIT at run time)\n";
+    "                    [--json]   ahead of time: DIR/lib<name>.so, DIR/lib<name>.a, DIR/<name>.o, DIR/<name>.h\n"
+    "                               (no JIT at run time)\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "dace compile: %s\n%s", message.c_str(), kUsage);
@@ -81,7 +82,7 @@ bool move_dumped(const fs::path& from, const std::string& ext, const std::string
   return true;
 }
 
-// --aot: the three files through dace_program_compile_aot; a line per file (or JSON).
+// --aot: the four files through dace_program_compile_aot; a line per file (or JSON).
 int compile_aot(const std::string& file, const CompileFlags& flags, const std::string& out_dir, bool as_json,
                 Progress& progress) {
   SdfgPtr sdfg = load_sdfg(file);
@@ -104,13 +105,14 @@ int compile_aot(const std::string& file, const CompileFlags& flags, const std::s
   }
   const fs::path dir(out_dir);
   const std::string files[] = {(dir / ("lib" + name + ".so")).string(), (dir / (name + ".o")).string(),
-                               (dir / (name + ".h")).string()};
+                               (dir / (name + ".h")).string(), (dir / ("lib" + name + ".a")).string()};
   if (as_json) {
     ordered_json j;
     j["name"] = name;
     j["library"] = files[0];
     j["object"] = files[1];
     j["header"] = files[2];
+    j["archive"] = files[3];
     std::printf("%s\n", j.dump(1).c_str());
   } else {
     for (const std::string& f : files) std::printf("wrote %s\n", f.c_str());

@@ -561,9 +561,10 @@ class SDFG(ControlFlowRegion, Releasable):
 
     def compile_aot(self, out_dir, opt_level=3, fast_math=False, num_threads=0, optimize=None, context=None,
                     bounds_check=False):
-        """Ahead-of-time compilation (docs/aot.md): writes out_dir/lib<name>.so, <name>.o and
-        <name>.h, for a C or Fortran host that links them with no JIT at run time. The name
-        must be a C identifier. Returns the three paths (library, object, header)."""
+        """Ahead-of-time compilation (docs/aot.md): writes out_dir/lib<name>.so, lib<name>.a,
+        <name>.o and <name>.h, for a C or Fortran host that links them with no JIT at run time.
+        The name must be a C identifier. Returns three paths (library, object, header); the
+        static archive is lib<name>.a next to them."""
         import os
 
         from .context import default_context
