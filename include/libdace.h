@@ -827,9 +827,10 @@ DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options
 DACE_API dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t* context,
                                             const dace_sdfg_t* sdfg, const dace_compile_options_t* options);
 /* Ahead-of-time compilation (docs/aot.md): validates and lowers `sdfg` as
- * dace_program_compile does, then writes three files into `out_dir` (created if missing):
+ * dace_program_compile does, then writes four files into `out_dir` (created if missing):
  * <name>.o (the object the JIT would link, for this host's CPU, position-independent,
- * byte-deterministic), lib<name>.so (that object linked by the system's C compiler driver,
+ * byte-deterministic), lib<name>.a (that object as a static archive, deterministic too),
+ * lib<name>.so (that object linked by the system's C compiler driver,
  * `cc` or $DACE_AOT_CC, needing only libdace_rt.so, the CPU runtime without LLVM, and the
  * vendor libraries it calls) and <name>.h (DaCe's ABI: __dace_init_<name>,
  * __program_<name>, __dace_exit_<name>, argument types and order in comments), <name> being
