@@ -12,6 +12,7 @@
 #include "libdace_plugin.h"
 #include "lowering/blas.h"
 #include "lowering/copy.h"
+#include "lowering/cublas_tasklet.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
 #include "lowering/reduce.h"
@@ -66,6 +67,16 @@ class DeviceMatMul final : public dace::plugin::LibraryExpansion {
   bool lowers_device_operands() const override { return true; }
   dace::Status lower_node(dace::codegen::LibraryNodeContext& context) const override {
     return dace::cuda::lower_device_matmul(context);
+  }
+};
+
+// DaCe's cuBLAS C++ tasklets (the GPU expansions of Gemm/Gemv/Dot in *.gpu.sdfg files): the
+// same cuBLAS call as the library nodes above (lowering/cublas_tasklet.h).
+class CublasTasklet final : public dace::plugin::CppTaskletLowering {
+ public:
+  bool claims(std::string_view code) const override { return dace::cuda::is_cublas_tasklet(code); }
+  dace::Status lower_tasklet(dace::codegen::CppTaskletContext& context) const override {
+    return dace::cuda::lower_cublas_tasklet(context);
   }
 };
 
@@ -131,6 +142,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
   for (const char* cls : {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libraries.blas.nodes.gemm.Gemm",
                           "dace.libraries.blas.nodes.gemv.Gemv", "dace.libraries.blas.nodes.dot.Dot"})
     if (!registry->add_expansion(cls, "cuBLAS", matmul).ok()) return 1;
+  if (!registry->add_cpp_tasklet("cuBLAS", std::make_shared<CublasTasklet>()).ok()) return 1;
   return 0;
 }
 

@@ -60,6 +60,18 @@ class AllocationContext {
   llvm::Value* bound = nullptr;
 };
 
+// A C++ tasklet (node `node` of `se`'s state) that a plugin's CppTaskletLowering claimed. The
+// plugin emits the tasklet's effect into `se.f` at its insertion point; `where` names the
+// tasklet for messages.
+class CppTaskletContext {
+ public:
+  CppTaskletContext(StateEmitter& se, int node, const std::string& code) : se(se), node(node), code(code) {}
+  StateEmitter& se;
+  int node;
+  const std::string& code;
+  std::string where() const { return se.where(node); }
+};
+
 // A module whose ModuleContext::target_state holds this key is device code (a plugin's
 // device module): containers in device storage are addressable there, and not in host modules.
 inline constexpr const char* kDeviceCodeKey = "device_code";

@@ -17,6 +17,7 @@
 #include "codegen/struct_values.h"
 #include "codegen/wcr.h"
 #include "ir/path.h"
+#include "plugin/registry.h"
 #include "ir/tasklet/language.h"
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/typecheck.h"
@@ -167,8 +168,17 @@ class TaskletEmitter : public NameEnv {
 
   Status run() {
     const auto& t = static_cast<const ir::Tasklet&>(*se_.state.node(node_));
-    // C++ tasklets: only the CBLAS calls of DaCe's BLAS expansions (cpp_blas_tasklet.cpp).
-    if (t.code.language == ir::Language::CPP) return emit_cpp_blas_tasklet(se_, node_);
+    // C++ tasklets: a plugin's vendor calls (the CUDA plugin's cuBLAS) when a plugin claims
+    // the code, else only the CBLAS calls of DaCe's BLAS expansions (cpp_blas_tasklet.cpp).
+    if (t.code.language == ir::Language::CPP) {
+      if (const plugin::Registry* registry = f_.mc.options.registry)
+        for (const auto& [name, lowering] : registry->cpp_tasklets())
+          if (lowering->claims(t.code.code)) {
+            CppTaskletContext context(se_, node_, t.code.code);
+            return lowering->lower_tasklet(context);
+          }
+      return emit_cpp_blas_tasklet(se_, node_);
+    }
     if (t.code.language != ir::Language::Python)
       return unsupported_language_error(ir::to_string(t.code.language), se_.where(node_));
     Result<Program> parsed = parse_code(t.code.code);

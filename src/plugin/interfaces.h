@@ -19,6 +19,7 @@ class AllocationContext;  // a data container being allocated or freed
 class CopyContext;        // a memlet copy between two containers
 class LibraryNodeContext;   // a library node a plugin lowers to LLVM IR itself
 class ProgramStateContext;  // program-wide state a plugin creates in __dace_init
+class CppTaskletContext;    // a C++ tasklet a plugin recognizes and lowers itself
 }  // namespace dace::codegen
 
 namespace dace::transform {
@@ -120,6 +121,18 @@ class LibraryExpansion : public ProgramStateLowering {
   virtual bool lowers_device_operands() const { return false; }
   // Such nodes may share program-wide state (ProgramStateLowering: communicators, process
   // grids, BLACS contexts).
+};
+
+// C++ tasklets that call a plugin's vendor library the way DaCe's expansions write them
+// (the CUDA plugin: cuBLAS calls of DaCe's GPU BLAS expansions). Codegen asks the
+// registered lowerings in name order whether they claim a C++ tasklet's code; the first that
+// does lowers it, and must refuse (naming the tasklet) whatever it does not recognize
+// exactly. Tasklets nobody claims go to the core's own recognizer (CBLAS calls).
+class CppTaskletLowering {
+ public:
+  virtual ~CppTaskletLowering();
+  virtual bool claims(std::string_view code) const = 0;
+  virtual Status lower_tasklet(codegen::CppTaskletContext& context) const = 0;
 };
 
 // Creates fresh instances of a transformation (instances carry their own properties).

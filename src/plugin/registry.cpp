@@ -23,6 +23,7 @@ Status ProgramStateLowering::lower_program_exit(codegen::ProgramStateContext&) c
 }
 Status ProgramStateLowering::lower_program_entry(codegen::ProgramStateContext&) const { return Status::success(); }
 TransformationFactory::~TransformationFactory() = default;
+CppTaskletLowering::~CppTaskletLowering() = default;
 
 namespace {
 
@@ -160,6 +161,16 @@ Status Registry::add_transformation(std::string_view name,
   return Status::success();
 }
 
+Status Registry::add_cpp_tasklet(std::string_view name, std::shared_ptr<const CppTaskletLowering> impl) {
+  std::unique_lock lock(mutex_);
+  if (name.empty() || !impl) return remember(invalid(owner_, "C++ tasklet lowering needs a name and an implementation"));
+  auto it = tables_.cpp_tasklets.find(name);
+  if (it != tables_.cpp_tasklets.end())
+    return remember(duplicate("C++ tasklet lowering", quoted(name), owner_, it->second.owner));
+  tables_.cpp_tasklets.emplace(std::string(name), Entry<CppTaskletLowering>{std::move(impl), owner_});
+  return Status::success();
+}
+
 Status Registry::add_runtime_symbol(std::string_view name, void* address) {
   std::unique_lock lock(mutex_);
   if (name.empty() || address == nullptr)
@@ -279,6 +290,13 @@ std::vector<std::string> Registry::transformation_names() const {
   return keys_of(tables_.transformations);
 }
 
+std::vector<std::pair<std::string, std::shared_ptr<const CppTaskletLowering>>> Registry::cpp_tasklets() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::pair<std::string, std::shared_ptr<const CppTaskletLowering>>> out;
+  for (const auto& [name, entry] : tables_.cpp_tasklets) out.emplace_back(name, entry.impl);
+  return out;
+}
+
 std::vector<RuntimeSymbol> Registry::runtime_symbols() const {
   std::shared_lock lock(mutex_);
   std::vector<RuntimeSymbol> out;
@@ -315,6 +333,7 @@ Result<bool> Registry::adopt(const Registry& staging, PluginInfo info) {
   DACE_TRY(check_pairs(tables_.copies, incoming.copies, "copy", " -> "));
   DACE_TRY(check_pairs(tables_.expansions, incoming.expansions, "expansion", " / "));
   DACE_TRY(check_named(tables_.transformations, incoming.transformations, "transformation"));
+  DACE_TRY(check_named(tables_.cpp_tasklets, incoming.cpp_tasklets, "C++ tasklet lowering"));
   for (const auto& [name, symbol] : incoming.symbols) {
     auto it = tables_.symbols.find(name);
     // The same address under the same name (two plugins re-exporting one vendor function)
@@ -328,6 +347,7 @@ Result<bool> Registry::adopt(const Registry& staging, PluginInfo info) {
   tables_.copies.merge(incoming.copies);
   tables_.expansions.merge(incoming.expansions);
   tables_.transformations.merge(incoming.transformations);
+  tables_.cpp_tasklets.merge(incoming.cpp_tasklets);
   tables_.symbols.merge(incoming.symbols);
   for (auto& [name, lib] : incoming.vendor_libraries) {
     auto it = tables_.vendor_libraries.find(name);

@@ -81,6 +81,7 @@ class Registry {
                        std::shared_ptr<const LibraryExpansion> impl);
   Status add_transformation(std::string_view name,
                             std::shared_ptr<const TransformationFactory> impl);
+  Status add_cpp_tasklet(std::string_view name, std::shared_ptr<const CppTaskletLowering> impl);
   Status add_runtime_symbol(std::string_view name, void* address);
   // Declares a vendor library; loaded by the plugin loader (not by this call). Declaring the
   // same library twice keeps one entry (required if either declaration says so).
@@ -107,6 +108,8 @@ class Registry {
   std::vector<std::pair<std::string, std::string>> copy_pairs() const;
   std::vector<std::string> expansion_implementations(std::string_view classpath) const;
   std::vector<std::string> transformation_names() const;
+  // The C++ tasklet lowerings, by name.
+  std::vector<std::pair<std::string, std::shared_ptr<const CppTaskletLowering>>> cpp_tasklets() const;
   std::vector<RuntimeSymbol> runtime_symbols() const;
   std::vector<VendorLibrary> vendor_libraries() const;
   std::vector<PluginInfo> plugins() const;  // sorted by name
@@ -130,6 +133,7 @@ class Registry {
     std::map<std::pair<std::string, std::string>, Entry<CopyLowering>> copies;
     std::map<std::pair<std::string, std::string>, Entry<LibraryExpansion>> expansions;
     std::map<std::string, Entry<TransformationFactory>, std::less<>> transformations;
+    std::map<std::string, Entry<CppTaskletLowering>, std::less<>> cpp_tasklets;
     std::map<std::string, RuntimeSymbol, std::less<>> symbols;
     std::map<std::string, VendorLibrary, std::less<>> vendor_libraries;
     std::map<std::string, PluginInfo, std::less<>> plugins;

@@ -1,22 +1,10 @@
 #include "lowering/blas.h"
 
-#include <llvm/IR/Module.h>
-
 #include "codegen/library_matmul.h"
 #include "ir/tasklet/types.h"
-#include "lowering/device_module.h"
+#include "lowering/gemm_call.h"
 
 namespace dace::cuda {
-
-namespace {
-
-std::string top_sdfg_name(const codegen::SdfgContext& sc) {
-  const codegen::SdfgContext* s = &sc;
-  while (s->parent) s = s->parent;
-  return s->sdfg.name;
-}
-
-}  // namespace
 
 Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   codegen::StateEmitter& se = context.se;
@@ -67,20 +55,14 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   } else {
     c_rs = zero, c_cs = zero;
   }
-  // The device module's finisher guards init (a device must exist) and, emulated, sends the
-  // runtime calls to the emulation, also for programs without kernels.
-  Result<DeviceModule*> dm = device_module(f.mc, top_sdfg_name(f.sc));
-  if (!dm) return dm.take_error();
-  llvm::Type* i64 = b.getInt64Ty();
-  llvm::Type* i32 = b.getInt32Ty();
-  llvm::Type* f64 = b.getDoubleTy();
-  llvm::Type* ptr = b.getPtrTy();
-  llvm::FunctionCallee gemm = f.mc.module.getOrInsertFunction(
-      "dace_cuda_gemm",
-      llvm::FunctionType::get(i32, {i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64}, false));
-  b.CreateCall(gemm, {b.getInt32(t == ir::ScalarType::Float32 ? 0 : 1), m, n, k, llvm::ConstantFP::get(f64, ops->alpha),
-                      a.base, a_rs, a_cs, bo.base, b_rs, b_cs, llvm::ConstantFP::get(f64, ops->beta), c.base, c_rs, c_cs});
-  return Status::success();
+  GemmCall call;
+  call.type = t;
+  call.m = m, call.n = n, call.k = k;
+  call.alpha = ops->alpha, call.beta = ops->beta;
+  call.a = GemmOperand{a.base, a_rs, a_cs};
+  call.b = GemmOperand{bo.base, b_rs, b_cs};
+  call.c = GemmOperand{c.base, c_rs, c_cs};
+  return emit_gemm_call(f, call);
 }
 
 }  // namespace dace::cuda

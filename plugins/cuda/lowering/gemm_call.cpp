@@ -1,0 +1,40 @@
+#include "lowering/gemm_call.h"
+
+#include <llvm/IR/Module.h>
+
+#include "lowering/device_module.h"
+
+namespace dace::cuda {
+
+namespace {
+
+std::string top_sdfg_name(const codegen::SdfgContext& sc) {
+  const codegen::SdfgContext* s = &sc;
+  while (s->parent) s = s->parent;
+  return s->sdfg.name;
+}
+
+}  // namespace
+
+Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
+  if (call.type != ir::ScalarType::Float32 && call.type != ir::ScalarType::Float64)
+    return make_error(Code::Internal, "cuda: dace_cuda_gemm takes float32 or float64 operands");
+  // The device module's finisher guards init (a device must exist) and, emulated, sends the
+  // runtime calls to the emulation, also for programs without kernels.
+  Result<DeviceModule*> dm = device_module(f.mc, top_sdfg_name(f.sc));
+  if (!dm) return dm.take_error();
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::FunctionCallee gemm = f.mc.module.getOrInsertFunction(
+      "dace_cuda_gemm",
+      llvm::FunctionType::get(i32, {i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64}, false));
+  b.CreateCall(gemm, {b.getInt32(call.type == ir::ScalarType::Float32 ? 0 : 1), call.m, call.n, call.k,
+                      llvm::ConstantFP::get(f64, call.alpha), call.a.base, call.a.rs, call.a.cs, call.b.base, call.b.rs,
+                      call.b.cs, llvm::ConstantFP::get(f64, call.beta), call.c.base, call.c.rs, call.c.cs});
+  return Status::success();
+}
+
+}  // namespace dace::cuda

@@ -1,0 +1,27 @@
+// One call of the runtime's dace_cuda_gemm from host code: C = alpha * A * B + beta * C over
+// strided operands in GPU_Global memory (element (i, j) of an operand at i * rs + j * cs;
+// runtime/gemm_plan.h maps that onto one column-major cuBLAS call). Used by the MatMul/Gemm/
+// Gemv/Dot library nodes (blas.h) and by DaCe's cuBLAS C++ tasklets (cublas_tasklet.h).
+#pragma once
+#include "codegen/frame.h"
+
+namespace dace::cuda {
+
+struct GemmOperand {
+  llvm::Value* base = nullptr;  // device pointer to element (0, 0)
+  llvm::Value* rs = nullptr;    // i64 row stride (elements)
+  llvm::Value* cs = nullptr;    // i64 column stride (elements)
+};
+
+struct GemmCall {
+  ir::ScalarType type = ir::ScalarType::Float64;  // Float32 or Float64
+  llvm::Value *m = nullptr, *n = nullptr, *k = nullptr;  // i64: C is m x n, A m x k, B k x n
+  double alpha = 1, beta = 0;
+  GemmOperand a, b, c;
+};
+
+// Emits the call into `f` at its insertion point; the program's device module is made first
+// (init checks for a device; emulated, the call goes to the emulation's gemm).
+Status emit_gemm_call(codegen::Frame& f, const GemmCall& call);
+
+}  // namespace dace::cuda
