@@ -1,5 +1,9 @@
 #include "codegen/allocation.h"
 
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/TargetParser/Triple.h>
+
 #include "codegen/run_status.h"
 #include "codegen/stream_queue.h"
 #include "codegen/target_lowering.h"
@@ -385,7 +389,64 @@ Result<std::vector<llvm::Value*>> allocate_stream_container(Frame& f, const std:
   return std::vector<llvm::Value*>{};
 }
 
+// The PTX 7.3 instructions stacksave/stackrestore: LLVM 19's NVPTX backend cannot select
+// the llvm.stacksave/stackrestore intrinsics, so NVPTX modules get them as inline assembly.
+constexpr const char* kPtxStackSave = "stacksave.u64 $0;";
+constexpr const char* kPtxStackRestore = "stackrestore.u64 $0;";
+
+bool is_nvptx(const ModuleContext& mc) { return llvm::Triple(mc.module.getTargetTriple()).isNVPTX(); }
+
+llvm::Value* save_stack(Frame& f) {
+  llvm::IRBuilder<>& b = f.b;
+  if (!is_nvptx(f.mc)) return b.CreateStackSave("stack.mark");
+  llvm::InlineAsm* save = llvm::InlineAsm::get(llvm::FunctionType::get(b.getInt64Ty(), false), kPtxStackSave, "=l", true);
+  return b.CreateCall(save, {}, "stack.mark");
+}
+
+// A stack array of symbolic size in device code: `alloca i8, bytes` where the container is
+// allocated. Except for a function-lifetime one (released by the function's return), the
+// stack pointer is saved first and the saved value returned in the list of blocks to free:
+// StateEmitter::free_all restores it (is_stack_mark), so a loop around the scope does not
+// grow the stack.
+Result<std::vector<llvm::Value*>> device_stack_array(Frame& f, const std::string& name, const ir::DataDescriptor& d,
+                                                     AllocKind kind, bool zero, bool thread_local_storage) {
+  llvm::IRBuilder<>& b = f.b;
+  Result<CheckedSize> size = checked_allocation_size(f, name, d);
+  if (!size) return size.take_error();
+  // A size that fails its checks (negative, overflowing) gets the smallest array instead:
+  // device code has no status to report it through.
+  const int64_t align = std::max<int64_t>(16, llvm::PowerOf2Ceil(static_cast<uint64_t>(std::max(1, ir::element_size(d.dtype)))));
+  llvm::Value* ok = b.CreateAnd(b.CreateICmpEQ(size->code, b.getInt32(0)), b.CreateICmpSGT(size->bytes, b.getInt64(0)));
+  llvm::Value* bytes = b.CreateSelect(ok, size->bytes, b.getInt64(align));
+  std::vector<llvm::Value*> marks;
+  if (kind != AllocKind::FunctionHeap) marks.push_back(save_stack(f));
+  // NVPTX's dynamic alloca needs an alignment above the stack's own (8) to print a valid one.
+  llvm::AllocaInst* array = b.CreateAlloca(b.getInt8Ty(), bytes, name);
+  array->setAlignment(llvm::Align(static_cast<uint64_t>(align)));
+  if (zero) b.CreateMemSet(array, b.getInt8(0), bytes, array->getAlign());
+  f.bind_data(name, DataBinding{array, &d, thread_local_storage});
+  return marks;
+}
+
 }  // namespace
+
+bool is_stack_mark(const llvm::Value* v) {
+  if (const auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(v))
+    return intrinsic->getIntrinsicID() == llvm::Intrinsic::stacksave;
+  const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
+  const auto* asm_code = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
+  return asm_code && asm_code->getAsmString() == kPtxStackSave;
+}
+
+void restore_stack(llvm::IRBuilder<>& b, llvm::Value* mark) {
+  if (llvm::isa<llvm::IntrinsicInst>(mark)) {
+    b.CreateStackRestore(mark);
+    return;
+  }
+  llvm::InlineAsm* restore =
+      llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), {b.getInt64Ty()}, false), kPtxStackRestore, "l", true);
+  b.CreateCall(restore, {mark});
+}
 
 Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
                                                      bool thread_local_storage) {
@@ -399,7 +460,22 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
   std::vector<llvm::Value*> to_free;
   std::optional<int64_t> bytes = constant_bytes(d);
   const bool plugin_storage = !is_host_storage(d.storage);  // allocated or bound by its plugin below
-  bool stack = !plugin_storage && (kind == AllocKind::StackSlot ||
+  // Device code (a plugin's device module: GPU kernels and the functions they call) has no
+  // heap, and each thread needs its own instance of a transient allocated there (DaCe's
+  // per-thread Register/Scope semantics). So every host-storage transient it allocates is a
+  // stack array of the device function: a fixed one when its size is constant (whatever the
+  // size), else a dynamic one (device_stack_array) released where the heap block would be freed.
+  const bool device = !plugin_storage && is_device_code(f) &&
+                      (kind == AllocKind::ScopeLocal || kind == AllocKind::StateHeap || kind == AllocKind::FunctionHeap ||
+                       kind == AllocKind::LazyHeap);
+  if (device && !bytes) {
+    if (kind == AllocKind::LazyHeap)
+      return make_error(Code::Unsupported, ir::path_of_data(f.sc.sdfg, name) +
+                                               ": a container in device code whose size depends on symbols set inside "
+                                               "the SDFG cannot be compiled");
+    return device_stack_array(f, name, d, kind, zero, thread_local_storage);
+  }
+  bool stack = !plugin_storage && (kind == AllocKind::StackSlot || device ||
                                    (kind == AllocKind::ScopeLocal && bytes && *bytes <= kMaxStackBytes));
   if (stack) {
     int64_t n = bytes ? std::max<int64_t>(1, *bytes / elem_bytes) : 1;

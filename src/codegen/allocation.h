@@ -50,9 +50,15 @@ void heap_free(llvm::IRBuilder<>& b, ModuleContext& mc, llvm::Value* ptr);
 // slots go to the entry block) and binds it in the current scope. Heap blocks are appended
 // to f.pending_allocations: the caller checks them (leave_if_any_null) after its batch. Heap storage is freed by
 // `free_at` actions the caller runs (returned), except FunctionHeap/LazyHeap, whose frees
-// are registered as the frame's exit actions.
+// are registered as the frame's exit actions. In device code (is_device_code) host-storage
+// transients are stack arrays; one of symbolic size returns a stack mark instead of a block.
 Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
                                                      bool thread_local_storage);
+
+// Whether a value allocate_container returned to free is a saved stack pointer (a dynamic
+// stack array's), which the caller restores instead of freeing.
+bool is_stack_mark(const llvm::Value* v);
+void restore_stack(llvm::IRBuilder<>& b, llvm::Value* mark);
 
 // Binds a LazyHeap container in the current scope, allocating it if no state did before.
 Status bind_lazy_container(Frame& f, const std::string& name);

@@ -10,6 +10,7 @@
 // is either in that order (NoTrans) or the other one (Trans).
 #include <llvm/IR/Constants.h>
 
+#include "codegen/target_lowering.h"
 #include "codegen/library_matmul.h"
 #include "codegen/registry_query.h"
 #include "codegen/scalar_ops.h"
@@ -217,7 +218,10 @@ Status emit_blas_or_loops(StateEmitter& se, int node, const MatMulOperands& ops,
   std::string cls = dot == std::string::npos ? n.classpath : n.classpath.substr(dot + 1);
   // An explicit "pure" implementation asks for the loop nest.
   std::string impl = n.implementation;
-  if (impl == "pure" || !vendor_implementation(f.mc.options, blas_classpath(cls), "OpenBLAS")) return loops();
+  // Device code (a kernel's thread) cannot call the host's BLAS: it runs the loop nest, as
+  // DaCe's pure expansion does inside GPU kernels.
+  if (impl == "pure" || is_device_code(f) || !vendor_implementation(f.mc.options, blas_classpath(cls), "OpenBLAS"))
+    return loops();
   std::optional<BlasPlan> plan = plan_blas(f, ops);
   if (!plan) return loops();
   if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(plan->ok)) {

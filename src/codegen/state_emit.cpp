@@ -174,8 +174,13 @@ Result<std::vector<llvm::Value*>> StateEmitter::allocate_scope_locals(int scope)
 }
 
 void StateEmitter::free_all(const std::vector<llvm::Value*>& ptrs) {
-  for (llvm::Value* p : ptrs) heap_free(f->b, f->mc, p);
-  f->failure_frees.resize(f->failure_frees.size() >= ptrs.size() ? f->failure_frees.size() - ptrs.size() : 0);
+  size_t blocks = 0;
+  for (llvm::Value* p : ptrs)
+    if (!is_stack_mark(p)) heap_free(f->b, f->mc, p), ++blocks;
+  // Dynamic stack arrays (device code): the earliest mark last, so the stack ends where it began.
+  for (auto it = ptrs.rbegin(); it != ptrs.rend(); ++it)
+    if (is_stack_mark(*it)) restore_stack(f->b, *it);
+  f->failure_frees.resize(f->failure_frees.size() >= blocks ? f->failure_frees.size() - blocks : 0);
 }
 
 Status StateEmitter::emit_scope(int scope) { return emit_nodes(scope_order(scope)); }

@@ -13,8 +13,8 @@
 # usage: cuda_emulated_corpus.sh DACE_CLI CORPUS_DIR PLUGIN_DIR TMP_DIR [emulated|device]
 set -uo pipefail
 DACE="$1"; CORPUS="$2"; PLUGINS="$3"; TMP="$4"; MODE="${5:-emulated}"
-SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk go_fast crc16 softmax)
-AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax gemm atax)
+SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk go_fast crc16 softmax gemm atax doitgen)
+AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax gemm atax doitgen)
 if [[ ! -f "$PLUGINS/libdace_plugin_cuda.so" ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit): $PLUGINS/libdace_plugin_cuda.so"; exit 77
 fi

@@ -9,8 +9,8 @@
 # usage: cuda_ptx_corpus.sh DACE_CLI CORPUS_DIR TMP_DIR PLUGIN_DIR
 set -uo pipefail
 DACE="$1"; CORPUS="$2"; TMP="$3"; PLUGINS="$4"
-SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk crc16 go_fast softmax)
-AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax gemm atax)
+SUPPORTED=(jacobi_2d heat_3d mandelbrot1 syrk crc16 go_fast softmax gemm atax doitgen)
+AUTO_SUPPORTED=(crc16 go_fast jacobi_2d heat_3d syrk mandelbrot1 softmax gemm atax doitgen)
 PTXAS="${DACE_PTXAS:-/usr/local/cuda/bin/ptxas}"
 if [[ ! -f "$PLUGINS/libdace_plugin_cuda.so" ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit): $PLUGINS/libdace_plugin_cuda.so"; exit 77

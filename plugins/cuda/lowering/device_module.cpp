@@ -50,8 +50,11 @@ Result<std::unique_ptr<llvm::TargetMachine>> make_target(const std::string& arch
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget(kTriple, error);
   if (!t) return make_error(Code::PluginUnavailable, "cuda: LLVM's NVPTX backend is not available: " + error);
   llvm::TargetOptions options;
+  // PTX ISA 7.3 at least (CUDA 11.3 drivers): its `alloca` gives per-thread arrays of run-time
+  // size (transients of symbolic size allocated inside kernels). A newer architecture's own
+  // minimum (sm_90: 7.8) still wins.
   std::unique_ptr<llvm::TargetMachine> tm(
-      t->createTargetMachine(kTriple, arch, "", options, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      t->createTargetMachine(kTriple, arch, "+ptx73", options, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm) return make_error(Code::PluginUnavailable, "cuda: cannot create an NVPTX target machine for " + arch);
   return tm;
 }
