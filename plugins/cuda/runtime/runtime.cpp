@@ -27,7 +27,10 @@ struct Runtime {
   std::string error;  // first error of the process
   std::string status;
   CUcontext context = nullptr;
-  std::map<const char*, CUmodule> modules;  // by the address of the embedded PTX text
+  // Loaded modules by the address of a program's embedded PTX text, with a copy of the text:
+  // a program freed and another JIT-compiled later can reuse that address for other text,
+  // so a hit counts only when the text is the same.
+  std::map<const char*, std::pair<std::string, CUmodule>> modules;
   std::map<std::pair<CUmodule, std::string>, CUfunction> functions;
 };
 
@@ -290,16 +293,20 @@ int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, in
     return fail(r, std::string("kernel ") + kernel + ": grid " + std::to_string(grid_x) + "x" + std::to_string(grid_y) +
                        "x" + std::to_string(grid_z) + " exceeds the device's limits");
   auto m = r.modules.find(ptx);
+  if (m != r.modules.end() && m->second.first != ptx) {
+    r.modules.erase(m);  // the module stays loaded: its kernels may still be cached by handle
+    m = r.modules.end();
+  }
   if (m == r.modules.end()) {
     CUmodule mod = nullptr;
     if (check(r, *d, d->cuModuleLoadData(&mod, ptx), "cuModuleLoadData (PTX JIT)")) return 1;
-    m = r.modules.emplace(ptx, mod).first;
+    m = r.modules.emplace(ptx, std::make_pair(std::string(ptx), mod)).first;
   }
-  auto key = std::make_pair(m->second, std::string(kernel));
+  auto key = std::make_pair(m->second.second, std::string(kernel));
   auto f = r.functions.find(key);
   if (f == r.functions.end()) {
     CUfunction fn = nullptr;
-    if (check(r, *d, d->cuModuleGetFunction(&fn, m->second, kernel), "cuModuleGetFunction")) return 1;
+    if (check(r, *d, d->cuModuleGetFunction(&fn, m->second.second, kernel), "cuModuleGetFunction")) return 1;
     f = r.functions.emplace(key, fn).first;
   }
   return check(r, *d,
