@@ -6,6 +6,7 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
+#include "codegen/run_status.h"
 #include "codegen/types.h"
 #include "ir/path.h"
 #include "lowering/device_module.h"
@@ -224,8 +225,23 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   llvm::Value* kernel_arg =
       dm.emulate ? outer.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)).getCallee()
                  : b.CreateGlobalString(name, name + ".name");
-  b.CreateCall(launch, {module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
-                        b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers});
+  llvm::Value* launched =
+      b.CreateCall(launch, {module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
+                            b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers});
+  // A launch the runtime refuses (a module the driver rejects, a kernel it cannot find, a grid
+  // past the device's limits, an earlier failure of the process) ends the call with the
+  // runtime's message as its status; the program must not go on as if the kernel had run.
+  llvm::Function* host_fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock* failed = llvm::BasicBlock::Create(b.getContext(), "launch.failed", host_fn);
+  llvm::BasicBlock* ok = llvm::BasicBlock::Create(b.getContext(), "launch.ok", host_fn);
+  b.CreateCondBr(b.CreateICmpNE(launched, b.getInt32(0)), failed, ok);
+  b.SetInsertPoint(failed);
+  llvm::FunctionCallee error_text =
+      outer.mc.module.getOrInsertFunction("dace_cuda_error", llvm::FunctionType::get(ptr, {}, false));
+  outer.record_failure(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), b.CreateCall(error_text),
+                       b.CreateSExt(launched, i64));
+  outer.leave();
+  b.SetInsertPoint(ok);
   return Status::success();
 }
 
