@@ -14,6 +14,7 @@
 #include "transform/block_placement.h"
 #include "transform/block_substitution.h"
 #include "transform/call_isolation.h"
+#include "transform/default_schedules.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -192,8 +193,13 @@ class Preparer {
     const std::string where = "nested SDFG " + std::to_string(id) + " (" + quoted(node.label) + ")";
     if (auto it = node.extra.find("no_inline"); it != node.extra.end() && it->second == "true")
       return fail(where + " is marked no_inline");
-    if (node.schedule != ir::ScheduleType::Default)
-      return fail(where + " has schedule " + std::string(ir::to_string(node.schedule)) + ", not Default");
+    if (node.schedule != ir::ScheduleType::Default) {
+      // DaCe re-defaults the body's Default schedules and storages from the node's schedule
+      // before inlining (set_default_schedule_and_storage_types).
+      std::string why;
+      if (!can_redefault_schedules(node, why)) return fail(where + " has schedule " + ir::to_string(node.schedule) + ": " + why);
+      if (Status s = redefault_schedules(outer_, state_, id, body); !s.ok()) return fail(s.error().message);
+    }
     if (scopes_.parent[static_cast<size_t>(id)] >= 0) return fail(where + " is inside a scope");
     for (const auto* code : {&body.global_code, &body.init_code, &body.exit_code})
       for (const auto& [location, block] : *code)

@@ -12,7 +12,9 @@
 // that clash get `_0`, `_1`...
 //
 // Legal only when (DaCe's conditions, narrowed where DaCe fissions the state or rewrites what
-// we do not): the node is not `no_inline`, has the Default schedule, is outside any scope, and
+// we do not): the node is not `no_inline`, is outside any scope (a schedule other than
+// Default re-defaults the nested SDFG first, as DaCe does: default_schedules.h; GPU and FPGA
+// schedules are refused), and
 // its state can be split without losing an edge (call_isolation.h); each connector has one
 // non-empty edge to or from an access node, reading or writing the whole outer container,
 // which is not a view or reference, and whose shape and strides equal the inner ones after

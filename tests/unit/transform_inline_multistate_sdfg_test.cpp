@@ -8,8 +8,13 @@
 // DaCe's inline_sdfgs does.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "codegen_test_builder.h"
+#include "corpus_case.h"
+#include "ir/json/sdfg_json.h"
 #include "transform/history.h"
+#include "transform/inline_multistate_sdfg.h"
 #include "transform/inline_sdfgs.h"
 #include "transform_test_support.h"
 
@@ -356,6 +361,134 @@ TEST(TransformInlineMultistateSDFG, RefusesANestedSdfgInsideAMap) {
   std::string why;
   EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
   EXPECT_NE(why.find("is inside a scope"), std::string::npos) << why;
+}
+
+ir::NestedSDFGNode* first_nested(ir::SDFG& g) {
+  for (ir::State* st : g.all_states())
+    for (int n : st->node_ids())
+      if (st->node(n)->kind == ir::NodeKind::NestedSDFG) return static_cast<ir::NestedSDFGNode*>(st->node(n));
+  return nullptr;
+}
+
+// A node with a schedule other than Default: DaCe's apply first re-defaults the nested
+// SDFG's Default schedules and transient storages from it (set_default_schedule_and_storage_
+// types), then inlines. Expected values from DaCe's tables (SCOPEDEFAULT_SCHEDULE: Sequential
+// and CPU_Multicore -> Sequential, MPI -> CPU_Multicore; SCOPEDEFAULT_STORAGE:
+// CPU_Multicore -> Register, Sequential passes outwards -> CPU_Heap, MPI -> CPU_Heap), as
+// DaCe 1.0.2 gives them on mandelbrot1's linspace call.
+TEST(TransformInlineMultistateSDFG, RedefaultsSchedulesAndStoragesFromTheNodesSchedule) {
+  struct Case {
+    ir::ScheduleType node;
+    ir::ScheduleType maps;
+    ir::StorageType transient;
+  };
+  for (const Case& c : {Case{ir::ScheduleType::CPU_Multicore, ir::ScheduleType::Sequential, ir::StorageType::Register},
+                        Case{ir::ScheduleType::Sequential, ir::ScheduleType::Sequential, ir::StorageType::CPU_Heap},
+                        Case{ir::ScheduleType::MPI, ir::ScheduleType::CPU_Multicore, ir::StorageType::CPU_Heap}}) {
+    SCOPED_TRACE(ir::to_string(c.node));
+    auto g = two_states();
+    first_nested(*g)->schedule = c.node;
+    ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+    EXPECT_EQ(count_nodes(*g, ir::NodeKind::NestedSDFG), 0);
+    ASSERT_EQ(g->arrays.count("inner_tmp"), 1u);
+    EXPECT_EQ(g->arrays.at("inner_tmp").storage, c.transient);
+    // The two inlined maps take the child schedule; the outer "after" map keeps Default.
+    for (const char* label : {"s_0", "second", "after"}) {
+      const auto* st = static_cast<const ir::State*>(block_labelled(*g, label));
+      ASSERT_NE(st, nullptr) << label;
+      for (int n : st->node_ids()) {
+        if (st->node(n)->kind != ir::NodeKind::MapEntry) continue;
+        EXPECT_EQ(static_cast<const ir::MapEntry*>(st->node(n))->map.schedule,
+                  std::string(label) == "after" ? ir::ScheduleType::Default : c.maps)
+            << label;
+      }
+    }
+    const int64_t m = 6;
+    std::vector<double> a(m), b(m, -1), t(m, -1);
+    for (int64_t i = 0; i < m; ++i) a[i] = 1.5 * static_cast<double>(i) - 2;
+    run_sdfg(*g, {{"A", &a}, {"B", &b}, {"tmp", &t}}, {{"M", m}});
+    for (int64_t i = 0; i < m; ++i) {
+      EXPECT_EQ(b[i], a[i] * 2 + 1) << i;
+      EXPECT_EQ(t[i], (a[i] * 2 + 1) * 3) << i;
+    }
+  }
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesGpuSchedulesItCannotRedefault) {
+  for (ir::ScheduleType s : {ir::ScheduleType::GPU_Device, ir::ScheduleType::FPGA_Device}) {
+    auto g = two_states();
+    first_nested(*g)->schedule = s;
+    std::string why;
+    EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why)) << ir::to_string(s);
+    EXPECT_NE(why.find(std::string("has schedule ") + ir::to_string(s)), std::string::npos) << why;
+  }
+  // A GPU map inside a CPU_Multicore call: its children would need DaCe's thread-block cases.
+  auto g = two_states();
+  ir::NestedSDFGNode* node = first_nested(*g);
+  node->schedule = ir::ScheduleType::CPU_Multicore;
+  for (ir::State* st : node->sdfg->all_states())
+    for (int n : st->node_ids())
+      if (st->node(n)->kind == ir::NodeKind::MapEntry)
+        static_cast<ir::MapEntry*>(st->node(n))->map.schedule = ir::ScheduleType::GPU_Device;
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("has schedule GPU_Device"), std::string::npos) << why;
+}
+
+// mandelbrot1 (DaCe-written), its first linspace call (five states, a map holding a nested
+// SDFG) given the CPU_Multicore schedule: inlined as DaCe 1.0.2 inlines it (the map and the
+// nested SDFG inside it become Sequential, the transients dist and __tmp3 Register), and the
+// program still matches NumPy.
+TEST(TransformInlineMultistateSDFG, CorpusCallWithAMulticoreScheduleMatchesNumPy) {
+  std::string dir;
+  for (const auto& d : corpus_case_dirs())
+    if (d.filename() == "mandelbrot1") dir = d.string();
+  if (dir.empty()) GTEST_SKIP() << "the sdfg corpus (mandelbrot1) is not available";
+  Result<std::unique_ptr<ir::SDFG>> loaded = ir::json::read_sdfg_file(dir + "/mandelbrot1.raw.sdfg");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  ir::SDFG& g = **loaded;
+  ir::State* state = nullptr;
+  int call = -1;
+  for (ir::State* st : g.all_states())
+    for (int n : st->node_ids())
+      if (!state && st->node(n)->kind == ir::NodeKind::NestedSDFG && st->scope_parents()[static_cast<size_t>(n)] < 0) {
+        state = st;
+        call = n;
+      }
+  ASSERT_NE(state, nullptr);
+  static_cast<ir::NestedSDFGNode*>(state->node(call))->schedule = ir::ScheduleType::CPU_Multicore;
+  const std::set<std::string> before = [&] {
+    std::set<std::string> names;
+    for (const auto& [name, desc] : g.arrays) names.insert(name);
+    return names;
+  }();
+  InlineMultistateSDFG inliner;
+  Status applied = inliner.inline_node(g, *state, call);
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  std::set<std::string> added;
+  for (const auto& [name, desc] : g.arrays)
+    if (!before.count(name)) {
+      added.insert(name);
+      EXPECT_EQ(desc.storage, ir::StorageType::Register) << name;
+    }
+  EXPECT_EQ(added, (std::set<std::string>{"__tmp3", "dist"}));
+  int sequential = 0;
+  for (const ir::State* st : g.all_states())
+    for (int n : st->node_ids()) {
+      const ir::Node* node = st->node(n);
+      if (node->kind == ir::NodeKind::MapEntry &&
+          static_cast<const ir::MapEntry*>(node)->map.schedule == ir::ScheduleType::Sequential)
+        ++sequential;
+      if (node->kind == ir::NodeKind::NestedSDFG &&
+          static_cast<const ir::NestedSDFGNode*>(node)->schedule == ir::ScheduleType::Sequential)
+        ++sequential;
+    }
+  EXPECT_EQ(sequential, 2);  // the linspace map and the nested SDFG in it
+  Status v = analysis::validate(g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile(g);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  codegen::testing::run_corpus_case(dir, g, *prog);
 }
 
 TEST(TransformInlineMultistateSDFG, InlineSDFGsUsesItAndRecordsMultistate) {
