@@ -17,6 +17,7 @@
 #include "jit/program_key.h"
 #include "pipeline/optimize_step.h"
 #include "plugin/build_id.h"
+#include "plugin/registry.h"
 
 namespace dace::pipeline {
 namespace {
@@ -134,6 +135,10 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   auto lowered = codegen::lower(g, *llvm_context, lo);
   if (!lowered) return lowered.take_error();
   out.times.lower_ms = ms_since(t_lower);
+  // Vendor libraries the lowering loaded on first use (plugin/registry.h, `deferred`) join the
+  // session's library tier before the program links against them (adding one twice is a no-op).
+  for (const auto& lib : backend.registry->known_vendor_libraries())
+    if (lib.available) DACE_TRY(session.add_library(lib.name));
   jit::CompileOptions co;
   co.opt.level = request.opt_level;
   co.opt.fast_math = lo.fast_math;

@@ -60,18 +60,17 @@ Result<std::string> check_file(const std::string& path) {
   return abs.lexically_normal().string();
 }
 
-// Loads the declared vendor libraries of `staging` permanently and records the outcome.
+// Loads the required vendor libraries of `staging` permanently and records the outcome; the
+// optional ones stay deferred until a lowering or a listing asks for them.
 Status load_vendor_libraries(Registry& staging, const std::string& path) {
-  for (const VendorLibrary& lib : staging.vendor_libraries()) {
+  for (const VendorLibrary& lib : staging.known_vendor_libraries()) {
+    if (!lib.required) continue;
     void* handle = dlopen(lib.name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (handle != nullptr) {
       staging.set_vendor_library_status(lib.name, true, "");
       continue;
     }
-    std::string error = last_dl_error();
-    if (lib.required)
-      return unavailable(path, "required vendor library \"" + lib.name + "\" cannot be loaded: " + error);
-    staging.set_vendor_library_status(lib.name, false, std::move(error));
+    return unavailable(path, "required vendor library \"" + lib.name + "\" cannot be loaded: " + last_dl_error());
   }
   return Status::success();
 }

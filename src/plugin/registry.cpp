@@ -1,5 +1,7 @@
 #include "plugin/registry.h"
 
+#include <dlfcn.h>
+
 #include <mutex>
 
 namespace dace::plugin {
@@ -194,6 +196,7 @@ Status Registry::add_vendor_library(std::string_view name, bool required) {
   lib.name = std::string(name);
   lib.owner = owner_;
   lib.required = required;
+  lib.deferred = true;  // the loader loads it now if required, otherwise it waits for a use
   tables_.vendor_libraries.emplace(lib.name, std::move(lib));
   return Status::success();
 }
@@ -205,6 +208,22 @@ void Registry::set_vendor_library_status(std::string_view name, bool available,
   if (it == tables_.vendor_libraries.end()) return;
   it->second.available = available;
   it->second.error = std::move(error);
+  it->second.deferred = false;
+}
+
+void Registry::load_deferred_locked(VendorLibrary& lib) const {
+  if (!lib.deferred) return;
+  lib.deferred = false;
+  // As the plugin loader loads libraries: permanently, symbols kept local to the library.
+  dlerror();
+  if (dlopen(lib.name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) != nullptr) {
+    lib.available = true;
+    lib.error.clear();
+    return;
+  }
+  const char* text = dlerror();
+  lib.available = false;
+  lib.error = text != nullptr ? text : "unknown loader error";
 }
 
 std::shared_ptr<const ScheduleLowering> Registry::find_schedule(std::string_view name) const {
@@ -255,9 +274,17 @@ bool Registry::has_plugin(std::string_view name) const {
 }
 
 bool Registry::vendor_library_available(std::string_view name) const {
-  std::shared_lock lock(mutex_);
+  {
+    std::shared_lock lock(mutex_);
+    auto it = tables_.vendor_libraries.find(name);
+    if (it == tables_.vendor_libraries.end()) return false;
+    if (!it->second.deferred) return it->second.available;
+  }
+  std::unique_lock lock(mutex_);
   auto it = tables_.vendor_libraries.find(name);
-  return it != tables_.vendor_libraries.end() && it->second.available;
+  if (it == tables_.vendor_libraries.end()) return false;
+  load_deferred_locked(it->second);
+  return it->second.available;
 }
 
 std::vector<std::string> Registry::schedule_names() const {
@@ -305,6 +332,16 @@ std::vector<RuntimeSymbol> Registry::runtime_symbols() const {
 }
 
 std::vector<VendorLibrary> Registry::vendor_libraries() const {
+  std::unique_lock lock(mutex_);
+  std::vector<VendorLibrary> out;
+  for (auto& [key, lib] : tables_.vendor_libraries) {
+    load_deferred_locked(lib);
+    out.push_back(lib);
+  }
+  return out;
+}
+
+std::vector<VendorLibrary> Registry::known_vendor_libraries() const {
   std::shared_lock lock(mutex_);
   std::vector<VendorLibrary> out;
   for (const auto& [key, lib] : tables_.vendor_libraries) out.push_back(lib);
@@ -355,7 +392,11 @@ Result<bool> Registry::adopt(const Registry& staging, PluginInfo info) {
       tables_.vendor_libraries.emplace(name, std::move(lib));
     } else {
       it->second.required = it->second.required || lib.required;
-      if (lib.available && !it->second.available) {
+      if (it->second.deferred && !lib.deferred) {  // the incoming plugin has tried it
+        it->second.deferred = false;
+        it->second.available = lib.available;
+        it->second.error = lib.error;
+      } else if (lib.available && !it->second.available) {
         it->second.available = true;
         it->second.error.clear();
       }

@@ -50,6 +50,10 @@ struct VendorLibrary {
   bool required = false;
   bool available = false;
   std::string error;  // the loader's message when not available
+  // An optional library not tried yet: it is loaded when first asked for
+  // (vendor_library_available, vendor_libraries), so that a program that needs no BLAS
+  // does not pay for loading OpenBLAS (docs/plugins.md, "Vendor libraries").
+  bool deferred = false;
 };
 
 template <class T>
@@ -83,8 +87,9 @@ class Registry {
                             std::shared_ptr<const TransformationFactory> impl);
   Status add_cpp_tasklet(std::string_view name, std::shared_ptr<const CppTaskletLowering> impl);
   Status add_runtime_symbol(std::string_view name, void* address);
-  // Declares a vendor library; loaded by the plugin loader (not by this call). Declaring the
-  // same library twice keeps one entry (required if either declaration says so).
+  // Declares a vendor library; a required one is loaded by the plugin loader, an optional one
+  // on first use (not by this call). Declaring the same library twice keeps one entry
+  // (required if either declaration says so).
   Status add_vendor_library(std::string_view name, bool required);
 
   // Lookups: null / nullptr / nullopt-like empty results when absent.
@@ -99,7 +104,7 @@ class Registry {
   // The plugin that registered a schedule/storage/transformation/runtime symbol ("" if none).
   std::string schedule_owner(std::string_view name) const;
   bool has_plugin(std::string_view name) const;
-  // True when the vendor library was declared and loaded.
+  // True when the vendor library was declared and loaded; loads a deferred one first.
   bool vendor_library_available(std::string_view name) const;
 
   // Sorted listings.
@@ -111,7 +116,9 @@ class Registry {
   // The C++ tasklet lowerings, by name.
   std::vector<std::pair<std::string, std::shared_ptr<const CppTaskletLowering>>> cpp_tasklets() const;
   std::vector<RuntimeSymbol> runtime_symbols() const;
-  std::vector<VendorLibrary> vendor_libraries() const;
+  std::vector<VendorLibrary> vendor_libraries() const;  // loads the deferred ones first
+  // As they stand, loading nothing: deferred ones have `deferred` set and are not available.
+  std::vector<VendorLibrary> known_vendor_libraries() const;
   std::vector<PluginInfo> plugins() const;  // sorted by name
 
   // The first failed registration on this registry (Code::Ok when none).
@@ -140,10 +147,11 @@ class Registry {
   };
 
   Status remember(Status status);  // records the first failure; caller holds mutex_
+  void load_deferred_locked(VendorLibrary& lib) const;  // caller holds mutex_ exclusively
 
   std::string owner_;
   mutable std::shared_mutex mutex_;
-  Tables tables_;
+  mutable Tables tables_;  // mutable: deferred vendor libraries are loaded by const lookups
   Status first_error_;
 };
 
