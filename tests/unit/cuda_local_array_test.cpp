@@ -17,36 +17,6 @@ namespace {
 using T = ir::ScalarType;
 using S = ir::ScheduleType;
 
-// src -> entries... -> dst; memlets[k] is the edge into entries[k] (the last one into dst).
-void chain_in(ir::State& s, int src, const std::vector<int>& entries, int dst, const std::string& dst_conn,
-              const std::string& data, const std::vector<std::string>& memlets) {
-  int from = src;
-  std::string conn;
-  for (size_t k = 0; k < entries.size(); ++k) {
-    s.node(entries[k])->in_connectors["IN_" + data] = ir::DType{};
-    s.node(entries[k])->out_connectors["OUT_" + data] = ir::DType{};
-    edge(s, from, conn, entries[k], "IN_" + data, memlets[k]);
-    from = entries[k];
-    conn = "OUT_" + data;
-  }
-  edge(s, from, conn, dst, dst_conn, memlets[entries.size()]);
-}
-
-// src -> exits... (innermost first) -> dst.
-void chain_out(ir::State& s, int src, const std::string& src_conn, const std::vector<int>& exits, int dst,
-               const std::string& data, const std::vector<std::string>& memlets) {
-  int from = src;
-  std::string conn = src_conn;
-  for (size_t k = 0; k < exits.size(); ++k) {
-    s.node(exits[k])->in_connectors["IN_" + data] = ir::DType{};
-    s.node(exits[k])->out_connectors["OUT_" + data] = ir::DType{};
-    edge(s, from, conn, exits[k], "IN_" + data, memlets[k]);
-    from = exits[k];
-    conn = "OUT_" + data;
-  }
-  edge(s, from, conn, dst, "", memlets[exits.size()]);
-}
-
 // Each thread i reverses row i of A (K elements) through its own Register array R[K]:
 // R[j] = A[i, j] in one sequential loop, B[i, j] = R[K - 1 - j] in the next.
 std::unique_ptr<ir::SDFG> row_reverse_sdfg() {
