@@ -130,6 +130,20 @@ def check(got, case, cdir):
     return "ok" if not bad else "MISMATCH " + ", ".join(bad)
 
 
+def collect_outputs(outputs, args, result):
+    """The case's outputs of one call: `__return*` names from the call's result (a tuple for
+    several, in name order), the others from the (in-place updated) arguments."""
+    returns = sorted(n for n in outputs if n.startswith("__return"))
+    got = {}
+    if returns:
+        vals = result if isinstance(result, tuple) else (result,)
+        got.update(zip(returns, vals))
+    for n in outputs:
+        if n not in got and n in args:
+            got[n] = args[n]
+    return got
+
+
 def fresh(pristine):
     return {k: (v[()] if v.ndim == 0 else v.copy()) for k, v in pristine.items()}
 
@@ -142,7 +156,6 @@ def python_worker(a):
     case = load_case(cdir)
     pristine = load_inputs(cdir, case)
     outputs = list(case["expected_outputs"])
-    returns = sorted(n for n in outputs if n.startswith("__return"))
 
     if a.worker == "dace":
         sys.path.insert(0, HERE)
@@ -172,14 +185,7 @@ def python_worker(a):
             return fn(*pos)
 
     def collect(args, result):
-        got = {}
-        if returns:
-            vals = result if isinstance(result, tuple) else (result,)
-            got.update(zip(returns, vals))
-        for n in outputs:
-            if n not in got and n in args:
-                got[n] = args[n]
-        return got
+        return collect_outputs(outputs, args, result)
 
     args = fresh(pristine)
     t0 = time.perf_counter()

@@ -72,7 +72,6 @@ def cupy_peer(a, kernel, cdir):
     host = pr.load_inputs(cdir, case)
     symbols = case.get("symbols", {})
     outputs = list(case["expected_outputs"])
-    returns = sorted(n for n in outputs if n.startswith("__return"))
 
     def to_dev(h):
         return {k: (cp.asarray(v) if v.ndim else v[()]) for k, v in h.items()}
@@ -81,13 +80,7 @@ def cupy_peer(a, kernel, cdir):
         return fn(*[args[n] if n in args else symbols[n] for n in info["input_args"]])
 
     def collect(args, result):
-        got = {}
-        if returns:
-            vals = result if isinstance(result, tuple) else (result,)
-            got.update(zip(returns, vals))
-        for n in outputs:
-            if n not in got and n in args:
-                got[n] = args[n]
+        got = pr.collect_outputs(outputs, args, result)
         return {k: cp.asnumpy(v) if isinstance(v, cp.ndarray) else np.asarray(v) for k, v in got.items()}
 
     args = to_dev(host)
