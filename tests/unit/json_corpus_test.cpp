@@ -14,6 +14,7 @@
 
 #include "ir/equality.h"
 #include "ir/json/sdfg_json.h"
+#include "sdfg_files_support.h"
 
 #ifndef LIBDACE_CORPUS_DIR
 #define LIBDACE_CORPUS_DIR "/work/shared/sdfg-corpus"
@@ -24,23 +25,9 @@ namespace {
 using namespace dace;
 using namespace dace::ir;
 
-std::vector<std::string> corpus_files() {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(LIBDACE_CORPUS_DIR, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".sdfg") files.push_back(it->path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> corpus_files() { return testing_files::sdfg_files_below({LIBDACE_CORPUS_DIR}); }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing_files::slurp;
 
 // 1-based line of a byte offset, counted here independently of the reader.
 int line_of(const std::string& text, size_t offset) {

@@ -14,6 +14,7 @@
 #include "analysis/validate.h"
 #include "ir/state.h"
 #include "ir/json/sdfg_json.h"
+#include "sdfg_files_support.h"
 
 #ifndef LIBDACE_TEST_CORPUS_DIR
 #define LIBDACE_TEST_CORPUS_DIR "/work/shared/sdfg-corpus"
@@ -28,24 +29,10 @@ using namespace dace;
 using namespace dace::ir;
 
 std::vector<std::string> sdfg_files() {
-  std::vector<std::string> files;
-  for (const char* root : {LIBDACE_TEST_CORPUS_DIR, LIBDACE_TEST_SOURCE_DIR "/tests/data"}) {
-    std::error_code ec;
-    for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
-         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file() && it->path().extension() == ".sdfg") files.push_back(it->path().string());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
+  return testing_files::sdfg_files_below({LIBDACE_TEST_CORPUS_DIR, LIBDACE_TEST_SOURCE_DIR "/tests/data"});
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing_files::slurp;
 
 TEST(JsonStreaming, SameSdfgAsTheWholeDomReaderForEveryFile) {
   const auto files = sdfg_files();
