@@ -1,5 +1,6 @@
 #include "lowering/device_module.h"
 
+#include "codegen/run_status.h"
 #include "codegen/target_lowering.h"
 
 #include <llvm/IR/Constants.h>
@@ -171,6 +172,28 @@ std::string emulated_entry(const std::string& runtime_entry) {
 DeviceModule* device_module_of(codegen::ModuleContext& device) {
   auto it = device.target_state.find(kSelfKey);
   return it == device.target_state.end() ? nullptr : static_cast<DeviceModule*>(it->second.get());
+}
+
+Result<DeviceModule*> device_module(codegen::Frame& f) {
+  const codegen::SdfgContext* s = &f.sc;
+  while (s->parent) s = s->parent;
+  return device_module(f.mc, s->sdfg.name);
+}
+
+void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock* failed = llvm::BasicBlock::Create(b.getContext(), "cuda.failed", fn);
+  llvm::BasicBlock* next = llvm::BasicBlock::Create(b.getContext(), "cuda.ok", fn);
+  b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), failed, next);
+  b.SetInsertPoint(failed);
+  llvm::FunctionCallee error_text =
+      f.mc.module.getOrInsertFunction("dace_cuda_error", llvm::FunctionType::get(b.getPtrTy(), {}, false));
+  f.record_failure(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), b.CreateCall(error_text),
+                   b.CreateSExt(status, b.getInt64Ty()));
+  if (leave) f.leave();
+  else b.CreateBr(next);
+  b.SetInsertPoint(next);
 }
 
 Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::string& sdfg_name) {

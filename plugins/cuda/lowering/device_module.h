@@ -52,6 +52,15 @@ struct DeviceModule {
 // `sdfg_name` is the top-level SDFG's name (init checks the driver; files are named by it).
 Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::string& sdfg_name);
 
+// The device module of the program that `f` is a function of (named by its top-level SDFG).
+Result<DeviceModule*> device_module(codegen::Frame& f);
+
+// Generated host code: when `status` (what a runtime entry point returned) is not 0, the
+// runtime's first error (dace_cuda_error) becomes the call's LibraryFailure status; then the
+// function is left (`leave`, Frame::leave) or the code goes on after the check (on the exit
+// path, where the remaining copies and frees must still run).
+void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave);
+
 // The device module whose ModuleContext is `device` (kernels and the device functions of
 // nested SDFGs are emitted there), or null for a host module.
 DeviceModule* device_module_of(codegen::ModuleContext& device);

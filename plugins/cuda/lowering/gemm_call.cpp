@@ -8,12 +8,6 @@ namespace dace::cuda {
 
 namespace {
 
-std::string top_sdfg_name(const codegen::SdfgContext& sc) {
-  const codegen::SdfgContext* s = &sc;
-  while (s->parent) s = s->parent;
-  return s->sdfg.name;
-}
-
 }  // namespace
 
 Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
@@ -21,7 +15,7 @@ Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
     return make_error(Code::Internal, "cuda: dace_cuda_gemm takes float32 or float64 operands");
   // The device module's finisher guards init (a device must exist) and, emulated, sends the
   // runtime calls to the emulation, also for programs without kernels.
-  Result<DeviceModule*> dm = device_module(f.mc, top_sdfg_name(f.sc));
+  Result<DeviceModule*> dm = device_module(f);
   if (!dm) return dm.take_error();
   llvm::IRBuilder<>& b = f.b;
   llvm::Type* i64 = b.getInt64Ty();

@@ -4,7 +4,7 @@
 
 #include "codegen/allocation.h"
 #include "codegen/frame.h"
-#include "codegen/run_status.h"
+#include "lowering/device_module.h"
 #include "runtime/dace_cuda_runtime.h"
 
 namespace dace::cuda {
@@ -44,23 +44,6 @@ llvm::FunctionCallee runtime_argument_out(llvm::Module& m) {
                                llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr, llvm::Type::getInt64Ty(ctx)}, false));
 }
 
-// On the exit path: when the copy back reports a failure (a kernel that faulted surfaces here,
-// at the first copy after it), the runtime's message becomes the call's status; the copies
-// and frees that follow still run.
-void record_if_failed(codegen::Frame& f, llvm::IRBuilder<>& b, llvm::Value* status) {
-  llvm::Function* fn = b.GetInsertBlock()->getParent();
-  llvm::BasicBlock* failed = llvm::BasicBlock::Create(b.getContext(), "cuda.copy_back.failed", fn);
-  llvm::BasicBlock* next = llvm::BasicBlock::Create(b.getContext(), "cuda.copy_back.done", fn);
-  b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), failed, next);
-  b.SetInsertPoint(failed);
-  llvm::FunctionCallee error_text =
-      f.mc.module.getOrInsertFunction("dace_cuda_error", llvm::FunctionType::get(b.getPtrTy(), {}, false));
-  f.record_failure(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), b.CreateCall(error_text),
-                   b.CreateSExt(status, b.getInt64Ty()));
-  b.CreateBr(next);
-  b.SetInsertPoint(next);
-}
-
 }  // namespace
 
 Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) const {
@@ -91,7 +74,9 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
   codegen::Frame* frame = &f;
   f.exit_actions.push_back([mc, frame, host, device, size](llvm::IRBuilder<>& eb) {
-    record_if_failed(*frame, eb, eb.CreateCall(runtime_argument_out(mc->module), {host, device, size}));
+    // A kernel that faulted surfaces here, at the first copy after it (eb is the frame's builder).
+    record_runtime_failure(*frame, eb.CreateCall(runtime_argument_out(mc->module), {host, device, size}),
+                           /*leave=*/false);
   });
   context.bound = device;
   return Status::success();

@@ -6,7 +6,6 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
-#include "codegen/run_status.h"
 #include "codegen/types.h"
 #include "ir/path.h"
 #include "lowering/device_module.h"
@@ -19,12 +18,6 @@ namespace {
 
 using codegen::Frame;
 using codegen::StateEmitter;
-
-std::string top_sdfg_name(const codegen::SdfgContext& sc) {
-  const codegen::SdfgContext* s = &sc;
-  while (s->parent) s = s->parent;
-  return s->sdfg.name;
-}
 
 // Threads per block along x, y, z: the map's gpu_block_size (constants; missing entries 1),
 // else the defaults of kernel.h.
@@ -155,8 +148,7 @@ std::string kernel_base_name(const std::string& label, const std::string& sdfg_n
 Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label, const std::string& where,
                      const KernelBody& emit_body, const KernelGrid& grid_of) {
   Frame& outer = *se.f;
-  const std::string sdfg_name = top_sdfg_name(outer.sc);
-  Result<DeviceModule*> dmr = device_module(outer.mc, sdfg_name);
+  Result<DeviceModule*> dmr = device_module(outer);
   if (!dmr) return dmr.take_error();
   DeviceModule& dm = **dmr;
 
@@ -192,7 +184,7 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
     params.push_back(*p);
   }
   // PTX identifiers take no '.', so the module-wide counter is appended after '_'.
-  const std::string name = kernel_base_name(label, sdfg_name) + std::to_string(dm.kernels.size());
+  const std::string name = kernel_base_name(label, dm.sdfg_name) + std::to_string(dm.kernels.size());
   Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate);
   if (!kernel) return kernel.take_error();
   dm.kernels.push_back(name);
@@ -231,17 +223,7 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   // A launch the runtime refuses (a module the driver rejects, a kernel it cannot find, a grid
   // past the device's limits, an earlier failure of the process) ends the call with the
   // runtime's message as its status; the program must not go on as if the kernel had run.
-  llvm::Function* host_fn = b.GetInsertBlock()->getParent();
-  llvm::BasicBlock* failed = llvm::BasicBlock::Create(b.getContext(), "launch.failed", host_fn);
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(b.getContext(), "launch.ok", host_fn);
-  b.CreateCondBr(b.CreateICmpNE(launched, b.getInt32(0)), failed, ok);
-  b.SetInsertPoint(failed);
-  llvm::FunctionCallee error_text =
-      outer.mc.module.getOrInsertFunction("dace_cuda_error", llvm::FunctionType::get(ptr, {}, false));
-  outer.record_failure(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), b.CreateCall(error_text),
-                       b.CreateSExt(launched, i64));
-  outer.leave();
-  b.SetInsertPoint(ok);
+  record_runtime_failure(outer, launched, /*leave=*/true);
   return Status::success();
 }
 
