@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "transform/map_utils.h"
 #include "transform/scope_tree.h"
 
 namespace dace::transform {
@@ -65,16 +66,7 @@ StorageType child_storage(const std::vector<ScheduleType>& parents) {
 }
 
 bool is_gpu_or_fpga(ScheduleType s) {
-  switch (s) {
-    case ScheduleType::GPU_Default:
-    case ScheduleType::GPU_Device:
-    case ScheduleType::GPU_ThreadBlock:
-    case ScheduleType::GPU_ThreadBlock_Dynamic:
-    case ScheduleType::GPU_Persistent:
-    case ScheduleType::FPGA_Device:
-    case ScheduleType::FPGA_Multi_Pumped: return true;
-    default: return false;
-  }
+  return is_gpu_schedule(s) || s == ScheduleType::FPGA_Device || s == ScheduleType::FPGA_Multi_Pumped;
 }
 
 ScheduleType* schedule_field(ir::Node& n) {

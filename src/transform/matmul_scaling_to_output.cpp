@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "transform/block_placement.h"
 #include "transform/map_fusion_util.h"
 #include "transform/map_utils.h"
 
@@ -13,35 +14,12 @@ using map_fusion::used_elsewhere;
 
 constexpr const char* kMatMul = "dace.libraries.blas.nodes.matmul.MatMul";
 
-bool same(const sym::Expr& a, const sym::Expr& b) {
-  return a && b && sym::simplify(sym::sub(a, b)) == sym::integer(0);
-}
-
-// 0:shape[k] for every dimension, unit steps.
-bool covers(const sym::Subset& s, const std::vector<sym::Expr>& shape) {
-  if (s.dims.size() != shape.size()) return false;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    const sym::Range& r = s.dims[k];
-    if (!same(r.start, sym::integer(0)) || !same(r.end, sym::sub(shape[k], sym::integer(1))) ||
-        !same(r.step, sym::integer(1)))
-      return false;
-  }
-  return true;
-}
-
-sym::Subset whole(const std::vector<sym::Expr>& shape) {
-  sym::Subset s;
-  for (const sym::Expr& n : shape)
-    s.dims.push_back(sym::Range{sym::integer(0), sym::sub(n, sym::integer(1)), sym::integer(1), sym::integer(1)});
-  return s;
-}
-
 // [p0, p1, ...]: element k at parameter k.
 bool is_identity(const sym::Subset& s, const std::vector<std::string>& params) {
   if (s.dims.size() != params.size()) return false;
   for (size_t k = 0; k < params.size(); ++k) {
     const sym::Range& r = s.dims[k];
-    if (!same(r.start, sym::symbol(params[k])) || !same(r.end, sym::symbol(params[k]))) return false;
+    if (!same_value(r.start, sym::symbol(params[k])) || !same_value(r.end, sym::symbol(params[k]))) return false;
   }
   return true;
 }
@@ -127,7 +105,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
   p.result_data = static_cast<const ir::AccessNode*>(rn)->data;
   const ir::DataDescriptor& rd = sdfg.arrays.at(p.result_data);
   if (!re.memlet.wcr.empty()) return fail("the MatMul output \"" + p.result_data + "\" has a write-conflict resolution");
-  if (re.memlet.data != p.result_data || !covers(re.memlet.subset, rd.shape) || re.memlet.other_subset)
+  if (re.memlet.data != p.result_data || !is_whole(re.memlet.subset, rd.shape) || re.memlet.other_subset)
     return fail("the MatMul output does not cover \"" + p.result_data + "\" exactly");
 
   std::string reasons;
@@ -156,7 +134,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
       next("\"" + temp + "\" differs from the result in rank or element type");
       continue;
     }
-    if (oe.memlet.data != temp || !covers(oe.memlet.subset, td.shape) || oe.memlet.other_subset || !oe.memlet.wcr.empty()) {
+    if (oe.memlet.data != temp || !is_whole(oe.memlet.subset, td.shape) || oe.memlet.other_subset || !oe.memlet.wcr.empty()) {
       next("the MatMul does not read all of \"" + temp + "\"");
       continue;
     }
@@ -166,7 +144,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
     }
     const ir::DataflowEdge& xe = *state.edge(state.in_edges(oe.src)[0]);
     const ir::Node* xn = state.node(xe.src);
-    if (xn->kind != ir::NodeKind::MapExit || xe.memlet.data != temp || !covers(xe.memlet.subset, td.shape) ||
+    if (xn->kind != ir::NodeKind::MapExit || xe.memlet.data != temp || !is_whole(xe.memlet.subset, td.shape) ||
         !xe.memlet.wcr.empty() || xe.memlet.other_subset) {
       next("\"" + temp + "\" is not written whole by a map");
       continue;
@@ -179,7 +157,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
       continue;
     }
     const ir::MapScope& map = me->map;
-    if (map.params.size() != td.shape.size() || !covers(map.range, td.shape)) {
+    if (map.params.size() != td.shape.size() || !is_whole(map.range, td.shape)) {
       next("the map writing \"" + temp + "\" does not range over its shape");
       continue;
     }
@@ -215,7 +193,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
       }
       bool single = true;
       for (const sym::Range& r : te.memlet.subset.dims) {
-        if (!same(r.start, r.end)) single = false;
+        if (!same_value(r.start, r.end)) single = false;
         for (const std::string& s : sym::free_symbols(r.start))
           for (const std::string& q : map.params)
             if (s == q) single = false;
@@ -255,7 +233,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
       continue;
     }
     bool same_shape = true;
-    for (size_t k = 0; k < sd.shape.size(); ++k) same_shape = same_shape && same(sd.shape[k], td.shape[k]);
+    for (size_t k = 0; k < sd.shape.size(); ++k) same_shape = same_shape && same_value(sd.shape[k], td.shape[k]);
     if (!same_shape) {
       next("\"" + source + "\" differs from \"" + temp + "\" in shape");
       continue;
