@@ -79,6 +79,8 @@ int32_t register_mpi(dace_plugin_registry_t* handle) {
       {"dace_mpi_allgather", address_of(&dace_mpi_allgather)},
       {"dace_mpi_allreduce", address_of(&dace_mpi_allreduce)},
       {"dace_mpi_alltoall", address_of(&dace_mpi_alltoall)},
+      {"dace_mpi_bc_gather", address_of(&dace_mpi_bc_gather)},
+      {"dace_mpi_bc_scatter", address_of(&dace_mpi_bc_scatter)},
       {"dace_mpi_bcast", address_of(&dace_mpi_bcast)},
       {"dace_mpi_blacs_init", address_of(&dace_mpi_blacs_init)},
       {"dace_mpi_block_gather", address_of(&dace_mpi_block_gather)},

@@ -257,6 +257,8 @@ const std::vector<NodeClass>& node_classes() {
       {"dace.libraries.mpi.nodes.send.Send", "MPI", lower_send},
       {"dace.libraries.mpi.nodes.wait.Wait", "MPI", lower_wait},
       {"dace.libraries.mpi.nodes.wait.Waitall", "MPI", lower_waitall},
+      {"dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather", "ReferenceOpenMPI", lower_bc_gather},
+      {"dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter", "ReferenceOpenMPI", lower_bc_scatter},
       {"dace.libraries.pblas.nodes.pgemm.Pgemm", "ReferenceOpenMPI", lower_pgemm},
       {"dace.libraries.pblas.nodes.pgemv.Pgemv", "ReferenceOpenMPI", lower_pgemv},
   };

@@ -88,6 +88,70 @@ Status lower_pgemv(LibraryNodeContext& c) {
   return Status::success();
 }
 
+namespace {
+
+// The global row-major matrix of a block-cyclic scatter / gather: its rows and columns (a
+// matrix of the memlet's squeezed shape; DaCe's vector form, p?copy, is not lowered).
+Result<std::pair<llvm::Value*, llvm::Value*>> global_shape(LibraryNodeContext& c, const std::string& conn, bool input) {
+  Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, input);
+  if (!op) return op.take_error();
+  if (op->size_values.size() != 2)
+    return make_error(Code::Unsupported, c.where() + ": connector \"" + conn + "\" is not a matrix (" +
+                                             std::to_string(op->size_values.size()) +
+                                             " dimensions wider than one; vectors are not lowered)");
+  return std::make_pair(op->size_values[0], op->size_values[1]);  // i64, as every symbolic size
+}
+
+// An optional int32[9] descriptor output of BlockCyclicScatter (null when not connected).
+Result<llvm::Value*> descriptor_output(LibraryNodeContext& c, const std::string& conn) {
+  if (!has_edge(c, conn, false)) return static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(c.frame().b.getPtrTy()));
+  Result<Buffer> d = buffer(c, conn, false);
+  if (!d) return d.take_error();
+  if (d->dtype != dtype_code(ScalarType::Int32) || sym::prove(sym::eq(d->count_expr, sym::integer(9))) != std::optional<bool>(true))
+    return make_error(Code::InvalidSdfg, c.where() + ": connector \"" + conn + "\" must be 9 int32 elements");
+  return d->ptr;
+}
+
+}  // namespace
+
+// DaCe's BlockCyclicScatter: the whole row-major matrix of rank 0 (_inbuffer) to the local
+// row-major blocks (_outbuffer) of block size _block_sizes, as Pgemm reads them.
+Status lower_bc_scatter(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
+  auto shape = global_shape(c, "_inbuffer", true);
+  if (!shape) return shape.take_error();
+  auto bs = block_sizes(c, "_block_sizes");
+  if (!bs) return bs.take_error();
+  Result<llvm::Value*> gdesc = descriptor_output(c, "_gdescriptor");
+  if (!gdesc) return gdesc.take_error();
+  Result<llvm::Value*> ldesc = descriptor_output(c, "_ldescriptor");
+  if (!ldesc) return ldesc.take_error();
+  call_checked(c, "dace_mpi_bc_scatter", {c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr,
+                                          shape->first, shape->second, bs->first, bs->second, *gdesc, *ldesc});
+  return Status::success();
+}
+
+// DaCe's BlockCyclicGather: the local blocks (_inbuffer) back into the whole matrix of rank 0
+// (_outbuffer); other ranks' _outbuffer is left as it was.
+Status lower_bc_gather(LibraryNodeContext& c) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
+  auto shape = global_shape(c, "_outbuffer", false);
+  if (!shape) return shape.take_error();
+  auto bs = block_sizes(c, "_block_sizes");
+  if (!bs) return bs.take_error();
+  call_checked(c, "dace_mpi_bc_gather", {c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr,
+                                         shape->first, shape->second, bs->first, bs->second});
+  return Status::success();
+}
+
 bool is_pblas_class(const std::string& classpath) { return classpath.rfind("dace.libraries.pblas.", 0) == 0; }
 
 }  // namespace dace::mpi

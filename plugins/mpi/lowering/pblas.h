@@ -10,5 +10,7 @@ bool is_pblas_class(const std::string& classpath);
 
 Status lower_pgemm(codegen::LibraryNodeContext& c);
 Status lower_pgemv(codegen::LibraryNodeContext& c);
+Status lower_bc_scatter(codegen::LibraryNodeContext& c);
+Status lower_bc_gather(codegen::LibraryNodeContext& c);
 
 }  // namespace dace::mpi

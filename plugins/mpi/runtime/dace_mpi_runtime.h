@@ -159,6 +159,19 @@ DACE_MPI_EXPORT int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a
 DACE_MPI_EXPORT int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a, const void* x, void* y,
                                        int64_t m, int64_t n, int64_t a_rows, int64_t a_cols);
 
+/* DaCe's BlockCyclicScatter / BlockCyclicGather (dace.comm.BCScatter / BCGather; DaCe 1.0.2
+ * has MKL implementations only): a row-major rows x cols matrix held whole by BLACS grid
+ * process (0, 0) (rank 0) to and from the row-major local blocks that Pgemm reads, blocks of
+ * brows x bcols, block (i, j) on the process at grid row j % prows, column i % pcols (the
+ * transpose's block-cyclic layout: the local array is the column-major block of the
+ * transpose, i.e. the row-major block), by p?geadd between the two descriptors. gdesc /
+ * ldesc (may be null) receive the descriptors of the whole matrix and of the blocks. */
+DACE_MPI_EXPORT int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows,
+                                            int64_t cols, int64_t brows, int64_t bcols, int32_t* gdesc,
+                                            int32_t* ldesc);
+DACE_MPI_EXPORT int32_t dace_mpi_bc_gather(void* state, int32_t dtype, const void* in, void* out, int64_t rows,
+                                           int64_t cols, int64_t brows, int64_t bcols);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,6 +35,9 @@ struct ScaLapack {
                         const int*, const void*, const int*, const int*, const int*, const int*, const void*, void*,
                         const int*, const int*, const int*, const int*);
   Gemv gemv[4] = {nullptr, nullptr, nullptr, nullptr};
+  using Geadd = void (*)(const char*, const int*, const int*, const void*, const void*, const int*, const int*,
+                         const int*, const void*, void*, const int*, const int*, const int*);
+  Geadd geadd[4] = {nullptr, nullptr, nullptr, nullptr};
   std::string error;
 };
 
@@ -65,6 +68,8 @@ const ScaLapack& scalapack() {
     for (int i = 0; i < 4; ++i) bind(lib, gemms[i], s.gemm[i], s.error);
     const char* gemvs[4] = {"psgemv_", "pdgemv_", "pcgemv_", "pzgemv_"};
     for (int i = 0; i < 4; ++i) bind(lib, gemvs[i], s.gemv[i], s.error);
+    const char* geadds[4] = {"psgeadd_", "pdgeadd_", "pcgeadd_", "pzgeadd_"};
+    for (int i = 0; i < 4; ++i) bind(lib, geadds[i], s.geadd[i], s.error);
   });
   return s;
 }
@@ -90,6 +95,47 @@ void set_one(int which, unsigned char* out) {
     const double d = 1.0;
     std::memcpy(out, &d, sizeof d);
   }
+}
+
+// The two descriptors of a block-cyclic scatter or gather of a row-major rows x cols matrix
+// (see dace_mpi_runtime.h): `whole`, the matrix as one block on grid process (0, 0), and
+// `blocks`, its rows x cols blocks brows x bcols over the grid. Both describe the
+// column-major transpose (cols x rows), which is what the row-major buffers are.
+int32_t block_cyclic_descriptors(State* s, const char* what, int64_t rows, int64_t cols, int64_t brows,
+                                 int64_t bcols, int whole[9], int blocks[9]) {
+  for (int64_t v : {rows, cols, brows, bcols})
+    if (!fits_int(v) || v <= 0) return fail(s, std::string(what) + ": size " + std::to_string(v));
+  const ScaLapack& lib = scalapack();
+  const int m = static_cast<int>(cols), n = static_cast<int>(rows);
+  const int mb = static_cast<int>(bcols), nb = static_cast<int>(brows);
+  const int zero = 0;
+  const int local_rows = lib.numroc(&m, &mb, &s->myprow, &zero, &s->prows);
+  const int whole_lld = std::max(1, m), blocks_lld = std::max(1, local_rows);
+  int info = 0;
+  lib.descinit(whole, &m, &n, &m, &n, &zero, &zero, &s->blacs_context, &whole_lld, &info);
+  if (info != 0) return fail(s, std::string(what) + ": descinit of the whole matrix: info " + std::to_string(info));
+  lib.descinit(blocks, &m, &n, &mb, &nb, &zero, &zero, &s->blacs_context, &blocks_lld, &info);
+  if (info != 0) return fail(s, std::string(what) + ": descinit of the blocks: info " + std::to_string(info));
+  return 0;
+}
+
+// dst := src between two descriptors of the same cols x rows matrix (p?geadd, beta 0).
+int32_t block_cyclic_copy(State* s, const char* what, int32_t dtype, const void* src, const int src_desc[9],
+                          void* dst, const int dst_desc[9]) {
+  const int which = blas_index(dtype);
+  if (which < 0)
+    return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
+  const ScaLapack& lib = scalapack();
+  const int one = 1;
+  alignas(16) unsigned char alpha[16] = {}, beta[16] = {};
+  set_one(which, alpha);
+  lib.geadd[which]("N", &src_desc[2], &src_desc[3], alpha, src, &one, &one, src_desc, beta, dst, &one, &one, dst_desc);
+  return 0;
+}
+
+void copy_descriptor(const int in[9], int32_t* out) {
+  if (out)
+    for (int i = 0; i < 9; ++i) out[i] = in[i];
 }
 
 }  // namespace
@@ -196,6 +242,28 @@ int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a
   lib.gemv[which](&trans, &ga_rows, &ga_cols, alpha, a, &one, &one, desc_a, x, &one, &one, desc_x, &one, beta, y, &one,
                   &one, desc_y, &one);
   return 0;
+}
+
+int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
+                            int64_t brows, int64_t bcols, int32_t* gdesc, int32_t* ldesc) {
+  State* s = as_state(state);
+  if (!s || !s->blacs) return fail(s, "BlockCyclicScatter: no BLACS grid (init failed?)");
+  if (s->myprow < 0) return 0;  // outside the BLACS grid
+  int whole[9], blocks[9];
+  if (int32_t rc = block_cyclic_descriptors(s, "BlockCyclicScatter", rows, cols, brows, bcols, whole, blocks)) return rc;
+  copy_descriptor(whole, gdesc);
+  copy_descriptor(blocks, ldesc);
+  return block_cyclic_copy(s, "BlockCyclicScatter", dtype, in, whole, out, blocks);
+}
+
+int32_t dace_mpi_bc_gather(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
+                           int64_t brows, int64_t bcols) {
+  State* s = as_state(state);
+  if (!s || !s->blacs) return fail(s, "BlockCyclicGather: no BLACS grid (init failed?)");
+  if (s->myprow < 0) return 0;  // outside the BLACS grid
+  int whole[9], blocks[9];
+  if (int32_t rc = block_cyclic_descriptors(s, "BlockCyclicGather", rows, cols, brows, bcols, whole, blocks)) return rc;
+  return block_cyclic_copy(s, "BlockCyclicGather", dtype, in, blocks, out, whole);
 }
 
 }  // extern "C"
