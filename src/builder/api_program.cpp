@@ -124,15 +124,10 @@ Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir) {
   if (!session) return session.take_error();
   for (const auto& s : registry->runtime_symbols()) DACE_TRY((*session)->define_runtime_symbol(s.name, s.address));
   // Optional vendor libraries (OpenBLAS, LAPACKE) are loaded when a lowering first asks for
-  // them, and pipeline::compile hands them to the session then: a start-up without them is
-  // tens of ms shorter. A cache key names them all (their availability decides the code), so
-  // with a cache they are all loaded here.
-  if (!cache_dir.empty()) {
-    (void)registry->vendor_libraries();  // loads the deferred ones
-    ctx->plugins_fingerprint = dace::jit::plugins_fingerprint(*registry);
-  }
-  for (const auto& lib : registry->known_vendor_libraries())
-    if (lib.available) DACE_TRY((*session)->add_library(lib.name));
+  // them, and pipeline::compile hands them to the session before it links: a start-up without
+  // them is tens of ms shorter. A cache key names them all (their availability decides the
+  // code), so with a cache the fingerprint loads them all here.
+  if (!cache_dir.empty()) ctx->plugins_fingerprint = dace::jit::plugins_fingerprint(*registry);
   ctx->session = std::shared_ptr<dace::jit::JitSession>(std::move(*session));
   ctx->registry = std::move(registry);
   return Status::success();

@@ -12,10 +12,10 @@ std::string plugins_fingerprint(const plugin::Registry& registry) {
   for (const auto& p : registry.plugins())
     s += "plugin " + p.name + " " + p.version + " " + p.build_id + " abi " + std::to_string(p.abi_version) + "\n";
   for (const auto& r : registry.runtime_symbols()) s += "symbol " + r.name + " " + r.owner + "\n";
-  // As they stand: a caller that keys programs loads the deferred ones first
-  // (Registry::vendor_libraries), so that the key says whether each one is there.
-  for (const auto& l : registry.known_vendor_libraries())
-    s += "library " + l.name + (l.deferred ? " deferred\n" : l.available ? " available\n" : " missing\n");
+  // Whether each library is there decides the code (a BLAS call or a plain loop), so the
+  // optional ones not tried yet are loaded first (Registry::vendor_libraries).
+  for (const auto& l : registry.vendor_libraries())
+    s += "library " + l.name + (l.available ? " available\n" : " missing\n");
   return s;
 }
 

@@ -33,7 +33,8 @@ struct ProgramKeyInputs {
 };
 
 // Deterministic text of what the registry's plugins contribute to code generation and
-// linking (sorted; addresses excluded, they change from run to run).
+// linking (sorted; addresses excluded, they change from run to run). It loads the optional
+// vendor libraries not tried yet, as whether each one loads is part of the text.
 std::string plugins_fingerprint(const plugin::Registry& registry);
 
 // 64 lowercase hex digits (a valid ObjectCache key).

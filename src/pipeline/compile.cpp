@@ -55,6 +55,17 @@ void log_compile(const ir::SDFG& g, const PhaseTimes& t, int opt_level) {
                                      : ""));
 }
 
+// Hands the vendor libraries the registry has loaded to the session's library tier, right
+// before a program links against them (adding one twice is a no-op). Optional libraries are
+// loaded on first use (plugin/registry.h, `deferred`): by the lowering that needs one, or all
+// of them when a cache key is made (jit::plugins_fingerprint), so the context does not add
+// them when it starts.
+Status add_loaded_vendor_libraries(jit::JitSession& session, const plugin::Registry& registry) {
+  for (const auto& lib : registry.known_vendor_libraries())
+    if (lib.available) DACE_TRY(session.add_library(lib.name));
+  return Status::success();
+}
+
 // The program from the object cache, made callable with what lowering would have reported
 // (jit/program_abi.h); null on a miss or when the cached object turns out unusable, and the
 // caller compiles instead.
@@ -116,6 +127,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
     // A hit skips validation and lowering: the key covers the SDFG's content, and only a
     // valid SDFG ever got compiled under it. A dump needs the IR, so it always compiles.
     if (request.dump_dir.empty()) {
+      DACE_TRY(add_loaded_vendor_libraries(session, *backend.registry));
       if (auto cached = load_cached(session, g, key, out.times)) {
         out.program = std::move(cached);
         out.callable_at = Clock::now();
@@ -135,10 +147,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   auto lowered = codegen::lower(g, *llvm_context, lo);
   if (!lowered) return lowered.take_error();
   out.times.lower_ms = ms_since(t_lower);
-  // Vendor libraries the lowering loaded on first use (plugin/registry.h, `deferred`) join the
-  // session's library tier before the program links against them (adding one twice is a no-op).
-  for (const auto& lib : backend.registry->known_vendor_libraries())
-    if (lib.available) DACE_TRY(session.add_library(lib.name));
+  DACE_TRY(add_loaded_vendor_libraries(session, *backend.registry));
   jit::CompileOptions co;
   co.opt.level = request.opt_level;
   co.opt.fast_math = lo.fast_math;

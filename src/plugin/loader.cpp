@@ -11,6 +11,7 @@
 
 #include "libdace_plugin.h"
 #include "plugin/build_id.h"
+#include "plugin/open_library.h"
 
 namespace dace::plugin {
 
@@ -25,11 +26,6 @@ std::mutex& load_mutex() {
 
 Error unavailable(const std::string& path, const std::string& reason) {
   return make_error(Code::PluginUnavailable, "plugin \"" + path + "\": " + reason);
-}
-
-std::string last_dl_error() {
-  const char* text = dlerror();
-  return text != nullptr ? std::string(text) : std::string("unknown loader error");
 }
 
 bool valid_plugin_name(const char* name) {
@@ -65,12 +61,10 @@ Result<std::string> check_file(const std::string& path) {
 Status load_vendor_libraries(Registry& staging, const std::string& path) {
   for (const VendorLibrary& lib : staging.known_vendor_libraries()) {
     if (!lib.required) continue;
-    void* handle = dlopen(lib.name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (handle != nullptr) {
-      staging.set_vendor_library_status(lib.name, true, "");
-      continue;
-    }
-    return unavailable(path, "required vendor library \"" + lib.name + "\" cannot be loaded: " + last_dl_error());
+    std::string error;
+    if (open_library_permanently(lib.name, error) == nullptr)
+      return unavailable(path, "required vendor library \"" + lib.name + "\" cannot be loaded: " + error);
+    staging.set_vendor_library_status(lib.name, true, "");
   }
   return Status::success();
 }
@@ -98,11 +92,9 @@ Result<PluginInfo> load_plugin(Registry& registry, const std::string& path) {
   const std::string& abs = *file;
 
   std::lock_guard<std::mutex> guard(load_mutex());
-  dlerror();
-  // RTLD_NODELETE: a plugin that started OpenMP or driver threads must stay mapped even
-  // if something calls dlclose on it (TOOLCHAIN.md); we never do.
-  void* handle = dlopen(abs.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  if (handle == nullptr) return unavailable(path, "cannot be loaded: " + last_dl_error());
+  std::string error;
+  void* handle = open_library_permanently(abs, error);
+  if (handle == nullptr) return unavailable(path, "cannot be loaded: " + error);
 
   dlerror();
   void* sym = dlsym(handle, DACE_PLUGIN_QUERY_SYMBOL);

@@ -1,8 +1,8 @@
 #include "plugin/registry.h"
 
-#include <dlfcn.h>
-
 #include <mutex>
+
+#include "plugin/open_library.h"
 
 namespace dace::plugin {
 
@@ -214,16 +214,9 @@ void Registry::set_vendor_library_status(std::string_view name, bool available,
 void Registry::load_deferred_locked(VendorLibrary& lib) const {
   if (!lib.deferred) return;
   lib.deferred = false;
-  // As the plugin loader loads libraries: permanently, symbols kept local to the library.
-  dlerror();
-  if (dlopen(lib.name.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) != nullptr) {
-    lib.available = true;
-    lib.error.clear();
-    return;
-  }
-  const char* text = dlerror();
-  lib.available = false;
-  lib.error = text != nullptr ? text : "unknown loader error";
+  std::string error;
+  lib.available = open_library_permanently(lib.name, error) != nullptr;
+  lib.error = std::move(error);
 }
 
 std::shared_ptr<const ScheduleLowering> Registry::find_schedule(std::string_view name) const {

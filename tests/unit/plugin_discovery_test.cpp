@@ -6,36 +6,19 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "plugin/loader.h"
 #include "plugin_test_support.h"
+#include "scoped_env.h"
 
 namespace dace::plugin {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::ScopedEnv;
 using testing::test_plugin;
-
-// Sets DACE_PLUGIN_PATH for one test and restores the previous value.
-class ScopedPluginPath {
- public:
-  explicit ScopedPluginPath(const std::string& value) {
-    if (const char* old = std::getenv("DACE_PLUGIN_PATH")) old_ = old;
-    setenv("DACE_PLUGIN_PATH", value.c_str(), 1);
-  }
-  ~ScopedPluginPath() {
-    if (old_)
-      setenv("DACE_PLUGIN_PATH", old_->c_str(), 1);
-    else
-      unsetenv("DACE_PLUGIN_PATH");
-  }
-
- private:
-  std::optional<std::string> old_;
-};
 
 std::string scratch_dir(const std::string& tag) {
   fs::path dir = fs::temp_directory_path() /
@@ -63,7 +46,7 @@ TEST(PluginDiscovery, PluginFilesAreMatchedAndSorted) {
 }
 
 TEST(PluginDiscovery, SearchDirsFollowDacePluginPath) {
-  ScopedPluginPath env("/first/dir::/second/dir:");
+  ScopedEnv env("DACE_PLUGIN_PATH", "/first/dir::/second/dir:");
   std::vector<std::string> dirs = plugin_search_dirs();
   ASSERT_GE(dirs.size(), 2u);
   EXPECT_EQ(dirs[0], "/first/dir");
@@ -90,7 +73,7 @@ TEST(PluginDiscovery, LoadsFromDacePluginPathAndReportsFailures) {
   touch(one + "/not_a_plugin.txt");
   fs::create_symlink(test_plugin("good"), two + "/libdace_plugin_good_again.so");
 
-  ScopedPluginPath env(one + ":" + two);
+  ScopedEnv env("DACE_PLUGIN_PATH", one + ":" + two);
   Registry r;
   DiscoveryReport report = discover_plugins(r);
 

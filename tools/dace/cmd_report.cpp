@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "commands.h"
+#include "median.h"
 
 namespace dace::cli {
 namespace {
@@ -38,8 +39,7 @@ Stats summarize(std::vector<double> v) {
   s.min = v.front();
   s.max = v.back();
   s.mean = s.total / static_cast<double>(v.size());
-  size_t n = v.size();
-  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  s.median = median_of_sorted(v);
   return s;
 }
 

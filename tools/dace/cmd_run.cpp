@@ -14,6 +14,7 @@
 #include "case_file.h"
 #include "commands.h"
 #include "compare.h"
+#include "median.h"
 #include "run_inputs.h"
 
 namespace dace::cli {
@@ -103,12 +104,6 @@ bool read_npy(const std::string& what, const std::string& path, npy::Array& out)
   }
   out = std::move(*a);
   return true;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // One line per array for runs without a case or -o: enough to eyeball or diff results.
