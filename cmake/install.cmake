@@ -23,6 +23,10 @@ install(TARGETS dace EXPORT libdaceTargets
 # libdace::rt, pkg-config libdace_rt.
 set_target_properties(dace_rt PROPERTIES EXPORT_NAME rt INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS dace_rt EXPORT libdaceTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The same runtime as a static archive (libdace_rt.a): libdace::rt_static, pkg-config
+# libdace_rt_static, for hosts that link an AOT program's lib<name>.a with no shared runtime.
+set_target_properties(dace_rt_static PROPERTIES EXPORT_NAME rt_static)
+install(TARGETS dace_rt_static EXPORT libdaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/plugins/cpu/runtime/dace_cpu_runtime.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libdace)
 install(TARGETS dace_cli EXPORT libdaceTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/include/libdace.h ${CMAKE_SOURCE_DIR}/include/libdace.hpp
@@ -73,5 +77,7 @@ file(RELATIVE_PATH LIBDACE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfi
 string(REGEX REPLACE "/$" "" LIBDACE_PC_TO_PREFIX "${LIBDACE_PC_TO_PREFIX}")
 configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace.pc.in ${CMAKE_BINARY_DIR}/package/libdace.pc @ONLY)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_rt.pc.in ${CMAKE_BINARY_DIR}/package/libdace_rt.pc @ONLY)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_rt_static.pc.in ${CMAKE_BINARY_DIR}/package/libdace_rt_static.pc
+  @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/libdace.pc ${CMAKE_BINARY_DIR}/package/libdace_rt.pc
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  ${CMAKE_BINARY_DIR}/package/libdace_rt_static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -8,9 +8,12 @@ For each kernel below: `dace compile IN.sdfg --aot -o DIR` writes lib<name>.so, 
 archive holds exactly <name>.o (binutils' `ar t`) and its symbol index names the three entry
 points (`nm --print-armap`); a C program generated from the SDFG's argument list (`dace info
 --json`) and the case file calls __dace_init/__program/__dace_exit through the header on the
-corpus inputs, built three times: once linking only -l<name>, once linking <name>.o with
+corpus inputs, built four times: once linking only -l<name>, once linking <name>.o with
 -ldace_rt and the vendor libraries, once linking lib<name>.a the same way (and then needing no
-lib<name>.so). Each
+lib<name>.so), and once linking lib<name>.a with the static runtime libdace_rt.a (-fopenmp,
+-lstdc++: then no shared libdace_rt either, and every dace_cpu_* function the archive calls is
+defined in the executable). libdace_rt.a must be deterministic (ar tv: owner 0/0, time 0),
+index the runtime's API and link whole into a shared object (position-independent). Each
 program checks in /proc/self/maps that no LLVM and no libdace.so is loaded, and the outputs are
 compared with the corpus's NumPy outputs (rtol/atol of the case). The dynamic-link closure
 (ldd) of each program must not name libLLVM or libdace.so either. A second AOT compile into
@@ -93,7 +96,12 @@ int main(void) {
 %(writes)s
   if (mapped("libLLVM")) { fprintf(stderr, "libLLVM is loaded\n"); return 5; }
   if (mapped("/libdace.so")) { fprintf(stderr, "libdace.so is loaded\n"); return 5; }
+#ifdef AOT_STATIC_RUNTIME
+  if (mapped("libdace_rt")) { fprintf(stderr, "a shared libdace_rt is loaded\n"); return 5; }
+  if (mapped("lib%(name)s.so")) { fprintf(stderr, "lib%(name)s.so is loaded\n"); return 5; }
+#else
   if (!mapped("libdace_rt.so")) { fprintf(stderr, "libdace_rt.so is not loaded\n"); return 5; }
+#endif
   printf("ok\n");
   return 0;
 }
@@ -155,6 +163,30 @@ def check_outputs(kernel, outputs, case, kdir, label):
 def closure_names(exe):
     out = run(['ldd', exe]).stdout
     return out
+
+
+def check_static_runtime(rt_dir, work, cc):
+    """libdace_rt.a: deterministic members (ar's D mode: owner 0/0, mode 644, time 0), the
+    runtime's API in its index, and position-independent objects (it links whole into a
+    shared object, which non-PIC code cannot)."""
+    archive = os.path.join(rt_dir or '', 'libdace_rt.a')
+    if not os.path.isfile(archive):
+        fail(f'no static runtime next to libdace_rt.so: {archive}')
+        return
+    listing = run(['ar', 'tv', archive]).stdout.splitlines()
+    if not listing or any(' 0/0 ' not in line or '1970' not in line for line in listing):
+        fail(f'libdace_rt.a is not deterministic (owner/time stamps):\n' + '\n'.join(listing))
+    armap = run(['nm', '--print-armap', archive]).stdout
+    for fn in ('dace_cpu_parallel_for', 'dace_cpu_parallel_for_nd', 'dace_cpu_num_threads'):
+        if f'{fn} in ' not in armap:
+            fail(f'the symbol index of libdace_rt.a lacks {fn}')
+    so = os.path.join(work, 'whole_rt.so')
+    r = run([cc, '-shared', '-o', so, '-Wl,--whole-archive', archive, '-Wl,--no-whole-archive', '-fopenmp',
+             '-lstdc++'])
+    if r.returncode != 0:
+        fail(f'libdace_rt.a does not link into a shared object (not position-independent?): {r.stdout}')
+    else:
+        print(f'libdace_rt.a: {len(listing)} deterministic PIC members')
 
 
 def main():
@@ -234,7 +266,17 @@ def main():
                                os.path.join(work, kernel + '_a'), '-L', out, f'-l:lib{name}.a', '-L', rt_dir or '',
                                '-Wl,--no-as-needed', '-ldace_rt', '-Wl,-rpath,' + (rt_dir or ''),
                                '-Wl,--as-needed', '-l:libopenblas.so.0', '-lmvec', '-lm'],
+            # Nothing shared from libdace at all: the program's archive and libdace_rt.a, plus
+            # the toolchain's OpenMP runtime (-fopenmp), the C++ library and the vendor ones.
+            'static archive and static runtime': [
+                cc, '-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-DAOT_STATIC_RUNTIME', '-I', out, main_c,
+                '-o', os.path.join(work, kernel + '_static'), os.path.join(out, f'lib{name}.a'),
+                os.path.join(rt_dir or '', 'libdace_rt.a'), '-fopenmp', '-lstdc++', '-lpthread', '-Wl,--as-needed',
+                '-l:libopenblas.so.0', '-lmvec', '-lm'],
         }
+        # The runtime functions the program calls must be linked into the static program.
+        runtime_calls = sorted({line.split()[-1] for line in run(['nm', '-u', archive]).stdout.splitlines()
+                                if line.split() and line.split()[-1].startswith('dace_cpu_')})
         for label, cmd in builds.items():
             r = run(cmd)
             if r.returncode != 0:
@@ -244,8 +286,15 @@ def main():
             deps = closure_names(exe)
             if 'libLLVM' in deps or 'libdace.so' in deps:
                 fail(f'{kernel} ({label}): the program links LLVM or libdace.so:\n{deps}')
-            if label == 'static archive' and f'lib{name}.so' in deps:
+            if label.startswith('static archive') and f'lib{name}.so' in deps:
                 fail(f'{kernel} ({label}): the program needs lib{name}.so:\n{deps}')
+            if label == 'static archive and static runtime':
+                if 'libdace_rt' in deps:
+                    fail(f'{kernel} ({label}): the program needs a shared libdace_rt:\n{deps}')
+                defined = run(['nm', '--defined-only', exe]).stdout.split()
+                missing = [f for f in runtime_calls if f not in defined]
+                if missing:
+                    fail(f'{kernel} ({label}): runtime functions not linked in: {missing}')
             for _, path, _ in outputs:
                 if os.path.exists(path):
                     os.remove(path)
@@ -254,7 +303,9 @@ def main():
                 fail(f'{kernel} ({label}): the C program failed (exit {r.returncode}): {r.stdout}')
                 continue
             if check_outputs(kernel, outputs, case, kdir, label):
-                print(f'{kernel} ({label}): outputs match NumPy, no LLVM loaded')
+                extra = f', runtime linked in: {runtime_calls}' if label.endswith('static runtime') else ''
+                print(f'{kernel} ({label}): outputs match NumPy, no LLVM loaded{extra}')
+    check_static_runtime(rt_dir, work, cc)
 
     # Refusals: exit 2, a message naming the problem, no file left behind.
     blocker = os.path.join(work, 'a_file')

@@ -24,7 +24,8 @@ resolves_installed() {
 for f in include/libdace.h include/libdace.hpp $libdir/libdace.so $libdir/libdace/plugins/libdace_plugin_cpu.so \
          bin/dace $libdir/cmake/libdace/libdaceConfig.cmake $libdir/cmake/libdace/libdaceConfigVersion.cmake \
          $libdir/pkgconfig/libdace.pc share/doc/libdace/README.md \
-         $libdir/libdace_rt.so $libdir/pkgconfig/libdace_rt.pc include/libdace/dace_cpu_runtime.h; do
+         $libdir/libdace_rt.so $libdir/pkgconfig/libdace_rt.pc include/libdace/dace_cpu_runtime.h \
+         $libdir/libdace_rt.a $libdir/pkgconfig/libdace_rt_static.pc; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
 soname=$(readelf -d "$prefix/$libdir/libdace.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
@@ -94,6 +95,26 @@ deps=$(ldd "$tmp/aot_host")
 grep -q "libdace_rt.so.$major => $prefix/$libdir/" <<<"$deps" || fail "AOT host: libdace_rt not resolved in $prefix: $deps"
 if grep -qE 'libLLVM|libdace\.so' <<<"$deps"; then fail "AOT host links LLVM or libdace: $deps"; fi
 "$tmp/aot_host" || fail "AOT host failed"
+# 5. The static runtime: libaffine.a + the installed libdace_rt.a, once through pkg-config
+#    (libdace_rt_static) and once through find_package(libdace COMPONENTS rt_static); the host
+#    then loads no libdace_rt, libaffine, libdace.so or LLVM shared object (ldd here, and
+#    /proc/self/maps in the host itself).
+[ -f "$prefix/$libdir/libdace_rt.a" ] || fail "$libdir/libdace_rt.a not installed"
+static_hosts=("$tmp/aot_host_static_pc" "$tmp/aot-static-build/aot_host_static")
+# shellcheck disable=SC2046
+"$cc" -std=c99 -Wall -Wextra -pedantic -Werror -DAOT_STATIC_RUNTIME $(pkg-config --cflags libdace_rt_static) \
+  -I"$tmp/aot" "$repo/tests/install/aot/aot_host.c" -o "${static_hosts[0]}" "$tmp/aot/libaffine.a" \
+  $(pkg-config --libs libdace_rt_static) || fail "building the static AOT host with pkg-config"
+"$cmake" -S "$repo/tests/install/aot_static" -B "$tmp/aot-static-build" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DAOT_DIR="$tmp/aot" \
+  -DAOT_HOST_SOURCE="$repo/tests/install/aot/aot_host.c" >"$tmp/aot-static-configure.log" 2>&1 \
+  || { cat "$tmp/aot-static-configure.log"; fail "configuring the static AOT host (find_package rt_static)"; }
+"$cmake" --build "$tmp/aot-static-build" >/dev/null || fail "building the static AOT host (find_package rt_static)"
+for exe in "${static_hosts[@]}"; do
+  deps=$(ldd "$exe")
+  if grep -qE 'libLLVM|libdace\.so|libdace_rt|libaffine' <<<"$deps"; then fail "$exe: shared libdace pieces: $deps"; fi
+  "$exe" || fail "$exe failed"
+done
 # The runtime alone through pkg-config.
 [[ "$(pkg-config --libs libdace_rt)" == "-L$(pkg-config --variable=libdir libdace_rt) -ldace_rt"* ]] \
   || fail "libdace_rt.pc: $(pkg-config --libs libdace_rt)"

@@ -1,7 +1,9 @@
 /* A host of an ahead-of-time compiled SDFG (docs/aot.md): tests/install/consumer's "affine",
  * B[i] = 3 * A[i] + 2 over a CPU_Multicore map, compiled by the installed `dace compile --aot`
- * and linked with -laffine only. Checks B against the hand-computed 3i + 2 and that neither
- * LLVM nor libdace.so is loaded in this process. */
+ * and linked with -laffine only (or, with AOT_STATIC_RUNTIME defined, with libaffine.a and the
+ * static runtime libdace_rt.a). Checks B against the hand-computed 3i + 2 and that neither
+ * LLVM nor libdace.so is loaded in this process (nor, statically linked, any libdace_rt or
+ * libaffine shared object). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,10 +36,18 @@ int main(void) {
       fprintf(stderr, "B[%ld] = %g, expected %g\n", (long)i, b[i], 3.0 * (double)i + 2.0);
       return 4;
     }
+#ifdef AOT_STATIC_RUNTIME
+  if (mapped("libLLVM") || mapped("/libdace.so") || mapped("libdace_rt") || mapped("libaffine.so")) {
+    fprintf(stderr, "libLLVM, libdace.so, a shared libdace_rt or libaffine.so loaded\n");
+    return 5;
+  }
+  printf("aot host (static): B = 3A + 2 over %d elements, no LLVM and no shared libdace loaded\n", N);
+#else
   if (mapped("libLLVM") || mapped("/libdace.so") || !mapped("libdace_rt.so")) {
     fprintf(stderr, "libLLVM or libdace.so loaded, or libdace_rt.so not\n");
     return 5;
   }
   printf("aot host: B = 3A + 2 over %d elements, no LLVM loaded\n", N);
+#endif
   return 0;
 }
