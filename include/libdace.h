@@ -995,12 +995,13 @@ typedef enum dace_device_t {
   DACE_DEVICE_GPU = 1,
   DACE_DEVICE_MAX_ENUM = 0x7FFFFFFF
 } dace_device_t;
-/* DaCe's auto_optimize for `device` (the registered pipeline "auto_optimize" for the CPU;
- * docs/optimizer.md): simplify, loops to maps, map collapse and fusion, each step recorded in
- * the history. `options_json`: NULL, "" or a JSON object; no option is defined yet, so any
- * key is DACE_ERROR_INVALID_ARGUMENT naming it. DACE_DEVICE_GPU is DACE_ERROR_UNSUPPORTED
- * (no GPU optimizer yet); another value DACE_ERROR_INVALID_ARGUMENT. Same transactional rules
- * as the calls below. */
+/* DaCe's auto_optimize for `device` (the registered pipeline "auto_optimize" for the CPU,
+ * "auto_optimize_gpu" for DACE_DEVICE_GPU; docs/optimizer.md): simplify, loops to maps, map
+ * collapse and fusion, for the GPU GPUTransformSDFG (data in GPU_Global, GPU_Device maps, copies
+ * in and out) before the fusion; each step recorded in the history. The GPU pipeline needs no
+ * GPU and no CUDA plugin (running the result does). `options_json`: NULL, "" or a JSON object;
+ * no option is defined yet, so any key is DACE_ERROR_INVALID_ARGUMENT naming it. Another device
+ * value is DACE_ERROR_INVALID_ARGUMENT. Same transactional rules as the calls below. */
 DACE_API dace_status_t dace_sdfg_auto_optimize(dace_sdfg_t* sdfg, dace_device_t device, const char* options_json);
 /* The registered transformations and passes, sorted by name. Thread-safe. */
 DACE_API dace_status_t dace_sdfg_transformation_count(size_t* out_count);

@@ -1117,7 +1117,8 @@ class sdfg {
   // defaults) and may hold a location in DaCe's history form; a match or history entry can be
   // passed as it is. On any error the SDFG is unchanged.
   void simplify() { check(dace_sdfg_simplify(handle_.get())); }
-  // DaCe's auto_optimize for `device`; `options` is a JSON object ("" = defaults).
+  // DaCe's auto_optimize for `device` (DACE_DEVICE_CPU or DACE_DEVICE_GPU); `options` is a
+  // JSON object ("" = defaults).
   void auto_optimize(dace_device_t device = DACE_DEVICE_CPU, std::string_view options = {}) {
     check(dace_sdfg_auto_optimize(handle_.get(), device, detail::opt(options).get()));
   }

@@ -113,15 +113,16 @@ dace_status_t dace_sdfg_auto_optimize(dace_sdfg_t* sdfg, dace_device_t device, c
   return guard([&]() -> Status {
     auto g = root_of(sdfg, "dace_sdfg_auto_optimize");
     if (!g) return g.take_error();
-    if (device == DACE_DEVICE_GPU)
-      return dace::make_error(Code::Unsupported,
-                              "auto_optimize for DACE_DEVICE_GPU: not available (no GPU optimizer in this build)");
-    if (device != DACE_DEVICE_CPU)
-      return invalid("auto_optimize: unknown device " + std::to_string(static_cast<long long>(device)));
-    DACE_TRY(tf::require_no_options("auto_optimize", str_or_empty(options_json)));
-    DACE_TRY(require_valid(**g, "auto_optimize"));
-    return transactional(sdfg, **g, "auto_optimize", [](SDFG& s, tf::AnalysisManager& am) -> Status {
-      std::unique_ptr<tf::Pass> p = tf::make_pass("auto_optimize");
+    // The registered pipelines `dace optimize --auto cpu|gpu` runs: "auto_optimize" and
+    // "auto_optimize_gpu" (GPUTransformSDFG after the loop and map steps).
+    if (device != DACE_DEVICE_CPU && device != DACE_DEVICE_GPU)
+      return invalid("auto_optimize: unknown device " + std::to_string(static_cast<long long>(device)) +
+                     " (known: DACE_DEVICE_CPU, DACE_DEVICE_GPU)");
+    const std::string pipeline = device == DACE_DEVICE_GPU ? "auto_optimize_gpu" : "auto_optimize";
+    DACE_TRY(tf::require_no_options(pipeline, str_or_empty(options_json)));
+    DACE_TRY(require_valid(**g, pipeline));
+    return transactional(sdfg, **g, pipeline, [&pipeline](SDFG& s, tf::AnalysisManager& am) -> Status {
+      std::unique_ptr<tf::Pass> p = tf::make_pass(pipeline);
       Result<bool> changed = tf::run_pass(s, *p, am);
       if (!changed) return changed.take_error();
       return Status::success();

@@ -90,11 +90,21 @@ std::vector<Row> rows_transform() {
       {"dace_sdfg_auto_optimize", "borrowed nested SDFG",
        CONTRACT_CALL { return dace_sdfg_auto_optimize(nested_of(f), DACE_DEVICE_CPU, nullptr); },
        DACE_ERROR_INVALID_ARGUMENT, {"nested", "top-level"}},
-      {"dace_sdfg_auto_optimize", "GPU device",
+      {"dace_sdfg_auto_optimize", "GPU device, unknown option",
        CONTRACT_CALL {
-         return on_valid(f, [](dace_sdfg_t* g) { return dace_sdfg_auto_optimize(g, DACE_DEVICE_GPU, nullptr); });
+         return on_valid(f, [](dace_sdfg_t* g) {
+           return dace_sdfg_auto_optimize(g, DACE_DEVICE_GPU, "{\"block_size\": 64}");
+         });
        },
-       DACE_ERROR_UNSUPPORTED, {"DACE_DEVICE_GPU"}},
+       DACE_ERROR_INVALID_ARGUMENT, {"auto_optimize_gpu", "block_size"}},
+      {"dace_sdfg_auto_optimize", "GPU device, options no object",
+       CONTRACT_CALL {
+         return on_valid(f, [](dace_sdfg_t* g) { return dace_sdfg_auto_optimize(g, DACE_DEVICE_GPU, "[1]"); });
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"auto_optimize_gpu", "object"}},
+      {"dace_sdfg_auto_optimize", "GPU device, an invalid SDFG",
+       CONTRACT_CALL { return dace_sdfg_auto_optimize(f.sdfg, DACE_DEVICE_GPU, nullptr); }, DACE_ERROR_INVALID_SDFG,
+       {"auto_optimize_gpu", "\"contract\""}},
       {"dace_sdfg_auto_optimize", "unknown device",
        CONTRACT_CALL {
          return on_valid(f, [](dace_sdfg_t* g) { return dace_sdfg_auto_optimize(g, static_cast<dace_device_t>(7), nullptr); });

@@ -450,8 +450,10 @@ class SDFG(ControlFlowRegion, Releasable):
         return self.transformation_history[before:]
 
     def auto_optimize(self, device="cpu"):
-        """DaCe's auto_optimize for `device` ("cpu"; "gpu" raises UnsupportedError) in place;
-        returns the SDFG's new history entries (dicts)."""
+        """DaCe's auto_optimize for `device` ("cpu" or "gpu", or a DeviceType-like object with
+        that name) in place; returns the SDFG's new history entries (dicts). "gpu" moves the
+        data to GPU_Global and the maps to GPU_Device (GPUTransformSDFG): compile the result
+        with the CUDA plugin (`emulate_device=True` runs it without a GPU)."""
         devices = {"cpu": _capi.DACE_DEVICE_CPU, "gpu": _capi.DACE_DEVICE_GPU}
         key = str(getattr(device, "name", device)).lower()
         if key not in devices:
