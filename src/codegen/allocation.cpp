@@ -1,8 +1,6 @@
 #include "codegen/allocation.h"
 
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicInst.h>
-#include <llvm/TargetParser/Triple.h>
 
 #include "codegen/run_status.h"
 #include "codegen/stream_queue.h"
@@ -389,19 +387,7 @@ Result<std::vector<llvm::Value*>> allocate_stream_container(Frame& f, const std:
   return std::vector<llvm::Value*>{};
 }
 
-// The PTX 7.3 instructions stacksave/stackrestore: LLVM 19's NVPTX backend cannot select
-// the llvm.stacksave/stackrestore intrinsics, so NVPTX modules get them as inline assembly.
-constexpr const char* kPtxStackSave = "stacksave.u64 $0;";
-constexpr const char* kPtxStackRestore = "stackrestore.u64 $0;";
-
-bool is_nvptx(const ModuleContext& mc) { return llvm::Triple(mc.module.getTargetTriple()).isNVPTX(); }
-
-llvm::Value* save_stack(Frame& f) {
-  llvm::IRBuilder<>& b = f.b;
-  if (!is_nvptx(f.mc)) return b.CreateStackSave("stack.mark");
-  llvm::InlineAsm* save = llvm::InlineAsm::get(llvm::FunctionType::get(b.getInt64Ty(), false), kPtxStackSave, "=l", true);
-  return b.CreateCall(save, {}, "stack.mark");
-}
+llvm::Value* save_stack(Frame& f) { return f.b.CreateStackSave("stack.mark"); }
 
 // A stack array of symbolic size in device code: `alloca i8, bytes` where the container is
 // allocated. Except for a function-lifetime one (released by the function's return), the
@@ -430,23 +416,14 @@ Result<std::vector<llvm::Value*>> device_stack_array(Frame& f, const std::string
 
 }  // namespace
 
+// LLVM's own intrinsics: a target that cannot select them rewrites them (the CUDA plugin's
+// device-module finisher turns them into PTX's stacksave/stackrestore).
 bool is_stack_mark(const llvm::Value* v) {
-  if (const auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(v))
-    return intrinsic->getIntrinsicID() == llvm::Intrinsic::stacksave;
-  const auto* call = llvm::dyn_cast<llvm::CallInst>(v);
-  const auto* asm_code = call ? llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()) : nullptr;
-  return asm_code && asm_code->getAsmString() == kPtxStackSave;
+  const auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(v);
+  return intrinsic && intrinsic->getIntrinsicID() == llvm::Intrinsic::stacksave;
 }
 
-void restore_stack(llvm::IRBuilder<>& b, llvm::Value* mark) {
-  if (llvm::isa<llvm::IntrinsicInst>(mark)) {
-    b.CreateStackRestore(mark);
-    return;
-  }
-  llvm::InlineAsm* restore =
-      llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), {b.getInt64Ty()}, false), kPtxStackRestore, "l", true);
-  b.CreateCall(restore, {mark});
-}
+void restore_stack(llvm::IRBuilder<>& b, llvm::Value* mark) { b.CreateStackRestore(mark); }
 
 Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
                                                      bool thread_local_storage) {

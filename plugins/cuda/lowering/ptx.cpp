@@ -1,8 +1,10 @@
-// Device module -> PTX: math calls onto libdevice, libdevice linked (only what is used),
+// Device module -> PTX: math calls onto libdevice, stack intrinsics onto PTX's stacksave /
+// stackrestore, libdevice linked (only what is used),
 // everything but the kernels internalized, O3 with the NVPTX target's own passes (NVVMReflect
 // resolves libdevice's __nvvm_reflect), then the NVPTX backend's assembly printer.
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -97,6 +99,33 @@ void map_math(llvm::Module& m) {
   }
 }
 
+// The core marks and resets the stack around dynamic stack arrays with llvm.stacksave /
+// llvm.stackrestore, which LLVM 19's NVPTX backend cannot select: they become PTX 7.3's own
+// instructions (inline assembly on the 64-bit stack pointer value).
+void lower_stack_intrinsics(llvm::Module& m) {
+  std::vector<llvm::IntrinsicInst*> calls;
+  for (llvm::Function& f : m)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* c = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+            c && (c->getIntrinsicID() == llvm::Intrinsic::stacksave || c->getIntrinsicID() == llvm::Intrinsic::stackrestore))
+          calls.push_back(c);
+  for (llvm::IntrinsicInst* c : calls) {
+    llvm::IRBuilder<> b(c);
+    llvm::Type* i64 = b.getInt64Ty();
+    if (c->getIntrinsicID() == llvm::Intrinsic::stacksave) {
+      llvm::InlineAsm* save = llvm::InlineAsm::get(llvm::FunctionType::get(i64, false), "stacksave.u64 $0;", "=l", true);
+      llvm::Value* mark = b.CreateIntToPtr(b.CreateCall(save, {}, "stack.mark"), c->getType());
+      c->replaceAllUsesWith(mark);
+    } else {
+      llvm::InlineAsm* restore =
+          llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), {i64}, false), "stackrestore.u64 $0;", "l", true);
+      b.CreateCall(restore, {b.CreatePtrToInt(c->getArgOperand(0), i64)});
+    }
+    c->eraseFromParent();
+  }
+}
+
 Result<std::unique_ptr<llvm::Module>> load_libdevice(llvm::LLVMContext& ctx) {
   const std::string path = libdevice_path();
   if (path.empty())
@@ -123,6 +152,7 @@ Result<std::string> compile_ptx(DeviceModule& dm) {
   llvm::Module& m = *dm.module;
   const std::set<std::string> kernels(dm.kernels.begin(), dm.kernels.end());
   map_math(m);
+  lower_stack_intrinsics(m);
   if (calls_libdevice(m)) {
     Result<std::unique_ptr<llvm::Module>> lib = load_libdevice(m.getContext());
     if (!lib) return lib.take_error();
