@@ -95,6 +95,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
   const Symbol symbols[] = {
       {"dace_cuda_init", address_of(&dace_cuda_init)},
       {"dace_cuda_error", address_of(&dace_cuda_error)},
+      {"dace_cuda_error_at", address_of(&dace_cuda_error_at)},
       {"dace_cuda_status", address_of(&dace_cuda_status)},
       {"dace_cuda_malloc", address_of(&dace_cuda_malloc)},
       {"dace_cuda_free", address_of(&dace_cuda_free)},
@@ -105,6 +106,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_memset", address_of(&dace_cuda_memset)},
       {"dace_cuda_launch", address_of(&dace_cuda_launch)},
       {"dace_cuda_synchronize", address_of(&dace_cuda_synchronize)},
+      {"dace_cuda_reserve_stack", address_of(&dace_cuda_reserve_stack)},
       {"dace_cuda_gemm", address_of(&dace_cuda_gemm)},
       {"dace_cuda_blas_status", address_of(&dace_cuda_blas_status)},
       // The emulated device (programs compiled with emulate_device call these instead).
@@ -123,6 +125,10 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_synchronize", address_of(&dace_cuda_emu_synchronize)},
       {"dace_cuda_emu_gemm", address_of(&dace_cuda_emu_gemm)},
       {"dace_cuda_emu_block_index", address_of(&dace_cuda_emu_block_index)},
+      {"dace_cuda_emu_error_at", address_of(&dace_cuda_emu_error_at)},
+      {"dace_cuda_emu_reserve_stack", address_of(&dace_cuda_emu_reserve_stack)},
+      {"dace_cuda_emu_stack_limit", address_of(&dace_cuda_emu_stack_limit)},
+      {"dace_cuda_emu_inject_failure", address_of(&dace_cuda_emu_inject_failure)},
   };
   for (const Symbol& s : symbols)
     if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;

@@ -57,6 +57,7 @@ extern "C" int32_t fake_memset(void* dst, int32_t byte, int64_t bytes) {
   return 0;
 }
 extern "C" int32_t fake_ok() { return 0; }
+extern "C" const char* fake_error_at(const char*) { return "fake runtime failure"; }
 
 jit::JitSession& fake_device_session() {
   static std::unique_ptr<jit::JitSession> s = [] {
@@ -70,6 +71,7 @@ jit::JitSession& fake_device_session() {
         {"dace_cuda_memset", reinterpret_cast<void*>(&fake_memset)},
         {"dace_cuda_init", reinterpret_cast<void*>(&fake_ok)},
         {"dace_cuda_synchronize", reinterpret_cast<void*>(&fake_ok)},
+        {"dace_cuda_error_at", reinterpret_cast<void*>(&fake_error_at)},
     };
     for (const auto& [name, address] : fakes) EXPECT_TRUE((*r)->define_runtime_symbol(name, address).ok()) << name;
     return std::move(*r);

@@ -53,6 +53,8 @@ Loaded load() {
             resolve(get, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain, l.error) &&
             resolve(get, "cuCtxSetCurrent", d.cuCtxSetCurrent, l.error) &&
             resolve(get, "cuCtxSynchronize", d.cuCtxSynchronize, l.error) &&
+            resolve(get, "cuCtxGetLimit", d.cuCtxGetLimit, l.error) &&
+            resolve(get, "cuCtxSetLimit", d.cuCtxSetLimit, l.error) &&
             resolve(get, "cuMemAlloc", d.cuMemAlloc, l.error) && resolve(get, "cuMemFree", d.cuMemFree, l.error) &&
             resolve(get, "cuPointerGetAttribute", d.cuPointerGetAttribute, l.error) &&
             resolve(get, "cuMemcpyHtoD", d.cuMemcpyHtoD, l.error) && resolve(get, "cuMemcpyDtoH", d.cuMemcpyDtoH, l.error) &&

@@ -27,6 +27,7 @@ constexpr int kMemoryTypeDevice = 2;  // CU_MEMORYTYPE_DEVICE
 constexpr int kPointerAttributeMemoryType = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
 constexpr int kAttrComputeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kAttrComputeCapabilityMinor = 76;
+constexpr int kLimitStackSize = 0;  // CU_LIMIT_STACK_SIZE: bytes of stack per GPU thread
 
 // CUDA_MEMCPY2D (the layout is part of the driver's ABI).
 struct Memcpy2D {
@@ -55,6 +56,8 @@ struct Driver {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuCtxSynchronize)();
+  CUresult (*cuCtxGetLimit)(size_t*, int);
+  CUresult (*cuCtxSetLimit)(int, size_t);
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuPointerGetAttribute)(void*, int, CUdeviceptr);

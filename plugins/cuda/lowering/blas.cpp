@@ -62,6 +62,7 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   call.a = GemmOperand{a.base, a_rs, a_cs};
   call.b = GemmOperand{bo.base, b_rs, b_cs};
   call.c = GemmOperand{c.base, c_rs, c_cs};
+  call.where = where;
   return emit_gemm_call(f, call);
 }
 

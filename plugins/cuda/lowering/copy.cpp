@@ -4,6 +4,7 @@
 
 #include "codegen/addressing.h"
 #include "codegen/loops.h"
+#include "lowering/device_module.h"
 #include "runtime/dace_cuda_runtime.h"
 
 namespace dace::cuda {
@@ -151,8 +152,11 @@ Status DeviceCopy::lower_copy(codegen::CopyContext& c) const {
     row_bytes = b.CreateMul(*n, elem_bytes, "copy.row_bytes");
     rows.pop_back();
   }
+  // A failed copy ends the call with its status (the data it was to move is not there).
+  const std::string what = c.where + ": copy \"" + c.src_name + "\" -> \"" + c.dst_name + "\"";
   if (rows.empty()) {
-    b.CreateCall(copy_fn(m), {*dst, *src, row_bytes, b.getInt32(kind)});
+    record_runtime_failure(f, b.CreateCall(copy_fn(m), {*dst, *src, row_bytes, b.getInt32(kind)}), /*leave=*/true,
+                           what + " (dace_cuda_copy)");
     return Status::success();
   }
   // Every dimension but the last of `rows` is a loop around one 2-D copy.
@@ -178,8 +182,9 @@ Status DeviceCopy::lower_copy(codegen::CopyContext& c) const {
   if (!ss) return ss.take_error();
   Result<llvm::Value*> ds = value(last.dst_stride);
   if (!ds) return ds.take_error();
-  b.CreateCall(copy_2d_fn(m), {dp, b.CreateMul(*ds, elem_bytes), sp, b.CreateMul(*ss, elem_bytes), row_bytes, *height,
-                               b.getInt32(kind)});
+  llvm::Value* copied = b.CreateCall(copy_2d_fn(m), {dp, b.CreateMul(*ds, elem_bytes), sp, b.CreateMul(*ss, elem_bytes),
+                                                     row_bytes, *height, b.getInt32(kind)});
+  record_runtime_failure(f, copied, /*leave=*/true, what + " (dace_cuda_copy_2d)");
   for (size_t i = loops.size(); i-- > 0;) codegen::end_loop(b, loops[i]);
   return Status::success();
 }

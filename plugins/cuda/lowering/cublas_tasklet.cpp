@@ -296,6 +296,7 @@ class Recognizer {
       g.b = GemmOperand{*py, *incy, zero};
       g.c = GemmOperand{*pr, zero, zero};
     }
+    g.where = cx_.where() + " (" + fn + ")";
     return emit_gemm_call(f_, g);
   }
 

@@ -160,9 +160,10 @@ std::string libdevice_path() {
 }
 
 std::string emulated_entry(const std::string& runtime_entry) {
-  static const std::set<std::string> emulated = {"init",   "error",   "status",      "malloc",      "free",
-                                                 "copy",   "copy_2d", "memset",      "launch",      "synchronize",
-                                                 "gemm",   "argument_in", "argument_out"};
+  static const std::set<std::string> emulated = {"init",   "error",       "error_at",     "status", "malloc",
+                                                 "free",   "copy",        "copy_2d",      "memset", "launch",
+                                                 "synchronize", "gemm",  "argument_in",  "argument_out",
+                                                 "reserve_stack"};
   const std::string prefix = "dace_cuda_";
   if (runtime_entry.rfind(prefix, 0) != 0) return "";
   const std::string rest = runtime_entry.substr(prefix.size());
@@ -180,16 +181,18 @@ Result<DeviceModule*> device_module(codegen::Frame& f) {
   return device_module(f.mc, s->sdfg.name);
 }
 
-void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave) {
+void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave, const std::string& operation) {
   llvm::IRBuilder<>& b = f.b;
   llvm::Function* fn = b.GetInsertBlock()->getParent();
   llvm::BasicBlock* failed = llvm::BasicBlock::Create(b.getContext(), "cuda.failed", fn);
   llvm::BasicBlock* next = llvm::BasicBlock::Create(b.getContext(), "cuda.ok", fn);
-  b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), failed, next);
+  if (status->getType()->isIntegerTy(1)) status = b.CreateZExt(status, b.getInt32Ty());
+  b.CreateCondBr(b.CreateICmpNE(status, llvm::ConstantInt::get(status->getType(), 0)), failed, next);
   b.SetInsertPoint(failed);
-  llvm::FunctionCallee error_text =
-      f.mc.module.getOrInsertFunction("dace_cuda_error", llvm::FunctionType::get(b.getPtrTy(), {}, false));
-  f.record_failure(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), b.CreateCall(error_text),
+  llvm::FunctionCallee error_text = f.mc.module.getOrInsertFunction(
+      "dace_cuda_error_at", llvm::FunctionType::get(b.getPtrTy(), {b.getPtrTy()}, false));
+  llvm::Value* what = b.CreateCall(error_text, {b.CreateGlobalString(operation, "cuda.operation")});
+  f.record_failure(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)), what,
                    b.CreateSExt(status, b.getInt64Ty()));
   if (leave) f.leave();
   else b.CreateBr(next);

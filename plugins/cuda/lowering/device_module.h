@@ -55,11 +55,15 @@ Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::str
 // The device module of the program that `f` is a function of (named by its top-level SDFG).
 Result<DeviceModule*> device_module(codegen::Frame& f);
 
-// Generated host code: when `status` (what a runtime entry point returned) is not 0, the
-// runtime's first error (dace_cuda_error) becomes the call's LibraryFailure status; then the
-// function is left (`leave`, Frame::leave) or the code goes on after the check (on the exit
-// path, where the remaining copies and frees must still run).
-void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave);
+// Generated host code: when `status` (what a runtime entry point returned, i32; or an i1
+// that is true on failure, for entries that return a null pointer) is not 0, "`operation`:
+// the runtime's first error" (dace_cuda_error_at) becomes the call's LibraryFailure status
+// (DACE_ERROR_RUNTIME); `operation` names the call and its SDFG element. Then the function is
+// left (`leave`, Frame::leave) or the code goes on after the check: on the exit path, where the
+// remaining copies and frees must still run, and amid the function's allocations, whose exit
+// path is valid only once all are made (the runtime's sticky error then fails the next runtime
+// call, which leaves).
+void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave, const std::string& operation);
 
 // The device module whose ModuleContext is `device` (kernels and the device functions of
 // nested SDFGs are emitted there), or null for a host module.

@@ -3,6 +3,8 @@
 // runtime/gemm_plan.h maps that onto one column-major cuBLAS call). Used by the MatMul/Gemm/
 // Gemv/Dot library nodes (blas.h) and by DaCe's cuBLAS C++ tasklets (cublas_tasklet.h).
 #pragma once
+#include <string>
+
 #include "codegen/frame.h"
 
 namespace dace::cuda {
@@ -18,6 +20,7 @@ struct GemmCall {
   llvm::Value *m = nullptr, *n = nullptr, *k = nullptr;  // i64: C is m x n, A m x k, B k x n
   double alpha = 1, beta = 0;
   GemmOperand a, b, c;
+  std::string where;  // the node or tasklet, for the status of a failed call
 };
 
 // Emits the call into `f` at its insertion point; the program's device module is made first

@@ -4,6 +4,7 @@
 
 #include "codegen/allocation.h"
 #include "codegen/frame.h"
+#include "ir/path.h"
 #include "lowering/device_module.h"
 #include "runtime/dace_cuda_runtime.h"
 
@@ -58,25 +59,42 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   llvm::Value* const bytes = codegen::checked_bytes_or_zero(f, *checked);
   llvm::Module& m = f.mc.module;
   llvm::IRBuilder<>& b = f.b;
-  codegen::ModuleContext* mc = &f.mc;
+  codegen::Frame* frame = &f;
+  const std::string where = ir::path_of_data(f.sc.sdfg, context.name);
+  // A failure here is recorded without leaving: the allocations of a batch are all made before
+  // the exit path that frees them is valid. The runtime's errors are sticky, so the next runtime
+  // call (a copy, launch or product: host code never touches device memory itself) fails too
+  // and leaves, and nothing uses the null pointer; the status keeps this first failure.
   if (!context.host) {  // a transient: device memory for the whole call
     llvm::Value* device = b.CreateCall(runtime_malloc(m), {bytes}, context.name + ".device");
-    if (context.zero) b.CreateCall(runtime_memset(m), {device, b.getInt32(0), bytes});
-    f.exit_actions.push_back([mc, device](llvm::IRBuilder<>& eb) { eb.CreateCall(runtime_free(mc->module), {device}); });
+    record_runtime_failure(f, b.CreateIsNull(device), /*leave=*/false,
+                           where + ": device allocation of \"" + context.name + "\"");
+    if (context.zero) {
+      // Nothing to zero when the allocation failed.
+      llvm::Value* zero_bytes = b.CreateSelect(b.CreateIsNull(device), b.getInt64(0), bytes);
+      record_runtime_failure(f, b.CreateCall(runtime_memset(m), {device, b.getInt32(0), zero_bytes}), /*leave=*/false,
+                             where + ": zeroing \"" + context.name + "\" on the device");
+    }
+    const std::string free_what = where + ": freeing \"" + context.name + "\" on the device";
+    f.exit_actions.push_back([frame, device, free_what](llvm::IRBuilder<>& eb) {
+      record_runtime_failure(*frame, eb.CreateCall(runtime_free(frame->mc.module), {device}), /*leave=*/false, free_what);
+    });
     context.bound = device;
     return Status::success();
   }
   // The caller's pointer is used as it is when it is device memory (a __cuda_array_interface__
   // object, DaCe's convention); host memory is mirrored on the device for the call.
   llvm::Value* device = b.CreateCall(runtime_argument_in(m), {context.host, bytes}, context.name + ".device");
+  record_runtime_failure(f, b.CreateIsNull(device), /*leave=*/false,
+                         where + ": copy of the argument \"" + context.name + "\" to the device");
   llvm::Value* host = context.host;
   llvm::Value* size = bytes;
   // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
-  codegen::Frame* frame = &f;
-  f.exit_actions.push_back([mc, frame, host, device, size](llvm::IRBuilder<>& eb) {
+  const std::string out_what = where + ": copy of the argument \"" + context.name + "\" back from the device";
+  f.exit_actions.push_back([frame, host, device, size, out_what](llvm::IRBuilder<>& eb) {
     // A kernel that faulted surfaces here, at the first copy after it (eb is the frame's builder).
-    record_runtime_failure(*frame, eb.CreateCall(runtime_argument_out(mc->module), {host, device, size}),
-                           /*leave=*/false);
+    record_runtime_failure(*frame, eb.CreateCall(runtime_argument_out(frame->mc.module), {host, device, size}),
+                           /*leave=*/false, out_what);
   });
   context.bound = device;
   return Status::success();

@@ -11,6 +11,7 @@
 #include "lowering/device_module.h"
 #include "lowering/thread_block.h"
 #include "lowering/thread_index.h"
+#include "lowering/thread_stack.h"
 
 namespace dace::cuda {
 
@@ -223,7 +224,7 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   // A launch the runtime refuses (a module the driver rejects, a kernel it cannot find, a grid
   // past the device's limits, an earlier failure of the process) ends the call with the
   // runtime's message as its status; the program must not go on as if the kernel had run.
-  record_runtime_failure(outer, launched, /*leave=*/true);
+  record_runtime_failure(outer, launched, /*leave=*/true, where + ": launch of kernel " + name);
   return Status::success();
 }
 
@@ -319,6 +320,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
     }
     return grid;
   };
+  DACE_TRY(reserve_thread_stack(se, entry, where));
   return launch_kernel(se, ks, se.state.node(entry)->label, where, emit_body, grid_of);
 }
 

@@ -38,6 +38,20 @@ int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double
                            int64_t c_cs);
 /* The index (x, y, z) of the block the calling thread's launch is running. */
 const int64_t* dace_cuda_emu_block_index(void);
+const char* dace_cuda_emu_error_at(const char* operation);
+/* Keeps the largest per-thread stack asked for (the emulated CU_LIMIT_STACK_SIZE, starting
+ * at the driver's default of 1024 bytes); kernels run on the host's stack. */
+int32_t dace_cuda_emu_reserve_stack(int64_t bytes);
+int64_t dace_cuda_emu_stack_limit(void);
+
+/* Fault injection (tests of the generated code's failure paths): the call `skip` + 1 from now
+ * of dace_cuda_emu_`entry` ("malloc", "copy", "copy_2d", "memset", "free", "argument_in",
+ * "argument_out", "launch", "gemm", "reserve_stack") fails as the driver's would: it does
+ * nothing, returns its failure value and records "dace_cuda_<entry>: injected failure" as
+ * the error, replacing any earlier one. From then on every one of those entries fails (the
+ * real runtime's errors are sticky), until `entry` NULL cancels the injection and clears the
+ * failure and the recorded error. */
+void dace_cuda_emu_inject_failure(const char* entry, int64_t skip);
 
 #ifdef __cplusplus
 }

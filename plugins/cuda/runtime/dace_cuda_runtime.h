@@ -14,6 +14,10 @@ extern "C" {
 int32_t dace_cuda_init(void);
 /* The first error recorded, or "" when none. */
 const char* dace_cuda_error(void);
+/* "`operation`: <the first error recorded>": the status text of a generated call whose runtime
+ * call failed (`operation` names it and its SDFG element). The text stays valid for the rest of
+ * the process (each distinct one is kept once). */
+const char* dace_cuda_error_at(const char* operation);
 /* A description of the device ("NVIDIA H100 80GB HBM3, sm_90, driver 13.0") or of why there
  * is none ("no CUDA driver: ..."). */
 const char* dace_cuda_status(void);
@@ -41,6 +45,10 @@ int32_t dace_cuda_memset(void* dst, int32_t byte, int64_t bytes);
 int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
                          int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
 int32_t dace_cuda_synchronize(void);
+/* Raises the per-thread stack of the device's kernels (cuCtxSetLimit(CU_LIMIT_STACK_SIZE)) to
+ * `bytes` when it is smaller; never lowers it. Called before launching a kernel whose threads
+ * hold stack arrays (the driver's default, 1 KiB, is too small for large ones). */
+int32_t dace_cuda_reserve_stack(int64_t bytes);
 
 enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };
 /* C (m x n) = alpha * A (m x k) * B (k x n) + beta * C, all in device memory, element (i, j)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace {
@@ -44,6 +45,10 @@ bool is_device_memory(const void* p) {
 struct Errors {
   std::mutex mutex;
   std::string first;
+  std::set<std::string> messages;  // dace_cuda_emu_error_at's texts (stable addresses)
+  std::string injected_entry;      // dace_cuda_emu_inject_failure: the entry that fails ...
+  int64_t injected_skip = 0;       // ... after this many more calls of it
+  bool poisoned = false;           // an injected failure happened: every later call fails
 };
 
 Errors& errors() {
@@ -61,6 +66,25 @@ int32_t fail(const std::string& what) {
   return 1;
 }
 
+// Whether this call of `entry` fails by injection: it is the one dace_cuda_emu_inject_failure
+// asked to fail (its error is recorded, replacing an earlier one, and the injection used up),
+// or one after it (a real driver's errors are sticky too; the runtime's entries then fail).
+bool injected(const char* entry) {
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  if (e.poisoned) return true;
+  if (e.injected_entry != entry) return false;
+  if (e.injected_skip-- > 0) return false;
+  e.injected_entry.clear();
+  e.poisoned = true;
+  e.first = std::string("dace_cuda_") + entry + ": injected failure (emulated device)";
+  std::fprintf(stderr, "libdace cuda (emulated): %s\n", e.first.c_str());
+  return true;
+}
+
+std::mutex stack_mutex;
+int64_t stack_limit = 1024;  // the driver's default CU_LIMIT_STACK_SIZE
+
 }  // namespace
 
 extern "C" {
@@ -76,6 +100,7 @@ const char* dace_cuda_emu_error(void) {
 const char* dace_cuda_emu_status(void) { return "emulated device (host memory, kernels run on the host)"; }
 
 void* dace_cuda_emu_malloc(int64_t bytes) {
+  if (injected("malloc")) return nullptr;
   if (bytes < 0) {
     fail("malloc of a negative size");
     return nullptr;
@@ -93,6 +118,7 @@ void* dace_cuda_emu_malloc(int64_t bytes) {
 }
 
 int32_t dace_cuda_emu_free(void* device) {
+  if (injected("free")) return 1;
   if (device) {
     Blocks& b = blocks();
     std::lock_guard<std::mutex> lock(b.mutex);
@@ -103,6 +129,7 @@ int32_t dace_cuda_emu_free(void* device) {
 }
 
 void* dace_cuda_emu_argument_in(void* caller, int64_t bytes) {
+  if (injected("argument_in")) return nullptr;
   if (is_device_memory(caller)) return caller;
   void* device = dace_cuda_emu_malloc(bytes);
   if (!device) return nullptr;
@@ -114,6 +141,7 @@ void* dace_cuda_emu_argument_in(void* caller, int64_t bytes) {
 }
 
 int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes) {
+  if (injected("argument_out")) return 1;
   if (device == caller || !device) return 0;
   if (bytes > 0) std::memcpy(caller, device, static_cast<size_t>(bytes));
   return dace_cuda_emu_free(device);
@@ -126,6 +154,7 @@ int64_t dace_cuda_emu_arguments_copied(void) {
 }
 
 int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t) {
+  if (injected("copy")) return 1;
   if (bytes < 0) return fail("copy of a negative size");
   if (bytes > 0) std::memmove(dst, src, static_cast<size_t>(bytes));
   return 0;
@@ -133,6 +162,7 @@ int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t) {
 
 int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
                               int64_t height, int32_t) {
+  if (injected("copy_2d")) return 1;
   if (width_bytes < 0 || height < 0) return fail("2-D copy of a negative size");
   for (int64_t r = 0; r < height; ++r)
     std::memmove(static_cast<char*>(dst) + r * dst_pitch, static_cast<const char*>(src) + r * src_pitch,
@@ -141,6 +171,7 @@ int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int
 }
 
 int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes) {
+  if (injected("memset")) return 1;
   if (bytes < 0) return fail("memset of a negative size");
   if (bytes > 0) std::memset(dst, byte, static_cast<size_t>(bytes));
   return 0;
@@ -148,6 +179,7 @@ int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes) {
 
 int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z, int64_t,
                              int64_t, int64_t, int32_t, void** params) {
+  if (injected("launch")) return 1;
   if (!kernel) return fail("launch without a kernel");
   void (*fn)(void**) = nullptr;
   static_assert(sizeof(fn) == sizeof(kernel), "function and data pointers differ in size");
@@ -168,6 +200,7 @@ int32_t dace_cuda_emu_synchronize(void) { return 0; }
 int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                            int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                            int64_t c_cs) {
+  if (injected("gemm")) return 1;
   if (m <= 0 || n <= 0) return 0;
   dace::cuda::GemmPlan plan;
   if (!dace::cuda::plan_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c_rs, c_cs, plan))
@@ -183,5 +216,34 @@ int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double
 }
 
 const int64_t* dace_cuda_emu_block_index(void) { return block_index; }
+
+const char* dace_cuda_emu_error_at(const char* operation) {
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  return e.messages.insert(std::string(operation ? operation : "CUDA runtime") + ": " + e.first).first->c_str();
+}
+
+int32_t dace_cuda_emu_reserve_stack(int64_t bytes) {
+  if (injected("reserve_stack")) return 1;
+  std::lock_guard<std::mutex> lock(stack_mutex);
+  stack_limit = std::max(stack_limit, bytes);
+  return 0;
+}
+
+int64_t dace_cuda_emu_stack_limit(void) {
+  std::lock_guard<std::mutex> lock(stack_mutex);
+  return stack_limit;
+}
+
+void dace_cuda_emu_inject_failure(const char* entry, int64_t skip) {
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  e.injected_entry = entry ? entry : "";
+  e.injected_skip = skip;
+  if (!entry) {
+    e.poisoned = false;
+    e.first.clear();
+  }
+}
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -32,6 +33,8 @@ struct Runtime {
   // so a hit counts only when the text is the same.
   std::map<const char*, std::pair<std::string, CUmodule>> modules;
   std::map<std::pair<CUmodule, std::string>, CUfunction> functions;
+  size_t stack_limit = 0;  // CU_LIMIT_STACK_SIZE as last read or set; 0 = not read yet
+  std::set<std::string> messages;  // dace_cuda_error_at's texts (stable addresses)
 };
 
 Runtime& rt() {
@@ -162,6 +165,12 @@ const char* dace_cuda_error(void) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   return r.error.c_str();
+}
+
+const char* dace_cuda_error_at(const char* operation) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.messages.insert(std::string(operation ? operation : "CUDA runtime") + ": " + r.error).first->c_str();
 }
 
 const char* dace_cuda_status(void) {
@@ -325,6 +334,20 @@ int32_t dace_cuda_synchronize(void) {
   return check(r, *d, d->cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)");
 }
 
+int32_t dace_cuda_reserve_stack(int64_t bytes) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (!r.stack_limit && check(r, *d, d->cuCtxGetLimit(&r.stack_limit, dace::cuda::kLimitStackSize), "cuCtxGetLimit"))
+    return 1;
+  if (bytes <= 0 || static_cast<size_t>(bytes) <= r.stack_limit) return 0;
+  if (check(r, *d, d->cuCtxSetLimit(dace::cuda::kLimitStackSize, static_cast<size_t>(bytes)),
+            ("cuCtxSetLimit(CU_LIMIT_STACK_SIZE, " + std::to_string(bytes) + ")").c_str()))
+    return 1;
+  r.stack_limit = static_cast<size_t>(bytes);
+  return 0;
+}
 
 const char* dace_cuda_blas_status(void) {
   Runtime& r = rt();
