@@ -29,6 +29,10 @@ set_target_properties(dace_rt_static PROPERTIES EXPORT_NAME rt_static)
 install(TARGETS dace_rt_static EXPORT libdaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/plugins/cpu/runtime/dace_cpu_runtime.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libdace)
 install(TARGETS dace_cli EXPORT libdaceTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The renderer module (dace_sdfg_render; docs/render.md), where libdace looks for it.
+if(TARGET dace_render_module)
+  install(TARGETS dace_render_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/libdace)
+endif()
 install(FILES ${CMAKE_SOURCE_DIR}/include/libdace.h ${CMAKE_SOURCE_DIR}/include/libdace.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 

@@ -15,6 +15,10 @@ foreach(_plugin cpu mpi cuda)
       COMPONENT python)
   endif()
 endforeach()
+# The renderer module (dace_sdfg_render), where libdace looks for it: <libdir>/libdace.
+if(TARGET dace_render_module)
+  install(TARGETS dace_render_module LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR}/libdace COMPONENT python)
+endif()
 # The runtime of ahead-of-time compiled programs (docs/aot.md, libdace.compile_aot) next to
 # libdace.so, where compile_aot looks for it; the namelink (a copy in the wheel) is what
 # `-ldace_rt` links against, libdace_rt.so.0 what the programs load.

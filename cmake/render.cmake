@@ -23,3 +23,18 @@ else()
 endif()
 target_link_libraries(dace_render PUBLIC dace_internal)
 target_compile_options(dace_render PRIVATE ${LIBDACE_WARNINGS})
+
+# libdace_render.so: the renderer as a module libdace.so loads on the first dace_sdfg_render
+# call (src/builder/api_render.cpp), in <libdir>/libdace next to the plugins folder, so that
+# libdace.so itself never links Graphviz. Only with Graphviz: without it the C API reports
+# DACE_ERROR_UNSUPPORTED naming the missing file.
+if(LIBDACE_HAVE_GRAPHVIZ)
+  set_target_properties(dace_render PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  add_library(dace_render_module MODULE ${CMAKE_SOURCE_DIR}/src/render/module.cpp)
+  target_link_libraries(dace_render_module PRIVATE dace_render)
+  target_compile_options(dace_render_module PRIVATE ${LIBDACE_WARNINGS})
+  set_target_properties(dace_render_module PROPERTIES OUTPUT_NAME dace_render PREFIX lib
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libdace
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+    INSTALL_RPATH "$ORIGIN/.." INSTALL_RPATH_USE_LINK_PATH ON)
+endif()

@@ -409,6 +409,14 @@ DACE_API dace_status_t dace_sdfg_load_buffer(dace_sdfg_t** out_sdfg, const void*
 DACE_API dace_status_t dace_sdfg_save_file(const dace_sdfg_t* sdfg, const char* path, const dace_save_options_t* options);
 /* JSON text, owned: release with dace_string_free. `options->gzip` must be 0. */
 DACE_API dace_status_t dace_sdfg_to_json(char** out_json, const dace_sdfg_t* sdfg, const dace_save_options_t* options);
+/* A picture of the SDFG (docs/render.md), owned: release with dace_string_free. `format`:
+ * "svg" (an SVG document: states, regions and scopes as nested boxes, every node and memlet
+ * labelled) or "html" (one self-contained page: the SVG with pan, zoom and collapsible
+ * scopes). Same SDFG, same bytes. The renderer (Graphviz) is not part of libdace.so: it is
+ * libdace_render.so in <folder of libdace.so>/libdace, loaded on the first call; without it
+ * (libdace built without libgraphviz-dev) DACE_ERROR_UNSUPPORTED naming the file. Another
+ * format is DACE_ERROR_INVALID_ARGUMENT naming it; `*out_text` is written only on success. */
+DACE_API dace_status_t dace_sdfg_render(char** out_text, const dace_sdfg_t* sdfg, const char* format);
 /* JSON or gzip bytes (per options->gzip), owned: release with dace_buffer_free. */
 DACE_API dace_status_t dace_sdfg_save_buffer(void** out_data, size_t* out_size, const dace_sdfg_t* sdfg,
                                              const dace_save_options_t* options);

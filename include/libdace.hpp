@@ -859,6 +859,15 @@ class sdfg {
     std::unique_ptr<char, void (*)(char*)> owned(text, dace_string_free);
     return text ? std::string(text) : std::string();
   }
+  // A picture of the SDFG (docs/render.md): "svg" or "html" (the self-contained page). Throws
+  // libdace::error: DACE_ERROR_UNSUPPORTED when libdace was built or installed without its
+  // renderer module, DACE_ERROR_INVALID_ARGUMENT for another format.
+  std::string render(std::string_view format = "svg") const {
+    char* text = nullptr;
+    check(dace_sdfg_render(&text, handle_.get(), detail::z(format).get()));
+    std::unique_ptr<char, void (*)(char*)> owned(text, dace_string_free);
+    return text ? std::string(text) : std::string();
+  }
   std::vector<unsigned char> save_buffer(const save_options& options = {}) const {
     const dace_save_options_t o = options.c();
     void* data = nullptr;

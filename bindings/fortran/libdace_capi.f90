@@ -552,6 +552,16 @@ module libdace_capi
       type(c_ptr), value :: options
     end function dace_sdfg_to_json
 
+    ! dace_status_t dace_sdfg_render(char** out_text, const dace_sdfg_t* sdfg, const char* format)
+    function dace_sdfg_render(out_text, sdfg, format) bind(C, name="dace_sdfg_render")
+      import :: c_char, c_ptr, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_sdfg_render
+      type(c_ptr), intent(inout) :: out_text
+      type(c_ptr), value :: sdfg
+      character(kind=c_char), intent(in) :: format(*)
+    end function dace_sdfg_render
+
     ! dace_status_t dace_sdfg_save_buffer(void** out_data, size_t* out_size,
     !    const dace_sdfg_t* sdfg, const dace_save_options_t* options)
     function dace_sdfg_save_buffer(out_data, out_size, sdfg, options) bind(C, &

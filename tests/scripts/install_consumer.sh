@@ -28,11 +28,22 @@ for f in include/libdace.h include/libdace.hpp $libdir/libdace.so $libdir/libdac
          $libdir/libdace_rt.a $libdir/pkgconfig/libdace_rt_static.pc; do
   [ -e "$prefix/$f" ] || fail "$f not installed"
 done
+# The renderer module (dace_sdfg_render), when this build has Graphviz: installed next to the
+# plugins folder, and the consumers then render through the installed library.
+render_flag=()
+if [ -e "$build/lib/libdace/libdace_render.so" ]; then
+  [ -e "$prefix/$libdir/libdace/libdace_render.so" ] || fail "$libdir/libdace/libdace_render.so not installed"
+  render_flag=(--render)
+else
+  echo "note: this build has no libdace_render.so (no Graphviz): rendering through the installed library not checked"
+fi
 soname=$(readelf -d "$prefix/$libdir/libdace.so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 major=$(sed -n 's/^#define DACE_VERSION_MAJOR \([0-9]*\).*/\1/p' "$repo/include/libdace.h")
 [ "$soname" = "libdace.so.$major" ] || fail "SONAME '$soname', expected libdace.so.$major"
 # Nothing installed may point back into the build or source tree (RUNPATHs, package files).
-for f in "$prefix"/bin/dace "$prefix"/$libdir/libdace.so "$prefix"/$libdir/libdace_rt.so "$prefix"/$libdir/libdace/plugins/*.so; do
+installed_objects=("$prefix"/bin/dace "$prefix"/$libdir/libdace.so "$prefix"/$libdir/libdace_rt.so "$prefix"/$libdir/libdace/plugins/*.so)
+[ ${#render_flag[@]} -eq 0 ] || installed_objects+=("$prefix/$libdir/libdace/libdace_render.so")
+for f in "${installed_objects[@]}"; do
   runpath=$(readelf -d "$f" | grep -E 'RUNPATH|RPATH' || true)
   if grep -qF -e "$build" -e "$repo" <<<"$runpath"; then
     fail "$f has a RUNPATH into the build tree: $runpath"
@@ -46,7 +57,7 @@ fi
 check_and_run() {
   local exe="$1" what="$2"
   resolves_installed "$exe" || fail "$what: libdace not resolved in $prefix: $(ldd "$exe" | grep libdace)"
-  "$exe" "$tmp/$what.sdfg" || fail "$what: consumer program failed"
+  "$exe" "$tmp/$what.sdfg" "${render_flag[@]}" || fail "$what: consumer program failed"
 }
 
 # 1. CMake package.

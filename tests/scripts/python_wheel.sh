@@ -3,7 +3,8 @@
 # scikit-build-core): build the wheel, install it into a fresh virtual environment, and from
 # another folder, with no LIBDACE_* or PYTHONPATH variable, import libdace and run corpus
 # kernels against their stored NumPy outputs. The package must load the library it carries
-# (site-packages/libdace/_lib), not the build tree's, and find the CPU plugin next to it.
+# (site-packages/libdace/_lib), not the build tree's, and find the CPU plugin next to it (and,
+# with Graphviz, the renderer module: SDFG.render()).
 # Usage: python_wheel.sh <repo> <scratch dir> <corpus dir>. Exit 77 (skip) without
 # python3-venv / NumPy or when scikit-build-core cannot be had from PyPI.
 set -euo pipefail
@@ -26,10 +27,16 @@ fi
 CC=cc CXX=c++ FC=gfortran "$tmp/build-venv/bin/pip" wheel "$repo" -w "$tmp/dist" --no-deps --no-build-isolation -q
 wheel=$(ls "$tmp"/dist/libdace-*.whl)
 echo "wheel: $(basename "$wheel") ($(du -h "$wheel" | cut -f1))"
-"$py" - "$wheel" <<'PY'
+# With Graphviz (libgvc) on this machine, the build makes the renderer module, which the wheel
+# must carry next to the plugins folder so that SDFG.render() works from the installed package.
+render=0
+if pkg-config --exists libgvc 2>/dev/null; then render=1; else echo "note: no Graphviz (libgvc): SDFG.render() from the wheel not checked"; fi
+"$py" - "$wheel" "$render" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 need = ["libdace/__init__.py", "libdace/_lib/libdace.so.0", "libdace/_lib/libdace/plugins/libdace_plugin_cpu.so"]
+if sys.argv[2] == "1":
+    need.append("libdace/_lib/libdace/libdace_render.so")
 missing = [n for n in need if n not in names]
 assert not missing, f"wheel lacks {missing}"
 stray = [n for n in names if not n.startswith(("libdace/", "libdace-"))]
@@ -41,7 +48,7 @@ PY
 "$tmp/venv/bin/pip" install -q --no-deps --no-index "$wheel"
 cd "$tmp"
 env -u LIBDACE_LIBRARY -u LIBDACE_BUILD_DIR -u PYTHONPATH -u DACE_PLUGIN_PATH \
-  "$tmp/venv/bin/python" - "$corpus" <<'PY'
+  "$tmp/venv/bin/python" - "$corpus" "$render" <<'PY'
 import json, os, sys
 import numpy as np
 import libdace
@@ -74,5 +81,12 @@ for kernel in ("jacobi_2d", "gemm", "softmax"):
                 got = results[name] if name.startswith("__return") else kwargs[name]
                 np.testing.assert_allclose(got, expected, rtol=case["rtol"], atol=case["atol"])
     print(f"{kernel}: matches the stored NumPy outputs")
+if sys.argv[2] == "1":
+    # The renderer module the wheel carries, found by libdace next to itself.
+    with libdace.SDFG.from_file(os.path.join(corpus, "gemm", "gemm.simp.sdfg")) as sdfg:
+        svg, page = sdfg.render(), sdfg.render(format="html")
+    assert svg.startswith("<?xml") and "sdfg&#45;tasklet" in svg, svg[:200]
+    assert page.startswith("<!DOCTYPE html>") and svg[svg.index("<svg"):] in page
+    print(f"gemm: rendered ({len(svg)} bytes of SVG) by the wheel's libdace_render.so")
 PY
 echo "python_wheel: ok"

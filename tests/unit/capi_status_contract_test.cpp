@@ -36,6 +36,23 @@ std::vector<Row> rows_instrument();
 
 std::vector<Row> rows_general() {
   return {
+      // --- pictures (dace_sdfg_render): refusals come before the renderer is loaded.
+      {"dace_sdfg_render", "NULL out_text",
+       CONTRACT_CALL { return dace_sdfg_render(nullptr, f.sdfg, "svg"); }, DACE_ERROR_INVALID_ARGUMENT, {"out_text"}},
+      {"dace_sdfg_render", "NULL sdfg",
+       CONTRACT_CALL {
+         char* out = nullptr;
+         return dace_sdfg_render(&out, nullptr, "svg");
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"sdfg"}},
+      {"dace_sdfg_render", "format that is neither svg nor html",
+       CONTRACT_CALL {
+         char* out = nullptr;
+         dace_status_t s = dace_sdfg_render(&out, f.sdfg, "png");
+         f.check(out == nullptr, "out_text must not be written");
+         return s;
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"png"}},
       // --- status strings and owned-memory release: no failure, but documented NULL handling.
       {"dace_status_string", "value outside the enum",
        CONTRACT_CALL {

@@ -459,6 +459,12 @@ dace_sdfg_to_json = _bind("dace_sdfg_to_json", dace_status_t, [
     ctypes.POINTER(dace_sdfg_t),
     ctypes.POINTER(dace_save_options_t),
 ])
+# dace_status_t dace_sdfg_render(char** out_text, const dace_sdfg_t* sdfg, const char* format)
+dace_sdfg_render = _bind("dace_sdfg_render", dace_status_t, [
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(dace_sdfg_t),
+    ctypes.c_char_p,
+])
 # dace_status_t dace_sdfg_save_buffer(void** out_data, size_t* out_size, const dace_sdfg_t* sdfg, const dace_save_options_t* options)
 dace_sdfg_save_buffer = _bind("dace_sdfg_save_buffer", dace_status_t, [
     ctypes.POINTER(ctypes.c_void_p),
@@ -1438,6 +1444,7 @@ FUNCTIONS = (
     "dace_sdfg_load_buffer",
     "dace_sdfg_save_file",
     "dace_sdfg_to_json",
+    "dace_sdfg_render",
     "dace_sdfg_save_buffer",
     "dace_sdfg_equal",
     "dace_sdfg_hash",
@@ -1605,6 +1612,7 @@ PARAM_NAMES = {
     "dace_sdfg_load_buffer": ("out_sdfg", "data", "size",),
     "dace_sdfg_save_file": ("sdfg", "path", "options",),
     "dace_sdfg_to_json": ("out_json", "sdfg", "options",),
+    "dace_sdfg_render": ("out_text", "sdfg", "format",),
     "dace_sdfg_save_buffer": ("out_data", "out_size", "sdfg", "options",),
     "dace_sdfg_equal": ("out_equal", "out_difference", "a", "b",),
     "dace_sdfg_hash": ("out_hash", "sdfg",),

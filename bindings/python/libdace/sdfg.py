@@ -14,7 +14,7 @@ from . import instrument as _instrument
 from ._util import (Releasable, assignments_text, borrowed_string, enc, id_list, out_value, owned_string,
                     shape_text)
 from .dtypes import numpy_dtype, to_dace
-from .errors import InvalidArgumentError, check
+from .errors import InvalidArgumentError, UnsupportedError, check
 from .state import ControlFlowBlock, SDFGState
 
 _HANDLE = ctypes.POINTER(_capi.dace_sdfg_t)
@@ -301,6 +301,32 @@ class SDFG(ControlFlowRegion, Releasable):
     def to_json(self, compact=False, omit_guids=False):
         """The SDFG as JSON text (str)."""
         return owned_string(_capi.dace_sdfg_to_json, self._h(), ctypes.byref(_save_options(compact, omit_guids)))
+
+    def render(self, filename=None, format=None):
+        """A picture of the SDFG (docs/render.md), the same bytes as `dace render`: the SVG
+        text, or with format="html" the self-contained page (pan, zoom, collapsible scopes).
+        With a filename, writes it and returns the filename; the format comes from its
+        extension (.svg, .html, .htm) unless given. Raises UnsupportedError when libdace was
+        built or installed without its renderer (Graphviz), InvalidArgumentError for another
+        format; nothing is written then."""
+        if format is None:
+            name = str(filename) if filename is not None else ".svg"
+            format = ("svg" if name.endswith(".svg") else "html" if name.endswith((".html", ".htm")) else None)
+            if format is None:
+                raise InvalidArgumentError(f"cannot tell the picture format of '{name}' (use .svg, .html or format=)")
+        text = owned_string(_capi.dace_sdfg_render, self._h(), enc(format))
+        if filename is None:
+            return text
+        with open(filename, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        return filename
+
+    def _repr_svg_(self):
+        """Jupyter draws an SDFG as its picture (nothing without a renderer)."""
+        try:
+            return self.render()
+        except UnsupportedError:
+            return None
 
     def clone(self):
         handle = _HANDLE()

@@ -3,8 +3,11 @@
  * (which needs the CPU plugin, found next to the installed libdace.so with no environment
  * variable), runs it on A[i] = i, i < 10, and checks against hand-computed values:
  * B[i] = 3i + 2, sum(B) = 3 * 45 + 2 * 10 = 155. Saves the SDFG to argv[1] for the CLI.
- * Exit 0 on a match, 1 otherwise. */
+ * With --render (an install that has the renderer module), also draws the SDFG through
+ * dace_sdfg_render, which must find libdace_render.so next to the installed libdace.so with no
+ * environment variable, and checks that the tasklet is drawn. Exit 0 on a match, 1 otherwise. */
 #include <stdio.h>
+#include <string.h>
 
 #include "libdace.h"
 
@@ -31,8 +34,8 @@ int main(int argc, char** argv) {
   dace_arg_t args[2];
   int i, ok = 0;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s OUT.sdfg\n", argv[0]);
+  if (argc != 2 && !(argc == 3 && strcmp(argv[2], "--render") == 0)) {
+    fprintf(stderr, "usage: %s OUT.sdfg [--render]\n", argv[0]);
     return 2;
   }
   for (i = 0; i < N; ++i) {
@@ -72,6 +75,17 @@ int main(int argc, char** argv) {
   }
   printf("sum(B) = %g (expected 155)\n", sum);
   if (sum != 155.0) ok = 0;
+  if (argc == 3) {
+    char* svg = NULL;
+    TRY(dace_sdfg_render(&svg, sdfg, "svg"));
+    if (strncmp(svg, "<?xml", 5) != 0 || !strstr(svg, "class=\"node sdfg&#45;node sdfg&#45;tasklet\"")) {
+      fprintf(stderr, "the picture has no tasklet: %.200s\n", svg);
+      ok = 0;
+    } else {
+      printf("rendered: %lu bytes of SVG\n", (unsigned long)strlen(svg));
+    }
+    dace_string_free(svg);
+  }
 done:
   dace_program_release(program);
   dace_sdfg_release(sdfg);

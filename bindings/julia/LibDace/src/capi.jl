@@ -429,6 +429,11 @@ function dace_sdfg_to_json(out_json, sdfg, options)
     ccall((:dace_sdfg_to_json, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, Ptr{dace_save_options_t}), out_json, sdfg, options)
 end
 
+# dace_status_t dace_sdfg_render(char** out_text, const dace_sdfg_t* sdfg, const char* format)
+function dace_sdfg_render(out_text, sdfg, format)
+    ccall((:dace_sdfg_render, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{dace_sdfg_t}, Ptr{Cchar}), out_text, sdfg, format)
+end
+
 # dace_status_t dace_sdfg_save_buffer(void** out_data, size_t* out_size, const dace_sdfg_t* sdfg, const dace_save_options_t* options)
 function dace_sdfg_save_buffer(out_data, out_size, sdfg, options)
     ccall((:dace_sdfg_save_buffer, libdace), dace_status_t, (Ptr{Ptr{Cvoid}}, Ptr{Csize_t}, Ptr{dace_sdfg_t}, Ptr{dace_save_options_t}), out_data, out_size, sdfg, options)
@@ -1138,6 +1143,7 @@ const FUNCTIONS = (
     :dace_sdfg_load_buffer,
     :dace_sdfg_save_file,
     :dace_sdfg_to_json,
+    :dace_sdfg_render,
     :dace_sdfg_save_buffer,
     :dace_sdfg_equal,
     :dace_sdfg_hash,

@@ -1,0 +1,92 @@
+// dace_sdfg_render: SDFG pictures from the C API (docs/render.md). The renderer needs
+// Graphviz, which libdace.so must not depend on, so it lives in libdace_render.so next to the
+// plugins folder and is loaded here on the first call.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+
+#include "builder/api_internal.h"
+#include "plugin/loader.h"
+#include "plugin/open_library.h"
+
+using namespace dace::capi;
+using dace::Code;
+using dace::Status;
+
+namespace {
+
+// The module's file and entry point (src/render/module.cpp defines it with this signature):
+// draws a const dace::ir::SDFG* as SVG (html = 0) or HTML (1); 0 and *out (malloc'ed), else
+// a dace::Code value and *error (malloc'ed).
+constexpr const char* kModuleFile = "libdace_render.so";
+constexpr const char* kModuleSymbol = "dace_render_module_draw";
+using DrawFn = int (*)(const void* sdfg, int html, char** out, char** error);
+
+struct RenderModule {
+  DrawFn draw = nullptr;
+  std::string path, failure;  // failure: why it could not be loaded
+};
+
+// Loaded once per process and kept (never unmapped: Graphviz keeps global state).
+const RenderModule& render_module() {
+  static RenderModule module;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::string plugins = dace::plugin::default_plugin_dir();
+    if (plugins.empty()) {
+      module.failure = std::string("cannot locate libdace.so (dladdr), so not ") + kModuleFile + " either";
+      return;
+    }
+    module.path = (std::filesystem::path(plugins).parent_path() / kModuleFile).string();
+    std::string why;
+    void* handle = dace::plugin::open_library_permanently(module.path, why);
+    if (!handle) {
+      module.failure = "rendering needs " + module.path + ", which libdace was built or installed without " +
+                       "(it needs Graphviz, libgraphviz-dev at build time): " + (why.empty() ? "not loadable" : why);
+      return;
+    }
+    module.draw = reinterpret_cast<DrawFn>(dlsym(handle, kModuleSymbol));
+    if (!module.draw) module.failure = module.path + " has no " + kModuleSymbol;
+  });
+  return module;
+}
+
+}  // namespace
+
+extern "C" {
+
+dace_status_t dace_sdfg_render(char** out_text, const dace_sdfg_t* sdfg, const char* format) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_text, "out_text"));
+    DACE_TRY(require(format, "format"));
+    auto g = sdfg_of(sdfg);
+    if (!g) return g.take_error();
+    const std::string f = format;
+    if (f != "svg" && f != "html")
+      return invalid("dace_sdfg_render: format \"" + f + "\" is neither \"svg\" nor \"html\"");
+    const RenderModule& module = render_module();
+    if (!module.draw) return make_error(Code::Unsupported, module.failure);
+    char* text = nullptr;
+    char* error = nullptr;
+    int code = 0;
+    {
+      // Graphviz keeps global state (its context, the id discipline): one drawing at a time.
+      static std::mutex drawing;
+      std::lock_guard<std::mutex> lock(drawing);
+      code = module.draw(*g, f == "html" ? 1 : 0, &text, &error);
+    }
+    if (code != 0) {
+      std::string message = error ? error : "rendering failed";
+      std::free(error);
+      std::free(text);
+      return make_error(static_cast<Code>(code), "sdfg \"" + (*g)->name + "\": " + message);
+    }
+    *out_text = text;
+    return Status::success();
+  });
+}
+
+}  // extern "C"
