@@ -120,9 +120,13 @@ Status check_edge(StateEmitter& se, int edge) {
 
 Status emit_index_checks(Frame& f, const std::string& label, const std::vector<llvm::Value*>& indices,
                          const std::vector<llvm::Value*>& extents) {
+  // A check of fewer positions than the code indexes would pass what it does not look at.
+  if (extents.size() != indices.size())
+    return make_error(Code::Internal, label + ": bounds check has " + std::to_string(extents.size()) +
+                                          " extents for " + std::to_string(indices.size()) + " indices");
   llvm::IRBuilder<>& b = f.b;
   std::vector<Violation> dims;
-  for (size_t k = 0; k < indices.size() && k < extents.size(); ++k) {
+  for (size_t k = 0; k < indices.size(); ++k) {
     llvm::Value* below = b.CreateICmpSLT(indices[k], b.getInt64(0));
     llvm::Value* above = b.CreateICmpSGE(indices[k], extents[k]);
     dims.push_back({b.CreateOr(below, above), indices[k], extents[k], label + ", index " + std::to_string(k) + ": index"});

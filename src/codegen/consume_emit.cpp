@@ -54,7 +54,7 @@ Status emit_consume(StateEmitter& se, int entry) {
     f.b.CreateBr(head);
     f.b.SetInsertPoint(head);
     if (!scope.condition.code.empty()) {
-      Result<llvm::Value*> quiescent = emit_condition(f, scope.condition.code);
+      Result<llvm::Value*> quiescent = emit_condition(f, scope.condition.code, se.where(entry));
       if (!quiescent)
         return make_error(quiescent.error().code, se.where(entry) + ": condition: " + quiescent.error().message);
       f.b.CreateCondBr(*quiescent, done, pop);

@@ -23,7 +23,7 @@ Status emit_loop(Frame& f, const ir::LoopRegion& loop, const FlowTargets& outer,
   llvm::BasicBlock* cond = llvm::BasicBlock::Create(ctx, "loop.cond", f.fn);
   llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx, "loop.body", f.fn);
   llvm::BasicBlock* update = llvm::BasicBlock::Create(ctx, "loop.update", f.fn);
-  DACE_TRY(emit_statement(f, loop.init_statement.code));
+  DACE_TRY(emit_statement(f, loop.init_statement.code, ir::path_of(f.sc.sdfg, loop) + " init statement"));
   FlowTargets inner = outer;
   inner.break_to = after;
   bool inverted_cond_first = loop.inverted && !loop.update_before_condition;
@@ -32,12 +32,12 @@ Status emit_loop(Frame& f, const ir::LoopRegion& loop, const FlowTargets& outer,
   f.b.CreateBr(loop.inverted ? body : cond);
 
   f.b.SetInsertPoint(cond);
-  Result<llvm::Value*> c = emit_condition(f, loop.loop_condition.code);
+  Result<llvm::Value*> c = emit_condition(f, loop.loop_condition.code, ir::path_of(f.sc.sdfg, loop) + " loop");
   if (!c) return c.take_error();
   f.b.CreateCondBr(*c, inverted_cond_first ? update : body, after);
 
   f.b.SetInsertPoint(update);
-  DACE_TRY(emit_statement(f, loop.update_statement.code));
+  DACE_TRY(emit_statement(f, loop.update_statement.code, ir::path_of(f.sc.sdfg, loop) + " update statement"));
   f.b.CreateBr(inverted_cond_first ? body : cond);
 
   f.b.SetInsertPoint(body);
@@ -51,11 +51,12 @@ Status emit_conditional(Frame& f, const ir::ConditionalBlock& cb, const FlowTarg
   llvm::LLVMContext& ctx = f.mc.ctx;
   FlowTargets inner = outer;
   inner.exit = after;
-  for (const auto& [cond, region] : cb.branches) {
+  for (size_t i = 0; i < cb.branches.size(); ++i) {
+    const auto& [cond, region] = cb.branches[i];
     llvm::BasicBlock* branch = llvm::BasicBlock::Create(ctx, "cond.branch", f.fn);
     llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx, "cond.next", f.fn);
     if (cond && !cond->code.empty()) {
-      Result<llvm::Value*> c = emit_condition(f, cond->code);
+      Result<llvm::Value*> c = emit_condition(f, cond->code, ir::path_of(f.sc.sdfg, cb) + " branch " + std::to_string(i));
       if (!c) return c.take_error();
       f.b.CreateCondBr(*c, branch, next);
     } else {
@@ -134,13 +135,14 @@ Status emit_region(Frame& f, const ir::ControlFlowRegion& region, const FlowTarg
     f.b.SetInsertPoint(after);
     for (int e : region.out_edges(s)) {
       const ir::InterstateEdge* edge = region.edge(e);
-      Result<llvm::Value*> c = emit_condition(f, edge->condition.code);
+      const std::string where = ir::path_of_interstate_edge(f.sc.sdfg, region, e);
+      Result<llvm::Value*> c = emit_condition(f, edge->condition.code, where);
       if (!c) return c.take_error();
       llvm::BasicBlock* take = llvm::BasicBlock::Create(ctx, "edge.take", f.fn);
       llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx, "edge.next", f.fn);
       f.b.CreateCondBr(*c, take, next);
       f.b.SetInsertPoint(take);
-      for (const auto& [target, value] : edge->assignments) DACE_TRY(emit_assignment(f, target, value));
+      for (const auto& [target, value] : edge->assignments) DACE_TRY(emit_assignment(f, target, value, where));
       auto dst = entry_of.find(edge->dst);
       if (dst == entry_of.end())
         return make_error(Code::InvalidSdfg, ir::path_of_interstate_edge(f.sc.sdfg, region, e) + ": destination block missing");

@@ -3,6 +3,7 @@
 #include "analysis/arguments.h"
 #include "codegen/addressing.h"
 #include "codegen/allocation.h"
+#include "codegen/bounds_check.h"
 #include "ir/path.h"
 #include "ir/tasklet/parser.h"
 
@@ -73,7 +74,24 @@ Result<ArrayRef> FrameEnv::array(const std::string& name) {
   sym::Subset zero;
   for (size_t i = 0; i < d->desc->shape.size(); ++i)
     zero.dims.push_back(sym::Range{sym::integer(0), sym::integer(0), sym::integer(1), sym::integer(1)});
-  return subset_array_ref(f_, *d, zero, dims);
+  Result<ArrayRef> ref = subset_array_ref(f_, *d, zero, dims);
+  if (!ref) return ref;
+  const bool checked = d->desc->kind == ir::DataKind::Array || d->desc->kind == ir::DataKind::View;
+  if (!f_.mc.options.bounds_check || !checked) return ref;
+  // Every index position of the container is checked against its whole extent: the code
+  // indexes the container itself, not a memlet's view of it.
+  for (const sym::Expr& extent : d->desc->shape) {
+    if (!extent) return make_error(Code::InvalidSdfg, ir::path_of_data(f_.sc.sdfg, name) + ": shape has a null expression");
+    Result<llvm::Value*> v = f_.sym(extent);
+    if (!v) return v.take_error();
+    ref->extents.push_back(*v);
+  }
+  ref->label = where_ + ", array " + ir::quoted(name);
+  return ref;
+}
+
+Status FrameEnv::check_indices(const ArrayRef& ref, const std::vector<llvm::Value*>& indices) {
+  return emit_index_checks(f_, ref.label, indices, ref.extents);
 }
 
 Result<tasklet::ExprPtr> typed_interstate_expression(const SdfgContext& sc, const std::string& code) {
@@ -82,28 +100,28 @@ Result<tasklet::ExprPtr> typed_interstate_expression(const SdfgContext& sc, cons
   return e;
 }
 
-Result<TypedValue> emit_interstate_expression(Frame& f, const std::string& code) {
+Result<TypedValue> emit_interstate_expression(Frame& f, const std::string& code, const std::string& where) {
   Result<tasklet::ExprPtr> e = typed_interstate_expression(f.sc, code);
   if (!e) return e.take_error();
-  FrameEnv env(f);
+  FrameEnv env(f, where);
   ExprEmitter em(f.b, env);
   Result<TypedValue> v = em.emit(**e);
   if (!v) return make_error(v.error().code, f.sc.path + ": in \"" + code + "\": " + v.error().message);
   return v;
 }
 
-Result<llvm::Value*> emit_condition(Frame& f, const std::string& code) {
+Result<llvm::Value*> emit_condition(Frame& f, const std::string& code, const std::string& where) {
   std::string c = code;
   while (!c.empty() && (c.back() == ' ' || c.back() == '\n')) c.pop_back();
   if (c.empty() || c == "1" || c == "True" || c == "true") return f.b.getInt1(true);
   if (c == "0" || c == "False" || c == "false") return f.b.getInt1(false);
-  Result<TypedValue> v = emit_interstate_expression(f, c);
+  Result<TypedValue> v = emit_interstate_expression(f, c, where + " condition " + ir::quoted(c));
   if (!v) return v.take_error();
   return truthy(f.b, *v);
 }
 
-Status emit_assignment(Frame& f, const std::string& target, const std::string& value_code) {
-  Result<TypedValue> v = emit_interstate_expression(f, value_code);
+Status emit_assignment(Frame& f, const std::string& target, const std::string& value_code, const std::string& where) {
+  Result<TypedValue> v = emit_interstate_expression(f, value_code, where + " assignment " + ir::quoted(target + " = " + value_code));
   if (!v) return v.take_error();
   if (const SymbolBinding* s = f.find_symbol(target)) {
     if (!s->addressable)
@@ -120,13 +138,13 @@ Status emit_assignment(Frame& f, const std::string& target, const std::string& v
   return make_error(Code::InvalidSdfg, f.sc.path + ": assignment to unknown symbol \"" + target + "\"");
 }
 
-Status emit_statement(Frame& f, const std::string& code) {
+Status emit_statement(Frame& f, const std::string& code, const std::string& where) {
   if (code.empty()) return Status::success();
   Result<tasklet::Assignment> a = tasklet::parse_assignment(code);
   if (!a) return make_error(a.error().code, f.sc.path + ": in \"" + code + "\": " + a.error().message);
   Result<tasklet::ExprPtr> typed = tasklet::typecheck_expression(*a->value, container_infos(f.sc), f.sc.symbol_types);
   if (!typed) return make_error(typed.error().code, f.sc.path + ": in \"" + code + "\": " + typed.error().message);
-  FrameEnv env(f);
+  FrameEnv env(f, where + " " + ir::quoted(code));
   ExprEmitter em(f.b, env);
   Result<TypedValue> v = em.emit(**typed);
   if (!v) return make_error(v.error().code, f.sc.path + ": in \"" + code + "\": " + v.error().message);

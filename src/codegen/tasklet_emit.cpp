@@ -282,7 +282,13 @@ class TaskletEmitter : public NameEnv {
     if (e->memlet.allow_oob) return Status::success();
     std::vector<sym::Expr> sizes = subset_sizes(subset);
     for (size_t d : dims) {
-      if (d >= sizes.size()) return Status::success();
+      // Every indexed position gets its extent or the compile fails: a partial list would
+      // check only a prefix of the indices.
+      if (d >= sizes.size() || !sizes[d])
+        return make_error(Code::InvalidSdfg, se_.where_edge(edge) + ": connector " + ir::quoted(conn) + " indexes dimension " +
+                                                 std::to_string(d) + " of memlet " + ir::quoted(ir::to_string(e->memlet)) +
+                                                 ", which has " + std::to_string(sizes.size()) +
+                                                 " dimensions: no extent to check it against (bounds check)");
       Result<llvm::Value*> extent = f_.sym(sizes[d]);
       if (!extent) return fail(extent.error());
       ref.extents.push_back(*extent);
