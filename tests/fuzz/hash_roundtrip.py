@@ -14,6 +14,14 @@ ones): one to three JSON values replaced, deleted or duplicated, as a fuzzer wou
 refused; the ones that load must round-trip like the originals (a hostile `total_size: 0`
 once came back as the shape's extent and changed the hash).
 
+Budgets are CPU time, not wall time (as in hostile_cli.sh): on the shared, loaded machine a
+run of ~2,700 short commands may wait minutes for a core, but the CPU it uses stays put.
+Each command runs under RLIMIT_CPU (CPU_LIMIT seconds, user + system; the kernel ends it
+with SIGXCPU), and the run fails when all commands together used more than TOTAL_CPU_BUDGET
+seconds (about 4x what they use today: a reader or writer that turned quadratic would show
+there). A wall-clock limit per command (HANG_LIMIT) only catches a command that blocks
+without using CPU; ctest's TIMEOUT is the same kind of backstop.
+
 usage: hash_roundtrip.py DACE TMPDIR DIR... [--jobs N] [--mutants N]   (stdlib only)
 """
 import concurrent.futures
@@ -22,18 +30,27 @@ import json
 import os
 import random
 import pathlib
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 
-TIME_LIMIT = 60  # seconds per command; the largest corpus file takes well under one
+CPU_LIMIT = int(os.environ.get("HASH_ROUNDTRIP_CPU_LIMIT", "20"))  # CPU s per command; the largest file takes < 1
+TOTAL_CPU_BUDGET = float(os.environ.get("HASH_ROUNDTRIP_CPU_BUDGET", "240"))  # CPU s, all commands
+HANG_LIMIT = 600  # wall s per command: only a command that blocks without using CPU gets there
 
 
 def dace(exe, *args):
+    # The limit is set by a shell that then execs the tool (no preexec_fn: the commands are
+    # started from several threads).
+    cmd = ["/bin/sh", "-c", f'ulimit -S -t {CPU_LIMIT} && exec "$0" "$@"', exe, *args]
     try:
-        p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=TIME_LIMIT)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=HANG_LIMIT)
     except subprocess.TimeoutExpired:
-        return 124, "", f"timed out after {TIME_LIMIT} s"
+        return 124, "", f"blocked for {HANG_LIMIT} s of wall time"
+    if p.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+        return p.returncode, "", f"used more than {CPU_LIMIT} s of CPU (RLIMIT_CPU)"
     return p.returncode, p.stdout.strip(), p.stderr.strip()
 
 
@@ -159,9 +176,15 @@ def main(argv):
     for f, problems in bad:
         for p in problems:
             print(f"FAIL {f}: {p}")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = usage.ru_utime + usage.ru_stime
     print(f"hash_roundtrip: {len(files)} files, {len(files) - len(refused) - len(bad)} stable, "
-          f"{len(refused)} refused, {len(bad)} unstable")
-    return 1 if bad or not files else 0
+          f"{len(refused)} refused, {len(bad)} unstable; commands used {cpu:.1f} s CPU "
+          f"(budget {TOTAL_CPU_BUDGET:g} s)")
+    over = cpu > TOTAL_CPU_BUDGET
+    if over:
+        print(f"FAIL: the commands used {cpu:.1f} s of CPU, more than the budget of {TOTAL_CPU_BUDGET:g} s")
+    return 1 if bad or not files or over else 0
 
 
 if __name__ == "__main__":
