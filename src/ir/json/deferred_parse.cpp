@@ -130,9 +130,10 @@ class SkeletonParser {
     return plain(pos, out);
   }
 
-  // The value at `pos`, parsed whole by nlohmann.
+  // The value at `pos`, parsed whole: by parse_simple_value when it can, else by nlohmann.
   bool plain(size_t& pos, Json& out) {
     skip_ws(pos);
+    if (parse_simple_value(text_, pos, out, scratch_)) return true;
     const size_t begin = pos;
     if (!skip_value(pos)) return false;
     DomBuilder dom;
@@ -281,6 +282,7 @@ class SkeletonParser {
 
   std::string_view text_;
   ReadContext& ctx_;
+  SimpleParseScratch scratch_;
 };
 
 }  // namespace

@@ -41,6 +41,17 @@ struct Dialect {
   bool at_least(int ma, int mi) const { return major > ma || (major == ma && minor >= mi); }
 };
 
+// The member stack parse_simple_value reuses from call to call.
+struct SimpleParseScratch {
+  std::vector<std::pair<std::string, Json>> members;
+};
+// The JSON value at text[pos] (no leading whitespace) when it is in the subset .sdfg files
+// mostly use (printable-ASCII strings without escapes, integers of up to 18 digits, literals,
+// objects and arrays of those): true, `out` is the DOM nlohmann would build and `pos` is past
+// the value. False (pos, out unchanged) for anything else, valid or not: parse it with
+// nlohmann then (src/ir/json/simple_value_parse.cpp).
+bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch);
+
 struct ReadContext {
   Dialect dialect;
   std::vector<std::string> source_files;  // DaCe >= 2.0: DebugInfo refers to these by index
