@@ -50,6 +50,10 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   // A scalar factor of a MatMul operand moves behind the product, where the fusion below
   // merges it into the map that consumes the product (see matmul_scaling_to_output.h).
   add_step(*p, "MatMulScalingToOutput");
+  // Reductions over trailing axes go inside maps over the kept dimensions and their
+  // neighbour maps are split the same way, so that the fusion below merges them per row
+  // (softmax; see reductions_into_row_maps.h).
+  add_step(*p, "ReductionsIntoRowMaps");
   // Greedy fusion, those that remove their intermediates first (see map_fusion.h).
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   // A time loop around one parallel map of several dimensions goes inside the map's first

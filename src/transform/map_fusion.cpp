@@ -2,7 +2,7 @@
 // (can_topologically_be_fused, has_inner_read_write_dependency, has_read_write_dependency,
 // partition_first_outputs), with set questions answered by ISL (analysis/sets.h). Where
 // DaCe handles a rare shape that needs more machinery (views between the maps, nested SDFGs
-// whose strides would change, symbolic per-iteration sizes), we refuse instead.
+// whose strides would change, per-iteration sizes that depend on a map parameter), we refuse instead.
 #include "transform/map_fusion.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "analysis/sets.h"
 #include "transform/map_fusion_util.h"
 #include "transform/map_utils.h"
+#include "transform/reduce_to_outer_map.h"
 #include "transform/symbol_use.h"
 
 namespace dace::transform {
@@ -85,6 +86,9 @@ bool tree_leaves_ok(const ir::State& state, int edge, bool producer, bool one_el
     return true;
   }
   if (node->kind == ir::NodeKind::Tasklet || node->kind == ir::NodeKind::Access) return true;
+  // A Reduce has no inner descriptor: its lowering reads the container's shape and strides
+  // and the memlet's subset, which the fusion rewrites like a tasklet's.
+  if (is_reduce_node(*node)) return true;
   if (one_element && node->kind == ir::NodeKind::NestedSDFG &&
       single_element_connector(static_cast<const ir::NestedSDFGNode&>(*node), producer ? e.src_conn : e.dst_conn))
     return true;
@@ -218,13 +222,16 @@ bool MapFusion::partition(const Site& site, Plan& plan) {
     for (const sym::Range& r : produced->dims)
       if (r.start != r.end && r.step && sym::as_integer(sym::simplify(r.step)) != 1)
         return refuse("the first map writes \"" + data + "\" with a stride, [" + sym::to_string(*produced) + "]");
+    // The per-iteration container takes the block's shape: a constant, or symbols defined
+    // outside the fused map (softmax's row of SM elements), never one of its parameters.
     bool one_element = true;
     for (sym::Expr s : sym::size(*produced)) {
-      const std::optional<int64_t> extent = sym::as_integer(sym::simplify(s));
-      if (!extent)
-        return refuse("the part of \"" + data + "\" one iteration writes, [" + sym::to_string(*produced) +
-                      "], has no constant size");
-      one_element = one_element && *extent == 1;
+      const sym::Expr extent = sym::simplify(s);
+      for (const std::string& used : sym::free_symbols(extent))
+        if (std::find(first.params.begin(), first.params.end(), used) != first.params.end())
+          return refuse("the size of the part of \"" + data + "\" one iteration writes, [" +
+                        sym::to_string(*produced) + "], depends on the map parameter \"" + used + "\"");
+      one_element = one_element && sym::as_integer(extent) == std::optional<int64_t>(1);
     }
     std::string bad;
     if (!tree_leaves_ok(state, producers[0], true, one_element, &bad))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "transform/reduce_to_outer_map.h"
 #include "transform/symbol_use.h"
 
 #include <set>
@@ -218,7 +219,8 @@ std::string renaming_problem(const ir::State& state, const ScopeTree& scopes, co
         if (outer)
           for (const std::string& s : sym::free_symbols(outer)) used.insert(s);
     } else if (node.kind != ir::NodeKind::Tasklet && node.kind != ir::NodeKind::Access &&
-               node.kind != ir::NodeKind::MapExit && !rename.empty()) {
+               node.kind != ir::NodeKind::MapExit && !is_reduce_node(node) && !rename.empty()) {
+      // (A Reduce names no symbol outside its memlets, which rename_scope rewrites.)
       return "renaming parameters inside " + node_name(state, n) + " is not supported";
     }
   }

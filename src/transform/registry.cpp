@@ -35,6 +35,8 @@
 #include "transform/mpi_transform_map.h"
 #include "transform/redundant_array.h"
 #include "transform/redundant_second_array.h"
+#include "transform/reduce_to_outer_map.h"
+#include "transform/reductions_into_row_maps.h"
 #include "transform/refine_nested_access.h"
 #include "transform/remove_unused_symbols.h"
 #include "transform/scalar_to_symbol.h"
@@ -79,6 +81,7 @@ constexpr PatternEntry kPatterns[] = {
     {"OutLocalStorage", &make_t<OutLocalStorage>},
     {"RedundantArray", &make_t<RedundantArray>},
     {"RedundantSecondArray", &make_t<RedundantSecondArray>},
+    {"ReduceToOuterMap", &make_t<ReduceToOuterMap>},
     {"RefineNestedAccess", &make_t<RefineNestedAccess>},
     {"SpecializeMatMul", &make_t<SpecializeMatMul>},
     {"StateFusion", &make_t<StateFusion>},
@@ -105,6 +108,7 @@ const PassEntry kPasses[] = {
     {"MakeTransientsPersistent", [] { return std::unique_ptr<Pass>(std::make_unique<MakeTransientsPersistent>()); }},
     {"MoveLoopIntoOuterMapDimension",
      [] { return std::unique_ptr<Pass>(std::make_unique<MoveLoopIntoOuterMapDimension>()); }},
+    {"ReductionsIntoRowMaps", [] { return std::unique_ptr<Pass>(std::make_unique<ReductionsIntoRowMaps>()); }},
     {"RemoveUnusedSymbols", [] { return std::unique_ptr<Pass>(std::make_unique<RemoveUnusedSymbols>()); }},
     {"ScalarToSymbolPromotion", [] { return std::unique_ptr<Pass>(std::make_unique<ScalarToSymbolPromotion>()); }},
     {"simplify", [] { return std::unique_ptr<Pass>(make_simplify_pipeline()); }},
