@@ -9,10 +9,14 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/OptimizationLevel.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Triple.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 namespace dace::jit {
 namespace {
@@ -34,6 +38,27 @@ bool is_errno_only_math(llvm::StringRef name) {
       return true;
   }
   return false;
+}
+
+// The loop vectorizer forms interleave groups (one wide load or store and shuffles for the
+// fields of an array of pairs, e.g. the real and imaginary parts of complex128) only for
+// unconditional accesses unless this switch is on; a conditional update of a complex element
+// inside a vectorized loop (`if |Z[i]| < h: Z[i] = Z[i]**2 + C[i]`) otherwise becomes one gather
+// per field and a scatter. The target still decides: groups are masked only where it has masked
+// loads and stores (AVX-512) and its cost model prefers them. LLVM keeps the switch in a
+// process-wide command-line option, set once here (before the first vectorizer runs);
+// DACE_JIT_MASKED_INTERLEAVE=0 leaves LLVM's default (off on x86).
+void enable_masked_interleaved_groups_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* env = std::getenv("DACE_JIT_MASKED_INTERLEAVE");
+    if (env && std::strcmp(env, "0") == 0) return;
+    auto& options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("enable-masked-interleaved-mem-accesses");
+    if (it == options.end()) return;
+    // As if given on the command line: the vectorizer asks whether it was given at all.
+    it->second->addOccurrence(0, it->first(), "true");
+  });
 }
 
 }  // namespace
@@ -76,6 +101,7 @@ int mark_math_errno_free(llvm::Module& module) {
 Status optimize_module(llvm::Module& module, llvm::TargetMachine& tm,
                        const OptimizationOptions& options, bool use_libmvec) {
   int level = std::clamp(options.level, 0, 3);
+  enable_masked_interleaved_groups_once();
   llvm::Triple triple(module.getTargetTriple());
 
   llvm::PipelineTuningOptions tuning;
