@@ -281,14 +281,17 @@ llvm::Value* checked_bytes_or_zero(Frame& f, const CheckedSize& size) {
 llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero) {
   llvm::IRBuilder<>& b = f.b;
   llvm::PointerType* ptr_ty = b.getPtrTy();
-  llvm::BasicBlock* bad = llvm::BasicBlock::Create(f.mc.ctx, "size.bad", f.fn);
+  llvm::BasicBlock* bad = size.reported_earlier ? nullptr : llvm::BasicBlock::Create(f.mc.ctx, "size.bad", f.fn);
   llvm::BasicBlock* good = llvm::BasicBlock::Create(f.mc.ctx, "size.ok", f.fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "alloc.done", f.fn);
-  b.CreateCondBr(b.CreateICmpNE(size.code, b.getInt32(0)), bad, good);
-  b.SetInsertPoint(bad);
-  f.record_failure(size.code, size.what, size.value);
-  llvm::BasicBlock* bad_end = b.GetInsertBlock();
-  b.CreateBr(done);
+  llvm::BasicBlock* bad_end = b.GetInsertBlock();  // a bad size goes straight to `done`
+  b.CreateCondBr(b.CreateICmpNE(size.code, b.getInt32(0)), bad ? bad : done, good);
+  if (bad) {
+    b.SetInsertPoint(bad);
+    f.record_failure(size.code, size.what, size.value);
+    bad_end = b.GetInsertBlock();
+    b.CreateBr(done);
+  }
   b.SetInsertPoint(good);
   llvm::Value* p = heap_allocate(f, size.bytes, false);
   llvm::BasicBlock* oom = llvm::BasicBlock::Create(f.mc.ctx, "alloc.null", f.fn);
@@ -314,6 +317,7 @@ llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero)
 }
 
 void leave_if_any_null(Frame& f, const std::vector<llvm::Value*>& ptrs) {
+  f.batch_sizes.clear();
   if (ptrs.empty()) return;
   llvm::Value* any = f.b.getFalse();
   for (llvm::Value* p : ptrs) any = f.b.CreateOr(any, f.b.CreateIsNull(p));
@@ -385,6 +389,25 @@ Result<std::vector<llvm::Value*>> allocate_stream_container(Frame& f, const std:
   llvm::Value* n = *count;
   f.exit_actions.push_back([h, n, &mc](llvm::IRBuilder<>& b) { release_stream(b, mc, h, n); });
   return std::vector<llvm::Value*>{};
+}
+
+// The checked size of a heap block of the current batch: computed here, or taken from an
+// earlier block of the batch with the same size inputs (Frame::batch_sizes). That block's
+// checks ran on every path to this one and recorded a failure, which the status record
+// keeps over any later one, so this block's own record could never be seen: it gets none,
+// only its own text for an allocator failure.
+Result<CheckedSize> batch_checked_size(Frame& f, const std::string& name, const ir::DataDescriptor& d) {
+  SizeInputs inputs{d.shape, d.total_size, d.start_offset, std::max(1, ir::element_size(d.dtype))};
+  for (const auto& [earlier, size] : f.batch_sizes) {
+    if (!(earlier == inputs)) continue;
+    CheckedSize reused = size;
+    reused.reported_earlier = true;
+    reused.oom_what = f.b.CreateGlobalString(ir::path_of_data(f.sc.sdfg, name) + ": cannot allocate", "status.what");
+    return reused;
+  }
+  Result<CheckedSize> size = checked_allocation_size(f, name, d);
+  if (size) f.batch_sizes.emplace_back(std::move(inputs), *size);
+  return size;
 }
 
 llvm::Value* save_stack(Frame& f) { return f.b.CreateStackSave("stack.mark"); }
@@ -493,7 +516,7 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage && !storage->shared_by_threads()});
     return to_free;
   }
-  Result<CheckedSize> size = checked_allocation_size(f, name, d);
+  Result<CheckedSize> size = batch_checked_size(f, name, d);
   if (!size) return size.take_error();
   llvm::Value* p = checked_heap_allocate(f, *size, zero);
   f.pending_allocations.push_back(p);

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "codegen/checked_size.h"
 #include "codegen/frame.h"
 
 namespace dace::codegen {
@@ -22,17 +23,7 @@ namespace dace::codegen {
 Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std::string>& assigned_symbols,
                                         bool top_level, const plugin::Registry* registry);
 
-// Size in bytes of a container's allocation (total_size elements, or the product of shape,
-// plus start_offset), computed with overflow checks. `code` (i32, a RunStatus) is 0 when the
-// size is usable; otherwise `what`/`value` describe the first problem: a negative extent
-// (named with its expression and symbols) or a byte count that overflows.
-struct CheckedSize {
-  llvm::Value* bytes = nullptr;
-  llvm::Value* code = nullptr;
-  llvm::Value* what = nullptr;
-  llvm::Value* value = nullptr;
-  llvm::Value* oom_what = nullptr;  // text for an allocator failure
-};
+// The CheckedSize (checked_size.h) of `desc`'s allocation, computed at the current point.
 Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, const ir::DataDescriptor& desc);
 // A heap block of `size` (zeroed when `zero`), or null after recording the failure (a bad
 // size, or the allocator's null) in the status record. The caller leaves on null
@@ -41,6 +32,7 @@ llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero)
 // The byte count of `size` for allocators outside the host heap (device memory): 0 after
 // recording the problem in the status record when the size is unusable.
 llvm::Value* checked_bytes_or_zero(Frame& f, const CheckedSize& size);
+// Leaves when a block of the batch is null; ends the batch (Frame::batch_sizes).
 void leave_if_any_null(Frame& f, const std::vector<llvm::Value*>& ptrs);
 // Heap block of `bytes`, 64-byte aligned (zeroed when `zero`).
 llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero);

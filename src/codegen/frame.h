@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "codegen/alloc_plan.h"
+#include "codegen/checked_size.h"
 #include "codegen/options.h"
 #include "codegen/sym_emit.h"
 #include "codegen/types.h"
@@ -151,6 +152,12 @@ class Frame {
   bool may_fail = false;
   // Heap blocks allocate_container requested and nobody has null-checked yet.
   std::vector<llvm::Value*> pending_allocations;
+  // The checked sizes of those blocks, by what they are computed from: a block of the same
+  // size further in the batch uses them instead of computing and checking them again (a
+  // NumPy program's temporaries mostly share one shape: heat_3d has 30). The batch's code is
+  // a chain of allocations, each ending where all its paths join, so the values dominate the
+  // rest of the batch; leave_if_any_null ends the batch and clears them.
+  std::vector<std::pair<SizeInputs, CheckedSize>> batch_sizes;
   // Records `code`/`what`/`value` in the status record unless a failure is already there.
   void record_failure(llvm::Value* code, llvm::Value* what, llvm::Value* value, llvm::Value* bound = nullptr);
   // if (failed) { free failure_frees; goto fail_target(); } — continues after it.
