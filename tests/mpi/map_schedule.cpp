@@ -10,9 +10,17 @@
 //     computes its tile N/P; with N = 3P + 1 the ranks fail naming the map (no overrun);
 //   - a step of 0 fails as a status naming the map and the rank (no crash, no hang);
 //   - __dace_comm_rank / __dace_comm_size outside MPI maps (a tasklet, an interstate
-//     condition), bound program-wide as in DaCe's MPI target.
+//     condition), bound program-wide as in DaCe's MPI target;
+//   - where the program binds them and MPI maps use them too, the rank and size are fetched
+//     once (the dumped LLVM IR of the first program calls dace_mpi_comm_info once, not once
+//     per map as well).
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -55,7 +63,25 @@ void check_one_iteration_per_rank() {
   g.add_interstate_edge(s, s2);
   s2.add_mapped_tasklet("who", "r=0:P", "", "w = __dace_comm_rank * 100 + __dace_comm_size", "w: R[r]", o);
   libdace::context ctx;
-  libdace::program p = compile(ctx, g);
+  const std::filesystem::path dump =
+      std::filesystem::temp_directory_path() / ("dace_mpi_map_ir." + std::to_string(getpid()));
+  libdace::compile_options options;
+  options.dump_dir = dump.string();
+  libdace::program p(ctx, g, options);
+  {
+    std::ifstream ir(dump / "mpi_rows.ll");
+    std::stringstream text;
+    text << ir.rdbuf();
+    const std::string t = text.str();
+    size_t calls = 0;
+    for (size_t at = t.find("call i32 @dace_mpi_comm_info("); at != std::string::npos;
+         at = t.find("call i32 @dace_mpi_comm_info(", at + 1))
+      ++calls;
+    expect(!t.empty(), "the dumped IR " + (dump / "mpi_rows.ll").string() + " is missing");
+    expect(calls == 1, "rank and size fetched " + std::to_string(calls) +
+                           " times (program entry and two MPI maps: once is enough)");
+    std::filesystem::remove_all(dump);
+  }
   std::vector<double> a(static_cast<size_t>(P * L)), b(static_cast<size_t>(P * L), -1);
   std::vector<int64_t> who(static_cast<size_t>(P), -1);
   for (size_t k = 0; k < a.size(); ++k) a[k] = 0.5 * static_cast<double>(k) + kRank;  // ranks differ

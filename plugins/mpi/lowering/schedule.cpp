@@ -32,6 +32,16 @@ std::pair<llvm::Value*, llvm::Value*> call_pair(Frame& f, llvm::Value* state, co
           f.b.CreateLoad(f.b.getInt64Ty(), f.b.CreateConstInBoundsGEP2_64(pair, out, 0, 1), name + ".1")};
 }
 
+// The rank and size inside an MPI map: those the program entry bound when the SDFG declares
+// the symbols (lower_state_entry, program_state.cpp), or an enclosing MPI map bound, found
+// through this frame and its callers; else fetched here.
+std::pair<llvm::Value*, llvm::Value*> comm_info(Frame& f, llvm::Value* state, const std::string& where) {
+  Result<llvm::Value*> rank = f.symbol_i64("__dace_comm_rank");
+  Result<llvm::Value*> size = f.symbol_i64("__dace_comm_size");
+  if (rank && size) return {*rank, *size};
+  return call_pair(f, state, "dace_mpi_comm_info", {state}, where);
+}
+
 }  // namespace
 
 Status MpiSchedule::lower_scope(codegen::ScopeContext& context) const {
@@ -45,7 +55,7 @@ Status MpiSchedule::lower_scope(codegen::ScopeContext& context) const {
   Frame& f = *se.f;
   const std::string where = se.where(entry);
   llvm::Value* state = codegen::load_program_state(f, kStateKey);
-  auto [rank, size] = call_pair(f, state, "dace_mpi_comm_info", {state}, where);
+  auto [rank, size] = comm_info(f, state, where);
   f.push_scope();
   auto saved = se.scope_symbols;
   bind_i64(se, "__dace_comm_rank", rank);
