@@ -53,10 +53,24 @@ def redistribute_grid_2d(A: dace.float32[L // 2, 2 * L // P]):
     return B
 
 
+@dace.program
+def redistribute_subgrids(A: dace.float64[2 * L // P]):
+    # Between two sub-grids of a 2 x P/2 grid (even P): blocks of 2L/P on the second row
+    # (the row of rank P - 1) -> blocks of L/2 on the first column (the column of rank 0).
+    parent = dace.comm.Cart_create([2, P // 2])
+    row = dace.comm.Cart_sub(parent, [False, True], exact_grid=P - 1)
+    col = dace.comm.Cart_sub(parent, [True, False], exact_grid=0)
+    B = np.empty((L // 2, ), dtype=np.float64)
+    a_arr = dace.comm.Subarray((L, ), A, process_grid=row)
+    b_arr = dace.comm.Subarray((L, ), B, process_grid=col)
+    dace.comm.Redistribute(A, a_arr, B, b_arr)
+    return B
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'sdfgs')
     os.makedirs(out, exist_ok=True)
-    for prog in (redistribute_rows_cols, redistribute_1d, redistribute_grid_2d):
+    for prog in (redistribute_rows_cols, redistribute_1d, redistribute_grid_2d, redistribute_subgrids):
         sdfg = prog.to_sdfg(simplify=True)
         sdfg.save(os.path.join(out, f'{prog.name}.sdfg'))
 

@@ -58,11 +58,28 @@ def grid_2d(P, g):
     return {"L": L, "P": P}, inputs, outputs
 
 
+def subgrids(P, g):
+    # Sub-grids of a 2 x P/2 grid: the second row (ranks P/2 ... P-1, the row of rank P - 1)
+    # holds blocks of 2L/P -> the first column (ranks 0 and P/2, the column of rank 0) blocks
+    # of L/2. Ranks of the first row pass data that must not travel; ranks outside the column
+    # receive nothing.
+    if P % 2:
+        return None
+    h, w = P // 2, 2 * L // P
+    junk = np.full(w, -1.0)
+    inputs = {r: {"A": g[(r - h) * w:(r - h + 1) * w] if r >= h else junk} for r in range(P)}
+    outputs = {r: {} for r in range(P)}
+    outputs[0] = {"__return": g[:L // 2]}
+    outputs[h] = {"__return": g[L // 2:]}
+    return {"L": L, "P": P}, inputs, outputs
+
+
 # program -> (model, global shape, element type)
 PROGRAMS = {
     "redistribute_rows_cols": (rows_cols, (L, L), np.float64),
     "redistribute_1d": (one_d, (L, ), np.int32),
     "redistribute_grid_2d": (grid_2d, (L, L), np.float32),
+    "redistribute_subgrids": (subgrids, (L, ), np.float64),
 }
 
 

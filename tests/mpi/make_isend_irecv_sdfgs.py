@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Writes the Isend / Irecv / Waitall element-type programs of tests/mpi/sdfgs with DaCe's frontend.
+
+Run with DaCe 1.0.2 and mpi4py (`.venv-dace/bin/python tests/mpi/make_isend_irecv_sdfgs.py`); the
+SDFGs are committed, so the tests need neither. One program per element type (int32, int64,
+float32, complex128): every rank sends its x to the next rank of a ring and receives the previous
+rank's into y (whole arrays), and sends every other element of x backwards into every other
+element of z (strided subsets), all requests awaited by one Waitall.
+tests/scripts/mpi_isend_irecv_cases.py checks every rank against NumPy.
+"""
+import os
+
+import dace
+import numpy as np
+from mpi4py import MPI
+
+L = dace.symbol('L')
+
+
+def ring(name, dtype):
+
+    @dace.program
+    def prog(x: dtype[L], y: dtype[L], z: dtype[L], rank: dace.int32, size: dace.int32):
+        req = np.empty((4, ), dtype=MPI.Request)
+        nxt = (rank + 1) % size
+        prv = (rank + size - 1) % size
+        dace.comm.Isend(x, nxt, 3, req[0])
+        dace.comm.Irecv(y, prv, 3, req[1])
+        dace.comm.Isend(x[0:L:2], prv, 4, req[2])
+        dace.comm.Irecv(z[1:L:2], nxt, 4, req[3])
+        dace.comm.Waitall(req)
+
+    sdfg = prog.to_sdfg(simplify=True)
+    sdfg.name = name
+    return sdfg
+
+
+TYPES = {
+    'isend_irecv_int32': dace.int32,
+    'isend_irecv_int64': dace.int64,
+    'isend_irecv_float32': dace.float32,
+    'isend_irecv_complex128': dace.complex128,
+}
+
+
+def main():
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'sdfgs')
+    os.makedirs(out, exist_ok=True)
+    for name, dtype in TYPES.items():
+        ring(name, dtype).save(os.path.join(out, f'{name}.sdfg'))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""DaCe's Isend / Irecv / Waitall per element type under mpirun on 1-4 ranks, against NumPy.
+
+The SDFGs in tests/mpi/sdfgs were written by DaCe 1.0.2 (tests/mpi/make_isend_irecv_sdfgs.py):
+rank r sends x to rank r+1 into y (whole arrays) and x[0:L:2] to rank r-1 into z[1:L:2] (strided),
+on a ring. Every rank draws its own seeded x; the script computes with NumPy what y and z must
+hold on every rank (z's even elements keep their sentinel), writes a distributed case and runs
+`mpirun -np P dace run PROG.sdfg --case case.json`, which compares exactly.
+
+usage: mpi_isend_irecv_cases.py DACE_CLI SDFG_DIR WORK_DIR [RANKS ...]   (default ranks: 1 2 3 4)
+Exit 77 (skip) without mpirun or NumPy.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+try:
+    import numpy as np
+except ImportError:
+    print("SKIP: NumPy is not available to this Python")
+    sys.exit(77)
+
+L = 10
+PROGRAMS = {
+    "isend_irecv_int32": np.int32,
+    "isend_irecv_int64": np.int64,
+    "isend_irecv_float32": np.float32,
+    "isend_irecv_complex128": np.complex128,
+}
+
+
+def draw(rng, dtype):
+    if dtype in (np.int32, np.int64):
+        # int64 beyond 32 bits, so a 4-byte transfer would show
+        hi = 2**40 if dtype == np.int64 else 2**30
+        return rng.integers(-hi, hi, size=L).astype(dtype)
+    x = rng.standard_normal(L) * 1e3
+    if dtype == np.complex128:
+        x = x + 1j * rng.standard_normal(L)
+    return x.astype(dtype)
+
+
+def make_case(name, P, work):
+    dtype = PROGRAMS[name]
+    rng = np.random.default_rng(31 * P + len(name))
+    xs = [draw(rng, dtype) for _ in range(P)]
+    sentinel = np.full(L, -7, dtype=dtype)
+    out_dir = os.path.join(work, f"{name}.np{P}")
+    os.makedirs(out_dir)
+    case = {"ranks": P, "symbols": {"L": L}, "rtol": 0.0, "atol": 0.0, "inputs": {}, "expected_outputs": {}}
+    for r in range(P):
+        z = sentinel.copy()
+        z[1::2] = xs[(r + 1) % P][0::2]
+        files = {
+            "in": {"x": xs[r], "y": sentinel, "z": sentinel, "rank": np.array(r, np.int32),
+                   "size": np.array(P, np.int32)},
+            "out": {"x": xs[r], "y": xs[(r - 1) % P], "z": z},
+        }
+        for kind, key in (("in", "inputs"), ("out", "expected_outputs")):
+            case[key][str(r)] = {}
+            os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
+            for k, v in files[kind].items():
+                rel = os.path.join(kind, f"rank{r}", f"{k}.npy")
+                np.save(os.path.join(out_dir, rel), v)
+                case[key][str(r)][k] = rel
+    with open(os.path.join(out_dir, "case.json"), "w") as f:
+        json.dump(case, f, indent=1)
+    return out_dir
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    cli, sdfgs, work = sys.argv[1:4]
+    ranks = [int(x) for x in sys.argv[4:]] or [1, 2, 3, 4]
+    if shutil.which("mpirun") is None:
+        print("SKIP: mpirun is not installed")
+        return 77
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl_vader_single_copy_mechanism="none", DACE_MPI_TIMEOUT="60")
+    status = 0
+    for name in PROGRAMS:
+        for P in ranks:
+            case_dir = make_case(name, P, work)
+            cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
+                   os.path.join(sdfgs, f"{name}.sdfg"), "--case", os.path.join(case_dir, "case.json")]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            matched = p.stdout.count(": ok\n")
+            if p.returncode == 0 and matched == 3 * P:
+                print(f"ok   {name} on {P} ranks ({matched} outputs matched NumPy)")
+            else:
+                print(f"FAIL {name} on {P} ranks (exit {p.returncode}, {matched} matched):\n"
+                      f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+                status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
