@@ -245,6 +245,21 @@ int insert_transient(ir::SDFG& sdfg, ir::State& s, Direction dir, int e, const s
   return n;
 }
 
+int legal_edge(const ir::SDFG& sdfg, const ir::State& state, const ScopeTree& scopes, Direction dir, int a, int b,
+               const std::string& array, std::vector<int>* tree, std::string& why) {
+  const int e = chosen_edge(state, a, b, array, false);
+  if (e < 0) {
+    why = "no data edge " + (array.empty() ? std::string("without WCR ") : "of '" + array + "' ") + "from " +
+          std::to_string(a) + " to " + std::to_string(b);
+    return -1;
+  }
+  std::vector<int> local_tree;
+  std::vector<int>& t = tree ? *tree : local_tree;
+  why = edge_problem(sdfg, state, scopes, dir, a, b, e, false, &t);
+  if (why.empty() && dir == Direction::Out) why = coverage_problem(state, scopes, e, t);
+  return why.empty() ? e : -1;
+}
+
 }  // namespace dace::transform::local_storage
 
 namespace dace::transform {
@@ -269,14 +284,8 @@ bool LocalStorage::can_apply(const Site& site, const std::vector<int>& nodes) {
                                                 : s.node(a)->is_scope_exit() && s.node(b)->is_scope_exit();
   if (!scope_pair) return refuse("nodes " + std::to_string(a) + " and " + std::to_string(b) + " are not two scope " + kind);
   if (!create_array_) return refuse("create_array = false (reusing a container) is not supported");
-  const int e = local_storage::chosen_edge(s, a, b, array_, false);
-  if (e < 0)
-    return refuse("no data edge " + (array_.empty() ? std::string("without WCR ") : "of '" + array_ + "' ") + "from " +
-                  std::to_string(a) + " to " + std::to_string(b));
-  std::vector<int> tree;
-  std::string why = local_storage::edge_problem(site.sdfg, s, site.scopes, dir_, a, b, e, false, &tree);
-  if (why.empty() && dir_ == Direction::Out) why = local_storage::coverage_problem(s, site.scopes, e, tree);
-  if (!why.empty()) return refuse(why);
+  std::string why;
+  if (local_storage::legal_edge(site.sdfg, s, site.scopes, dir_, a, b, array_, nullptr, why) < 0) return refuse(why);
   return true;
 }
 

@@ -39,6 +39,12 @@ std::string edge_problem(const ir::SDFG& sdfg, const ir::State& state, const Sco
 // chain whose image is exactly S's range there.
 std::string coverage_problem(const ir::State& state, const ScopeTree& scopes, int e, const std::vector<int>& tree);
 
+// The whole legality chain of InLocalStorage / OutLocalStorage (without WCR) on the pair
+// a -> b: the edge chosen for `array` (chosen_edge), edge_problem and, for Out,
+// coverage_problem. Returns the edge, or -1 with `why` set; `tree` as edge_problem's.
+int legal_edge(const ir::SDFG& sdfg, const ir::State& state, const ScopeTree& scopes, Direction dir, int a, int b,
+               const std::string& array, std::vector<int>* tree, std::string& why);
+
 // Inserts the transient (named `prefix + X`, then `_0`, `_1`, ...) on edge `e` and rewrites
 // `tree`; returns the new access node's id and sets `name`.
 int insert_transient(ir::SDFG& sdfg, ir::State& state, Direction dir, int e, const std::vector<int>& tree,

@@ -27,17 +27,15 @@ size_t state_index(ir::SDFG& sdfg, const ir::State& state) {
 }
 
 // One local copy (InLocalStorage / OutLocalStorage) on the edge of `array` between `a` and
-// `b`, with the same legality as the transformation of that name.
+// `b`, with the legality of the transformation of that name (local_storage::legal_edge).
 Status local_copy(ir::SDFG& sdfg, ir::State& state, local_storage::Direction dir, int a, int b,
                   const std::string& array) {
   const char* what = dir == local_storage::Direction::In ? "InLocalStorage" : "OutLocalStorage";
   const ScopeTree scopes = ScopeTree::compute(state);
-  const int e = local_storage::chosen_edge(state, a, b, array, false);
-  if (e < 0) return make_error(Code::InvalidArgument, std::string(what) + " of '" + array + "': no edge without WCR");
   std::vector<int> tree;
-  std::string why = local_storage::edge_problem(sdfg, state, scopes, dir, a, b, e, false, &tree);
-  if (why.empty() && dir == local_storage::Direction::Out) why = local_storage::coverage_problem(state, scopes, e, tree);
-  if (!why.empty()) return make_error(Code::InvalidArgument, std::string(what) + " of '" + array + "': " + why);
+  std::string why;
+  const int e = local_storage::legal_edge(sdfg, state, scopes, dir, a, b, array, &tree, why);
+  if (e < 0) return make_error(Code::InvalidArgument, std::string(what) + " of '" + array + "': " + why);
   local_storage::insert_transient(sdfg, state, dir, e, tree, "trans_", nullptr);
   return Status::success();
 }
@@ -83,23 +81,18 @@ Status MPITransformMap::distribute(ir::SDFG& sdfg, ir::State& state, int entry_i
   const sym::Range r = entry->map.range.dims[0];
   const std::string& p = entry->map.params[0];
 
-  // Strip-mining (DaCe: StripMining with dim_idx -1, new_dim_prefix "mpi", divides_evenly).
+  // Strip-mining (DaCe: StripMining with dim_idx -1, new_dim_prefix "mpi", divides_evenly;
+  // the outer map then scheduled MPI). The tile size count / __dace_comm_size is not
+  // provably positive, which StripMining's own check asks for; the MPI runtime checks it.
   const sym::Expr count = sym::size(sym::Subset{{r}})[0];
   const sym::Expr tile = sym::truediv(count, sym::symbol(kCommSize));
-  const std::set<std::string> taken = names_in_use(sdfg, state, scopes, entry_id);
-  std::string param = "mpi_" + p;
-  for (int k = 1; taken.count(param); ++k) param = "mpi" + std::to_string(k) + "_" + p;
-  const sym::Expr t = sym::symbol(param), one = sym::integer(1);
-  ir::MapScope outer;
-  outer.params = {param};
-  outer.range.dims = {{r.start, r.end, tile, one}};
-  outer.schedule = ir::ScheduleType::MPI;
-  entry->map.range.dims[0] = {t, sym::simplify(sym::sub(sym::add(t, tile), one)), r.step, one};
-  entry->map.schedule = ir::ScheduleType::Sequential;
+  const std::string param = strip_mining::new_parameter(sdfg, state, scopes, entry_id, "mpi", p);
+  const auto [outer_range, inner_range] = strip_mining::normal_ranges(r, param, tile, true);
   if (!sdfg.symbols.count(kCommSize)) sdfg.symbols[kCommSize] = ir::DType::of(ir::ScalarType::Int32);
   // What the outer map passes into the inner one, before the local copies change the edges.
   std::vector<std::string> inputs;
-  const auto [outer_entry, outer_exit] = wrap_in_outer_map(sdfg, state, entry_id, exit_id, outer, entry->label, entry->map);
+  const auto [outer_entry, outer_exit] = strip_mining::apply(sdfg, state, entry_id, exit_id, 0, param, outer_range,
+                                                             inner_range, ir::ScheduleType::MPI, entry->label);
   for (int e : state.in_edges(entry_id)) {
     const ir::DataflowEdge* edge = state.edge(e);
     if (edge->src == outer_entry && !edge->memlet.is_empty()) inputs.push_back(edge->memlet.data);

@@ -63,6 +63,38 @@ std::pair<int, int> wrap_in_outer_map(const ir::SDFG& sdfg, ir::State& state, in
   return {new_entry, new_exit};
 }
 
+namespace strip_mining {
+
+std::string new_parameter(const ir::SDFG& sdfg, const ir::State& state, const ScopeTree& scopes, int entry,
+                          const std::string& prefix, const std::string& param) {
+  const std::set<std::string> taken = names_in_use(sdfg, state, scopes, entry);
+  std::string candidate = prefix + "_" + param;
+  for (int k = 1; taken.count(candidate); ++k) candidate = prefix + std::to_string(k) + "_" + param;
+  return candidate;
+}
+
+std::pair<sym::Range, sym::Range> normal_ranges(const sym::Range& r, const std::string& tile_param, sym::Expr T,
+                                                bool divides_evenly) {
+  const sym::Expr t = sym::symbol(tile_param), one = sym::integer(1);
+  const sym::Expr last = sym::simplify(sym::sub(sym::add(t, T), one));
+  return {sym::Range{r.start, r.end, T, one}, sym::Range{t, divides_evenly ? last : sym::min(last, r.end), r.step, one}};
+}
+
+std::pair<int, int> apply(const ir::SDFG& sdfg, ir::State& state, int entry_id, int exit_id, size_t dim,
+                          const std::string& tile_param, const sym::Range& outer_range, const sym::Range& inner,
+                          ir::ScheduleType outer_schedule, const std::string& label) {
+  auto* entry = static_cast<ir::MapEntry*>(state.node(entry_id));
+  ir::MapScope outer;
+  outer.params = {tile_param};
+  outer.range.dims = {outer_range};
+  outer.schedule = outer_schedule;
+  entry->map.range.dims[dim] = inner;
+  entry->map.schedule = ir::ScheduleType::Sequential;
+  return wrap_in_outer_map(sdfg, state, entry_id, exit_id, outer, label, entry->map);
+}
+
+}  // namespace strip_mining
+
 StripMining::StripMining() {
   props_.bind_int("dim_idx", &dim_idx_);
   props_.bind_string("new_dim_prefix", &new_dim_prefix_);
@@ -127,19 +159,14 @@ bool StripMining::plan(const Site& site, int entry_id, Plan& out) {
           node.kind != ir::NodeKind::MapEntry && node.kind != ir::NodeKind::MapExit)
         return refuse("skew: cannot offset parameter \"" + p + "\" inside " + map_fusion::node_name(site.state, n));
     }
-  // DaCe's naming: prefix_i, else prefix1_i, prefix2_i, ...
-  const std::set<std::string> taken = names_in_use(site.sdfg, site.state, site.scopes, entry_id);
-  std::string candidate = new_dim_prefix_ + "_" + p;
-  for (int k = 1; taken.count(candidate); ++k) candidate = new_dim_prefix_ + std::to_string(k) + "_" + p;
+  const std::string candidate = strip_mining::new_parameter(site.sdfg, site.state, site.scopes, entry_id, new_dim_prefix_, p);
   out.param = candidate;
 
   const sym::Expr t = sym::symbol(candidate);
   const sym::Expr one = sym::integer(1), zero = sym::integer(0);
   out.label = entry->label;
   if (tiling_type_ == "Normal") {
-    out.outer = {r.start, r.end, T, one};
-    const sym::Expr last = sym::simplify(sym::sub(sym::add(t, T), one));
-    out.inner = {t, divides_evenly_ ? last : sym::min(last, r.end), r.step, one};
+    std::tie(out.outer, out.inner) = strip_mining::normal_ranges(r, candidate, T, divides_evenly_);
   } else if (tiling_type_ == "CeilRange") {
     const sym::Expr count = sym::simplify(sym::sub(sym::add(r.end, one), r.start));
     out.outer = {zero, sym::sub(sym::ceildiv(count, T), one), one, one};
@@ -169,21 +196,17 @@ Status StripMining::apply_at(const Site& site, const std::vector<int>& nodes) {
   Plan p;
   if (!plan(site, entry_id, p)) return make_error(Code::InvalidArgument, "StripMining: " + why_not_);
   auto* entry = static_cast<ir::MapEntry*>(state.node(entry_id));
-  ir::MapScope outer;
-  outer.params = {p.param};
-  outer.range.dims = {p.outer};
-  outer.schedule = entry->map.schedule;
+  const ir::ScheduleType schedule = entry->map.schedule;  // the outer map takes it
   const std::string& var = entry->map.params[p.dim];
   std::map<std::string, sym::Expr> skew_by;
   sym::Range inner = p.inner;
   if (skew_) {
     skew_by[var] = sym::add(sym::symbol(var), inner.start);
     inner = {sym::integer(0), sym::simplify(sym::sub(inner.end, inner.start)), inner.step, inner.tile};
+    // The scope's uses of `var` shift by the start (no map range of the scope mentions `var`).
+    map_fusion::rename_scope(state, site.scopes, entry_id, exit_id, skew_by);
   }
-  entry->map.range.dims[p.dim] = inner;
-  entry->map.schedule = ir::ScheduleType::Sequential;
-  if (!skew_by.empty()) map_fusion::rename_scope(state, site.scopes, entry_id, exit_id, skew_by);
-  wrap_in_outer_map(site.sdfg, state, entry_id, exit_id, outer, p.label, entry->map);
+  strip_mining::apply(site.sdfg, state, entry_id, exit_id, p.dim, p.param, p.outer, inner, schedule, p.label);
   return Status::success();
 }
 

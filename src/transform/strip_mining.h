@@ -34,6 +34,27 @@ namespace dace::transform {
 std::pair<int, int> wrap_in_outer_map(const ir::SDFG& sdfg, ir::State& state, int entry, int exit,
                                       const ir::MapScope& outer, const std::string& label, const ir::MapScope& inner);
 
+namespace strip_mining {
+
+// DaCe's name of the new outer parameter for `param` of the map at `entry`: prefix_param,
+// else prefix1_param, prefix2_param, ... avoiding symbols, containers and enclosing parameters.
+std::string new_parameter(const ir::SDFG& sdfg, const ir::State& state, const ScopeTree& scopes, int entry,
+                          const std::string& prefix, const std::string& param);
+
+// The Normal tiling of `r` in tiles of T: outer `tile = a:b:T`, inner
+// `i = tile : min(tile + T - 1, b) : s` (the min dropped with divides_evenly).
+std::pair<sym::Range, sym::Range> normal_ranges(const sym::Range& r, const std::string& tile_param, sym::Expr T,
+                                                bool divides_evenly);
+
+// Strip-mines dimension `dim` of the map at `entry` (exit `exit`): its range becomes `inner`,
+// it turns Sequential, and a new map `tile_param = outer` (schedule `outer_schedule`,
+// label `label`) wraps it. Returns the new entry and exit.
+std::pair<int, int> apply(const ir::SDFG& sdfg, ir::State& state, int entry, int exit, size_t dim,
+                          const std::string& tile_param, const sym::Range& outer, const sym::Range& inner,
+                          ir::ScheduleType outer_schedule, const std::string& label);
+
+}  // namespace strip_mining
+
 class StripMining : public SingleStateTransformation {
  public:
   StripMining();
