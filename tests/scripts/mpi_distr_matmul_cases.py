@@ -27,6 +27,16 @@ M, K, N = 8, 12, 16  # divisible by every grid extent used (1, 2, 4); A is not s
 
 PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
 
+# distr_matmul_blocks_f64: explicit blocks MB x KB (A), KB x NB (B), MB x NB (C) smaller than a
+# process's share, so every process holds several blocks (the cyclic wrap: block i of A's rows
+# on process row i mod Px). Px * MB divides M (and so on) on every grid used, so the local
+# arrays M/Px x K/Py etc. are exactly numroc's counts.
+BLOCKED = {"M": 16, "K": 12, "N": 16, "MB": 2, "KB": 3, "NB": 2}
+# 10 rows in blocks of 2 over Px processes: process row 0 holds 3 blocks (6 rows) on 2
+# processes, 2 blocks (4 rows) on 4, but lA has M // Px rows (5, 2): BCScatter of A must fail
+# on every rank, naming rank 0, before copying anything.
+TOO_SMALL = {"M": 10, "K": 12, "N": 16, "MB": 2, "KB": 3, "NB": 2}
+
 
 def draw(rng, shape, dtype):
     x = rng.standard_normal(shape)
@@ -39,18 +49,20 @@ def grids(P):
     return [(px, P // px) for px in range(1, P + 1) if P % px == 0]
 
 
-def make_case(name, P, px, py, work):
-    dtype = PROGRAMS[name]
+def make_case(name, P, px, py, work, sizes=None, dtype=None):
+    sizes = sizes or {"M": M, "K": K, "N": N}
+    m, k, n = sizes["M"], sizes["K"], sizes["N"]
+    dtype = dtype or PROGRAMS[name]
     rng = np.random.default_rng(100 * P + 10 * px + len(name))
-    per_rank = [(draw(rng, (M, K), dtype), draw(rng, (K, N), dtype)) for _ in range(P)]
+    per_rank = [(draw(rng, (m, k), dtype), draw(rng, (k, n), dtype)) for _ in range(P)]
     expected = per_rank[0][0] @ per_rank[0][1]
-    out_dir = os.path.join(work, f"{name}.np{P}.{px}x{py}")
+    out_dir = os.path.join(work, f"{name}.M{m}.np{P}.{px}x{py}")
     os.makedirs(out_dir)
-    case = {"ranks": P, "symbols": {"M": M, "N": N, "K": K, "Px": px, "Py": py}, "rtol": 1e-12, "atol": 1e-12,
+    case = {"ranks": P, "symbols": dict(sizes, Px=px, Py=py), "rtol": 1e-12, "atol": 1e-12,
             "inputs": {}, "expected_outputs": {}}
     for r in range(P):
         a, b = per_rank[r]
-        files = {"in": {"A": a, "B": b, "C": np.zeros((M, N), dtype)}, "out": {"C": expected}}
+        files = {"in": {"A": a, "B": b, "C": np.zeros((m, n), dtype)}, "out": {"C": expected}}
         for kind, key in (("in", "inputs"), ("out", "expected_outputs")):
             case[key][str(r)] = {}
             os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
@@ -77,20 +89,67 @@ def main():
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl_vader_single_copy_mechanism="none")
     status = 0
-    for name in PROGRAMS:
+
+    def run(name, P, case_dir):
+        cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
+               os.path.join(sdfgs, f"{name}.sdfg"), "--case", os.path.join(case_dir, "case.json")]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env)
+
+    cases = [(name, None) for name in PROGRAMS] + [("distr_matmul_blocks_f64", BLOCKED)]
+    for name, sizes in cases:
         for P in ranks:
             for px, py in grids(P):
-                case_dir = make_case(name, P, px, py, work)
-                cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
-                       os.path.join(sdfgs, f"{name}.sdfg"), "--case", os.path.join(case_dir, "case.json")]
-                p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                case_dir = make_case(name, P, px, py, work, sizes, np.float64 if sizes else None)
+                p = run(name, P, case_dir)
                 matched = p.stdout.count(": ok\n")
+                what = f"{name} on {P} ranks, grid Px x Py = {px} x {py}" + (f", {sizes}" if sizes else "")
                 if p.returncode == 0 and matched == P:
-                    print(f"ok   {name} on {P} ranks, grid Px x Py = {px} x {py} (C matched NumPy on {matched} ranks)")
+                    print(f"ok   {what} (C matched NumPy on {matched} ranks)")
                 else:
-                    print(f"FAIL {name} on {P} ranks, grid {px} x {py} (exit {p.returncode}, {matched} matched):\n"
+                    print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n"
                           f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
                     status = 1
+    # Local arrays too small for the blocks of process row 0: every rank reports BCScatter's
+    # refusal (the rank and both counts: 6 or 4 rows of 12 needed, 5 or 2 rows held), none
+    # crashes or hangs (timeout's exit is 124), and no rank claims a matching C.
+    name = "distr_matmul_blocks_f64"
+    for P in (r for r in ranks if r > 1):
+        rows_needed = 6 if P == 2 else 4 if P == 4 else None
+        if rows_needed is None:
+            continue
+        case_dir = make_case(name, P, P, 1, work, TOO_SMALL, np.float64)
+        p = run(name, P, case_dir)
+        needle_head = (f"the blocks of {TOO_SMALL['MB']} x {TOO_SMALL['KB']} of the {TOO_SMALL['M']} x "
+                       f"{TOO_SMALL['K']} matrix")
+        needle = (f"rank 0 holds need {rows_needed * TOO_SMALL['K']} elements of _outbuffer, which has "
+                  f"{(TOO_SMALL['M'] // P) * TOO_SMALL['K']} (nothing was copied)")
+        text = p.stdout + p.stderr
+        reported = sum(1 for r in range(P) if f"rank {r}: BlockCyclicScatter: {needle_head}" in text and needle in text)
+        what = f"{name} on {P} ranks, grid {P} x 1, {TOO_SMALL} (local arrays too small)"
+        if p.returncode not in (0, 124) and reported == P and ": ok\n" not in p.stdout:
+            print(f"ok   {what}: refused on every rank ({reported} reports)")
+        else:
+            print(f"FAIL {what} (exit {p.returncode}, {reported} of {P} ranks reported the refusal):\n"
+                  f"{p.stdout[-3000:]}{p.stderr[-3000:]}")
+            status = 1
+    # An integer matrix: ScaLAPACK's p?geadd has no integer form, so BCScatter is refused
+    # when the program is compiled (naming the node and the type), before anything runs.
+    if 1 in ranks:
+        with open(os.path.join(sdfgs, f"{name}.sdfg")) as f:
+            text = f.read()
+        int_sdfg = os.path.join(work, "distr_matmul_blocks_int32.sdfg")
+        with open(int_sdfg, "w") as f:
+            f.write(text.replace('"float64"', '"int32"'))
+        case_dir = make_case(name, 1, 1, 1, work, dict(BLOCKED, M=18), np.float64)
+        p = subprocess.run(["timeout", "120", "mpirun", "-np", "1", "--oversubscribe", cli, "run", int_sdfg, "--case",
+                            os.path.join(case_dir, "case.json")], capture_output=True, text=True, env=env)
+        text = p.stdout + p.stderr
+        if (p.returncode not in (0, 124) and '(LibraryNode "_BCScatter_"): element type int32 of "A"' in text
+                and "unsupported" in text):
+            print("ok   distr_matmul_blocks with int32 matrices: BCScatter refused at compile time")
+        else:
+            print(f"FAIL distr_matmul_blocks with int32 matrices (exit {p.returncode}):\n{text[-3000:]}")
+            status = 1
     return status
 
 

@@ -102,6 +102,18 @@ Result<std::pair<llvm::Value*, llvm::Value*>> global_shape(LibraryNodeContext& c
   return std::make_pair(op->size_values[0], op->size_values[1]);  // i64, as every symbolic size
 }
 
+// p?geadd exists for float32, float64, complex64 and complex128 only: any other element type
+// is refused here, so that nothing (not even the descriptors) is written at run time.
+Status check_geadd_type(LibraryNodeContext& c, const Buffer& b) {
+  for (ScalarType t : {ScalarType::Float32, ScalarType::Float64, ScalarType::Complex64, ScalarType::Complex128})
+    if (b.dtype == dtype_code(t)) return Status::success();
+  std::string name = "code " + std::to_string(b.dtype);
+  for (int i = 0; i < static_cast<int>(ScalarType::Unknown); ++i)
+    if (dtype_code(static_cast<ScalarType>(i)) == b.dtype) name = tasklet::type_name(static_cast<ScalarType>(i));
+  return make_error(Code::Unsupported, c.where() + ": element type " + name + " of \"" + b.data +
+                                           "\" (ScaLAPACK's p?geadd: float32, float64, complex64, complex128 only)");
+}
+
 // An optional int32[9] descriptor output of BlockCyclicScatter (null when not connected).
 Result<llvm::Value*> descriptor_output(LibraryNodeContext& c, const std::string& conn) {
   if (!has_edge(c, conn, false)) return static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(c.frame().b.getPtrTy()));
@@ -122,6 +134,7 @@ Status lower_bc_scatter(LibraryNodeContext& c) {
   Result<Buffer> out = buffer(c, "_outbuffer", false);
   if (!out) return out.take_error();
   if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
+  if (Status st = check_geadd_type(c, *in); !st.ok()) return st;
   auto shape = global_shape(c, "_inbuffer", true);
   if (!shape) return shape.take_error();
   auto bs = block_sizes(c, "_block_sizes");
@@ -131,7 +144,8 @@ Status lower_bc_scatter(LibraryNodeContext& c) {
   Result<llvm::Value*> ldesc = descriptor_output(c, "_ldescriptor");
   if (!ldesc) return ldesc.take_error();
   call_checked(c, "dace_mpi_bc_scatter", {c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr,
-                                          shape->first, shape->second, bs->first, bs->second, *gdesc, *ldesc});
+                                          shape->first, shape->second, bs->first, bs->second, in->count, out->count,
+                                          *gdesc, *ldesc});
   return Status::success();
 }
 
@@ -143,12 +157,14 @@ Status lower_bc_gather(LibraryNodeContext& c) {
   Result<Buffer> out = buffer(c, "_outbuffer", false);
   if (!out) return out.take_error();
   if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
+  if (Status st = check_geadd_type(c, *in); !st.ok()) return st;
   auto shape = global_shape(c, "_outbuffer", false);
   if (!shape) return shape.take_error();
   auto bs = block_sizes(c, "_block_sizes");
   if (!bs) return bs.take_error();
   call_checked(c, "dace_mpi_bc_gather", {c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr,
-                                         shape->first, shape->second, bs->first, bs->second});
+                                         shape->first, shape->second, bs->first, bs->second, in->count,
+                                         out->count});
   return Status::success();
 }
 

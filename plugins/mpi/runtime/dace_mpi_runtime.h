@@ -165,12 +165,17 @@ DACE_MPI_EXPORT int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t trans
  * brows x bcols, block (i, j) on the process at grid row j % prows, column i % pcols (the
  * transpose's block-cyclic layout: the local array is the column-major block of the
  * transpose, i.e. the row-major block), by p?geadd between the two descriptors. gdesc /
- * ldesc (may be null) receive the descriptors of the whole matrix and of the blocks. */
+ * ldesc (may be null) receive the descriptors of the whole matrix and of the blocks.
+ * in_count / out_count: the elements the buffers hold. Before anything is copied or written,
+ * the ranks (all of the program's communicator: a collective) agree that the local blocks fit
+ * (numroc(rows) * numroc(cols) elements on every grid process) and the whole matrix fits on
+ * grid process (0, 0); if not, every rank fails, naming the rank and the counts. */
 DACE_MPI_EXPORT int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows,
-                                            int64_t cols, int64_t brows, int64_t bcols, int32_t* gdesc,
-                                            int32_t* ldesc);
+                                            int64_t cols, int64_t brows, int64_t bcols, int64_t in_count,
+                                            int64_t out_count, int32_t* gdesc, int32_t* ldesc);
 DACE_MPI_EXPORT int32_t dace_mpi_bc_gather(void* state, int32_t dtype, const void* in, void* out, int64_t rows,
-                                           int64_t cols, int64_t brows, int64_t bcols);
+                                           int64_t cols, int64_t brows, int64_t bcols, int64_t in_count,
+                                           int64_t out_count);
 
 #ifdef __cplusplus
 }

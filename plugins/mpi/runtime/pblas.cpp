@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "internal.h"
 
@@ -97,14 +99,20 @@ void set_one(int which, unsigned char* out) {
   }
 }
 
+// The sizes of a block-cyclic scatter or gather: positive and within int (the same on every
+// rank: they are symbols of the program).
+int32_t check_block_cyclic_sizes(State* s, const char* what, int64_t rows, int64_t cols, int64_t brows, int64_t bcols) {
+  for (int64_t v : {rows, cols, brows, bcols})
+    if (!fits_int(v) || v <= 0) return fail(s, std::string(what) + ": size " + std::to_string(v));
+  return 0;
+}
+
 // The two descriptors of a block-cyclic scatter or gather of a row-major rows x cols matrix
 // (see dace_mpi_runtime.h): `whole`, the matrix as one block on grid process (0, 0), and
 // `blocks`, its rows x cols blocks brows x bcols over the grid. Both describe the
 // column-major transpose (cols x rows), which is what the row-major buffers are.
 int32_t block_cyclic_descriptors(State* s, const char* what, int64_t rows, int64_t cols, int64_t brows,
                                  int64_t bcols, int whole[9], int blocks[9]) {
-  for (int64_t v : {rows, cols, brows, bcols})
-    if (!fits_int(v) || v <= 0) return fail(s, std::string(what) + ": size " + std::to_string(v));
   const ScaLapack& lib = scalapack();
   const int m = static_cast<int>(cols), n = static_cast<int>(rows);
   const int mb = static_cast<int>(bcols), nb = static_cast<int>(brows);
@@ -116,6 +124,61 @@ int32_t block_cyclic_descriptors(State* s, const char* what, int64_t rows, int64
   if (info != 0) return fail(s, std::string(what) + ": descinit of the whole matrix: info " + std::to_string(info));
   lib.descinit(blocks, &m, &n, &mb, &nb, &zero, &zero, &s->blacs_context, &blocks_lld, &info);
   if (info != 0) return fail(s, std::string(what) + ": descinit of the blocks: info " + std::to_string(info));
+  return 0;
+}
+
+// The element counts a block-cyclic scatter or gather needs: the buffer of the local blocks
+// must hold numroc(rows) * numroc(cols) elements on every grid process (more blocks land on
+// some processes when a block size does not divide the matrix evenly over the grid), the
+// buffer of the whole matrix rows * cols on grid process (0, 0). p?geadd writes past a
+// smaller buffer, and the copy is collective, so the ranks agree (one small MPI_Allgather
+// over the program's communicator, ranks outside the BLACS grid included) and every rank
+// fails, naming the first rank short of elements, before anything is copied.
+int32_t check_block_cyclic_capacity(State* s, const char* what, const char* local_conn, const char* global_conn,
+                                    int64_t rows, int64_t cols, int64_t brows, int64_t bcols, int64_t local_count,
+                                    int64_t global_count) {
+  // This rank's verdict: 0 fits, 1 the local blocks do not, 2 the whole matrix does not;
+  // then the elements needed and held.
+  int64_t mine[3] = {0, 0, 0};
+  if (s->myprow >= 0) {
+    const ScaLapack& lib = scalapack();
+    const int m = static_cast<int>(cols), n = static_cast<int>(rows);
+    const int mb = static_cast<int>(bcols), nb = static_cast<int>(brows);
+    const int zero = 0;
+    const int64_t local_rows = lib.numroc(&m, &mb, &s->myprow, &zero, &s->prows);
+    const int64_t local_cols = lib.numroc(&n, &nb, &s->mypcol, &zero, &s->pcols);
+    const int64_t local_need = local_rows * local_cols, global_need = rows * cols;
+    if (local_need > local_count) {
+      mine[0] = 1, mine[1] = local_need, mine[2] = local_count;
+    } else if (s->myprow == 0 && s->mypcol == 0 && global_need > global_count) {
+      mine[0] = 2, mine[1] = global_need, mine[2] = global_count;
+    }
+  }
+  std::vector<int64_t> all(3 * static_cast<size_t>(s->size));
+  int rc = MPI_SUCCESS;
+  if (s->timeout <= 0) {
+    rc = MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, s->comm);
+  } else {
+    MPI_Request request = MPI_REQUEST_NULL;
+    rc = MPI_Iallgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, s->comm, &request);
+    if (rc == MPI_SUCCESS)
+      if (int32_t st = await(s, 1, &request, nullptr, false, std::string(what) + ": MPI_Allgather of the buffer sizes"))
+        return st;
+  }
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, std::string(what) + ": MPI_Allgather of the buffer sizes");
+  for (int r = 0; r < s->size; ++r) {
+    const int64_t* v = &all[3 * static_cast<size_t>(r)];
+    if (v[0] == 0) continue;
+    const std::string matrix = std::to_string(rows) + " x " + std::to_string(cols) + " matrix";
+    if (v[0] == 1)
+      return fail(s, std::string(what) + ": the blocks of " + std::to_string(brows) + " x " + std::to_string(bcols) +
+                         " of the " + matrix + " that rank " + std::to_string(r) + " holds need " +
+                         std::to_string(v[1]) + " elements of " + local_conn + ", which has " + std::to_string(v[2]) +
+                         " (nothing was copied)");
+    return fail(s, std::string(what) + ": the whole " + matrix + " needs " + std::to_string(v[1]) + " elements of " +
+                       global_conn + " on rank " + std::to_string(r) + ", which has " + std::to_string(v[2]) +
+                       " (nothing was copied)");
+  }
   return 0;
 }
 
@@ -245,25 +308,41 @@ int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a
 }
 
 int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
-                            int64_t brows, int64_t bcols, int32_t* gdesc, int32_t* ldesc) {
+                            int64_t brows, int64_t bcols, int64_t in_count, int64_t out_count, int32_t* gdesc,
+                            int32_t* ldesc) {
   State* s = as_state(state);
+  const char* what = "BlockCyclicScatter";
   if (!s || !s->blacs) return fail(s, "BlockCyclicScatter: no BLACS grid (init failed?)");
+  // Everything that can fail is checked before the descriptors are written.
+  if (blas_index(dtype) < 0)
+    return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
+  if (int32_t rc = check_block_cyclic_sizes(s, what, rows, cols, brows, bcols)) return rc;
+  if (int32_t rc = check_block_cyclic_capacity(s, what, "_outbuffer", "_inbuffer", rows, cols, brows, bcols, out_count,
+                                               in_count))
+    return rc;
   if (s->myprow < 0) return 0;  // outside the BLACS grid
   int whole[9], blocks[9];
-  if (int32_t rc = block_cyclic_descriptors(s, "BlockCyclicScatter", rows, cols, brows, bcols, whole, blocks)) return rc;
+  if (int32_t rc = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole, blocks)) return rc;
   copy_descriptor(whole, gdesc);
   copy_descriptor(blocks, ldesc);
-  return block_cyclic_copy(s, "BlockCyclicScatter", dtype, in, whole, out, blocks);
+  return block_cyclic_copy(s, what, dtype, in, whole, out, blocks);
 }
 
 int32_t dace_mpi_bc_gather(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
-                           int64_t brows, int64_t bcols) {
+                           int64_t brows, int64_t bcols, int64_t in_count, int64_t out_count) {
   State* s = as_state(state);
+  const char* what = "BlockCyclicGather";
   if (!s || !s->blacs) return fail(s, "BlockCyclicGather: no BLACS grid (init failed?)");
+  if (blas_index(dtype) < 0)
+    return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
+  if (int32_t rc = check_block_cyclic_sizes(s, what, rows, cols, brows, bcols)) return rc;
+  if (int32_t rc = check_block_cyclic_capacity(s, what, "_inbuffer", "_outbuffer", rows, cols, brows, bcols, in_count,
+                                               out_count))
+    return rc;
   if (s->myprow < 0) return 0;  // outside the BLACS grid
   int whole[9], blocks[9];
-  if (int32_t rc = block_cyclic_descriptors(s, "BlockCyclicGather", rows, cols, brows, bcols, whole, blocks)) return rc;
-  return block_cyclic_copy(s, "BlockCyclicGather", dtype, in, blocks, out, whole);
+  if (int32_t rc = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole, blocks)) return rc;
+  return block_cyclic_copy(s, what, dtype, in, blocks, out, whole);
 }
 
 }  // extern "C"
