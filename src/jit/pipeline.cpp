@@ -51,8 +51,7 @@ bool is_errno_only_math(llvm::StringRef name) {
 void enable_masked_interleaved_groups_once() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char* env = std::getenv("DACE_JIT_MASKED_INTERLEAVE");
-    if (env && std::strcmp(env, "0") == 0) return;
+    if (!masked_interleave_requested()) return;
     auto& options = llvm::cl::getRegisteredOptions();
     auto it = options.find("enable-masked-interleaved-mem-accesses");
     if (it == options.end()) return;
@@ -62,6 +61,11 @@ void enable_masked_interleaved_groups_once() {
 }
 
 }  // namespace
+
+bool masked_interleave_requested() {
+  const char* env = std::getenv("DACE_JIT_MASKED_INTERLEAVE");
+  return !(env && std::strcmp(env, "0") == 0);
+}
 
 void stamp_function_attributes(llvm::Module& module, std::string_view cpu,
                                std::string_view features, const OptimizationOptions& options) {

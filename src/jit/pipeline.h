@@ -13,6 +13,11 @@ class TargetMachine;
 
 namespace dace::jit {
 
+// Whether LLVM's masked interleave groups are asked for (DACE_JIT_MASKED_INTERLEAVE=0 keeps
+// LLVM's default). The setting changes the machine code, so it is part of the program's cache
+// key (program_cache_key) as well as of the optimization pipeline.
+bool masked_interleave_requested();
+
 // Stamps `uwtable`, `target-cpu`/`target-features` (overwriting what is there: the JIT targets only the
 // host) and the floating-point function attributes on every function definition:
 // always "no-trapping-math" and "no-signed-zeros-fp-math"; with fast_math also

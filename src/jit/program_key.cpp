@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "jit/object_cache.h"
+#include "jit/pipeline.h"
 #include "plugin/registry.h"
 
 namespace dace::jit {
@@ -22,9 +23,10 @@ std::string plugins_fingerprint(const plugin::Registry& registry) {
 std::string program_cache_key(const ProgramKeyInputs& in) {
   const std::string level = std::to_string(std::clamp(in.opt_level, 0, 3));
   // A version tag first: changing what goes into the key must never reuse old entries.
-  return cache_key({"libdace program key 2", in.sdfg_hash, in.sdfg_optimizer, in.sdfg_name, in.target_id, in.libdace_version,
+  return cache_key({"libdace program key 3", in.sdfg_hash, in.sdfg_optimizer, in.sdfg_name, in.target_id, in.libdace_version,
                     in.libdace_build_id, in.plugins, in.lowering, level, in.fast_math ? "fast" : "exact",
-                    in.vector_math_library ? "mvec" : "no-mvec"});
+                    in.vector_math_library ? "mvec" : "no-mvec",
+                    masked_interleave_requested() ? "masked-interleave" : "no-masked-interleave"});
 }
 
 }  // namespace dace::jit

@@ -15,6 +15,7 @@
 #include "jit/program_abi.h"
 #include "jit/program_key.h"
 #include "plugin/registry.h"
+#include "scoped_env.h"
 
 #ifndef LIBDACE_CORPUS_DIR
 #define LIBDACE_CORPUS_DIR "../shared/sdfg-corpus"
@@ -70,6 +71,21 @@ TEST(JitProgramKey, EveryInputChangesTheKey) {
     EXPECT_NE(key, base) << what;
     EXPECT_TRUE(keys.insert(key).second) << what << " collides with another change";
   }
+}
+
+// DACE_JIT_MASKED_INTERLEAVE=0 changes the vectorizer's code, so a program cached with the
+// switch on must not be reused with it off (and back).
+TEST(JitProgramKey, MaskedInterleaveSettingChangesTheKey) {
+  std::string on, off;
+  {
+    test_support::ScopedEnv env("DACE_JIT_MASKED_INTERLEAVE", "1");
+    on = program_cache_key(base_inputs());
+  }
+  {
+    test_support::ScopedEnv env("DACE_JIT_MASKED_INTERLEAVE", "0");
+    off = program_cache_key(base_inputs());
+  }
+  EXPECT_NE(on, off);
 }
 
 TEST(JitProgramKey, OptLevelIsClampedLikeThePipeline) {
