@@ -49,6 +49,7 @@ def fail(msg):
 
 
 def run(cmd, **kw):
+    kw.setdefault('env', dict(os.environ, TZ='UTC'))  # ar tv prints times in local time
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
 
 
