@@ -135,6 +135,9 @@ def test_render_writes_files_by_extension(tmp_path):
     picture = tmp_path / "gemm.picture"
     g.render(picture, format="svg")
     assert picture.read_text(encoding="utf-8") == svg
+    upper = tmp_path / "GEMM.SVG"  # extensions are matched without regard to case
+    assert g.render(upper) == upper
+    assert upper.read_text(encoding="utf-8") == svg
 
 
 def test_render_refuses_an_unknown_format_and_writes_nothing(tmp_path):

@@ -311,7 +311,8 @@ class SDFG(ControlFlowRegion, Releasable):
         format; nothing is written then."""
         if format is None:
             name = str(filename) if filename is not None else ".svg"
-            format = ("svg" if name.endswith(".svg") else "html" if name.endswith((".html", ".htm")) else None)
+            lower = name.lower()
+            format = ("svg" if lower.endswith(".svg") else "html" if lower.endswith((".html", ".htm")) else None)
             if format is None:
                 raise InvalidArgumentError(f"cannot tell the picture format of '{name}' (use .svg, .html or format=)")
         text = owned_string(_capi.dace_sdfg_render, self._h(), enc(format))
