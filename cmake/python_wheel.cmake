@@ -16,7 +16,11 @@ foreach(_plugin cpu mpi cuda)
   endif()
 endforeach()
 # The renderer module (dace_sdfg_render), where libdace looks for it: <libdir>/libdace.
+# pyproject.toml builds only the targets it lists (build.targets) and the module exists only
+# with Graphviz, so the list names dace_wheel_extras, which depends on the module when it exists.
+add_custom_target(dace_wheel_extras)
 if(TARGET dace_render_module)
+  add_dependencies(dace_wheel_extras dace_render_module)
   install(TARGETS dace_render_module LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR}/libdace COMPONENT python)
 endif()
 # The runtime of ahead-of-time compiled programs (docs/aot.md, libdace.compile_aot) next to
