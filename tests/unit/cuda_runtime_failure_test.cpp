@@ -144,8 +144,9 @@ TEST_F(CudaRuntimeFailure, FreeFailureOnTheWayOutIsReported) {
   EXPECT_EQ(c.b_wrong(), 0u) << "the output was computed before the frees";
 }
 
-// C = A @ B on GPU_Global arguments (one cuBLAS product); a failed product leaves C as it was
-// (the argument's device mirror is copied back unchanged).
+// C = A @ B on GPU_Global arguments (one cuBLAS product); a failed product leaves C as it was:
+// the runtime's errors are sticky, so the copy back of C's device mirror fails too (recorded
+// after the product's failure, which stays the status) and nothing is written to C.
 TEST_F(CudaRuntimeFailure, CublasFailureLeavesTheProductsOutput) {
   auto g = std::make_unique<ir::SDFG>();
   g->name = "emu_gemm_failure";
@@ -186,6 +187,48 @@ TEST_F(CudaRuntimeFailure, CublasFailureLeavesTheProductsOutput) {
       for (int k = 0; k < 3; ++k) want += a[i * 3 + k] * b[k * 5 + j];
       EXPECT_EQ(c[i * 5 + j], want) << i << "," << j;
     }
+}
+
+// A kernel that faults shows up when the host waits for it: with device-memory arguments and
+// no transients no copy or free follows the launch, so the exit path's synchronize must be
+// checked. B[i] = 2 * A[i] + 1 on GPU_Global arguments passed as emulated device pointers.
+TEST(CudaKernelFault, SynchronizeFailureIsTheCallsStatusWithDeviceArguments) {
+  REQUIRE_CUDA_PLUGIN();
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_sync_failure";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "B", T::Float64, {"N"});
+  for (const char* n : {"A", "B"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:N", S::GPU_Device);
+  int t = tasklet(s, "b = 2 * a + 1", {"a"}, {"b"});
+  edge_in(s, access(s, "A"), entry, t, "a", "A[0:N]", "A[i]");
+  edge_out(s, t, "b", exit, access(s, "B"), "B[i]", "B[0:N]");
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  auto malloc_fn = runtime_entry<void* (*)(int64_t)>("dace_cuda_emu_malloc");
+  auto free_fn = runtime_entry<int32_t (*)(void*)>("dace_cuda_emu_free");
+  const int64_t n = 100;
+  auto* a = static_cast<double*>(malloc_fn(n * 8));
+  auto* b = static_cast<double*>(malloc_fn(n * 8));
+  ASSERT_TRUE(a && b);
+  for (int64_t i = 0; i < n; ++i) a[i] = 0.25 * static_cast<double>(i) - 3;
+  auto call = [&] {
+    return run(*p, {{"A", ArgValue::pointer(a)}, {"B", ArgValue::pointer(b)}, {"N", ArgValue::scalar<int64_t>(n)}});
+  };
+  inject("synchronize");
+  Status st = call();
+  clear_injection();
+  expect_runtime_error(st, {"kernel execution", "dace_cuda_synchronize: injected failure"});
+  // Without the injection the same call is OK and B is right (against a loop).
+  std::fill(b, b + n, -1.0);
+  st = call();
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t i = 0; i < n; ++i) EXPECT_EQ(b[i], 2 * a[i] + 1) << i;
+  free_fn(a);
+  free_fn(b);
 }
 
 // Each of N threads reverses row i of A (K float64) through its own Register array R[K].

@@ -199,6 +199,17 @@ void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave, 
   b.SetInsertPoint(next);
 }
 
+void synchronize_on_exit(DeviceModule& dm, codegen::Frame& f, const std::string& where) {
+  if (!dm.synchronized_functions.insert(f.fn).second) return;
+  codegen::Frame* frame = &f;
+  const std::string what = where + ": kernel execution (dace_cuda_synchronize)";
+  f.exit_actions.insert(f.exit_actions.begin(), [frame, what](llvm::IRBuilder<>& eb) {
+    llvm::FunctionCallee sync = frame->mc.module.getOrInsertFunction(
+        "dace_cuda_synchronize", llvm::FunctionType::get(eb.getInt32Ty(), false));
+    record_runtime_failure(*frame, eb.CreateCall(sync, {}), /*leave=*/false, what);
+  });
+}
+
 Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::string& sdfg_name) {
   const std::string key = "cuda.device_module";
   auto it = host.target_state.find(key);

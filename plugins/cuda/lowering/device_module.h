@@ -8,6 +8,7 @@
 // for the host instead and linked into the host module; the host's runtime calls go to the
 // runtime's emulation (dace_cuda_emu_*: host memory, grid and block as loops).
 #pragma once
+#include <set>
 #include <array>
 #include <memory>
 #include <string>
@@ -45,6 +46,8 @@ struct DeviceModule {
   // In the host module: stands for the PTX text until it exists (replaced by the finisher).
   llvm::GlobalVariable* ptx = nullptr;
   std::vector<std::string> kernels;
+  // Host functions whose exit path already waits for their kernels (synchronize_on_exit).
+  std::set<const llvm::Function*> synchronized_functions;
   ~DeviceModule();
 };
 
@@ -64,6 +67,12 @@ Result<DeviceModule*> device_module(codegen::Frame& f);
 // path is valid only once all are made (the runtime's sticky error then fails the next runtime
 // call, which leaves).
 void record_runtime_failure(codegen::Frame& f, llvm::Value* status, bool leave, const std::string& operation);
+
+// Launches are asynchronous: a kernel may still run, or have faulted, when the call would
+// return, and with device-memory arguments and no transients no later runtime call would
+// notice. The first launch in host frame `f` puts a checked dace_cuda_synchronize at the front
+// of f's exit path (before its copies back and frees): its failure is the call's status.
+void synchronize_on_exit(DeviceModule& dm, codegen::Frame& f, const std::string& where);
 
 // The device module whose ModuleContext is `device` (kernels and the device functions of
 // nested SDFGs are emitted there), or null for a host module.

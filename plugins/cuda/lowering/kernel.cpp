@@ -225,6 +225,7 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   // past the device's limits, an earlier failure of the process) ends the call with the
   // runtime's message as its status; the program must not go on as if the kernel had run.
   record_runtime_failure(outer, launched, /*leave=*/true, where + ": launch of kernel " + name);
+  synchronize_on_exit(dm, outer, where);
   return Status::success();
 }
 

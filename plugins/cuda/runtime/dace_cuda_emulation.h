@@ -46,7 +46,7 @@ int64_t dace_cuda_emu_stack_limit(void);
 
 /* Fault injection (tests of the generated code's failure paths): the call `skip` + 1 from now
  * of dace_cuda_emu_`entry` ("malloc", "copy", "copy_2d", "memset", "free", "argument_in",
- * "argument_out", "launch", "gemm", "reserve_stack") fails as the driver's would: it does
+ * "argument_out", "launch", "synchronize", "gemm", "reserve_stack") fails as the driver's would: it does
  * nothing, returns its failure value and records "dace_cuda_<entry>: injected failure" as
  * the error, replacing any earlier one. From then on every one of those entries fails (the
  * real runtime's errors are sticky), until `entry` NULL cancels the injection and clears the

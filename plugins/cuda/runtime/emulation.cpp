@@ -195,7 +195,11 @@ int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, in
   return 0;
 }
 
-int32_t dace_cuda_emu_synchronize(void) { return 0; }
+int32_t dace_cuda_emu_synchronize(void) {
+  // Kernels ran to completion in dace_cuda_emu_launch; a failure here stands for a kernel
+  // fault the driver reports only when the host waits for it.
+  return injected("synchronize") ? 1 : 0;
+}
 
 int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                            int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
