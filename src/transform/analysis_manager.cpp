@@ -13,18 +13,31 @@ const ScopeTree& AnalysisManager::scope_tree(const ir::State& state) {
   return *scope_trees_.emplace(&state, std::move(tree)).first->second;
 }
 
+const AccessSets& AnalysisManager::access_sets(const ir::State& state) {
+  auto it = access_sets_.find(&state);
+  if (it != access_sets_.end()) {
+    ++cached_;
+    return *it->second;
+  }
+  ++computed_;
+  auto sets = std::make_unique<AccessSets>(AccessSets::compute(state));
+  return *access_sets_.emplace(&state, std::move(sets)).first->second;
+}
+
 void AnalysisManager::invalidate(Modifies modified) {
   // Removing or merging states may free a State and reuse its address for a new one: any
   // change to the set of states drops every per-state analysis.
   if (any(modified & (kScopeTreeDependsOn | Modifies::States))) scope_trees_.clear();
+  if (any(modified & (kAccessSetsDependOn | Modifies::States))) access_sets_.clear();
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
   if (any(modified & Modifies::States)) {
-    scope_trees_.clear();
+    clear();
     return;
   }
   if (any(modified & kScopeTreeDependsOn)) scope_trees_.erase(&state);
+  if (any(modified & kAccessSetsDependOn)) access_sets_.erase(&state);
 }
 
 }  // namespace dace::transform

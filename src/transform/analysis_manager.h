@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "ir/state.h"
+#include "transform/access_sets.h"
 #include "transform/modifies.h"
 #include "transform/scope_tree.h"
 
@@ -18,14 +19,21 @@ class AnalysisManager {
   // What the scope tree is computed from: the nodes of a state and its edges.
   static constexpr Modifies kScopeTreeDependsOn = Modifies::Nodes | Modifies::Memlets;
 
+  // What the access sets are computed from: access nodes and the memlets at them.
+  static constexpr Modifies kAccessSetsDependOn = Modifies::AccessNodes | Modifies::Memlets;
+
   const ScopeTree& scope_tree(const ir::State& state);
+  const AccessSets& access_sets(const ir::State& state);
 
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
   // Drops the analyses of one state that depend on `modified`; a pass that edited only this
   // state keeps every other state's analyses.
   void invalidate(const ir::State& state, Modifies modified);
-  void clear() { scope_trees_.clear(); }
+  void clear() {
+    scope_trees_.clear();
+    access_sets_.clear();
+  }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
   int64_t computed() const { return computed_; }
@@ -33,6 +41,7 @@ class AnalysisManager {
 
  private:
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeTree>> scope_trees_;
+  std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
   int64_t computed_ = 0, cached_ = 0;
 };
 

@@ -5,74 +5,28 @@
 #include <string>
 #include <vector>
 
-#include "transform/symbol_use.h"
+#include "transform/access_sets.h"
 
 namespace dace::transform {
 namespace {
-
-// Names mentioned by interstate code (conditions, assignments, loop statements, branch
-// conditions): a container named there is read by control flow.
-void collect_control_flow_names(const ir::ControlFlowRegion& region, std::set<std::string>& out) {
-  for (int es : region.edge_slots()) {
-    const ir::InterstateEdge& e = *region.edge(es);
-    out.merge(identifiers_in(e.condition.code));
-    for (const auto& [lhs, rhs] : e.assignments) out.merge(identifiers_in(rhs));
-  }
-  for (int slot : region.block_slots()) {
-    const ir::ControlFlowBlock& b = *region.block(slot);
-    switch (b.kind) {
-      case ir::BlockKind::Loop: {
-        const auto& l = static_cast<const ir::LoopRegion&>(b);
-        for (const ir::CodeBlock* c : {&l.init_statement, &l.loop_condition, &l.update_statement})
-          out.merge(identifiers_in(c->code));
-        collect_control_flow_names(l, out);
-        break;
-      }
-      case ir::BlockKind::Region: collect_control_flow_names(static_cast<const ir::ControlFlowRegion&>(b), out); break;
-      case ir::BlockKind::Conditional:
-        for (const auto& [cond, branch] : static_cast<const ir::ConditionalBlock&>(b).branches) {
-          if (cond) out.merge(identifiers_in(cond->code));
-          if (branch) collect_control_flow_names(*branch, out);
-        }
-        break;
-      default: break;
-    }
-  }
-}
 
 const std::string* data_of(const ir::Node& n) {
   return n.kind == ir::NodeKind::Access ? &static_cast<const ir::AccessNode&>(n).data : nullptr;
 }
 
-bool reads(const ir::State& s, int node) {
-  for (int e : s.out_edges(node))
-    if (!s.edge(e)->memlet.is_empty()) return true;
-  return false;
-}
-
-// Containers whose written value may be observed outside `state`: read by another state or
-// named by control flow.
+// Containers whose written value may be observed outside `state`: read by another state (its
+// cached access sets, rescanned only for states this pass edited) or named by control flow.
 struct Observed {
-  std::map<const ir::State*, std::set<std::string>> read_in;  // per state
+  const std::vector<ir::State*>& states;
+  AnalysisManager& am;
   std::set<std::string> by_control_flow;
   bool elsewhere(const ir::State* state, const std::string& d) const {
     if (by_control_flow.count(d)) return true;
-    for (const auto& [s, names] : read_in)
-      if (s != state && names.count(d)) return true;
+    for (const ir::State* s : states)
+      if (s != state && am.access_sets(*s).read.count(d)) return true;
     return false;
   }
 };
-
-Observed observed(const ir::SDFG& sdfg, const std::vector<ir::State*>& states) {
-  Observed o;
-  o.by_control_flow = control_flow_names(sdfg);
-  for (const ir::State* s : states) {
-    auto& names = o.read_in[s];
-    for (int id : s->node_ids())
-      if (const std::string* d = data_of(*s->node(id)); d && reads(*s, id)) names.insert(*d);
-  }
-  return o;
-}
 
 // Whether the value an access node holds could only be observed through this state's edges.
 bool removable_container(const ir::SDFG& sdfg, const std::string& d) {
@@ -176,16 +130,17 @@ void tidy(ir::State& s, const std::set<int>& touched) {
   }
 }
 
-bool eliminate(ir::SDFG& sdfg) {
+bool eliminate(ir::SDFG& sdfg, AnalysisManager& am) {
   bool changed = false;
   const std::vector<ir::State*> states = sdfg.all_states();
   // Nested SDFGs first: their transients are private to them.
   for (ir::State* s : states)
     for (int id : s->node_ids())
       if (s->node(id)->kind == ir::NodeKind::NestedSDFG)
-        if (auto& inner = static_cast<ir::NestedSDFGNode*>(s->node(id))->sdfg) changed |= eliminate(*inner);
-  Observed obs = observed(sdfg, states);
+        if (auto& inner = static_cast<ir::NestedSDFGNode*>(s->node(id))->sdfg) changed |= eliminate(*inner, am);
+  const Observed obs{states, am, control_flow_names(sdfg)};
   std::set<std::string> removed_data;
+  constexpr Modifies modifies_of_one_state = Modifies::Nodes | Modifies::Memlets;
   for (ir::State* s : states) {
     const std::set<int> dead = dead_nodes(sdfg, *s, obs);
     if (dead.empty()) continue;
@@ -199,8 +154,8 @@ bool eliminate(ir::SDFG& sdfg) {
     }
     tidy(*s, touched);
     changed = true;
-    // The state's reads changed; later states see the new picture.
-    obs = observed(sdfg, states);
+    // The state's reads changed: later states see the new picture.
+    am.invalidate(*s, modifies_of_one_state);
   }
   // Drop the descriptors of removed transients that no access node names any more.
   std::set<std::string> still;
@@ -219,10 +174,10 @@ bool eliminate(ir::SDFG& sdfg) {
 
 std::set<std::string> control_flow_names(const ir::SDFG& sdfg) {
   std::set<std::string> out;
-  collect_control_flow_names(sdfg, out);
+  collect_region_code_names(sdfg, out);
   return out;
 }
 
-Result<bool> DeadDataflowElimination::apply(ir::SDFG& sdfg, AnalysisManager&) { return eliminate(sdfg); }
+Result<bool> DeadDataflowElimination::apply(ir::SDFG& sdfg, AnalysisManager& am) { return eliminate(sdfg, am); }
 
 }  // namespace dace::transform

@@ -45,7 +45,8 @@ bool hidden_effects(const ir::Node& n) {
   }
 }
 
-// How a state touches each container, from its access nodes.
+// How a state touches each container, from its access nodes; what it reads and writes comes
+// from the cached access sets.
 struct Access {
   std::set<std::string> read, written;
   std::map<std::string, std::vector<int>> nodes;  // container -> access node ids, ascending
@@ -54,8 +55,11 @@ struct Access {
   bool empty = true;
 };
 
-Access access_of(const ir::SDFG& sdfg, const ir::State& state) {
+Access access_of(const ir::SDFG& sdfg, const ir::State& state, AnalysisManager& am) {
   Access a;
+  const AccessSets& sets = am.access_sets(state);
+  a.read = sets.read;
+  a.written = sets.written;
   for (int id : state.node_ids()) {
     const ir::Node* n = state.node(id);
     a.empty = false;
@@ -64,15 +68,9 @@ Access access_of(const ir::SDFG& sdfg, const ir::State& state) {
     const std::string& d = static_cast<const ir::AccessNode*>(n)->data;
     a.nodes[d].push_back(id);
     auto desc = sdfg.arrays.find(d);
-    const bool stream = desc != sdfg.arrays.end() && desc->second.kind == ir::DataKind::Stream;
     if (desc == sdfg.arrays.end() || desc->second.kind == ir::DataKind::Reference) a.references = true;
-    for (int e : state.out_edges(id))
-      if (!state.edge(e)->memlet.is_empty()) {
-        a.read.insert(d);
-        if (stream) a.written.insert(d);  // popping consumes
-      }
-    for (int e : state.in_edges(id))
-      if (!state.edge(e)->memlet.is_empty()) a.written.insert(d);
+    if (desc != sdfg.arrays.end() && desc->second.kind == ir::DataKind::Stream && sets.read.count(d))
+      a.written.insert(d);  // popping consumes
   }
   return a;
 }
@@ -203,7 +201,7 @@ bool StateFusion::can_apply(const Site& site, const std::vector<int>& blocks) {
   if (!edge.assignments.empty()) return refuse("the edge between the states assigns symbols");
   if (entry_block(region) == blocks[1]) return refuse("the second state is the region's start block");
 
-  const Access a = access_of(site.sdfg, *first), b = access_of(site.sdfg, *second);
+  const Access a = access_of(site.sdfg, *first, site.am), b = access_of(site.sdfg, *second, site.am);
   if (a.references || b.references) return refuse("a state accesses a Reference or an undeclared container");
   // Effects outside the dataflow are ordered with the other state's work only by the state
   // boundary: keep it unless the other state has nothing to order against.
@@ -269,7 +267,7 @@ Status StateFusion::apply_at(const Site& site, const std::vector<int>& blocks) {
   ir::ControlFlowRegion& region = site.region;
   auto* first = static_cast<ir::State*>(region.block(blocks[0]));
   auto* second = static_cast<ir::State*>(region.block(blocks[1]));
-  const Access a = access_of(site.sdfg, *first), b = access_of(site.sdfg, *second);
+  const Access a = access_of(site.sdfg, *first, site.am), b = access_of(site.sdfg, *second, site.am);
 
   // An empty first state goes and the second takes its place, as in DaCe: the surviving
   // block (its label, guid, position) is DaCe's, so later history entries name the same ids.
