@@ -299,6 +299,35 @@ TEST(CudaStackLimit, KernelWithPerThreadArraysRaisesTheStackToTheirBytes) {
   EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](double v) { return v == -1.0; }));
 }
 
+// K = 70000: R is 560000 bytes per thread, past CUDA's 512 KiB of local memory per thread
+// (the driver would reserve it for every resident thread): refused before the driver is asked,
+// naming the kernel and the bytes, and not sticky — the next call runs.
+TEST(CudaStackLimit, RequestAboveCudasPerThreadMaximumIsRefusedNotSticky) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = row_reverse_sdfg("emu_stack_too_big");
+  Result<CompiledProgram> p = compile_emulated(*g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  auto call = [&](int64_t n, int64_t k, std::vector<double>& a, std::vector<double>& b) {
+    return run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                    {"N", ArgValue::scalar<int64_t>(n)}, {"K", ArgValue::scalar<int64_t>(k)}});
+  };
+  const int64_t big = 70000;
+  std::vector<double> a(2 * big, 1.5), b(a.size(), -1.0);
+  const int64_t before = runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")();
+  Status st = call(2, big, a, b);
+  expect_runtime_error(st, {"per-thread stack", "bytes per thread exceed CUDA's 524288"});
+  // R's 560000 bytes (rounded to 16, + 16) + the 1024-byte frame, computed by hand.
+  EXPECT_NE(st.error().message.find(std::to_string(560000 + 16 + 1024)), std::string::npos) << st.error().message;
+  EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](double v) { return v == -1.0; }));
+  EXPECT_EQ(runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")(), before);
+  std::vector<double> a2(3 * 4), b2(a2.size(), -1.0);
+  std::iota(a2.begin(), a2.end(), 1.0);
+  st = call(3, 4, a2, b2);
+  ASSERT_TRUE(st.ok()) << "the refusal stuck: " << st.error().message;
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 4; ++j) EXPECT_EQ(b2[i * 4 + j], a2[i * 4 + 3 - j]);
+}
+
 TEST(CudaStackLimit, KernelWithoutArraysLeavesTheStackAlone) {
   REQUIRE_CUDA_PLUGIN();
   EXPECT_FALSE(reserves_stack(*copy_kernel_copy_sdfg()));

@@ -1,5 +1,6 @@
 #include "lowering/thread_stack.h"
 
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
 #include <map>
@@ -73,7 +74,10 @@ Status reserve_thread_stack(codegen::StateEmitter& se, int entry, const std::str
     Result<llvm::Value*> v = host.sym(sym::simplify(e));
     if (!v) continue;  // sized by symbols bound inside the kernel: not known before the launch
     llvm::Value* bytes = b.CreateSExtOrTrunc(*v, b.getInt64Ty());
-    total = b.CreateAdd(total, b.CreateSelect(b.CreateICmpSGT(bytes, b.getInt64(0)), bytes, b.getInt64(0)));
+    // Saturating: a sum past int64 becomes INT64_MAX, which the runtime refuses (naming it)
+    // instead of a wrapped small or negative request.
+    total = b.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_sat, total,
+                                    b.CreateSelect(b.CreateICmpSGT(bytes, b.getInt64(0)), bytes, b.getInt64(0)));
     ++counted;
   }
   if (counted == 0) return Status::success();

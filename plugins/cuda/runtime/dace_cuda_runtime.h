@@ -48,6 +48,9 @@ int32_t dace_cuda_synchronize(void);
 /* Raises the per-thread stack of the device's kernels (cuCtxSetLimit(CU_LIMIT_STACK_SIZE)) to
  * `bytes` when it is smaller; never lowers it. Called before launching a kernel whose threads
  * hold stack arrays (the driver's default, 1 KiB, is too small for large ones). */
+/* More than CUDA's documented local memory per thread (512 KiB) is refused before the driver
+ * is asked, without making the error sticky: the status names the bytes. */
+#define DACE_CUDA_MAX_STACK_BYTES (512 * 1024)
 int32_t dace_cuda_reserve_stack(int64_t bytes);
 
 enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };

@@ -1,4 +1,5 @@
 #include "runtime/dace_cuda_emulation.h"
+#include "runtime/dace_cuda_runtime.h"
 
 #include "runtime/gemm_plan.h"
 
@@ -49,6 +50,7 @@ struct Errors {
   std::string injected_entry;      // dace_cuda_emu_inject_failure: the entry that fails ...
   int64_t injected_skip = 0;       // ... after this many more calls of it
   bool poisoned = false;           // an injected failure happened: every later call fails
+  std::string refusal;             // the last refused request that left the device usable
 };
 
 Errors& errors() {
@@ -224,11 +226,22 @@ const int64_t* dace_cuda_emu_block_index(void) { return block_index; }
 const char* dace_cuda_emu_error_at(const char* operation) {
   Errors& e = errors();
   std::lock_guard<std::mutex> lock(e.mutex);
-  return e.messages.insert(std::string(operation ? operation : "CUDA runtime") + ": " + e.first).first->c_str();
+  const std::string& why = e.first.empty() ? e.refusal : e.first;
+  return e.messages.insert(std::string(operation ? operation : "CUDA runtime") + ": " + why).first->c_str();
 }
 
 int32_t dace_cuda_emu_reserve_stack(int64_t bytes) {
   if (injected("reserve_stack")) return 1;
+  {
+    Errors& e = errors();
+    std::lock_guard<std::mutex> lock(e.mutex);
+    e.refusal.clear();
+    if (bytes > DACE_CUDA_MAX_STACK_BYTES) {  // as the real runtime: refused, not sticky
+      e.refusal = "dace_cuda_reserve_stack: " + std::to_string(bytes) + " bytes per thread exceed CUDA's " +
+                  std::to_string(DACE_CUDA_MAX_STACK_BYTES) + " (512 KiB); the driver was not asked";
+      return 1;
+    }
+  }
   std::lock_guard<std::mutex> lock(stack_mutex);
   stack_limit = std::max(stack_limit, bytes);
   return 0;

@@ -35,6 +35,7 @@ struct Runtime {
   std::map<std::pair<CUmodule, std::string>, CUfunction> functions;
   size_t stack_limit = 0;  // CU_LIMIT_STACK_SIZE as last read or set; 0 = not read yet
   std::set<std::string> messages;  // dace_cuda_error_at's texts (stable addresses)
+  std::string refusal;  // the last refused request that left the runtime usable (not sticky)
 };
 
 Runtime& rt() {
@@ -170,7 +171,8 @@ const char* dace_cuda_error(void) {
 const char* dace_cuda_error_at(const char* operation) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return r.messages.insert(std::string(operation ? operation : "CUDA runtime") + ": " + r.error).first->c_str();
+  const std::string& why = r.error.empty() ? r.refusal : r.error;
+  return r.messages.insert(std::string(operation ? operation : "CUDA runtime") + ": " + why).first->c_str();
 }
 
 const char* dace_cuda_status(void) {
@@ -337,6 +339,12 @@ int32_t dace_cuda_synchronize(void) {
 int32_t dace_cuda_reserve_stack(int64_t bytes) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
+  r.refusal.clear();
+  if (bytes > DACE_CUDA_MAX_STACK_BYTES) {
+    r.refusal = "dace_cuda_reserve_stack: " + std::to_string(bytes) + " bytes per thread exceed CUDA's " +
+                std::to_string(DACE_CUDA_MAX_STACK_BYTES) + " (512 KiB); the driver was not asked";
+    return 1;
+  }
   const Driver* d = ready(r);
   if (!d) return 1;
   if (!r.stack_limit && check(r, *d, d->cuCtxGetLimit(&r.stack_limit, dace::cuda::kLimitStackSize), "cuCtxGetLimit"))
