@@ -87,13 +87,33 @@ bool tree_leaves_ok(const ir::State& state, int edge, bool producer, bool one_el
   }
   if (node->kind == ir::NodeKind::Tasklet || node->kind == ir::NodeKind::Access) return true;
   // A Reduce has no inner descriptor: its lowering reads the container's shape and strides
-  // and the memlet's subset, which the fusion rewrites like a tasklet's.
-  if (is_reduce_node(*node)) return true;
+  // and the memlet's subset, which the fusion rewrites like a tasklet's. Writing, it must set
+  // its identity: without one it accumulates into the old value, and the per-iteration
+  // container is fresh (uninitialised) after the fusion.
+  if (is_reduce_node(*node) && (!producer || reduce_has_identity(static_cast<const ir::LibraryNode&>(*node))))
+    return true;
   if (one_element && node->kind == ir::NodeKind::NestedSDFG &&
       single_element_connector(static_cast<const ir::NestedSDFGNode&>(*node), producer ? e.src_conn : e.dst_conn))
     return true;
   *bad = node_name(state, n);
   return false;
+}
+
+// Names bound by scopes at `entry`: its parameters and dynamic range inputs (connectors other
+// than IN_x), and those of every enclosing scope.
+std::set<std::string> scope_bound_names(const ir::State& state, const ScopeTree& scopes, int entry) {
+  std::set<std::string> names;
+  for (int n = entry; n >= 0; n = scopes.parent[static_cast<size_t>(n)]) {
+    const ir::Node* node = state.node(n);
+    if (const ir::MapEntry* m = as_map_entry(node)) names.insert(m->map.params.begin(), m->map.params.end());
+    if (node->kind == ir::NodeKind::ConsumeEntry) {
+      const auto& c = static_cast<const ir::ConsumeEntry&>(*node).consume;
+      names.insert(c.pe_index);
+    }
+    for (const auto& [conn, type] : node->in_connectors)
+      if (!conn.starts_with("IN_")) names.insert(conn);
+  }
+  return names;
 }
 
 }  // namespace
@@ -222,15 +242,19 @@ bool MapFusion::partition(const Site& site, Plan& plan) {
     for (const sym::Range& r : produced->dims)
       if (r.start != r.end && r.step && sym::as_integer(sym::simplify(r.step)) != 1)
         return refuse("the first map writes \"" + data + "\" with a stride, [" + sym::to_string(*produced) + "]");
-    // The per-iteration container takes the block's shape: a constant, or symbols defined
-    // outside the fused map (softmax's row of SM elements), never one of its parameters.
+    // The per-iteration container takes the block's shape: a constant, or symbols of the
+    // whole SDFG (softmax's row of SM elements). Never a name bound by a scope (a parameter
+    // of this map or an enclosing one, a dynamic range input): it would become a free symbol
+    // of the SDFG in the new container's shape.
+    const std::set<std::string> bound = scope_bound_names(state, site.scopes, plan.first_entry);
     bool one_element = true;
     for (sym::Expr s : sym::size(*produced)) {
       const sym::Expr extent = sym::simplify(s);
       for (const std::string& used : sym::free_symbols(extent))
-        if (std::find(first.params.begin(), first.params.end(), used) != first.params.end())
+        if (bound.count(used) || !site.sdfg.symbols.count(used))
           return refuse("the size of the part of \"" + data + "\" one iteration writes, [" +
-                        sym::to_string(*produced) + "], depends on the map parameter \"" + used + "\"");
+                        sym::to_string(*produced) + "], depends on \"" + used +
+                        "\", which is not a symbol of the whole SDFG");
       one_element = one_element && sym::as_integer(extent) == std::optional<int64_t>(1);
     }
     std::string bad;

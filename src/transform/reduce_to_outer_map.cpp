@@ -27,6 +27,11 @@ bool unit_step(const sym::Range& r) {
          (!r.tile || sym::as_integer(sym::simplify(r.tile)) == std::optional<int64_t>(1));
 }
 
+bool host_storage(ir::StorageType s) {
+  using S = ir::StorageType;
+  return s == S::Default || s == S::Register || s == S::CPU_Heap || s == S::CPU_Pinned || s == S::CPU_ThreadLocal;
+}
+
 struct Plan {
   int in_edge = -1, out_edge = -1;
   size_t kept = 0;  // leading dimensions of the input that the output keeps
@@ -38,6 +43,15 @@ std::string analyze(const ir::SDFG& sdfg, const ir::State& state, const ScopeTre
   if (!n || !is_reduce_node(*n)) return "node " + std::to_string(node) + " is not a Reduce";
   const std::string name = node_name(state, node);
   if (scopes.parent[static_cast<size_t>(node)] >= 0) return name + " is inside a scope";
+  // The new map is a host map: a Reduce scheduled or implemented for a device, or reading or
+  // writing device memory, must stay as it is.
+  const auto& lib = static_cast<const ir::LibraryNode&>(*n);
+  if (lib.schedule != ir::ScheduleType::Default && lib.schedule != ir::ScheduleType::Sequential &&
+      lib.schedule != ir::ScheduleType::CPU_Multicore)
+    return name + " has schedule " + ir::to_string(lib.schedule) + ", not a host schedule";
+  if (!lib.implementation.empty() && lib.implementation != "pure" && lib.implementation != "pure-seq" &&
+      lib.implementation != "OpenMP")
+    return name + " has implementation \"" + lib.implementation + "\", not a host implementation";
   plan.in_edge = only_edge(state.in_edges(node), state);
   plan.out_edge = only_edge(state.out_edges(node), state);
   if (plan.in_edge < 0 || plan.out_edge < 0) return name + " does not have exactly one input and one output edge";
@@ -49,7 +63,10 @@ std::string analyze(const ir::SDFG& sdfg, const ir::State& state, const ScopeTre
       return name + " is not connected to access nodes of the containers its memlets name";
     if (e->memlet.other_subset || !e->memlet.wcr.empty() || e->memlet.dynamic)
       return name + ": the memlet of \"" + e->memlet.data + "\" has a second subset, a write-conflict resolution or is dynamic";
-    if (!sdfg.arrays.count(e->memlet.data)) return "unknown container \"" + e->memlet.data + "\"";
+    auto desc = sdfg.arrays.find(e->memlet.data);
+    if (desc == sdfg.arrays.end()) return "unknown container \"" + e->memlet.data + "\"";
+    if (!host_storage(desc->second.storage))
+      return name + ": \"" + e->memlet.data + "\" has storage " + ir::to_string(desc->second.storage) + ", not host memory";
   }
   if (ie.memlet.data == oe.memlet.data) return name + " reads and writes \"" + ie.memlet.data + "\"";
   const std::optional<std::vector<int64_t>> axes = reduce_axes(static_cast<const ir::LibraryNode&>(*n));
@@ -93,7 +110,14 @@ std::vector<std::string> fresh_params(const ir::SDFG& sdfg, const ir::Memlet& in
 bool is_reduce_node(const ir::Node& n) {
   if (n.kind != ir::NodeKind::Library) return false;
   const std::string& cls = static_cast<const ir::LibraryNode&>(n).classpath;
-  return cls == "Reduce" || cls.ends_with(".Reduce");
+  // The full class path: dace.libraries.mpi.nodes.reduce.Reduce has the same short name but
+  // reduces across ranks, which no transformation here may treat as a local reduction.
+  return cls == "dace.libraries.standard.nodes.reduce.Reduce";
+}
+
+bool reduce_has_identity(const ir::LibraryNode& n) {
+  auto it = n.properties.find("identity");
+  return it != n.properties.end() && !it->second.empty() && it->second != "null";
 }
 
 std::optional<std::vector<int64_t>> reduce_axes(const ir::LibraryNode& n) {

@@ -28,8 +28,12 @@ class ReduceToOuterMap : public SingleStateTransformation {
   Status apply_at(const Site& site, const std::vector<int>& nodes) override;
 };
 
-// Whether `n` is a Reduce library node (DaCe's class path or the short name).
+// Whether `n` is DaCe's standard Reduce library node (by its full class path, so that
+// dace.libraries.mpi.nodes.reduce.Reduce is not taken for it). Shared by every transformation
+// that looks for a Reduce.
 bool is_reduce_node(const ir::Node& n);
+// Whether the Reduce sets `identity`: without one it accumulates into its output's old value.
+bool reduce_has_identity(const ir::LibraryNode& n);
 // The axes of a Reduce node's `axes` property ("[1, 2]"); nullopt for null, absent or
 // anything but a list of non-negative integers.
 std::optional<std::vector<int64_t>> reduce_axes(const ir::LibraryNode& n);

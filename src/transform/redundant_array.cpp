@@ -5,6 +5,7 @@
 
 #include "ir/edit.h"
 #include "transform/dead_dataflow_elimination.h"
+#include "transform/reduce_to_outer_map.h"
 #include "transform/redundant_copy.h"
 
 namespace dace::transform {
@@ -65,12 +66,8 @@ void offset(sym::Subset& subset, const std::vector<sym::Expr>& by) {
 
 // Whether a Reduce library node writes `node` (DaCe turns such a removable copy into a view).
 bool writes_reduction(const ir::State& s, int node) {
-  for (int e : s.in_edges(node)) {
-    const ir::Node* src = s.node(s.edge(e)->src);
-    if (src->kind != ir::NodeKind::Library) continue;
-    const std::string& cls = static_cast<const ir::LibraryNode*>(src)->classpath;
-    if (cls == "Reduce" || cls.ends_with(".Reduce")) return true;
-  }
+  for (int e : s.in_edges(node))
+    if (is_reduce_node(*s.node(s.edge(e)->src))) return true;
   return false;
 }
 

@@ -343,6 +343,53 @@ TEST(TransformMapFusion, RefusesAReadOfAnotherIterationsBlock) {
   EXPECT_NE(why.find("does not write"), std::string::npos) << why;
 }
 
+// Inside an outer map over k, T[i, 0:k] is written per iteration of i and read back as
+// T[j, 0:k]: the block's size is the outer parameter k, which would become a free symbol of
+// the SDFG in the new per-iteration container's shape. Refused.
+TEST(TransformMapFusion, RefusesABlockSizedByAnEnclosingParameter) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "mf_outer_sized";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["K"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N", "K"});
+  add_array(*g, "T", T::Float64, {"N", "K"}, true);
+  add_array(*g, "B", T::Float64, {"K", "N", "K"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [ko, kx] = map(s, {"k"}, "1:K + 1");
+  auto [o1, ox1] = map(s, {"i"}, "0:N");
+  auto [i1, ix1] = map(s, {"m"}, "0:k");
+  auto [o2, ox2] = map(s, {"j"}, "0:N");
+  auto [i2, ix2] = map(s, {"m"}, "0:k");
+  const int t1 = tasklet(s, "t = a * 2", {"a"}, {"t"});
+  const int t2 = tasklet(s, "b = x + 1", {"x"}, {"b"});
+  const int tn = access(s, "T");
+  auto conns = [&](int n, const std::string& x) {
+    s.node(n)->in_connectors["IN_" + x] = ir::DType{};
+    s.node(n)->out_connectors["OUT_" + x] = ir::DType{};
+  };
+  conns(ko, "A"), conns(o1, "A"), conns(i1, "A"), conns(ix1, "T"), conns(ox1, "T");
+  conns(o2, "T"), conns(i2, "T"), conns(ix2, "B"), conns(ox2, "B"), conns(kx, "B");
+  edge(s, access(s, "A"), "", ko, "IN_A", "A[0:N, 0:K]");
+  edge(s, ko, "OUT_A", o1, "IN_A", "A[0:N, 0:k]");
+  edge(s, o1, "OUT_A", i1, "IN_A", "A[i, 0:k]");
+  edge(s, i1, "OUT_A", t1, "a", "A[i, m]");
+  edge(s, t1, "t", ix1, "IN_T", "T[i, m]");
+  edge(s, ix1, "OUT_T", ox1, "IN_T", "T[i, 0:k]");
+  edge(s, ox1, "OUT_T", tn, "", "T[0:N, 0:k]");
+  edge(s, tn, "", o2, "IN_T", "T[0:N, 0:k]");
+  edge(s, o2, "OUT_T", i2, "IN_T", "T[j, 0:k]");
+  edge(s, i2, "OUT_T", t2, "x", "T[j, m]");
+  edge(s, t2, "b", ix2, "IN_B", "B[k - 1, j, m]");
+  edge(s, ix2, "OUT_B", ox2, "IN_B", "B[k - 1, j, 0:k]");
+  edge(s, ox2, "OUT_B", kx, "IN_B", "B[k - 1, 0:N, 0:k]");
+  edge(s, kx, "OUT_B", access(s, "B"), "", "B[0:K, 0:N, 0:K]");
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  int matches = 0;
+  const std::string why = refusals(*g, &matches);
+  EXPECT_GE(matches, 1);
+  EXPECT_NE(why.find("depends on \"k\""), std::string::npos) << why;
+}
+
 TEST(TransformMapFusion, SameInputSameBytes) {
   std::string first;
   for (int run = 0; run < 3; ++run) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "codegen_test_builder.h"
 #include "ir/sdfg.h"
@@ -124,6 +125,55 @@ TEST(TransformReduceToOuterMap, RefusedForLeadingAxesAndFullReductions) {
     ASSERT_TRUE(changed.ok()) << changed.error().message;
     EXPECT_FALSE(*changed) << axes;
   }
+}
+
+ir::LibraryNode& reduce_of(ir::SDFG& g) {
+  ir::State& s = *g.all_states().front();
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::Library) return static_cast<ir::LibraryNode&>(*s.node(id));
+  throw std::runtime_error("no library node");
+}
+
+// MPI's Reduce has the same short name but reduces across ranks; a GPU Reduce or one on
+// device memory would end up inside a host map. Each is refused (the MPI node is no match at
+// all), naming why.
+TEST(TransformReduceToOuterMap, RefusesAnMpiReduceAndDeviceReduces) {
+  struct Case {
+    const char* what;
+    void (*edit)(ir::SDFG&);
+    const char* reason;
+  };
+  const Case cases[] = {
+      {"mpi", [](ir::SDFG& g) { reduce_of(g).classpath = "dace.libraries.mpi.nodes.reduce.Reduce"; }, nullptr},
+      {"gpu schedule", [](ir::SDFG& g) { reduce_of(g).schedule = ir::ScheduleType::GPU_Device; }, "GPU_Device"},
+      {"gpu implementation", [](ir::SDFG& g) { reduce_of(g).implementation = "CUDA (device)"; }, "CUDA (device)"},
+      {"device input", [](ir::SDFG& g) { g.arrays.at("X").storage = ir::StorageType::GPU_Global; }, "GPU_Global"},
+      {"device output", [](ir::SDFG& g) { g.arrays.at("S").storage = ir::StorageType::GPU_Global; }, "GPU_Global"},
+  };
+  for (const Case& c : cases) {
+    auto g = normalise("[1]");
+    c.edit(*g);
+    std::string why;
+    EXPECT_FALSE(applies_anywhere(*g, "ReduceToOuterMap", &why)) << c.what;
+    if (c.reason) {
+      EXPECT_NE(why.find(c.reason), std::string::npos) << c.what << ": " << why;
+    }
+  }
+}
+
+// A Reduce without identity adds to what its output held; after fusion that output is a
+// fresh per-row scalar, so MapFusion must not fuse the map holding it with its reader.
+TEST(TransformReduceToOuterMap, MapFusionRefusesAReduceWithoutIdentity) {
+  auto g = normalise("[1]");
+  reduce_of(*g).properties["identity"] = "null";
+  std::unique_ptr<Pass> p = make_pass("ReductionsIntoRowMaps");
+  AnalysisManager am;
+  Result<bool> changed = run_pass(*g, *p, am);
+  ASSERT_TRUE(changed.ok()) << changed.error().message;
+  ASSERT_TRUE(*changed);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "MapFusion", &why));
+  EXPECT_NE(why.find("Reduce"), std::string::npos) << why;
 }
 
 }  // namespace
