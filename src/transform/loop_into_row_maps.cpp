@@ -12,11 +12,6 @@
 namespace dace::transform {
 namespace {
 
-int dense_id(const std::vector<int>& live, int slot) {
-  auto it = std::lower_bound(live.begin(), live.end(), slot);
-  return it != live.end() && *it == slot ? static_cast<int>(it - live.begin()) : -1;
-}
-
 // The MapExpansion location of the loop's body map when it has two or more dimensions: the
 // loop region's cfg_id, its only state, the map entry.
 std::optional<Match> body_map(ir::SDFG& root, const Match& loop_match) {

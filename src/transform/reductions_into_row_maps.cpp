@@ -12,11 +12,6 @@
 namespace dace::transform {
 namespace {
 
-int dense_id(const std::vector<int>& live, int slot) {
-  auto it = std::lower_bound(live.begin(), live.end(), slot);
-  return it != live.end() && *it == slot ? static_cast<int>(it - live.begin()) : -1;
-}
-
 ir::State* state_of(ir::SDFG& root, const Match& m) {
   CfgList cfgs = CfgList::of(root);
   ir::ControlFlowRegion* region = cfgs.region(m.cfg_id);

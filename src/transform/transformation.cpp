@@ -7,18 +7,19 @@
 namespace dace::transform {
 namespace {
 
-// Locations use DaCe's ids: the position of an element among the live ones (what DaCe's
-// node_id returns and what the JSON writer numbers), not our slot, which keeps holes after
-// removals. So a recorded location means the same element in the saved file and in DaCe.
-int dense_of(const std::vector<int>& live, int slot) {
-  auto it = std::lower_bound(live.begin(), live.end(), slot);
-  return it != live.end() && *it == slot ? static_cast<int>(it - live.begin()) : -1;
-}
 int slot_at(const std::vector<int>& live, int dense) {
   return dense >= 0 && dense < static_cast<int>(live.size()) ? live[static_cast<size_t>(dense)] : -1;
 }
 
 }  // namespace
+
+// Locations use DaCe's ids: the position of an element among the live ones (what DaCe's
+// node_id returns and what the JSON writer numbers), not our slot, which keeps holes after
+// removals. So a recorded location means the same element in the saved file and in DaCe.
+int dense_id(const std::vector<int>& live, int slot) {
+  auto it = std::lower_bound(live.begin(), live.end(), slot);
+  return it != live.end() && *it == slot ? static_cast<int>(it - live.begin()) : -1;
+}
 
 std::string to_string(const Match& m) {
   std::string s = "cfg " + std::to_string(m.cfg_id);
@@ -47,7 +48,7 @@ std::vector<Match> SingleStateTransformation::enumerate(ir::SDFG& root, Analysis
       const std::vector<size_t> sizes = expression_sizes();
       for (auto& nodes : found) {
         const int expr = static_cast<int>(std::find(sizes.begin(), sizes.end(), nodes.size()) - sizes.begin());
-        for (int& n : nodes) n = dense_of(live, n);
+        for (int& n : nodes) n = dense_id(live, n);
         out.push_back(Match{static_cast<int>(cfg), static_cast<int>(b), std::move(nodes), expr});
       }
     }
@@ -117,7 +118,7 @@ std::vector<Match> ControlFlowTransformation::enumerate(ir::SDFG& root, Analysis
     const std::vector<int> live = cfgs.regions[cfg]->block_slots();
     for (auto& blocks : found) {
       const int expr = expr_index_of(*cfgs.regions[cfg], blocks);
-      for (int& b : blocks) b = dense_of(live, b);
+      for (int& b : blocks) b = dense_id(live, b);
       out.push_back(Match{static_cast<int>(cfg), -1, std::move(blocks), expr});
     }
   }

@@ -32,6 +32,9 @@ struct Match {
 };
 // "cfg 0 / state 1 / {0: 4, 1: 6}", for messages.
 std::string to_string(const Match& m);
+// The DaCe id (position among the live ids, ascending) of node or block `slot`; -1 when
+// `slot` is not live. For passes that build a Match for a node they hold by slot.
+int dense_id(const std::vector<int>& live, int slot);
 
 class Transformation {
  public:
