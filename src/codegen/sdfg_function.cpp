@@ -65,9 +65,12 @@ Status emit_sdfg_body(Frame& f) {
     if (!r) return r.take_error();
   }
   // All function-lifetime blocks are requested before any is checked, so the exit path,
-  // which frees them all, is valid from the check on.
-  leave_if_any_null(f, f.pending_allocations);
+  // which frees them all (free(NULL) does nothing), is valid from the check on. They leave
+  // pending_allocations before the check: the failure branch frees what is pending and then
+  // goes to that exit path, which would free the allocated ones a second time.
+  std::vector<llvm::Value*> function_blocks = std::move(f.pending_allocations);
   f.pending_allocations.clear();
+  leave_if_any_null(f, function_blocks);
   DACE_TRY(emit_region(f, sdfg, FlowTargets{exit, nullptr, nullptr, exit}));
   f.b.SetInsertPoint(exit);
   for (auto& action : f.exit_actions) action(f.b);
