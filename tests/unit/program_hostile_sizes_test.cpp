@@ -117,10 +117,12 @@ int64_t vm_size_bytes() {
   return -1;
 }
 
-// Under RLIMIT_AS (in a child process, so the limit does not reach the other tests) a
-// transient of 3.2 GB cannot be allocated: the call returns DACE_ERROR_OUT_OF_MEMORY naming
-// it and the next small call is right.
-TEST(ProgramHostileSizes, AllocationFailureUnderAddressSpaceLimit) {
+// In a child process (so the limit does not reach the other tests): compiles gemm, checks a
+// small call, limits the address space to what is mapped + 512 MiB, then makes `rounds` calls
+// with (ni, nj, nk) that must each return DACE_ERROR_OUT_OF_MEMORY with a message naming
+// `bytes`, each followed by a right small call. The child's exit code says which step failed;
+// a signal (e.g. glibc's abort on a double free) fails the test.
+void expect_allocation_failure_in_child(int64_t ni, int64_t nj, int64_t nk, const std::string& bytes, int rounds) {
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -134,44 +136,11 @@ TEST(ProgramHostileSizes, AllocationFailureUnderAddressSpaceLimit) {
       rlimit lim{static_cast<rlim_t>(vm + (512LL << 20)), static_cast<rlim_t>(vm + (512LL << 20))};
       if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(13);
       double buf[64] = {};
-      dace_status_t s = g.call(20000, 20000, 20000, buf, buf, buf, 1.0, 1.0);
-      std::string msg = dace_last_error_message();
-      if (s != DACE_ERROR_OUT_OF_MEMORY) code = 14;
-      else if (msg.find("cannot allocate 3200000000 bytes") == std::string::npos) code = 15;
-      else if (small_call_mismatches(g) != 0) code = 16;
-    }
-    _exit(code);
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << "child died with signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "10 compile, 11 first call, 12/13 limit, 14 status, 15 message, 16 later call";
-}
-
-// One of several transients failing: __tmp0[NI, NK] is small (800 bytes, a tcache-sized block
-// glibc checks for double frees) while __tmp1/__tmp2[NI, NJ] (3.2 GB each) cannot be allocated
-// under RLIMIT_AS. The blocks that were allocated are freed exactly once on the way out (a
-// second free aborts the child), the status names the failing container and the next small
-// call is right (hand-written loop).
-TEST(ProgramHostileSizes, OneOfSeveralTransientsFailingFreesTheOthersOnce) {
-  pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    int code = 0;
-    {
-      Gemm g;
-      if (g.compile() != DACE_OK) _exit(10);
-      if (small_call_mismatches(g) != 0) _exit(11);
-      int64_t vm = vm_size_bytes();
-      if (vm <= 0) _exit(12);
-      rlimit lim{static_cast<rlim_t>(vm + (512LL << 20)), static_cast<rlim_t>(vm + (512LL << 20))};
-      if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(13);
-      double buf[64] = {};
-      for (int round = 0; round < 3 && code == 0; ++round) {
-        dace_status_t s = g.call(1, 400000000, 100, buf, buf, buf, 1.0, 1.0);
+      for (int round = 0; round < rounds && code == 0; ++round) {
+        dace_status_t s = g.call(ni, nj, nk, buf, buf, buf, 1.0, 1.0);
         std::string msg = dace_last_error_message();
         if (s != DACE_ERROR_OUT_OF_MEMORY) code = 14;
-        else if (msg.find("cannot allocate 3200000000 bytes") == std::string::npos) code = 15;
+        else if (msg.find("cannot allocate " + bytes + " bytes") == std::string::npos) code = 15;
         else if (small_call_mismatches(g) != 0) code = 16;
       }
     }
@@ -182,6 +151,21 @@ TEST(ProgramHostileSizes, OneOfSeveralTransientsFailingFreesTheOthersOnce) {
   ASSERT_TRUE(WIFEXITED(status)) << "child died with signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0)
                                  << " (a block freed twice?)";
   EXPECT_EQ(WEXITSTATUS(status), 0) << "10 compile, 11 first call, 12/13 limit, 14 status, 15 message, 16 later call";
+}
+
+// Under RLIMIT_AS a transient of 3.2 GB cannot be allocated: the call returns
+// DACE_ERROR_OUT_OF_MEMORY naming it and the next small call is right.
+TEST(ProgramHostileSizes, AllocationFailureUnderAddressSpaceLimit) {
+  expect_allocation_failure_in_child(20000, 20000, 20000, "3200000000", 1);
+}
+
+// One of several transients failing: __tmp0[NI, NK] is small (800 bytes, a tcache-sized block
+// glibc checks for double frees) while __tmp1/__tmp2[NI, NJ] (3.2 GB each) cannot be allocated
+// under RLIMIT_AS. The blocks that were allocated are freed exactly once on the way out (a
+// second free aborts the child), the status names the failing container and the next small
+// call is right (hand-written loop); three rounds.
+TEST(ProgramHostileSizes, OneOfSeveralTransientsFailingFreesTheOthersOnce) {
+  expect_allocation_failure_in_child(1, 400000000, 100, "3200000000", 3);
 }
 
 // Under RLIMIT_AS during compile (LLVM's allocations, the tiered compile's background
