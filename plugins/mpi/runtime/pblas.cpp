@@ -307,42 +307,49 @@ int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a
   return 0;
 }
 
-int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
-                            int64_t brows, int64_t bcols, int64_t in_count, int64_t out_count, int32_t* gdesc,
-                            int32_t* ldesc) {
+namespace {
+
+// BlockCyclicScatter (whole matrix of grid process (0, 0) -> local blocks, descriptors written
+// when given) and BlockCyclicGather (back): the same checks, in the same order, before anything
+// is copied or written.
+int32_t block_cyclic_transfer(void* state, bool scatter, int32_t dtype, const void* in, void* out, int64_t rows,
+                              int64_t cols, int64_t brows, int64_t bcols, int64_t in_count, int64_t out_count,
+                              int32_t* gdesc, int32_t* ldesc) {
   State* s = as_state(state);
-  const char* what = "BlockCyclicScatter";
-  if (!s || !s->blacs) return fail(s, "BlockCyclicScatter: no BLACS grid (init failed?)");
+  const char* what = scatter ? "BlockCyclicScatter" : "BlockCyclicGather";
+  if (!s || !s->blacs) return fail(s, std::string(what) + ": no BLACS grid (init failed?)");
   // Everything that can fail is checked before the descriptors are written.
   if (blas_index(dtype) < 0)
     return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
   if (int32_t rc = check_block_cyclic_sizes(s, what, rows, cols, brows, bcols)) return rc;
-  if (int32_t rc = check_block_cyclic_capacity(s, what, "_outbuffer", "_inbuffer", rows, cols, brows, bcols, out_count,
-                                               in_count))
-    return rc;
+  // The local blocks' buffer first, then the whole matrix's.
+  int32_t rc = scatter ? check_block_cyclic_capacity(s, what, "_outbuffer", "_inbuffer", rows, cols, brows, bcols,
+                                                     out_count, in_count)
+                       : check_block_cyclic_capacity(s, what, "_inbuffer", "_outbuffer", rows, cols, brows, bcols,
+                                                     in_count, out_count);
+  if (rc) return rc;
   if (s->myprow < 0) return 0;  // outside the BLACS grid
   int whole[9], blocks[9];
-  if (int32_t rc = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole, blocks)) return rc;
-  copy_descriptor(whole, gdesc);
-  copy_descriptor(blocks, ldesc);
-  return block_cyclic_copy(s, what, dtype, in, whole, out, blocks);
+  if (int32_t rc2 = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole, blocks)) return rc2;
+  if (gdesc) copy_descriptor(whole, gdesc);
+  if (ldesc) copy_descriptor(blocks, ldesc);
+  return scatter ? block_cyclic_copy(s, what, dtype, in, whole, out, blocks)
+                 : block_cyclic_copy(s, what, dtype, in, blocks, out, whole);
+}
+
+}  // namespace
+
+int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
+                            int64_t brows, int64_t bcols, int64_t in_count, int64_t out_count, int32_t* gdesc,
+                            int32_t* ldesc) {
+  return block_cyclic_transfer(state, true, dtype, in, out, rows, cols, brows, bcols, in_count, out_count, gdesc,
+                               ldesc);
 }
 
 int32_t dace_mpi_bc_gather(void* state, int32_t dtype, const void* in, void* out, int64_t rows, int64_t cols,
                            int64_t brows, int64_t bcols, int64_t in_count, int64_t out_count) {
-  State* s = as_state(state);
-  const char* what = "BlockCyclicGather";
-  if (!s || !s->blacs) return fail(s, "BlockCyclicGather: no BLACS grid (init failed?)");
-  if (blas_index(dtype) < 0)
-    return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
-  if (int32_t rc = check_block_cyclic_sizes(s, what, rows, cols, brows, bcols)) return rc;
-  if (int32_t rc = check_block_cyclic_capacity(s, what, "_inbuffer", "_outbuffer", rows, cols, brows, bcols, in_count,
-                                               out_count))
-    return rc;
-  if (s->myprow < 0) return 0;  // outside the BLACS grid
-  int whole[9], blocks[9];
-  if (int32_t rc = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole, blocks)) return rc;
-  return block_cyclic_copy(s, what, dtype, in, blocks, out, whole);
+  return block_cyclic_transfer(state, false, dtype, in, out, rows, cols, brows, bcols, in_count, out_count, nullptr,
+                               nullptr);
 }
 
 }  // extern "C"
