@@ -6,6 +6,11 @@
 //   Pgemm: each rank's block of C = A @ B (float64, complex64);
 //   Pgemv: y = A @ x ("N") and y = A^T @ x ("T") on rank 0, where DaCe's descriptors put the
 //   whole vectors (float64, float32, complex128).
+// Buffers smaller than a grid process's local part (the global m or n passed to the node
+// larger than the local arrays hold, or x shorter than n) must be refused on every rank with
+// the node's message naming rank 0 (grid process (0, 0), which holds the most), the operand,
+// the elements needed (counted here by a hand-written numroc) and held: without the check
+// ScaLAPACK would read or write past the buffers.
 // Exit 77 (skip, with the reason) when ScaLAPACK is missing.
 #include <cmath>
 #include <complex>
@@ -40,6 +45,38 @@ bool close(T got, T want, double tol) {
   return std::abs(got - want) <= tol * (1.0 + std::abs(want));
 }
 
+// ScaLAPACK's numroc, by hand: the indices of [0, n) in blocks of nb dealt round-robin over p
+// processes that land on process `proc`.
+int64_t count_local(int64_t n, int64_t nb, int64_t proc, int64_t p) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += (i / nb) % p == proc ? 1 : 0;
+  return count;
+}
+
+// What a refused call must report on this rank (empty: the call must succeed).
+struct Refusal {
+  std::string message;
+};
+
+// Runs the program; a refusal expected: the call must fail on this rank with the message.
+// Returns whether it ran (and so the results are to be checked).
+bool call_expecting(libdace::program& p, const std::vector<libdace::named_arg>& args, const Refusal& refusal,
+                    const std::string& what) {
+  if (refusal.message.empty()) {
+    p.call(args);
+    return true;
+  }
+  try {
+    p.call(args);
+    expect(false, what + ": ran, but had to be refused with \"" + refusal.message + "\"");
+  } catch (const libdace::error& e) {
+    const std::string got = e.what();
+    const std::string want = "rank " + std::to_string(kRank) + ": " + refusal.message;
+    expect(got.find(want) != std::string::npos, what + ": refused with \"" + got + "\", not \"" + want + "\"");
+  }
+  return false;
+}
+
 // A block-size array argument: {rows, cols}.
 void add_sizes(libdace::sdfg& g, libdace::state& s, const char* name, dace_id_t node, const char* conn) {
   g.add_array(name, DACE_INT32, "2");
@@ -48,12 +85,14 @@ void add_sizes(libdace::sdfg& g, libdace::state& s, const char* name, dace_id_t 
 }
 
 // C (LM x LN) = A (LM x LKa) @ B (LKb x LN) over the grid: m = Px*LM, n = Py*LN, k = Py*LKa.
+// extra_rows > 0: the node's m is Px*LM + ME with ME = extra_rows, more rows than the local arrays hold, so
+// every rank must refuse the call (A is checked first: process (0, 0) needs more of it).
 template <class T>
-void check_pgemm(dace_dtype_t t, int px, int py, const char* what) {
+void check_pgemm(dace_dtype_t t, int px, int py, const char* what, int64_t extra_rows = 0) {
   const int64_t M = 8, N = 4, K = 12;
   const int64_t lm = M / px, ln = N / py, lka = K / py, lkb = K / px;
   libdace::sdfg g("pgemm_t");
-  for (const char* s : {"LM", "LN", "LKa", "LKb", "Px", "Py"}) g.add_symbol(s);
+  for (const char* s : {"LM", "LN", "LKa", "LKb", "Px", "Py", "ME"}) g.add_symbol(s);
   g.add_array("a", t, "LM, LKa");
   g.add_array("b", t, "LKb, LN");
   g.add_array("c", t, "LM, LN");
@@ -61,7 +100,7 @@ void check_pgemm(dace_dtype_t t, int px, int py, const char* what) {
   dace_id_t a = s.add_access("a"), b = s.add_access("b"), c = s.add_access("c");
   dace_id_t n = s.add_library_node("pgemm", "dace.libraries.pblas.nodes.pgemm.Pgemm",
                                    "_a, _b, _a_block_sizes, _b_block_sizes", "_c", "ReferenceOpenMPI",
-                                   R"({"m": "Px*LM", "n": "Py*LN", "k": "Py*LKa"})");
+                                   R"({"m": "Px*LM + ME", "n": "Py*LN", "k": "Py*LKa"})");
   s.add_edge(a, "", n, "_a", "a[0:LM, 0:LKa]");
   s.add_edge(b, "", n, "_b", "b[0:LKb, 0:LN]");
   add_sizes(g, s, "sa", n, "_a_block_sizes");
@@ -75,66 +114,119 @@ void check_pgemm(dace_dtype_t t, int px, int py, const char* what) {
     for (int64_t j = 0; j < ln; ++j) bv[static_cast<size_t>(k * ln + j)] = value<T>(pi * lkb + k, pj * ln + j, 2);
   std::vector<int32_t> sa{static_cast<int32_t>(lm), static_cast<int32_t>(lka)};
   std::vector<int32_t> sb{static_cast<int32_t>(lkb), static_cast<int32_t>(ln)};
+  const int64_t mg = M + extra_rows;
+  Refusal refusal;
+  if (extra_rows > 0) {
+    // Rank 0, grid process (0, 0): its rows of A's transpose (K in blocks of LKa over Py
+    // process rows) times its columns (mg in blocks of LM over Px process columns).
+    const int64_t need = count_local(K, lka, 0, py) * count_local(mg, lm, 0, px);
+    refusal.message = "Pgemm: the blocks of " + std::to_string(lm) + " x " + std::to_string(lka) + " of the " +
+                      std::to_string(mg) + " x " + std::to_string(K) + " matrix that rank 0 holds need " +
+                      std::to_string(need) + " elements of _a, which has " + std::to_string(lm * lka) +
+                      " (nothing was computed)";
+  }
   libdace::context ctx;
   libdace::program p(ctx, g);
-  p({{"a", libdace::array_ref<T>(av.data(), {lm, lka})}, {"b", libdace::array_ref<T>(bv.data(), {lkb, ln})},
-     {"c", libdace::array_ref<T>(cv.data(), {lm, ln})}, {"sa", libdace::array_ref<int32_t>(sa.data(), {2})},
-     {"sb", libdace::array_ref<int32_t>(sb.data(), {2})}, {"LM", libdace::symbol{lm}}, {"LN", libdace::symbol{ln}},
-     {"LKa", libdace::symbol{lka}}, {"LKb", libdace::symbol{lkb}}, {"Px", libdace::symbol{px}},
-     {"Py", libdace::symbol{py}}});
+  const std::string label = std::string("Pgemm ") + what + " grid " + std::to_string(px) + "x" + std::to_string(py);
+  if (!call_expecting(p,
+                      {{"a", libdace::array_ref<T>(av.data(), {lm, lka})},
+                       {"b", libdace::array_ref<T>(bv.data(), {lkb, ln})},
+                       {"c", libdace::array_ref<T>(cv.data(), {lm, ln})},
+                       {"sa", libdace::array_ref<int32_t>(sa.data(), {2})},
+                       {"sb", libdace::array_ref<int32_t>(sb.data(), {2})},
+                       {"LM", libdace::symbol{lm}},
+                       {"LN", libdace::symbol{ln}},
+                       {"LKa", libdace::symbol{lka}},
+                       {"LKb", libdace::symbol{lkb}},
+                       {"Px", libdace::symbol{px}},
+                       {"Py", libdace::symbol{py}},
+                       {"ME", libdace::symbol{extra_rows}}},
+                      refusal, label))
+    return;
   for (int64_t i = 0; i < lm; ++i)
     for (int64_t j = 0; j < ln; ++j) {
       T want{};
       for (int64_t k = 0; k < K; ++k) want += value<T>(pi * lm + i, k, 1) * value<T>(k, pj * ln + j, 2);
       if (!close(cv[static_cast<size_t>(i * ln + j)], want, 1e-4)) {
-        expect(false, std::string("Pgemm ") + what + " grid " + std::to_string(px) + "x" + std::to_string(py) +
-                          " C block element (" + std::to_string(i) + ", " + std::to_string(j) + ")");
+        expect(false, label + " C block element (" + std::to_string(i) + ", " + std::to_string(j) + ")");
         return;
       }
     }
 }
 
 // y = A @ x (transa "N") or A^T @ x ("T"), A global (Px*LM) x (Py*LN) in LM x LN blocks.
+// extra_cols > 0: the node's n is Py*LN + NE with NE = extra_cols, more columns than A's local arrays hold;
+// short_x > 0: x holds that many elements fewer than the product reads. Either must be refused
+// on every rank.
 template <class T>
-void check_pgemv(dace_dtype_t t, int px, int py, bool transposed, const char* what) {
+void check_pgemv(dace_dtype_t t, int px, int py, bool transposed, const char* what, int64_t extra_cols = 0,
+                 int64_t short_x = 0) {
   const int64_t M = 12, N = 8;
   const int64_t lm = M / px, ln = N / py;
-  const int64_t xlen = transposed ? M : N, ylen = transposed ? N : M;
+  const int64_t ng = N + extra_cols;
+  const int64_t xlen = transposed ? M : ng, ylen = transposed ? ng : M;
+  const int64_t xheld = xlen - short_x;
   libdace::sdfg g("pgemv_t");
-  for (const char* s : {"LM", "LN", "Px", "Py"}) g.add_symbol(s);
+  for (const char* s : {"LM", "LN", "Px", "Py", "NE", "XL", "YL"}) g.add_symbol(s);
   g.add_array("a", t, "LM, LN");
-  g.add_array("x", t, transposed ? "Px*LM" : "Py*LN");
-  g.add_array("y", t, transposed ? "Py*LN" : "Px*LM");
+  g.add_array("x", t, "XL");
+  g.add_array("y", t, "YL");
   libdace::state s = g.add_state("s");
   dace_id_t a = s.add_access("a"), x = s.add_access("x"), y = s.add_access("y");
-  std::string props = std::string(R"({"m": "Px*LM", "n": "Py*LN", "transa": ")") + (transposed ? "T" : "N") + "\"}";
+  std::string props = std::string(R"({"m": "Px*LM", "n": "Py*LN + NE", "transa": ")") + (transposed ? "T" : "N") + "\"}";
   dace_id_t n = s.add_library_node("pgemv", "dace.libraries.pblas.nodes.pgemv.Pgemv",
                                    "_a, _b, _a_block_sizes, _b_block_sizes", "_c", "ReferenceOpenMPI", props);
   s.add_edge(a, "", n, "_a", "a[0:LM, 0:LN]");
-  s.add_edge(x, "", n, "_b", transposed ? "x[0:Px*LM]" : "x[0:Py*LN]");
+  s.add_edge(x, "", n, "_b", "x[0:XL]");
   add_sizes(g, s, "sa", n, "_a_block_sizes");
   add_sizes(g, s, "sx", n, "_b_block_sizes");
-  s.add_edge(n, "_c", y, "", transposed ? "y[0:Py*LN]" : "y[0:Px*LM]");
+  s.add_edge(n, "_c", y, "", "y[0:YL]");
   const int64_t pi = kRank / py, pj = kRank % py;
-  std::vector<T> av(static_cast<size_t>(lm * ln)), xv(static_cast<size_t>(xlen)), yv(static_cast<size_t>(ylen));
+  std::vector<T> av(static_cast<size_t>(lm * ln)), xv(static_cast<size_t>(xheld)), yv(static_cast<size_t>(ylen));
   for (int64_t i = 0; i < lm; ++i)
     for (int64_t j = 0; j < ln; ++j) av[static_cast<size_t>(i * ln + j)] = value<T>(pi * lm + i, pj * ln + j, 3);
-  for (int64_t i = 0; i < xlen; ++i) xv[static_cast<size_t>(i)] = value<T>(i, 0, 4);
+  for (int64_t i = 0; i < xheld; ++i) xv[static_cast<size_t>(i)] = value<T>(i, 0, 4);
   std::vector<int32_t> sa{static_cast<int32_t>(lm), static_cast<int32_t>(ln)}, sx{static_cast<int32_t>(xlen), 1};
+  Refusal refusal;
+  if (extra_cols > 0) {
+    // Rank 0: its rows of A's transpose (ng in blocks of LN over Py) times its columns (M in
+    // blocks of LM over Px).
+    const int64_t need = count_local(ng, ln, 0, py) * count_local(M, lm, 0, px);
+    refusal.message = "Pgemv: the blocks of " + std::to_string(lm) + " x " + std::to_string(ln) + " of the " +
+                      std::to_string(M) + " x " + std::to_string(ng) + " matrix that rank 0 holds need " +
+                      std::to_string(need) + " elements of _a, which has " + std::to_string(lm * ln) +
+                      " (nothing was computed)";
+  } else if (short_x > 0) {
+    refusal.message = "Pgemv: the whole vector of " + std::to_string(xlen) + " elements needs " +
+                      std::to_string(xlen) + " elements of _b on rank 0, which has " + std::to_string(xheld) +
+                      " (nothing was computed)";
+  }
   libdace::context ctx;
   libdace::program p(ctx, g);
-  p({{"a", libdace::array_ref<T>(av.data(), {lm, ln})}, {"x", libdace::array_ref<T>(xv.data(), {xlen})},
-     {"y", libdace::array_ref<T>(yv.data(), {ylen})}, {"sa", libdace::array_ref<int32_t>(sa.data(), {2})},
-     {"sx", libdace::array_ref<int32_t>(sx.data(), {2})}, {"LM", libdace::symbol{lm}}, {"LN", libdace::symbol{ln}},
-     {"Px", libdace::symbol{px}}, {"Py", libdace::symbol{py}}});
+  const std::string label = std::string("Pgemv ") + (transposed ? "T " : "N ") + what + " grid " +
+                            std::to_string(px) + "x" + std::to_string(py);
+  if (!call_expecting(p,
+                      {{"a", libdace::array_ref<T>(av.data(), {lm, ln})},
+                       {"x", libdace::array_ref<T>(xv.data(), {xheld})},
+                       {"y", libdace::array_ref<T>(yv.data(), {ylen})},
+                       {"sa", libdace::array_ref<int32_t>(sa.data(), {2})},
+                       {"sx", libdace::array_ref<int32_t>(sx.data(), {2})},
+                       {"LM", libdace::symbol{lm}},
+                       {"LN", libdace::symbol{ln}},
+                       {"Px", libdace::symbol{px}},
+                       {"Py", libdace::symbol{py}},
+                       {"NE", libdace::symbol{extra_cols}},
+                       {"XL", libdace::symbol{xheld}},
+                       {"YL", libdace::symbol{ylen}}},
+                      refusal, label))
+    return;
   if (kRank != 0) return;
   for (int64_t r = 0; r < ylen; ++r) {
     T want{};
     for (int64_t k = 0; k < xlen; ++k)
       want += (transposed ? value<T>(k, r, 3) : value<T>(r, k, 3)) * value<T>(k, 0, 4);
     if (!close(yv[static_cast<size_t>(r)], want, 1e-4)) {
-      expect(false, std::string("Pgemv ") + (transposed ? "T " : "N ") + what + " grid " + std::to_string(px) + "x" +
-                        std::to_string(py) + " y[" + std::to_string(r) + "]");
+      expect(false, label + " y[" + std::to_string(r) + "]");
       return;
     }
   }
@@ -159,6 +251,10 @@ int main() {
         check_pgemv<float>(DACE_FLOAT32, px, py, tr, "float32");
         check_pgemv<std::complex<double>>(DACE_COMPLEX128, px, py, tr, "complex128");
       }
+      // Buffers too small for the local parts: refused on every rank before ScaLAPACK runs.
+      check_pgemm<double>(DACE_FLOAT64, px, py, "float64, m beyond the local arrays", px);
+      check_pgemv<double>(DACE_FLOAT64, px, py, false, "float64, n beyond the local arrays", py);
+      check_pgemv<float>(DACE_FLOAT32, px, py, true, "float32, x one element short", 0, 1);
     }
   } catch (const libdace::error& e) {
     std::string m = e.what();
@@ -171,6 +267,7 @@ int main() {
     expect(false, e.what());
   }
   if (failures == 0)
-    std::printf("rank %d of %d: Pgemm and Pgemv match the loops on %zu grid(s)\n", kRank, kSize, grids.size());
+    std::printf("rank %d of %d: Pgemm and Pgemv match the loops and refuse too small buffers on %zu grid(s)\n",
+                kRank, kSize, grids.size());
   return failures == 0 ? 0 : 1;
 }

@@ -57,7 +57,8 @@ Status lower_pgemm(LibraryNodeContext& c) {
   auto bb = block_sizes(c, "_b_block_sizes");
   if (!bb) return bb.take_error();
   call_checked(c, "dace_mpi_pgemm", {c.program_state(kStateKey), i32(c, a->dtype), a->ptr, b->ptr, out->ptr, *m,
-                                             *n, *k, ab->first, ab->second, bb->first, bb->second});
+                                     *n, *k, ab->first, ab->second, bb->first, bb->second, a->count, b->count,
+                                     out->count});
   return Status::success();
 }
 
@@ -84,7 +85,7 @@ Status lower_pgemv(LibraryNodeContext& c) {
   auto ab = block_sizes(c, "_a_block_sizes");
   if (!ab) return ab.take_error();
   call_checked(c, "dace_mpi_pgemv", {c.program_state(kStateKey), i32(c, a->dtype), i32(c, transa == "T" ? 1 : 0), a->ptr,
-                                     x->ptr, y->ptr, *m, *n, ab->first, ab->second});
+                                     x->ptr, y->ptr, *m, *n, ab->first, ab->second, a->count, x->count, y->count});
   return Status::success();
 }
 
@@ -124,49 +125,42 @@ Result<llvm::Value*> descriptor_output(LibraryNodeContext& c, const std::string&
   return d->ptr;
 }
 
+// DaCe's BlockCyclicScatter (`scatter`: the whole row-major matrix of rank 0, _inbuffer, to the
+// local row-major blocks, _outbuffer, of block size _block_sizes, as Pgemm reads them; the
+// descriptors to the optional _gdescriptor / _ldescriptor) and BlockCyclicGather (the local
+// blocks, _inbuffer, back into the whole matrix of rank 0, _outbuffer; other ranks' _outbuffer
+// is left as it was): one call of the runtime with both buffers' element counts.
+Status lower_block_cyclic(LibraryNodeContext& c, bool scatter) {
+  Result<Buffer> in = buffer(c, "_inbuffer", true);
+  if (!in) return in.take_error();
+  Result<Buffer> out = buffer(c, "_outbuffer", false);
+  if (!out) return out.take_error();
+  if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
+  if (Status st = check_geadd_type(c, *in); !st.ok()) return st;
+  // The whole matrix gives the shape: the scatter's input, the gather's output.
+  auto shape = scatter ? global_shape(c, "_inbuffer", true) : global_shape(c, "_outbuffer", false);
+  if (!shape) return shape.take_error();
+  auto bs = block_sizes(c, "_block_sizes");
+  if (!bs) return bs.take_error();
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr, shape->first,
+                                 shape->second, bs->first, bs->second, in->count, out->count};
+  if (scatter) {
+    Result<llvm::Value*> gdesc = descriptor_output(c, "_gdescriptor");
+    if (!gdesc) return gdesc.take_error();
+    Result<llvm::Value*> ldesc = descriptor_output(c, "_ldescriptor");
+    if (!ldesc) return ldesc.take_error();
+    args.push_back(*gdesc);
+    args.push_back(*ldesc);
+  }
+  call_checked(c, scatter ? "dace_mpi_bc_scatter" : "dace_mpi_bc_gather", args);
+  return Status::success();
+}
+
 }  // namespace
 
-// DaCe's BlockCyclicScatter: the whole row-major matrix of rank 0 (_inbuffer) to the local
-// row-major blocks (_outbuffer) of block size _block_sizes, as Pgemm reads them.
-Status lower_bc_scatter(LibraryNodeContext& c) {
-  Result<Buffer> in = buffer(c, "_inbuffer", true);
-  if (!in) return in.take_error();
-  Result<Buffer> out = buffer(c, "_outbuffer", false);
-  if (!out) return out.take_error();
-  if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
-  if (Status st = check_geadd_type(c, *in); !st.ok()) return st;
-  auto shape = global_shape(c, "_inbuffer", true);
-  if (!shape) return shape.take_error();
-  auto bs = block_sizes(c, "_block_sizes");
-  if (!bs) return bs.take_error();
-  Result<llvm::Value*> gdesc = descriptor_output(c, "_gdescriptor");
-  if (!gdesc) return gdesc.take_error();
-  Result<llvm::Value*> ldesc = descriptor_output(c, "_ldescriptor");
-  if (!ldesc) return ldesc.take_error();
-  call_checked(c, "dace_mpi_bc_scatter", {c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr,
-                                          shape->first, shape->second, bs->first, bs->second, in->count, out->count,
-                                          *gdesc, *ldesc});
-  return Status::success();
-}
+Status lower_bc_scatter(LibraryNodeContext& c) { return lower_block_cyclic(c, true); }
 
-// DaCe's BlockCyclicGather: the local blocks (_inbuffer) back into the whole matrix of rank 0
-// (_outbuffer); other ranks' _outbuffer is left as it was.
-Status lower_bc_gather(LibraryNodeContext& c) {
-  Result<Buffer> in = buffer(c, "_inbuffer", true);
-  if (!in) return in.take_error();
-  Result<Buffer> out = buffer(c, "_outbuffer", false);
-  if (!out) return out.take_error();
-  if (in->dtype != out->dtype) return make_error(Code::InvalidSdfg, c.where() + ": the types of the buffers do not match");
-  if (Status st = check_geadd_type(c, *in); !st.ok()) return st;
-  auto shape = global_shape(c, "_outbuffer", false);
-  if (!shape) return shape.take_error();
-  auto bs = block_sizes(c, "_block_sizes");
-  if (!bs) return bs.take_error();
-  call_checked(c, "dace_mpi_bc_gather", {c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr,
-                                         shape->first, shape->second, bs->first, bs->second, in->count,
-                                         out->count});
-  return Status::success();
-}
+Status lower_bc_gather(LibraryNodeContext& c) { return lower_block_cyclic(c, false); }
 
 bool is_pblas_class(const std::string& classpath) { return classpath.rfind("dace.libraries.pblas.", 0) == 0; }
 

@@ -145,19 +145,26 @@ DACE_MPI_EXPORT int32_t dace_mpi_redistribute(void* state, int32_t array_a, int3
                                               int64_t in_count, void* out, int64_t out_count, int32_t dtype);
 
 /* DaCe's Pgemm (ReferenceOpenMPI): the row-major local blocks of a distributed C = A @ B
- * (global m x k times k x n), block sizes a_rows x a_cols and b_rows x b_cols, computed by
- * ScaLAPACK p?gemm on the BLACS grid (as C^T = B^T A^T in column-major). dtype: float32,
- * float64, complex64, complex128. */
+ * (global m x k times k x n), block sizes a_rows x a_cols and b_rows x b_cols (C's:
+ * a_rows x b_cols), computed by ScaLAPACK p?gemm on the BLACS grid (as C^T = B^T A^T in
+ * column-major). dtype: float32, float64, complex64, complex128. a_count, b_count, c_count:
+ * the elements the buffers hold. Before p?gemm runs, the ranks (all of the program's
+ * communicator: a collective) agree that every grid process's buffers hold its local blocks
+ * (numroc(rows) * numroc(cols) elements each); if not, every rank fails, naming the first rank
+ * short of elements, the operand and the counts. */
 DACE_MPI_EXPORT int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b, void* c, int64_t m,
                                        int64_t n, int64_t k, int64_t a_rows, int64_t a_cols, int64_t b_rows,
-                                       int64_t b_cols);
+                                       int64_t b_cols, int64_t a_count, int64_t b_count, int64_t c_count);
 
 /* DaCe's Pgemv (ReferenceOpenMPI): y = A @ x (transa 0) or A^T @ x (transa 1) for a global
  * m x n row-major A held in a_rows x a_cols local blocks on the BLACS grid; x and y are whole
  * vectors that ScaLAPACK reads and writes on grid process (0, 0) (DaCe's descriptors: one
- * block of the whole vector there), by p?gemv on the column-major transpose. */
+ * block of the whole vector there), by p?gemv on the column-major transpose. a_count,
+ * x_count, y_count: the elements the buffers hold, checked on every rank as Pgemm's (A's
+ * local blocks on every grid process, x and y on process (0, 0)). */
 DACE_MPI_EXPORT int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a, const void* x, void* y,
-                                       int64_t m, int64_t n, int64_t a_rows, int64_t a_cols);
+                                       int64_t m, int64_t n, int64_t a_rows, int64_t a_cols, int64_t a_count,
+                                       int64_t x_count, int64_t y_count);
 
 /* DaCe's BlockCyclicScatter / BlockCyclicGather (dace.comm.BCScatter / BCGather; DaCe 1.0.2
  * has MKL implementations only): a row-major rows x cols matrix held whole by BLACS grid

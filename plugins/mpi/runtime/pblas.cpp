@@ -99,11 +99,92 @@ void set_one(int which, unsigned char* out) {
   }
 }
 
-// The sizes of a block-cyclic scatter or gather: positive and within int (the same on every
-// rank: they are symbols of the program).
-int32_t check_block_cyclic_sizes(State* s, const char* what, int64_t rows, int64_t cols, int64_t brows, int64_t bcols) {
-  for (int64_t v : {rows, cols, brows, bcols})
-    if (!fits_int(v) || v <= 0) return fail(s, std::string(what) + ": size " + std::to_string(v));
+// One operand of a collective PBLAS call, row-major as the program sees it: a rows x cols
+// matrix (a vector: 1 x length) cut into brows x bcols blocks over the BLACS grid, or held
+// whole by grid process (0, 0) (`whole`: blocks of the whole matrix), and the elements this
+// rank's buffer holds.
+struct Operand {
+  const char* conn;
+  int64_t rows, cols, brows, bcols;
+  bool whole, vector;
+  int64_t held;
+};
+
+// The elements of `op` that ScaLAPACK reads or writes on this grid process: the local part of
+// the column-major transpose (cols x rows in bcols x brows blocks), numroc(cols) * numroc(rows).
+// More blocks land on some processes when a block size does not divide the matrix evenly
+// over the grid; a whole matrix is on process (0, 0) only.
+int64_t local_elements(const State* s, const Operand& op) {
+  const ScaLapack& lib = scalapack();
+  const int rows = static_cast<int>(op.cols), cols = static_cast<int>(op.rows);
+  const int brows = static_cast<int>(op.bcols), bcols = static_cast<int>(op.brows);
+  const int zero = 0;
+  const int64_t local_rows = lib.numroc(&rows, &brows, &s->myprow, &zero, &s->prows);
+  const int64_t local_cols = lib.numroc(&cols, &bcols, &s->mypcol, &zero, &s->pcols);
+  return local_rows * local_cols;
+}
+
+// What a rank found: nothing (kind 0), a size that is not a positive int (kind -1, `need`
+// the size), or operand kind - 1 short of elements (needed, held).
+struct Verdict {
+  int64_t kind = 0, need = 0, held = 0;
+};
+
+Verdict examine(const State* s, const std::vector<Operand>& ops) {
+  for (const Operand& op : ops)
+    for (int64_t v : {op.rows, op.cols, op.brows, op.bcols})
+      if (!fits_int(v) || v <= 0) return {-1, v, 0};
+  if (s->myprow < 0) return {};  // outside the BLACS grid: holds nothing
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const int64_t need = local_elements(s, ops[i]);
+    if (need > ops[i].held) return {static_cast<int64_t>(i) + 1, need, ops[i].held};
+  }
+  return {};
+}
+
+std::string describe_shortfall(const char* what, const Operand& op, int rank, const Verdict& v, const char* undone) {
+  const std::string shape = op.vector ? "vector of " + std::to_string(op.cols) + " elements"
+                                      : std::to_string(op.rows) + " x " + std::to_string(op.cols) + " matrix";
+  const std::string tail = ", which has " + std::to_string(v.held) + " (nothing was " + undone + ")";
+  if (op.whole)
+    return std::string(what) + ": the whole " + shape + " needs " + std::to_string(v.need) + " elements of " +
+           op.conn + " on rank " + std::to_string(rank) + tail;
+  return std::string(what) + ": the blocks of " + std::to_string(op.brows) + " x " + std::to_string(op.bcols) +
+         " of the " + shape + " that rank " + std::to_string(rank) + " holds need " + std::to_string(v.need) +
+         " elements of " + op.conn + tail;
+}
+
+// Before a collective PBLAS call (p?geadd, p?gemm, p?gemv), the ranks agree that every
+// operand fits: ScaLAPACK writes and reads past a buffer smaller than its local part, and a
+// rank that failed alone would leave the others waiting inside ScaLAPACK. One small
+// MPI_Allgather over the program's communicator (ranks outside the BLACS grid included, so
+// every rank takes the same branch); then every rank fails, naming the first rank with a bad
+// size or an operand short of elements, or every rank goes on. `undone` ends the message
+// ("copied", "computed").
+int32_t agree_operands_fit(State* s, const char* what, const char* undone, const std::vector<Operand>& ops) {
+  const Verdict v = examine(s, ops);
+  int64_t mine[3] = {v.kind, v.need, v.held};
+  std::vector<int64_t> all(3 * static_cast<size_t>(s->size));
+  const std::string gather = std::string(what) + ": MPI_Allgather of the buffer sizes";
+  int rc = MPI_SUCCESS;
+  if (s->timeout <= 0) {
+    rc = MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, s->comm);
+  } else {
+    MPI_Request request = MPI_REQUEST_NULL;
+    rc = MPI_Iallgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, s->comm, &request);
+    if (rc == MPI_SUCCESS)
+      if (int32_t st = await(s, 1, &request, nullptr, false, gather)) return st;
+  }
+  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, gather);
+  for (int r = 0; r < s->size; ++r) {
+    const Verdict theirs{all[3 * static_cast<size_t>(r)], all[3 * static_cast<size_t>(r) + 1],
+                         all[3 * static_cast<size_t>(r) + 2]};
+    if (theirs.kind == 0) continue;
+    if (theirs.kind < 0 || theirs.kind > static_cast<int64_t>(ops.size()))
+      return fail(s, std::string(what) + ": size " + std::to_string(theirs.need) + " on rank " + std::to_string(r) +
+                         " (nothing was " + undone + ")");
+    return fail(s, describe_shortfall(what, ops[static_cast<size_t>(theirs.kind - 1)], r, theirs, undone));
+  }
   return 0;
 }
 
@@ -124,61 +205,6 @@ int32_t block_cyclic_descriptors(State* s, const char* what, int64_t rows, int64
   if (info != 0) return fail(s, std::string(what) + ": descinit of the whole matrix: info " + std::to_string(info));
   lib.descinit(blocks, &m, &n, &mb, &nb, &zero, &zero, &s->blacs_context, &blocks_lld, &info);
   if (info != 0) return fail(s, std::string(what) + ": descinit of the blocks: info " + std::to_string(info));
-  return 0;
-}
-
-// The element counts a block-cyclic scatter or gather needs: the buffer of the local blocks
-// must hold numroc(rows) * numroc(cols) elements on every grid process (more blocks land on
-// some processes when a block size does not divide the matrix evenly over the grid), the
-// buffer of the whole matrix rows * cols on grid process (0, 0). p?geadd writes past a
-// smaller buffer, and the copy is collective, so the ranks agree (one small MPI_Allgather
-// over the program's communicator, ranks outside the BLACS grid included) and every rank
-// fails, naming the first rank short of elements, before anything is copied.
-int32_t check_block_cyclic_capacity(State* s, const char* what, const char* local_conn, const char* global_conn,
-                                    int64_t rows, int64_t cols, int64_t brows, int64_t bcols, int64_t local_count,
-                                    int64_t global_count) {
-  // This rank's verdict: 0 fits, 1 the local blocks do not, 2 the whole matrix does not;
-  // then the elements needed and held.
-  int64_t mine[3] = {0, 0, 0};
-  if (s->myprow >= 0) {
-    const ScaLapack& lib = scalapack();
-    const int m = static_cast<int>(cols), n = static_cast<int>(rows);
-    const int mb = static_cast<int>(bcols), nb = static_cast<int>(brows);
-    const int zero = 0;
-    const int64_t local_rows = lib.numroc(&m, &mb, &s->myprow, &zero, &s->prows);
-    const int64_t local_cols = lib.numroc(&n, &nb, &s->mypcol, &zero, &s->pcols);
-    const int64_t local_need = local_rows * local_cols, global_need = rows * cols;
-    if (local_need > local_count) {
-      mine[0] = 1, mine[1] = local_need, mine[2] = local_count;
-    } else if (s->myprow == 0 && s->mypcol == 0 && global_need > global_count) {
-      mine[0] = 2, mine[1] = global_need, mine[2] = global_count;
-    }
-  }
-  std::vector<int64_t> all(3 * static_cast<size_t>(s->size));
-  int rc = MPI_SUCCESS;
-  if (s->timeout <= 0) {
-    rc = MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, s->comm);
-  } else {
-    MPI_Request request = MPI_REQUEST_NULL;
-    rc = MPI_Iallgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, s->comm, &request);
-    if (rc == MPI_SUCCESS)
-      if (int32_t st = await(s, 1, &request, nullptr, false, std::string(what) + ": MPI_Allgather of the buffer sizes"))
-        return st;
-  }
-  if (rc != MPI_SUCCESS) return mpi_failure(s, rc, std::string(what) + ": MPI_Allgather of the buffer sizes");
-  for (int r = 0; r < s->size; ++r) {
-    const int64_t* v = &all[3 * static_cast<size_t>(r)];
-    if (v[0] == 0) continue;
-    const std::string matrix = std::to_string(rows) + " x " + std::to_string(cols) + " matrix";
-    if (v[0] == 1)
-      return fail(s, std::string(what) + ": the blocks of " + std::to_string(brows) + " x " + std::to_string(bcols) +
-                         " of the " + matrix + " that rank " + std::to_string(r) + " holds need " +
-                         std::to_string(v[1]) + " elements of " + local_conn + ", which has " + std::to_string(v[2]) +
-                         " (nothing was copied)");
-    return fail(s, std::string(what) + ": the whole " + matrix + " needs " + std::to_string(v[1]) + " elements of " +
-                       global_conn + " on rank " + std::to_string(r) + ", which has " + std::to_string(v[2]) +
-                       " (nothing was copied)");
-  }
   return 0;
 }
 
@@ -239,14 +265,19 @@ int32_t dace_mpi_blacs_init(void* state, int64_t prows, int64_t pcols) {
 }
 
 int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b, void* c, int64_t m, int64_t n,
-                       int64_t k, int64_t a_rows, int64_t a_cols, int64_t b_rows, int64_t b_cols) {
+                       int64_t k, int64_t a_rows, int64_t a_cols, int64_t b_rows, int64_t b_cols, int64_t a_count,
+                       int64_t b_count, int64_t c_count) {
   State* s = as_state(state);
   if (!s || !s->blacs) return fail(s, "Pgemm: no BLACS grid (init failed?)");
-  if (s->myprow < 0) return 0;  // outside the BLACS grid
   const int which = blas_index(dtype);
   if (which < 0) return fail(s, "Pgemm: element type code " + std::to_string(dtype) + " (float or complex only)");
-  for (int64_t v : {m, n, k, a_rows, a_cols, b_rows, b_cols})
-    if (!fits_int(v) || v == 0) return fail(s, "Pgemm: size " + std::to_string(v));
+  // C's blocks are a_rows x b_cols (DaCe's expansion derives them so).
+  if (int32_t rc = agree_operands_fit(s, "Pgemm", "computed",
+                                      {{"_a", m, k, a_rows, a_cols, false, false, a_count},
+                                       {"_b", k, n, b_rows, b_cols, false, false, b_count},
+                                       {"_c", m, n, a_rows, b_cols, false, false, c_count}}))
+    return rc;
+  if (s->myprow < 0) return 0;  // outside the BLACS grid
   const ScaLapack& lib = scalapack();
   // Row-major blocks are column-major blocks of the transposes: C^T (n x m) = B^T A^T.
   const int gc_rows = static_cast<int>(n), gc_cols = static_cast<int>(m);
@@ -274,14 +305,19 @@ int32_t dace_mpi_pgemm(void* state, int32_t dtype, const void* a, const void* b,
 }
 
 int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a, const void* x, void* y, int64_t m,
-                       int64_t n, int64_t a_rows, int64_t a_cols) {
+                       int64_t n, int64_t a_rows, int64_t a_cols, int64_t a_count, int64_t x_count, int64_t y_count) {
   State* s = as_state(state);
   if (!s || !s->blacs) return fail(s, "Pgemv: no BLACS grid (init failed?)");
-  if (s->myprow < 0) return 0;  // outside the BLACS grid
   const int which = blas_index(dtype);
   if (which < 0) return fail(s, "Pgemv: element type code " + std::to_string(dtype) + " (float or complex only)");
-  for (int64_t v : {m, n, a_rows, a_cols})
-    if (!fits_int(v) || v == 0) return fail(s, "Pgemv: size " + std::to_string(v));
+  // x and y are whole vectors on grid process (0, 0).
+  const int64_t x_elems = transa ? m : n, y_elems = transa ? n : m;
+  if (int32_t rc = agree_operands_fit(s, "Pgemv", "computed",
+                                      {{"_a", m, n, a_rows, a_cols, false, false, a_count},
+                                       {"_b", 1, x_elems, 1, x_elems, true, true, x_count},
+                                       {"_c", 1, y_elems, 1, y_elems, true, true, y_count}}))
+    return rc;
+  if (s->myprow < 0) return 0;  // outside the BLACS grid
   const ScaLapack& lib = scalapack();
   // The row-major m x n A is the column-major n x m A^T: y = A x is A^T-column-major
   // transposed times x ("T"), y = A^T x is it untransposed ("N").
@@ -321,20 +357,19 @@ int32_t block_cyclic_transfer(void* state, bool scatter, int32_t dtype, const vo
   // Everything that can fail is checked before the descriptors are written.
   if (blas_index(dtype) < 0)
     return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
-  if (int32_t rc = check_block_cyclic_sizes(s, what, rows, cols, brows, bcols)) return rc;
   // The local blocks' buffer first, then the whole matrix's.
-  int32_t rc = scatter ? check_block_cyclic_capacity(s, what, "_outbuffer", "_inbuffer", rows, cols, brows, bcols,
-                                                     out_count, in_count)
-                       : check_block_cyclic_capacity(s, what, "_inbuffer", "_outbuffer", rows, cols, brows, bcols,
-                                                     in_count, out_count);
-  if (rc) return rc;
+  const Operand blocks{scatter ? "_outbuffer" : "_inbuffer", rows, cols, brows, bcols, false, false,
+                       scatter ? out_count : in_count};
+  const Operand whole{scatter ? "_inbuffer" : "_outbuffer", rows, cols, rows, cols, true, false,
+                      scatter ? in_count : out_count};
+  if (int32_t rc = agree_operands_fit(s, what, "copied", {blocks, whole})) return rc;
   if (s->myprow < 0) return 0;  // outside the BLACS grid
-  int whole[9], blocks[9];
-  if (int32_t rc2 = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole, blocks)) return rc2;
-  if (gdesc) copy_descriptor(whole, gdesc);
-  if (ldesc) copy_descriptor(blocks, ldesc);
-  return scatter ? block_cyclic_copy(s, what, dtype, in, whole, out, blocks)
-                 : block_cyclic_copy(s, what, dtype, in, blocks, out, whole);
+  int whole_desc[9], blocks_desc[9];
+  if (int32_t rc = block_cyclic_descriptors(s, what, rows, cols, brows, bcols, whole_desc, blocks_desc)) return rc;
+  if (gdesc) copy_descriptor(whole_desc, gdesc);
+  if (ldesc) copy_descriptor(blocks_desc, ldesc);
+  return scatter ? block_cyclic_copy(s, what, dtype, in, whole_desc, out, blocks_desc)
+                 : block_cyclic_copy(s, what, dtype, in, blocks_desc, out, whole_desc);
 }
 
 }  // namespace
