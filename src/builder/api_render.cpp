@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <string>
+#include <system_error>
 
 #include "builder/api_internal.h"
 #include "plugin/loader.h"
@@ -30,6 +32,29 @@ struct RenderModule {
   std::string path, failure;  // failure: why it could not be loaded
 };
 
+// Why the module at `path` is not usable, given the loader's message `why`. Three cases a
+// user fixes differently: the file is not there (a build or install without Graphviz), the
+// file is there but a library it needs is not (Graphviz's run-time libraries missing on this
+// machine, e.g. libdace copied without them), or the file itself does not load.
+std::string unusable_module(const std::string& path, bool present, const std::string& why) {
+  const std::string loader = why.empty() ? "not loadable" : why;
+  if (!present)
+    return "rendering needs " + path + ", which is not there: libdace was built or installed without its " +
+           "renderer (it needs Graphviz, libgraphviz-dev at build time)";
+  // glibc names the object it could not open first: "NAME: cannot open shared object file: ...".
+  // When NAME is not the module itself, it is a library the module needs.
+  const std::string marker = ": cannot open shared object file";
+  const size_t at = loader.find(marker);
+  if (at != std::string::npos && at > 0) {
+    const std::string missing = loader.substr(0, at);
+    if (missing != path && std::filesystem::path(missing).filename() != kModuleFile)
+      return "rendering needs " + path + ", which is there but cannot be loaded: the library " + missing +
+             " it needs is missing (Graphviz's run-time libraries, Debian package libgvc6, or a library " +
+             "path that does not reach them): " + loader;
+  }
+  return "rendering needs " + path + ", which is there but cannot be loaded: " + loader;
+}
+
 // Loaded once per process and kept (never unmapped: Graphviz keeps global state).
 const RenderModule& render_module() {
   static RenderModule module;
@@ -41,11 +66,12 @@ const RenderModule& render_module() {
       return;
     }
     module.path = (std::filesystem::path(plugins).parent_path() / kModuleFile).string();
+    std::error_code ec;
+    const bool present = std::filesystem::exists(module.path, ec);
     std::string why;
-    void* handle = dace::plugin::open_library_permanently(module.path, why);
+    void* handle = present ? dace::plugin::open_library_permanently(module.path, why) : nullptr;
     if (!handle) {
-      module.failure = "rendering needs " + module.path + ", which libdace was built or installed without " +
-                       "(it needs Graphviz, libgraphviz-dev at build time): " + (why.empty() ? "not loadable" : why);
+      module.failure = unusable_module(module.path, present, why);
       return;
     }
     module.draw = reinterpret_cast<DrawFn>(dlsym(handle, kModuleSymbol));
