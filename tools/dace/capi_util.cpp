@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "progress.h"
+
 namespace dace::cli {
 
 void report_capi_error(const std::string& what, dace_status_t status) {
+  clear_progress_line();
   std::fprintf(stderr, "dace: %s: %s: %s\n", what.c_str(), dace_status_string(status), dace_last_error_message());
 }
 

@@ -23,7 +23,7 @@ using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
-    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet] [--bounds-check]\n"
+    "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet|--progress] [--bounds-check]\n"
     "       dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS] [--bounds-check]\n"
     "                    [--json]   ahead of time: DIR/lib<name>.so, DIR/lib<name>.a, DIR/<name>.o, DIR/<name>.h\n"
     "                               (no JIT at run time)\n";
@@ -124,7 +124,7 @@ int compile_aot(const std::string& file, const CompileFlags& flags, const std::s
 
 int cmd_compile(const std::vector<std::string>& raw_args) {
   std::vector<std::string> args = raw_args;
-  Progress progress(take_quiet_flag(args));
+  Progress progress(take_progress_flags(args));
   std::string file, dump_ir, dump_asm, ptx_out;
   bool as_json = false, aot = false;
   std::string out_dir;

@@ -36,7 +36,7 @@ int usage() {
   std::fputs(
       "usage: dace optimize IN -o OUT [--simplify] [--auto cpu|gpu] [--apply NAME[:PROPS_JSON]]...\n"
       "                     [--apply-repeated NAME[:PROPS_JSON]]...\n"
-      "                     [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet]\n",
+      "                     [--replay HIST.json] [--revert K]... [--record HIST.json] [--json] [--quiet|--progress]\n",
       stderr);
   return kExitError;
 }
@@ -102,7 +102,7 @@ Status run_step(ir::SDFG& sdfg, const Step& step, transform::AnalysisManager& am
 
 int cmd_optimize(const std::vector<std::string>& raw_args) {
   std::vector<std::string> args = raw_args;
-  Progress progress(take_quiet_flag(args));
+  Progress progress(take_progress_flags(args));
   std::string in, out, record;
   std::vector<Step> steps;
   bool json = false;

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "median.h"
+#include "progress.h"
 #include "run_inputs.h"
 
 namespace dace::cli {
@@ -28,6 +29,9 @@ constexpr const char* kUsage =
     "                [--repeat K] [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS]\n"
     "                [--no-tiers] [--wait-optimized] [--emulate-device] [--bounds-check]\n"
     "                [--instrument all|program|states|maps|nodes[,...]|none] [--instrument-dir DIR] [--json]\n"
+    "                [--quiet|--progress]\n"
+    "  --progress           show progress on stderr even when it is not a terminal (default: on a\n"
+    "                       terminal only; --quiet: never); stdout is the same either way\n"
     "  --instrument SEL     time the selected elements (DaCe's Timer); one report per call in DaCe's\n"
     "                       format, in --instrument-dir, else $DACE_INSTRUMENT_DIR, else\n"
     "                       .dacecache/<name>/perf; summarize with `dace report FILE`\n";
@@ -122,7 +126,9 @@ void print_summary(const BoundArgument& a) {
 
 }  // namespace
 
-int cmd_run(const std::vector<std::string>& args) {
+int cmd_run(const std::vector<std::string>& arguments) {
+  std::vector<std::string> args = arguments;
+  Progress progress(take_progress_flags(args));
   RunOptions o;
   if (int rc = parse_options(args, o); rc >= 0) return rc;
 
@@ -180,8 +186,10 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   // Timed repetitions measure the optimized code: wait for it rather than time a tier swap.
   if (o.repeat > 0) o.compile.wait_optimized = true;
+  progress.note("compiling " + sdfg_name + " ...");
   auto t0 = Clock::now();
   ProgramPtr program = compile_program(ctx.get(), sdfg.get(), o.file, o.compile, "");
+  progress.clear();
   if (!program) return kExitError;
   const double compile_ms = ms_between(t0, Clock::now());
 
@@ -204,9 +212,11 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<const char*> names;
   std::vector<dace_arg_t> call_args;
   make_call_args(bound, names, call_args);
+  progress.note("running " + sdfg_name + " ...");
   t0 = Clock::now();
   dace_status_t st = dace_program_call(program.get(), names.data(), call_args.data(), static_cast<int32_t>(names.size()));
   const double first_ms = ms_between(t0, Clock::now());
+  progress.clear();
   if (st != DACE_OK) {
     report_capi_error(o.file, st);
     return kExitError;
@@ -226,11 +236,19 @@ int cmd_run(const std::vector<std::string>& args) {
       st = dace_program_call(program.get(), names.data(), call_args.data(), static_cast<int32_t>(names.size()));
       times.push_back(ms_between(t, Clock::now()));
       if (st != DACE_OK) {
+        progress.clear();
         report_capi_error(o.file, st);
         return kExitError;
       }
+      // Outside the timed call: the report never measures its own printing.
+      if (progress.active()) {
+        char last[64];
+        std::snprintf(last, sizeof last, "%.3f ms", times.back());
+        progress.tick(static_cast<size_t>(k + 1), static_cast<size_t>(o.repeat), sdfg_name + ": timed run, last " + last);
+      }
     }
   }
+  progress.clear();
 
   ordered_json j;
   j["file"] = o.file;
