@@ -1,6 +1,7 @@
 #include "transform/auto_optimize.h"
 
 #include "transform/apply.h"
+#include "transform/gpu_loop_to_map.h"
 #include "transform/registry.h"
 
 namespace dace::transform {
@@ -69,7 +70,11 @@ std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline() {
   // GPUTransformSDFG (data to GPU_Global, top-level maps to GPU_Device kernels, copies in
   // and out; it simplifies itself), then map fusion among the kernels and simplify. Not
   // MakeTransientsPersistent: GPU_Global transients are allocated once per call anyway.
-  for (std::string_view step : {"LoopLifting", "simplify", "LoopToMap", "simplify", "MapCollapse"}) add_step(*p, step);
+  // LoopToMap leaves loops around large matrix products on the host, where each product is
+  // one parallel device call, instead of a whole product per kernel thread (gpu_loop_to_map.h).
+  for (std::string_view step : {"LoopLifting", "simplify"}) add_step(*p, step);
+  p->add(make_gpu_loop_to_map_pass());
+  for (std::string_view step : {"simplify", "MapCollapse"}) add_step(*p, step);
   if (auto t = make_transformation("GPUTransformSDFG")) p->add(std::make_unique<ApplyOnce>(std::move(t)));
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   for (std::string_view step : {"MapFusion", "simplify"}) add_step(*p, step);
