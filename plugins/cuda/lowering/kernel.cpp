@@ -20,9 +20,22 @@ namespace {
 using codegen::Frame;
 using codegen::StateEmitter;
 
+// Whether the scope of map entry `entry` holds a nested map, SDFG or library node (lowered
+// to loops inside a kernel): each thread then runs loops, not one element's arithmetic.
+bool threads_run_loops(const ir::State& state, int entry) {
+  const std::vector<int> parents = state.scope_parents();
+  for (int id : state.node_ids()) {
+    const ir::NodeKind k = state.node(id)->kind;
+    if (k != ir::NodeKind::MapEntry && k != ir::NodeKind::NestedSDFG && k != ir::NodeKind::Library) continue;
+    for (int p = parents[static_cast<size_t>(id)]; p >= 0; p = parents[static_cast<size_t>(p)])
+      if (p == entry) return true;
+  }
+  return false;
+}
+
 // Threads per block along x, y, z: the map's gpu_block_size (constants; missing entries 1),
 // else the defaults of kernel.h.
-Result<std::array<int64_t, 3>> block_size(const ir::MapScope& map, const std::string& where) {
+Result<std::array<int64_t, 3>> block_size(const ir::MapScope& map, bool looping_threads, const std::string& where) {
   std::array<int64_t, 3> block{1, 1, 1};
   if (!map.gpu_block_size.empty()) {
     for (size_t i = 0; i < map.gpu_block_size.size() && i < 3; ++i) {
@@ -32,7 +45,7 @@ Result<std::array<int64_t, 3>> block_size(const ir::MapScope& map, const std::st
       block[i] = *v;
     }
   } else if (map.params.size() == 1) {
-    block = {kDefaultBlock1D, 1, 1};
+    block = {looping_threads ? kLoopingThreadsBlock1D : kDefaultBlock1D, 1, 1};
   } else if (map.params.size() == 2) {
     block = {32, 8, 1};
   } else {
@@ -245,7 +258,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
   if (!thread_blocks) return thread_blocks.take_error();
   ks.thread_blocks = *thread_blocks;
   if (!ks.thread_blocks) {
-    Result<std::array<int64_t, 3>> block = block_size(map, where);
+    Result<std::array<int64_t, 3>> block = block_size(map, threads_run_loops(se.state, entry), where);
     if (!block) return block.take_error();
     ks.block = *block;
   }

@@ -14,6 +14,12 @@ namespace dace::cuda {
 // Block size when the map has no gpu_block_size: 256 threads for 1-D maps, 32x8 for 2-D,
 // 32x4x2 for more dimensions (x runs along the last, contiguous parameter).
 constexpr int64_t kDefaultBlock1D = 256;
+// A 1-D map whose threads each run loops (a nested map, SDFG or library node in its scope: syrk's rows,
+// each a triangular update over M columns) has few, long threads: blocks of one warp, as
+// DaCe's default block (32, 1, 1), spread them over as many multiprocessors as there are
+// warps (syrk at NPBench M: 7 blocks on 7 SMs instead of one block of 256 on one SM, whose
+// load/store units then serve all 200 threads' uncoalesced accesses).
+constexpr int64_t kLoopingThreadsBlock1D = 32;
 
 Status lower_device_map(codegen::ScopeContext& context);
 

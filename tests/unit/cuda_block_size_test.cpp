@@ -1,0 +1,107 @@
+// Default block sizes of 1-D GPU_Device maps (lowering/kernel.h): a map whose threads each
+// run a loop (a nested sequential map: a row sum, as syrk's rows) launches blocks of one warp
+// (32 threads, DaCe's default), so few long threads spread over many multiprocessors; a map
+// whose threads each compute one element keeps blocks of 256. Both run emulated against C++
+// loops over a row count that leaves the last block partly idle, and their PTX passes ptxas.
+#include <gtest/gtest.h>
+
+#include <llvm/IR/LLVMContext.h>
+
+#include "analysis/validate.h"
+#include "codegen/lower.h"
+#include "codegen_test_builder.h"
+#include "codegen_test_support.h"
+#include "cuda_emulation_support.h"
+
+namespace dace::codegen::testing {
+namespace {
+
+using T = ir::ScalarType;
+using S = ir::ScheduleType;
+
+// Row i of A (N x M): R[i] = sum_j A[i, j] through a sequential map in thread i; with
+// `looping` false, R[i] = 2 * A[i, 0] (one element per thread).
+std::unique_ptr<ir::SDFG> rows_sdfg(bool looping) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = looping ? "emu_row_sums" : "emu_row_heads";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N", "M"});
+  add_array(*g, "R", T::Float64, {"N"});
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("R").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"i"}, "0:N", S::GPU_Device);
+  if (looping) {
+    auto [row, row_exit] = map(s, {"j"}, "0:M", S::Sequential);
+    int t = tasklet(s, "o = a", {"a"}, {"o"});
+    chain_in(s, access(s, "A"), {dev, row}, t, "a", "A", {"A[0:N, 0:M]", "A[i, 0:M]", "A[i, j]"});
+    chain_out(s, t, "o", {row_exit, dev_exit}, access(s, "R"), "R", {"R[i]", "R[i]", "R[0:N]"}, "lambda a, b: a + b");
+  } else {
+    int t = tasklet(s, "o = 2 * a", {"a"}, {"o"});
+    edge_in(s, access(s, "A"), dev, t, "a", "A[0:N, 0:M]", "A[i, 0]");
+    edge_out(s, t, "o", dev_exit, access(s, "R"), "R[i]", "R[0:N]");
+  }
+  return g;
+}
+
+// The block (x, y, z) of the program's launch as the host IR passes it.
+std::string launch_block(const ir::SDFG& g) {
+  LowerOptions o = parallel_test_options();
+  o.registry = cuda_registry();
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(g, ctx, o);
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  if (!m.ok()) return "";
+  const std::string host = module_text(*m->module);
+  const size_t call = host.find("call i32 @dace_cuda_launch(");
+  if (call == std::string::npos) return "no launch";
+  const size_t end = host.find(", i32 0, ptr", call);
+  const size_t grid = host.find("i64 %grid, i64 1, i64 1, ", call);
+  if (end == std::string::npos || grid == std::string::npos || grid > end) return host.substr(call, 300);
+  const size_t from = grid + std::string("i64 %grid, i64 1, i64 1, ").size();
+  return host.substr(from, end - from);
+}
+
+void run_rows(const ir::SDFG& g, bool looping) {
+  Result<CompiledProgram> p = compile_emulated(g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 70, m = 9;  // 3 blocks of 32 (the last with 6 rows), or 1 of 256
+  std::vector<double> a(n * m), r(n, 0.5);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = 0.25 * static_cast<double>(k % 13) - 1.0;
+  std::vector<double> want = r;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!looping) {
+      want[i] = 2 * a[i * m];
+      continue;
+    }
+    for (int64_t j = 0; j < m; ++j) want[i] += a[i * m + j];
+  }
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"R", ArgValue::pointer(r.data())},
+                       {"N", ArgValue::scalar<int64_t>(n)}, {"M", ArgValue::scalar<int64_t>(m)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(r[i], want[i]) << "row " << i;
+}
+
+TEST(CudaBlockSize, MapWhoseThreadsRunLoopsLaunchesOneWarpPerBlock) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = rows_sdfg(true);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(launch_block(*g), "i64 32, i64 1, i64 1");
+  run_rows(*g, true);
+  checked_ptx(*g);
+}
+
+TEST(CudaBlockSize, MapOfOneElementPerThreadKeepsBlocksOf256) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = rows_sdfg(false);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(launch_block(*g), "i64 256, i64 1, i64 1");
+  run_rows(*g, false);
+  checked_ptx(*g);
+}
+
+}  // namespace
+}  // namespace dace::codegen::testing
