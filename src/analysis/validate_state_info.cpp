@@ -5,22 +5,6 @@
 
 namespace dace::analysis::detail {
 
-ir::ScheduleType schedule_of(const ir::Node& n) {
-  switch (n.kind) {
-    case ir::NodeKind::MapEntry: return static_cast<const ir::MapEntry&>(n).map.schedule;
-    case ir::NodeKind::ConsumeEntry: return static_cast<const ir::ConsumeEntry&>(n).consume.schedule;
-    case ir::NodeKind::NestedSDFG: return static_cast<const ir::NestedSDFGNode&>(n).schedule;
-    case ir::NodeKind::Library: return static_cast<const ir::LibraryNode&>(n).schedule;
-    default: return ir::ScheduleType::Default;
-  }
-}
-
-bool is_gpu_schedule(ir::ScheduleType s) {
-  using S = ir::ScheduleType;
-  return s == S::GPU_Default || s == S::GPU_Device || s == S::GPU_ThreadBlock || s == S::GPU_ThreadBlock_Dynamic ||
-         s == S::GPU_Persistent;
-}
-
 int entry_of_exit(const ir::Node& n) {
   if (n.kind == ir::NodeKind::MapExit) return static_cast<const ir::MapExit&>(n).entry;
   if (n.kind == ir::NodeKind::ConsumeExit) return static_cast<const ir::ConsumeExit&>(n).entry;

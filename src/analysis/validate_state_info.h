@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/validate_internal.h"
+#include "ir/schedule.h"
 
 namespace dace::analysis::detail {
 
@@ -35,8 +36,8 @@ struct StateInfo {
   std::vector<int> memlet_path(int edge) const;
 };
 
-ir::ScheduleType schedule_of(const ir::Node& n);
-bool is_gpu_schedule(ir::ScheduleType s);
+using ir::is_gpu_schedule;
+using ir::schedule_of;
 // The entry an exit node refers to, or -1.
 int entry_of_exit(const ir::Node& n);
 

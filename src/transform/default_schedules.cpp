@@ -1,9 +1,10 @@
 #include "transform/default_schedules.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "transform/map_utils.h"
+#include "ir/schedule.h"
 #include "transform/scope_tree.h"
 
 namespace dace::transform {
@@ -65,21 +66,56 @@ StorageType child_storage(const std::vector<ScheduleType>& parents) {
   return StorageType::CPU_Heap;
 }
 
-bool is_gpu_or_fpga(ScheduleType s) {
-  return is_gpu_schedule(s) || s == ScheduleType::FPGA_Device || s == ScheduleType::FPGA_Multi_Pumped;
-}
+bool is_fpga(ScheduleType s) { return s == ScheduleType::FPGA_Device || s == ScheduleType::FPGA_Multi_Pumped; }
 
-ScheduleType* schedule_field(ir::Node& n) {
-  switch (n.kind) {
-    case ir::NodeKind::MapEntry: return &static_cast<ir::MapEntry&>(n).map.schedule;
-    case ir::NodeKind::ConsumeEntry: return &static_cast<ir::ConsumeEntry&>(n).consume.schedule;
-    case ir::NodeKind::NestedSDFG: return &static_cast<ir::NestedSDFGNode&>(n).schedule;
-    case ir::NodeKind::Library: return &static_cast<ir::LibraryNode&>(n).schedule;
-    default: return nullptr;
+bool contains(const std::vector<ScheduleType>& v, ScheduleType s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// DaCe's get_internal_scopes (helpers.py, over scope_tree_recursive): the scope entries below
+// `entry` (-1: the state) in the same state, and those in the states of the nested SDFGs
+// directly in that scope, recursively through nested SDFGs at their states' top level.
+// DaCe's recursive scope tree looks into nested SDFGs only there, not into those inside
+// inner scopes; and at top-level states only (DaCe's `sdfg.nodes()`). With `immediate`, only
+// the entries directly in each scope visited.
+void internal_scopes(const ir::State& st, int entry, bool immediate, std::vector<ScheduleType>& out) {
+  const ScopeTree tree = ScopeTree::compute(st);
+  std::vector<int> todo{entry};
+  bool first = true;
+  while (!todo.empty()) {
+    const int scope = todo.back();
+    todo.pop_back();
+    for (int n : tree.children_of(scope)) {
+      const ir::Node& node = *st.node(n);
+      if (node.is_scope_entry()) {
+        out.push_back(ir::schedule_of(node));
+        if (!immediate) todo.push_back(n);
+      } else if (first && node.kind == ir::NodeKind::NestedSDFG) {
+        const auto& nested = static_cast<const ir::NestedSDFGNode&>(node);
+        if (!nested.sdfg) continue;
+        for (int b : nested.sdfg->block_slots())
+          if (const ir::ControlFlowBlock* blk = nested.sdfg->block(b); blk->kind == ir::BlockKind::State)
+            internal_scopes(static_cast<const ir::State&>(*blk), -1, immediate, out);
+      }
+    }
+    first = false;
   }
 }
 
-const ScheduleType* schedule_field(const ir::Node& n) { return schedule_field(const_cast<ir::Node&>(n)); }
+// DaCe's gpu_map_has_explicit_threadblocks: a thread-block scope somewhere inside, or a
+// Default one directly inside (which will become one).
+bool has_explicit_threadblocks(const ir::State& st, int entry) {
+  std::vector<ScheduleType> all, immediate;
+  internal_scopes(st, entry, false, all);
+  internal_scopes(st, entry, true, immediate);
+  return contains(all, ScheduleType::GPU_ThreadBlock) || contains(all, ScheduleType::GPU_ThreadBlock_Dynamic) ||
+         contains(immediate, ScheduleType::Default);
+}
+
+// DaCe's gpu_map_has_explicit_dyn_threadblocks.
+bool has_explicit_dynamic_threadblocks(const ir::State& st, int entry) {
+  std::vector<ScheduleType> all;
+  internal_scopes(st, entry, false, all);
+  return contains(all, ScheduleType::GPU_ThreadBlock_Dynamic);
+}
 
 // Where the containers of one nested SDFG take their storages from.
 struct Caller {
@@ -129,7 +165,13 @@ class Redefault {
     const std::vector<int>& members = tree.children_of(entry);  // exits of child scopes included
     // Storages first (DaCe's _set_default_storage_in_scope): access nodes, then the memlets
     // between members (code-to-code edges without access nodes).
-    const StorageType inner_storage = child_storage(parents);
+    // A GPU kernel scope without explicit thread-block scopes inside runs its body as one
+    // implicit thread block: its transients are per-thread (DaCe's special case).
+    std::vector<ScheduleType> storage_parents = parents;
+    if (contains(parents, ScheduleType::GPU_Device) && !contains(parents, ScheduleType::GPU_ThreadBlock) &&
+        !contains(parents, ScheduleType::GPU_ThreadBlock_Dynamic) && !has_explicit_threadblocks(st, entry))
+      storage_parents.push_back(ScheduleType::GPU_ThreadBlock);
+    const StorageType inner_storage = child_storage(storage_parents);
     auto settle = [&](const std::string& data) -> Status {
       auto it = g.arrays.find(data);
       if (it == g.arrays.end()) return Status::success();
@@ -147,21 +189,26 @@ class Redefault {
       if (member[static_cast<size_t>(edge.src)] && member[static_cast<size_t>(edge.dst)]) DACE_TRY(settle(edge.memlet.data));
     }
     // Then schedules: Default ones become the child schedule of the innermost parent.
-    const ScheduleType inner_schedule = child_schedule_of(parents.back());
+    ScheduleType inner_schedule = child_schedule_of(parents.back());
+    if (inner_schedule == ScheduleType::GPU_ThreadBlock && has_explicit_dynamic_threadblocks(st, entry))
+      inner_schedule = ScheduleType::GPU_ThreadBlock_Dynamic;
     for (int n : members) {
       ir::Node& node = *st.node(n);
       if (node.is_scope_exit()) continue;
-      if (ScheduleType* s = schedule_field(node); s && *s == ScheduleType::Default) *s = inner_schedule;
+      if (ScheduleType* s = ir::schedule_field(node); s && *s == ScheduleType::Default) *s = inner_schedule;
     }
     // Then inwards: scopes under their own schedule, nested SDFGs under the same parents.
     for (int n : members) {
       ir::Node& node = *st.node(n);
       if (node.kind == ir::NodeKind::NestedSDFG) {
         auto& nested = static_cast<ir::NestedSDFGNode&>(node);
-        if (nested.sdfg) DACE_TRY(sdfg(*nested.sdfg, parents, Caller{&g, &st, &nested, n}));
+        // A GPU_Default nested SDFG is a parent schedule of its contents; others are not.
+        std::vector<ScheduleType> inner = parents;
+        if (nested.schedule == ScheduleType::GPU_Default) inner.push_back(nested.schedule);
+        if (nested.sdfg) DACE_TRY(sdfg(*nested.sdfg, inner, Caller{&g, &st, &nested, n}));
       } else if (node.is_scope_entry()) {
         std::vector<ScheduleType> inner = parents;
-        inner.push_back(*schedule_field(node));
+        inner.push_back(ir::schedule_of(node));
         DACE_TRY(scope(g, st, tree, n, inner, caller));
       }
     }
@@ -173,10 +220,9 @@ bool check_schedules(const ir::SDFG& g, std::string& why) {
   for (const ir::State* st : g.all_states())
     for (int n : st->node_ids()) {
       const ir::Node& node = *st->node(n);
-      const ScheduleType* s = schedule_field(node);
-      if (s && is_gpu_or_fpga(*s)) {
-        why = "node " + std::to_string(n) + " (\"" + node.label + "\") in state \"" + st->label +
-              "\" has schedule " + ir::to_string(*s) + " (DaCe's GPU and FPGA cases of re-defaulting are not implemented)";
+      if (is_fpga(ir::schedule_of(node))) {
+        why = "node " + std::to_string(n) + " (\"" + node.label + "\") in state \"" + st->label + "\" has schedule " +
+              ir::to_string(ir::schedule_of(node)) + " (DaCe's FPGA re-defaulting is not implemented)";
         return false;
       }
       if (node.kind == ir::NodeKind::NestedSDFG && static_cast<const ir::NestedSDFGNode&>(node).sdfg &&
@@ -189,8 +235,8 @@ bool check_schedules(const ir::SDFG& g, std::string& why) {
 }  // namespace
 
 bool can_redefault_schedules(const ir::NestedSDFGNode& node, std::string& why) {
-  if (is_gpu_or_fpga(node.schedule)) {
-    why = "DaCe's GPU and FPGA cases of re-defaulting are not implemented (and DaCe never inlines FPGA_Device)";
+  if (is_fpga(node.schedule)) {
+    why = "DaCe never inlines FPGA_Device nested SDFGs (FPGA re-defaulting is not implemented)";
     return false;
   }
   return !node.sdfg || check_schedules(*node.sdfg, why);

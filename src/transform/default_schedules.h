@@ -5,7 +5,11 @@
 // nested SDFGs, library nodes) becomes the child schedule of the enclosing scope's schedule,
 // every Default storage of a transient the child storage (DaCe's SCOPEDEFAULT_SCHEDULE and
 // SCOPEDEFAULT_STORAGE tables); non-transient containers take the storage of the outer
-// container they are attached to. Recurses into scopes and nested SDFGs as DaCe does.
+// container they are attached to. Recurses into scopes and nested SDFGs as DaCe does, with
+// DaCe's GPU cases: under GPU_Device, Default scopes become GPU_ThreadBlock (Dynamic when a
+// dynamic thread-block scope is inside), and a GPU_Device scope without explicit thread-block
+// scopes inside (none below, no Default one directly below) keeps its transients in
+// Register instead of GPU_Shared; a GPU_Default nested SDFG is a parent schedule of its body.
 #pragma once
 #include <string>
 
@@ -13,10 +17,9 @@
 
 namespace dace::transform {
 
-// Whether the re-defaulting below is implemented for `schedule`, and every explicit schedule
-// inside `nested`: DaCe's GPU special cases (thread-block detection, GPU_Default) are not, and
-// FPGA_Device nested SDFGs DaCe never inlines. On false, `why` names the element inside
-// (or the node's schedule).
+// Whether the re-defaulting below is implemented for the node's schedule and every explicit
+// schedule inside its SDFG: not for FPGA schedules (DaCe never inlines FPGA_Device nested
+// SDFGs). On false, `why` names the element inside (or the node's schedule).
 bool can_redefault_schedules(const ir::NestedSDFGNode& node, std::string& why);
 
 // Re-defaults `body` in place from the schedule of nested-SDFG node `node_id` of `state` in

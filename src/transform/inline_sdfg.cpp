@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ir/tasklet/substitute.h"
+#include "transform/default_schedules.h"
 #include "transform/map_fusion_util.h"
 #include "transform/nested_access.h"
 #include "transform/symbol_use.h"
@@ -93,6 +94,14 @@ class Planner {
     const ir::SDFG& inner = *p.node->sdfg;
     if (auto it = p.node->extra.find("no_inline"); it != p.node->extra.end() && it->second == "true")
       return fail(where + " is marked no_inline");
+    if (p.node->schedule != ir::ScheduleType::Default) {
+      // DaCe's apply re-defaults the body from the node's schedule first; check it on a copy.
+      std::string why;
+      if (!can_redefault_schedules(*p.node, why))
+        return fail(where + " has schedule " + ir::to_string(p.node->schedule) + ": " + why);
+      std::unique_ptr<ir::SDFG> copy = inner.clone_sdfg();
+      if (Status s = redefault_schedules(sdfg_, state_, id, *copy); !s.ok()) return fail(s.error().message);
+    }
     const std::vector<int> blocks = inner.block_slots();
     if (blocks.size() != 1 || inner.block(blocks[0])->kind != ir::BlockKind::State)
       return fail(where + " has " + std::to_string(blocks.size()) + " blocks, not a single state");
@@ -354,6 +363,9 @@ ir::Memlet outer_memlet(const Plan& p, const ir::DataflowEdge& edge, const std::
 Status apply_plan(ir::SDFG& sdfg, ir::State& state, int id, const Plan& p) {
   ir::SDFG& inner = *p.node->sdfg;
   ir::State& in = *p.inner;
+  // As DaCe's apply: Default schedules and storages inside take the node's schedule's
+  // defaults before the node goes (checked on a copy by the planner, so this succeeds).
+  DACE_TRY(redefault_schedules(sdfg, state, id, inner));
   for (const auto& [name, c] : inner.constants) sdfg.constants.emplace(name, c);
   for (const auto& [from, to] : p.transients) {
     ir::DataDescriptor d = inner.arrays.at(from);

@@ -5,7 +5,9 @@
 // dimensions), inner transients become outer transients (renamed on a clash: `label_name`,
 // then `_0`, `_1`...), and the symbol mapping is substituted into memlets, map ranges,
 // descriptors and deeper symbol mappings. Inside a map scope, inlined nodes without inputs
-// (outputs) hang on the scope's entry (exit) by empty memlets.
+// (outputs) hang on the scope's entry (exit) by empty memlets. A node whose schedule is not
+// Default first has its nested SDFG re-defaulted from it, as DaCe's apply does
+// (default_schedules.h; FPGA schedules are refused).
 //
 // Legal only when (a subset of DaCe's conditions; where DaCe adds reshaping views or rewrites
 // code we refuse): the nested SDFG has one block, a state, and no global/init/exit code; no

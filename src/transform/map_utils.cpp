@@ -43,12 +43,6 @@ std::string nested_maps_problem(const ir::State& state, const ScopeTree& scopes,
   return {};
 }
 
-bool is_gpu_schedule(ir::ScheduleType s) {
-  using S = ir::ScheduleType;
-  return s == S::GPU_Default || s == S::GPU_Device || s == S::GPU_ThreadBlock || s == S::GPU_ThreadBlock_Dynamic ||
-         s == S::GPU_Persistent;
-}
-
 bool single_iteration(const sym::Range& r) {
   if (!r.start || !r.end) return false;
   if (r.start == r.end) return true;

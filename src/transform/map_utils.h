@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/schedule.h"
 #include "ir/sdfg.h"
 #include "ir/state.h"
 #include "transform/scope_tree.h"
@@ -24,7 +25,7 @@ void nested_map_matches(const ir::State& state, std::vector<std::vector<int>>& o
 // range does not depend on an outer parameter.
 std::string nested_maps_problem(const ir::State& state, const ScopeTree& scopes, int outer, int inner);
 
-bool is_gpu_schedule(ir::ScheduleType s);
+using ir::is_gpu_schedule;
 // Whether a range has exactly one iteration (start == end, provably).
 bool single_iteration(const sym::Range& r);
 // In-edges of a scope entry that carry data into the scope (IN_ connectors) versus dynamic

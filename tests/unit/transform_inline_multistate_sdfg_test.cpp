@@ -414,25 +414,45 @@ TEST(TransformInlineMultistateSDFG, RedefaultsSchedulesAndStoragesFromTheNodesSc
   }
 }
 
-TEST(TransformInlineMultistateSDFG, RefusesGpuSchedulesItCannotRedefault) {
-  for (ir::ScheduleType s : {ir::ScheduleType::GPU_Device, ir::ScheduleType::FPGA_Device}) {
-    auto g = two_states();
-    first_nested(*g)->schedule = s;
-    std::string why;
-    EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why)) << ir::to_string(s);
-    EXPECT_NE(why.find(std::string("has schedule ") + ir::to_string(s)), std::string::npos) << why;
-  }
-  // A GPU map inside a CPU_Multicore call: its children would need DaCe's thread-block cases.
+std::vector<ir::ScheduleType> map_schedules(const ir::SDFG& g, const std::string& state_label) {
+  std::vector<ir::ScheduleType> out;
+  const auto* st = static_cast<const ir::State*>(block_labelled(g, state_label));
+  if (!st) return out;
+  for (int n : st->node_ids())
+    if (st->node(n)->kind == ir::NodeKind::MapEntry) out.push_back(static_cast<const ir::MapEntry*>(st->node(n))->map.schedule);
+  return out;
+}
+
+TEST(TransformInlineMultistateSDFG, RefusesAnFpgaCall) {
   auto g = two_states();
+  first_nested(*g)->schedule = ir::ScheduleType::FPGA_Device;
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
+  EXPECT_NE(why.find("has schedule FPGA_Device"), std::string::npos) << why;
+}
+
+// DaCe's GPU cases (infer_types.py): under a GPU_Device call the Default maps directly in each
+// state become GPU_ThreadBlock, and since such a map counts as an explicit thread block the
+// state's transients go to GPU_Shared (not Register). A GPU_Device map inside a CPU_Multicore
+// call keeps its schedule; the transient takes CPU_Multicore's child storage, Register.
+TEST(TransformInlineMultistateSDFG, RedefaultsUnderGpuSchedules) {
+  auto g = two_states();
+  first_nested(*g)->schedule = ir::ScheduleType::GPU_Device;
+  ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+  EXPECT_EQ(map_schedules(*g, "s_0"), std::vector<ir::ScheduleType>{ir::ScheduleType::GPU_ThreadBlock});
+  EXPECT_EQ(map_schedules(*g, "second"), std::vector<ir::ScheduleType>{ir::ScheduleType::GPU_ThreadBlock});
+  EXPECT_EQ(g->arrays.at("inner_tmp").storage, ir::StorageType::GPU_Shared);
+
+  g = two_states();
   ir::NestedSDFGNode* node = first_nested(*g);
   node->schedule = ir::ScheduleType::CPU_Multicore;
   for (ir::State* st : node->sdfg->all_states())
     for (int n : st->node_ids())
       if (st->node(n)->kind == ir::NodeKind::MapEntry)
         static_cast<ir::MapEntry*>(st->node(n))->map.schedule = ir::ScheduleType::GPU_Device;
-  std::string why;
-  EXPECT_FALSE(applies_anywhere(*g, "InlineMultistateSDFG", &why));
-  EXPECT_NE(why.find("has schedule GPU_Device"), std::string::npos) << why;
+  ASSERT_TRUE(apply_once(*g, "InlineMultistateSDFG"));
+  EXPECT_EQ(map_schedules(*g, "s_0"), std::vector<ir::ScheduleType>{ir::ScheduleType::GPU_Device});
+  EXPECT_EQ(g->arrays.at("inner_tmp").storage, ir::StorageType::Register);
 }
 
 // mandelbrot1 (DaCe-written), its first linspace call (five states, a map holding a nested
