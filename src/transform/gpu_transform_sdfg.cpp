@@ -229,9 +229,63 @@ void regions_of(ir::ControlFlowRegion& r, std::vector<ir::ControlFlowRegion*>& o
   }
 }
 
+// Why DaCe's can_be_applied refuses `sdfg` (consume scopes; a top-level code node feeding
+// another directly), or empty.
+std::string refusal_of(ir::SDFG& sdfg) {
+  for (ir::State* st : sdfg.all_states()) {
+    const std::vector<int> parents = st->scope_parents();
+    for (int n : st->node_ids()) {
+      const ir::Node* node = st->node(n);
+      if (node->kind == ir::NodeKind::ConsumeEntry) return ir::path_of_node(sdfg, *st, n) + ": consume scopes cannot move to the GPU";
+      const bool code = node->kind == ir::NodeKind::Tasklet || node->kind == ir::NodeKind::Library ||
+                        node->kind == ir::NodeKind::NestedSDFG;
+      if (!code || parents[n] >= 0) continue;
+      for (int e : st->out_edges(n)) {
+        const ir::Node* dst = st->node(st->edge(e)->dst);
+        if (dst->kind == ir::NodeKind::Tasklet || dst->kind == ir::NodeKind::Library || dst->kind == ir::NodeKind::NestedSDFG)
+          return ir::path_of_node(sdfg, *st, n) + ": a top-level code node feeds another code node directly";
+      }
+    }
+  }
+  return {};
+}
+
+Status move_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt, bool gpu_default_body);
+
+// DaCe's recursive application to a top-level nested SDFG (now GPU_Default): connectors whose
+// outer container is already in device storage take that storage inside and are neither
+// copied in nor out; the body then moves to the GPU with default options, its free code
+// always into kernels (it runs under a GPU schedule). Like DaCe's apply_transformations, a
+// body its can_be_applied refuses is left as it is.
+Status move_nested_to_gpu(ir::SDFG& sdfg, ir::State& st, int n) {
+  auto& node = static_cast<ir::NestedSDFGNode&>(*st.node(n));
+  if (!node.sdfg || !refusal_of(*node.sdfg).empty()) return Status::success();
+  GPUTransformSDFG::Options inner;
+  auto exclude = [&](int e, bool in) {
+    const ir::DataflowEdge& edge = *st.edge(e);
+    const ir::AccessNode* a = access(st, in ? edge.src : edge.dst);
+    const std::string& conn = in ? edge.dst_conn : edge.src_conn;
+    if (!a || conn.empty()) return;
+    auto outer = sdfg.arrays.find(a->data);
+    auto body = node.sdfg->arrays.find(conn);
+    if (outer == sdfg.arrays.end() || body == node.sdfg->arrays.end() || !gpu_storage(outer->second.storage)) return;
+    body->second.storage = outer->second.storage;
+    std::string& list = in ? inner.exclude_copyin : inner.exclude_copyout;
+    list += (list.empty() ? "" : ",") + conn;
+  };
+  for (int e : st.in_edges(n)) exclude(e, true);
+  for (int e : st.out_edges(n)) exclude(e, false);
+  return move_to_gpu(*node.sdfg, inner, true);
+}
+
 }  // namespace
 
-Status move_sdfg_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt) {
+Status move_sdfg_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt) { return move_to_gpu(sdfg, opt, false); }
+
+namespace {
+
+// `gpu_default_body`: `sdfg` is the body of a GPU_Default nested SDFG node.
+Status move_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt, bool gpu_default_body) {
   const std::vector<ir::State*> states = sdfg.all_states();
   // Step 0: the non-transient data read and written, in state and node order.
   std::vector<std::string> inputs, outputs;
@@ -366,12 +420,19 @@ Status move_sdfg_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt) {
         bool host_only = true;
         scalar_reach(sdfg, *st, n, true, gpu_scalars, scalars, host_only);
         scalar_reach(sdfg, *st, n, false, gpu_scalars, scalars, host_only);
-        if (host_only) continue;
+        // In the body of a GPU_Default nested SDFG every free tasklet runs in a kernel.
+        if (host_only && !gpu_default_body) continue;
         marked.push_back(n);
         gpu_scalars.insert(scalars.begin(), scalars.end());
         changed = true;
       }
     }
+  }
+  // Then the bodies of top-level nested SDFGs (DaCe does this at the end of step 5).
+  for (ir::State* st : states) {
+    const std::vector<int> parents = st->scope_parents();
+    for (int n : st->node_ids())
+      if (parents[n] < 0 && st->node(n)->kind == ir::NodeKind::NestedSDFG) DACE_TRY(move_nested_to_gpu(sdfg, *st, n));
   }
   // Step 6: transient storage. Top-level GPU transients sized by symbols the SDFG does not
   // assign live for the whole SDFG (allocated once, outside loops and kernels).
@@ -487,6 +548,8 @@ Status move_sdfg_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt) {
   return Status::success();
 }
 
+}  // namespace
+
 void GPUTransformSDFG::region_matches(const ir::ControlFlowRegion& region, std::vector<std::vector<int>>& out) {
   if (region.kind == ir::BlockKind::SDFG && !static_cast<const ir::SDFG&>(region).parent_node) out.push_back({});
 }
@@ -504,22 +567,7 @@ GPUTransformSDFG::Options GPUTransformSDFG::options() const {
 
 bool GPUTransformSDFG::can_apply(const Site& site, const std::vector<int>&) {
   ir::SDFG& sdfg = site.sdfg;
-  for (ir::State* st : sdfg.all_states()) {
-    const std::vector<int> parents = st->scope_parents();
-    for (int n : st->node_ids()) {
-      const ir::Node* node = st->node(n);
-      if (node->kind == ir::NodeKind::ConsumeEntry)
-        return refuse(ir::path_of_node(sdfg, *st, n) + ": consume scopes cannot move to the GPU");
-      const bool code = node->kind == ir::NodeKind::Tasklet || node->kind == ir::NodeKind::Library ||
-                        node->kind == ir::NodeKind::NestedSDFG;
-      if (!code || parents[n] >= 0) continue;
-      for (int e : st->out_edges(n)) {
-        const ir::Node* dst = st->node(st->edge(e)->dst);
-        if (dst->kind == ir::NodeKind::Tasklet || dst->kind == ir::NodeKind::Library || dst->kind == ir::NodeKind::NestedSDFG)
-          return refuse(ir::path_of_node(sdfg, *st, n) + ": a top-level code node feeds another code node directly");
-      }
-    }
-  }
+  if (std::string why = refusal_of(sdfg); !why.empty()) return refuse(why);
   // Rehearse on a copy: what cannot move (loop headers reading moved data) is refused here.
   std::unique_ptr<ir::SDFG> copy = sdfg.clone_sdfg();
   if (Status s = move_sdfg_to_gpu(*copy, options()); !s.ok()) return refuse(s.error().message);

@@ -12,6 +12,10 @@
 //   5. Tasklets outside maps stay on the host only when all they touch is host scalars (and
 //      chains of single-element copies of them); the others are wrapped in a one-point
 //      GPU_Device map (7.), and the scalars they touch move to the GPU with them.
+//      Then each top-level nested SDFG's body moves to the GPU the same way (recursively,
+//      default options; connectors whose outer data is already on the device keep its
+//      storage and are not copied), where every free tasklet goes into a kernel, since the
+//      body runs under the node's GPU_Default schedule.
 //   6. Top-level transients (arrays; scalars that moved) become GPU_Global (lifetime SDFG with
 //      `toplevel_trans` when no symbol the SDFG assigns sizes them), transients inside
 //      scopes Register (`register_trans`), except those that feed a map's range (dynamic
@@ -23,8 +27,8 @@
 // feed each other directly, and — beyond DaCe 1.0.2, which applies only to SDFGs without
 // control-flow regions — with loops and branches whose headers and conditions read no data
 // that moves to the GPU. The whole application is rehearsed on a copy in can_apply, so a
-// refusal leaves the SDFG unchanged and names the element. Departure: nested SDFGs at top
-// level are not transformed recursively (their schedule becomes GPU_Default only).
+// refusal leaves the SDFG unchanged and names the element. Departure: the bodies of nested
+// SDFGs are not simplified on their own (the final simplify covers them).
 #pragma once
 #include "transform/transformation.h"
 
