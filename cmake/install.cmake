@@ -28,6 +28,11 @@ install(TARGETS dace_rt EXPORT libdaceTargets LIBRARY DESTINATION ${CMAKE_INSTAL
 set_target_properties(dace_rt_static PROPERTIES EXPORT_NAME rt_static)
 install(TARGETS dace_rt_static EXPORT libdaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/plugins/cpu/runtime/dace_cpu_runtime.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/libdace)
+# The CUDA runtime of ahead-of-time compiled GPU programs (libdace_cuda_rt.so, built with the
+# CUDA plugin), next to libdace.so where compile_aot finds it.
+if(TARGET dace_cuda_rt)
+  install(TARGETS dace_cuda_rt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(TARGETS dace_cli EXPORT libdaceTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The renderer module (dace_sdfg_render; docs/render.md), where libdace looks for it.
 if(TARGET dace_render_module)

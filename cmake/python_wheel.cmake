@@ -28,3 +28,9 @@ endif()
 # `-ldace_rt` links against, libdace_rt.so.0 what the programs load.
 set_target_properties(dace_rt PROPERTIES VERSION ${PROJECT_VERSION_MAJOR})
 install(TARGETS dace_rt LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR} COMPONENT python)
+# The same for GPU programs: libdace_cuda_rt.so, built with the CUDA plugin.
+if(TARGET dace_cuda_rt)
+  set_target_properties(dace_cuda_rt PROPERTIES VERSION ${PROJECT_VERSION_MAJOR})
+  add_dependencies(dace_wheel_extras dace_cuda_rt)
+  install(TARGETS dace_cuda_rt LIBRARY DESTINATION ${LIBDACE_WHEEL_LIBDIR} COMPONENT python)
+endif()

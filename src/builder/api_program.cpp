@@ -541,6 +541,7 @@ dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_
     request.num_threads = opts.num_threads;
     request.optimize = str_or_empty(opts.optimize);
     request.bounds_check = opts.bounds_check != 0;
+    request.emulate_device = opts.emulate_device != 0;  // GPU programs: kernels built for the host
     auto written = dace::pipeline::compile_aot(request, backend, out_dir);
     if (!written) return written.take_error();
     return Status::success();

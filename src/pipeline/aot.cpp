@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <vector>
 
 #include "analysis/validate.h"
 #include "codegen/lower.h"
@@ -35,23 +36,52 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// The plugin runtime that libdace_rt.so carries; other plugins' runtimes live in the plugin.
+// Plugin runtimes an AOT library can link, each built as a library of its own next to
+// libdace.so: the CPU runtime (libdace_rt.so, always linked) and the CUDA runtime
+// (libdace_cuda_rt.so, built with the CUDA plugin; linked when the program calls it). The MPI
+// runtime lives only inside its plugin.
 constexpr const char* kRuntimeOwner = "cpu";
+struct RuntimeLibrary {
+  const char* owner;
+  const char* link_name;  // -l<link_name>
+};
+constexpr RuntimeLibrary kRuntimeLibraries[] = {{"cpu", "dace_rt"}, {"cuda", "dace_cuda_rt"}};
 
-// Every function the module calls but does not define must come from libdace_rt.so or a
-// shared library; a runtime symbol of another plugin (CUDA, MPI) refuses the program.
-Status check_external_calls(const llvm::Module& m, const plugin::Registry& registry, const std::string& sdfg) {
+const RuntimeLibrary* runtime_library_of(const std::string& owner) {
+  for (const RuntimeLibrary& r : kRuntimeLibraries)
+    if (owner == r.owner) return &r;
+  return nullptr;
+}
+
+// Every function the module calls but does not define must come from a runtime library or a
+// shared library; a runtime symbol of a plugin without a runtime library (MPI), or whose
+// library is not next to libdace.so, refuses the program. The plugin runtimes called, besides
+// the CPU one (sorted, each once).
+Result<std::vector<std::string>> runtimes_called(const llvm::Module& m, const plugin::Registry& registry,
+                                                 const std::string& sdfg, const std::string& runtime_dir) {
   std::map<std::string, std::string> owner;
   for (const auto& s : registry.runtime_symbols()) owner[s.name] = s.owner;
+  std::vector<std::string> extra;
   for (const llvm::Function& f : m) {
     if (!f.isDeclaration() || f.isIntrinsic()) continue;
     auto it = owner.find(f.getName().str());
-    if (it != owner.end() && it->second != kRuntimeOwner)
+    if (it == owner.end() || it->second == kRuntimeOwner) continue;
+    const RuntimeLibrary* lib = runtime_library_of(it->second);
+    if (!lib)
       return make_error(Code::Unsupported, "sdfg \"" + sdfg + "\": calls " + it->first + " of plugin \"" + it->second +
                                                "\"'s runtime, which lives inside the plugin; ahead-of-time "
-                                               "compilation links only the CPU runtime (libdace_rt.so)");
+                                               "compilation links only the CPU and CUDA runtimes (libdace_rt.so, "
+                                               "libdace_cuda_rt.so)");
+    const std::string file = std::string("lib") + lib->link_name + ".so";
+    std::error_code ec;
+    if (!fs::exists(fs::path(runtime_dir) / file, ec))
+      return make_error(Code::NotFound, "sdfg \"" + sdfg + "\": calls " + it->first + " of plugin \"" + it->second +
+                                            "\"'s runtime, whose library " + file + " is not in " + runtime_dir +
+                                            " (next to libdace.so; it is built with the plugin)");
+    if (std::find(extra.begin(), extra.end(), lib->link_name) == extra.end()) extra.push_back(lib->link_name);
   }
-  return Status::success();
+  std::sort(extra.begin(), extra.end());
+  return extra;
 }
 
 // One status record per program: renamed (or created, so the header's declaration always
@@ -143,7 +173,8 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
   auto lowered = codegen::lower(g, *context, lo);
   if (!lowered) return lowered.take_error();
   out.times.lower_ms = ms_since(t);
-  DACE_TRY(check_external_calls(*lowered->module, *backend.registry, name));
+  auto runtimes = runtimes_called(*lowered->module, *backend.registry, name, *rt_dir);
+  if (!runtimes) return runtimes.take_error();
   name_status_record(*lowered->module, status_symbol);
 
   t = Clock::now();
@@ -178,6 +209,7 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
   link.output = tmp_library;
   link.soname = "lib" + name + ".so";
   link.runtime_dir = *rt_dir;
+  link.runtimes = *runtimes;
   for (const auto& lib : backend.registry->vendor_libraries())
     if (lib.available && lib.owner == kRuntimeOwner) link.libraries.push_back(lib.name);
   std::sort(link.libraries.begin(), link.libraries.end());

@@ -72,7 +72,9 @@ Status link_shared_library(const LinkRequest& r) {
                                    // libdace_rt always a DT_NEEDED entry (drivers such as
                                    // Debian's gcc pass --as-needed by default), the rest as needed.
                                    "-L" + r.runtime_dir, "-Wl,-rpath," + r.runtime_dir, "-Wl,--no-as-needed",
-                                   "-ldace_rt", "-Wl,--as-needed"};
+                                   "-ldace_rt"};
+  for (const std::string& runtime : r.runtimes) argv.push_back("-l" + runtime);
+  argv.push_back("-Wl,--as-needed");
   for (const std::string& lib : r.libraries) argv.push_back("-l:" + lib);
   argv.push_back("-lmvec");
   argv.push_back("-lm");

@@ -20,6 +20,7 @@ struct LinkRequest {
   std::string output;         // the shared library to write
   std::string soname;         // "lib<name>.so"
   std::string runtime_dir;    // of libdace_rt.so
+  std::vector<std::string> runtimes;   // other runtime libraries in runtime_dir, always needed ("dace_cuda_rt")
   std::vector<std::string> libraries;  // sonames of vendor libraries that may be needed
 };
 

@@ -17,9 +17,11 @@ index the runtime's API and link whole into a shared object (position-independen
 program checks in /proc/self/maps that no LLVM and no libdace.so is loaded, and the outputs are
 compared with the corpus's NumPy outputs (rtol/atol of the case). The dynamic-link closure
 (ldd) of each program must not name libLLVM or libdace.so either. A second AOT compile into
-another folder gives a byte-identical object and archive. Then the refusals: an output folder that cannot
-be created, an SDFG name that is not a C identifier, and a program with GPU storage, each exit
-2 with a message naming the problem and leaving no file behind.
+another folder gives a byte-identical object and archive. GPU programs (check_gpu_programs): with
+the CUDA plugin, on the emulated device and built for the device (embedded PTX), linked with
+libdace_cuda_rt.so; without it, refused. Then the refusals: an output folder that cannot be
+created, an SDFG name that is not a C identifier, and an MPI program (its runtime has no library
+of its own), each exit 2 with a message naming the problem and leaving no file behind.
 """
 import json
 import os
@@ -89,7 +91,7 @@ static int mapped(const char* what) {
 int main(void) {
 %(decls)s
   %(name)sHandle_t h = __dace_init_%(name)s(%(init_args)s);
-  if (!h) { fprintf(stderr, "init failed\n"); return 4; }
+  if (!h) { fprintf(stderr, "init failed: %%s\n", __dace_status_%(name)s.what ? __dace_status_%(name)s.what : "?"); return 4; }
   __dace_status_%(name)s.code = 0;
   __program_%(name)s(h%(call_args)s);
   if (__dace_status_%(name)s.code != 0) { fprintf(stderr, "program failed: %%s\n", __dace_status_%(name)s.what); return 4; }
@@ -102,6 +104,9 @@ int main(void) {
   if (mapped("lib%(name)s.so")) { fprintf(stderr, "lib%(name)s.so is loaded\n"); return 5; }
 #else
   if (!mapped("libdace_rt.so")) { fprintf(stderr, "libdace_rt.so is not loaded\n"); return 5; }
+#endif
+#ifdef AOT_CUDA_RUNTIME
+  if (!mapped("libdace_cuda_rt.so")) { fprintf(stderr, "libdace_cuda_rt.so is not loaded\n"); return 5; }
 #endif
   printf("ok\n");
   return 0;
@@ -164,6 +169,84 @@ def check_outputs(kernel, outputs, case, kdir, label):
 def closure_names(exe):
     out = run(['ldd', exe]).stdout
     return out
+
+
+# GPU programs (DaCe's *.gpu.sdfg): grid-strided stencils (jacobi_2d), warpReduce block
+# reductions (softmax), cuBLAS tasklets (gemm: dace_cuda_gemm).
+GPU_KERNELS = ['jacobi_2d', 'softmax', 'gemm']
+
+
+def cuda_driver_present():
+    try:
+        import ctypes
+        ctypes.CDLL('libcuda.so.1')
+        return True
+    except OSError:
+        return False
+
+
+def check_gpu_programs(cli, corpus, work, cc, env):
+    """With the CUDA plugin: a GPU program compiled ahead of time links libdace_cuda_rt.so (the
+    CUDA runtime without LLVM) besides libdace_rt.so. On the emulated device (--emulate-device:
+    kernels built for the host) a C program linking only -l<name> must match NumPy with no LLVM
+    or libdace.so loaded and libdace_cuda_rt.so loaded. Built for the device (PTX embedded in the
+    library, loaded by the driver at the first launch), the library must hold the PTX; the
+    program must match NumPy where a CUDA driver is present, and fail naming the missing
+    driver (status record, no crash) where none is."""
+    driver = cuda_driver_present()
+    for kernel in GPU_KERNELS:
+        kdir = os.path.join(corpus, kernel)
+        sdfg = os.path.join(kdir, f'{kernel}.gpu.sdfg')
+        case = json.load(open(os.path.join(kdir, 'case.json')))
+        info = json.loads(run([cli, 'info', sdfg, '--json']).stdout)
+        name = info['name']
+        init_args = [{'name': s, 'dtype': info['symbols'].get(s, 'int64') if isinstance(info['symbols'], dict)
+                      else 'int64'} for s in info['free_symbols'] if not s.startswith('__dace')]
+        for mode in ('emulated', 'ptx'):
+            label = f'GPU {mode}'
+            out = os.path.join(work, f'{kernel}.gpu.{mode}')
+            flags = ['--emulate-device'] if mode == 'emulated' else []
+            r = run([cli, 'compile', sdfg, '--aot', '-o', out, '-O3'] + flags, env=env)
+            if r.returncode != 0:
+                fail(f'{kernel} ({label}): dace compile --aot exit {r.returncode}: {r.stdout}')
+                continue
+            lib = os.path.join(out, f'lib{name}.so')
+            dyn = run(['readelf', '-d', lib]).stdout
+            for needed in ('libdace_rt.so', 'libdace_cuda_rt.so'):
+                if f'[{needed}' not in dyn:
+                    fail(f'{kernel} ({label}): lib{name}.so does not need {needed}:\n{dyn[:2000]}')
+            ptx = run(['strings', '-n', '8', lib]).stdout
+            has_ptx = '.entry ' in ptx and '.target sm_' in ptx
+            if has_ptx != (mode == 'ptx'):
+                fail(f'{kernel} ({label}): PTX text {"missing from" if mode == "ptx" else "found in"} lib{name}.so')
+            data_dir = os.path.join(work, f'{kernel}.gpu.{mode}.data')
+            os.makedirs(data_dir)
+            src, outputs = make_driver(name, info['arguments'], init_args, case, kdir, data_dir)
+            main_c = os.path.join(work, f'{kernel}_gpu_{mode}_main.c')
+            open(main_c, 'w').write(src)
+            exe = os.path.join(work, f'{kernel}_gpu_{mode}')
+            r = run([cc, '-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-DAOT_CUDA_RUNTIME', '-I', out,
+                     main_c, '-o', exe, '-L', out, '-l' + name, '-Wl,-rpath,' + out])
+            if r.returncode != 0:
+                fail(f'{kernel} ({label}): building the C program: {r.stdout}')
+                continue
+            deps = closure_names(exe)
+            if 'libLLVM' in deps or 'libdace.so' in deps or 'libdace_cuda_rt.so' not in deps:
+                fail(f'{kernel} ({label}): the program links LLVM or libdace.so, or not libdace_cuda_rt.so:\n{deps}')
+            r = run([exe], env=env)
+            if mode == 'ptx' and not driver:
+                if r.returncode != 4 or 'no CUDA driver' not in r.stdout:
+                    fail(f'{kernel} ({label}): without a CUDA driver, expected exit 4 naming it: '
+                         f'exit {r.returncode}: {r.stdout}')
+                else:
+                    print(f'{kernel} ({label}): PTX embedded; without a CUDA driver the call reports it: '
+                          f'{r.stdout.strip()}')
+                continue
+            if r.returncode != 0 or 'ok' not in r.stdout:
+                fail(f'{kernel} ({label}): the C program failed (exit {r.returncode}): {r.stdout}')
+                continue
+            if check_outputs(kernel, outputs, case, kdir, label):
+                print(f'{kernel} ({label}): outputs match NumPy, no LLVM loaded, libdace_cuda_rt.so loaded')
 
 
 def check_static_runtime(rt_dir, work, cc):
@@ -325,18 +408,34 @@ def main():
         fail(f'SDFG name that is no C identifier: exit {r.returncode}: {r.stdout}')
     if os.path.isdir(bad_out) and os.listdir(bad_out):
         fail(f'a refused compile left files: {os.listdir(bad_out)}')
-    # With the CUDA plugin, the GPU program lowers and calls the plugin's runtime, which AOT
-    # refuses by name; without it, the lowering refuses GPU storage.
-    gpu_out = os.path.join(work, 'gpu_out')
-    r = run([cli, 'compile', os.path.join(corpus, 'jacobi_2d', 'jacobi_2d.gpu.sdfg'), '--aot', '-o', gpu_out],
-            env=env)
+    # Without the CUDA plugin, the lowering refuses GPU storage; with it, GPU programs are
+    # compiled (check_gpu_programs).
     cuda_plugin = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(cli))), 'lib', 'libdace', 'plugins',
                                'libdace_plugin_cuda.so')
-    expected = ['dace_cuda_', 'plugin "cuda"', 'libdace_rt'] if os.path.exists(cuda_plugin) else ['GPU_Global']
-    if r.returncode != 2 or not all(e in r.stdout for e in expected):
-        fail(f'GPU program: exit {r.returncode}, expected {expected} in: {r.stdout}')
-    if os.path.isdir(gpu_out) and os.listdir(gpu_out):
-        fail(f'a refused GPU compile left files: {os.listdir(gpu_out)}')
+    if os.path.exists(cuda_plugin):
+        check_gpu_programs(cli, corpus, work, cc, env)
+    else:
+        print('note: no CUDA plugin in this build: GPU programs checked for their refusal only')
+        gpu_out = os.path.join(work, 'gpu_out')
+        r = run([cli, 'compile', os.path.join(corpus, 'jacobi_2d', 'jacobi_2d.gpu.sdfg'), '--aot', '-o', gpu_out],
+                env=env)
+        if r.returncode != 2 or 'GPU_Global' not in r.stdout:
+            fail(f'GPU program without the CUDA plugin: exit {r.returncode}, expected GPU_Global in: {r.stdout}')
+        if os.path.isdir(gpu_out) and os.listdir(gpu_out):
+            fail(f'a refused GPU compile left files: {os.listdir(gpu_out)}')
+    # A runtime with no library of its own (MPI's lives only in its plugin) refuses the program.
+    mpi_sdfg = os.path.join(corpus + '-mpi', 'allreduce_mean', 'allreduce_mean.simp.sdfg')
+    mpi_plugin = os.path.join(os.path.dirname(cuda_plugin), 'libdace_plugin_mpi.so')
+    if os.path.exists(mpi_sdfg) and os.path.exists(mpi_plugin):
+        mpi_out = os.path.join(work, 'mpi_out')
+        r = run([cli, 'compile', mpi_sdfg, '--aot', '-o', mpi_out], env=env)
+        expected = ['dace_mpi_', 'plugin "mpi"', 'lives inside the plugin']
+        if r.returncode != 2 or not all(e in r.stdout for e in expected):
+            fail(f'MPI program: exit {r.returncode}, expected {expected} in: {r.stdout}')
+        if os.path.isdir(mpi_out) and os.listdir(mpi_out):
+            fail(f'a refused MPI compile left files: {os.listdir(mpi_out)}')
+    else:
+        print(f'note: no MPI plugin or no {mpi_sdfg}: the refusal of MPI programs is not checked')
     r = run([cli, 'compile', gemm, '--aot'], env=env)
     if r.returncode != 2 or '--aot needs -o' not in r.stdout:
         fail(f'--aot without -o: exit {r.returncode}: {r.stdout}')

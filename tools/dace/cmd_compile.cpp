@@ -25,7 +25,7 @@ constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
     "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet|--progress] [--bounds-check]\n"
     "       dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS] [--bounds-check]\n"
-    "                    [--json]   ahead of time: DIR/lib<name>.so, DIR/lib<name>.a, DIR/<name>.o, DIR/<name>.h\n"
+    "                    [--emulate-device] [--json]   ahead of time: DIR/lib<name>.so, DIR/lib<name>.a, DIR/<name>.o, DIR/<name>.h\n"
     "                               (no JIT at run time)\n";
 
 int usage_error(const std::string& message) {
@@ -155,9 +155,9 @@ int cmd_compile(const std::vector<std::string>& raw_args) {
   if (file.empty()) return usage_error("no SDFG file");
   if (aot != !out_dir.empty()) return usage_error(aot ? "--aot needs -o DIR" : "-o DIR is for --aot");
   if (aot) {
-    if (!dump_ir.empty() || !dump_asm.empty() || !ptx_out.empty() || !flags.cache_dir.empty() || !flags.tiered ||
-        flags.emulate_device)
-      return usage_error("--aot takes -O, --fast-math, --threads, --optimize, --bounds-check and --json only");
+    if (!dump_ir.empty() || !dump_asm.empty() || !ptx_out.empty() || !flags.cache_dir.empty() || !flags.tiered)
+      return usage_error(
+          "--aot takes -O, --fast-math, --threads, --optimize, --bounds-check, --emulate-device and --json only");
     return compile_aot(file, flags, out_dir, as_json, progress);
   }
   flags.wait_optimized = true;  // a report of the optimized tier needs it in
