@@ -27,19 +27,31 @@ std::vector<sym::Expr> non_unit_sizes(const sym::Subset& subset) {
   return out;
 }
 
-bool is_large_product(const ir::State& state, int node) {
+bool is_float_container(const ir::SDFG& sdfg, const std::string& data) {
+  auto it = sdfg.arrays.find(data);
+  if (it == sdfg.arrays.end() || it->second.dtype.pointer_depth != 0) return false;
+  const ir::ScalarType t = it->second.dtype.scalar;
+  return t == ir::ScalarType::Float32 || t == ir::ScalarType::Float64;
+}
+
+// Only products a device library call can take as they are: float32/float64 matrices (unit
+// dimensions aside, so no batched 3-D operand) and no separate C input. Others stay where
+// LoopToMap puts them (in the thread, slow but compiled).
+bool is_large_product(const ir::SDFG& sdfg, const ir::State& state, int node) {
   const std::string cls = short_class(static_cast<const ir::LibraryNode*>(state.node(node))->classpath);
   if (cls != "MatMul" && cls != "Gemm") return false;
   std::vector<sym::Expr> a, b;
   for (int e : state.in_edges(node)) {
     const ir::DataflowEdge* edge = state.edge(e);
     if (edge->memlet.is_empty()) continue;
-    if (edge->dst_conn == "_a") a = non_unit_sizes(edge->memlet.subset);
-    if (edge->dst_conn == "_b") b = non_unit_sizes(edge->memlet.subset);
+    if (edge->dst_conn == "_cin") return false;
+    if (edge->dst_conn != "_a" && edge->dst_conn != "_b") continue;
+    if (!is_float_container(sdfg, edge->memlet.data)) return false;
+    (edge->dst_conn == "_a" ? a : b) = non_unit_sizes(edge->memlet.subset);
   }
   // A matrix result needs a matrix on both sides; vector products (Gemv, Dot shapes) stay
   // in the thread, where a map over the loop is the parallel form.
-  if (a.size() < 2 || b.size() < 2) return false;
+  if (a.size() != 2 || b.size() != 2) return false;
   // Rows of A (all its dimensions but the inner one, batches included) * inner * columns.
   sym::Expr work = b.back();
   for (const sym::Expr& s : a) work = sym::mul(work, s);
@@ -48,9 +60,10 @@ bool is_large_product(const ir::State& state, int node) {
 }
 
 bool state_holds_large_product(const ir::State& state) {
+  const ir::SDFG& sdfg = owning_sdfg(*state.parent);
   for (int id : state.node_ids()) {
     const ir::Node* n = state.node(id);
-    if (n->kind == ir::NodeKind::Library && is_large_product(state, id)) return true;
+    if (n->kind == ir::NodeKind::Library && is_large_product(sdfg, state, id)) return true;
     if (n->kind == ir::NodeKind::NestedSDFG)
       if (const auto* nested = static_cast<const ir::NestedSDFGNode*>(n); nested->sdfg)
         if (holds_large_matrix_product(*nested->sdfg)) return true;

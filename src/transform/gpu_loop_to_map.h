@@ -6,7 +6,9 @@
 // Left a loop on the host, each iteration's product runs on GPU_Global data as one device
 // call (cuBLAS through the CUDA plugin), parallel over the whole result.
 // A product is large unless its multiply-add count (rows * columns * inner) is a constant
-// below kSmallProductWork; for those, one kernel thread per iteration still pays.
+// below kSmallProductWork; for those, one kernel thread per iteration still pays. Only
+// products a device call takes as they are count: float32/float64 operands that are
+// matrices once dimensions of extent 1 are dropped (no batched 3-D operand), no `_cin`.
 // Each application is recorded as LoopToMap (DaCe replays it as such).
 #pragma once
 #include <memory>
@@ -19,7 +21,7 @@ namespace dace::transform {
 inline constexpr int64_t kSmallProductWork = 32 * 32 * 32;
 
 // Whether `region` (a loop body, with its nested regions and nested SDFGs) holds a MatMul or
-// Gemm node whose result is a matrix and whose work is not a constant below
+// Gemm node of float32/float64 matrices whose work is not a constant below
 // kSmallProductWork.
 bool holds_large_matrix_product(const ir::ControlFlowRegion& region);
 

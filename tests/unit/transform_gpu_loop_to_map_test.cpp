@@ -24,6 +24,7 @@ using T = ir::ScalarType;
 struct Batched {
   std::string n = "N", k = "K", m = "M";
   bool vector = false;  // W is a vector: C[b] = A[b] @ w
+  T type = T::Float64;
 };
 
 std::unique_ptr<ir::SDFG> batched_product(const Batched& o) {
@@ -31,13 +32,13 @@ std::unique_ptr<ir::SDFG> batched_product(const Batched& o) {
   g->name = "batched_mm";
   for (const std::string& s : {std::string("B"), o.n, o.k, o.m})
     if (!std::isdigit(static_cast<unsigned char>(s[0]))) g->symbols[s] = ir::DType::of(T::Int64);
-  add_array(*g, "A", T::Float64, {"B", o.n, o.k});
+  add_array(*g, "A", o.type, {"B", o.n, o.k});
   if (o.vector) {
-    add_array(*g, "W", T::Float64, {o.k});
-    add_array(*g, "C", T::Float64, {"B", o.n});
+    add_array(*g, "W", o.type, {o.k});
+    add_array(*g, "C", o.type, {"B", o.n});
   } else {
-    add_array(*g, "W", T::Float64, {o.k, o.m});
-    add_array(*g, "C", T::Float64, {"B", o.n, o.m});
+    add_array(*g, "W", o.type, {o.k, o.m});
+    add_array(*g, "C", o.type, {"B", o.n, o.m});
   }
   TestLoop l = add_test_loop(*g, "batches", "0", "b < B", "b + 1", "b");
   ir::State& s = add_state(*l.loop, *g, "product");
@@ -166,6 +167,36 @@ TEST(GpuLoopToMap, LoopAroundMatrixVectorProductBecomesAMap) {
       for (int64_t k = 0; k < kK; ++k) acc += d.A[(b * kN + i) * kK + k] * d.W[k];
       EXPECT_NEAR(d.C[b * kN + i], acc, 1e-12) << b << ", " << i;
     }
+}
+
+TEST(GpuLoopToMap, LoopAroundIntegerProductBecomesAMap) {
+  // cuBLAS has no integer product: such a product stays in the thread, as LoopToMap puts it.
+  Batched o;
+  o.type = T::Int64;
+  std::unique_ptr<ir::SDFG> g = batched_product(o);
+  EXPECT_FALSE(holds_large_matrix_product(only_loop(*g)));
+  Result<bool> changed = run_gpu_loop_to_map(*g);
+  ASSERT_TRUE(changed.ok()) << changed.error().message;
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(count_nodes(*g, ir::NodeKind::MapEntry), 1);
+}
+
+TEST(GpuLoopToMap, LoopAroundBatchedProductBecomesAMap) {
+  // C[b] = A[b] @ W where every A[b] is itself a stack of matrices (a 3-D operand): not one
+  // device gemm, so the loop is mapped as LoopToMap would.
+  std::unique_ptr<ir::SDFG> g = batched_product({});
+  EXPECT_TRUE(holds_large_matrix_product(only_loop(*g)));
+  g->symbols["L"] = ir::DType::of(T::Int64);
+  g->arrays.at("A").shape = {E("B"), E("L"), E("N"), E("K")};
+  ir::ControlFlowRegion& loop = const_cast<ir::ControlFlowRegion&>(only_loop(*g));
+  auto& s = static_cast<ir::State&>(*loop.block(loop.block_slots().front()));
+  for (int e : s.edge_ids())
+    if (s.edge(e)->dst_conn == "_a") {
+      Result<ir::Memlet> m = ir::parse_memlet("A[b, 0:L, 0:N, 0:K]");
+      ASSERT_TRUE(m.ok());
+      s.edge(e)->memlet = *m;
+    }
+  EXPECT_FALSE(holds_large_matrix_product(only_loop(*g)));
 }
 
 // Whether a MatMul node sits inside a GPU_Device map of `g` or of an SDFG nested in one.
