@@ -10,6 +10,13 @@ import libdace
 from conftest import CORPUS
 
 GEMM = os.path.join(CORPUS, "gemm", "gemm.simp.sdfg")
+JACOBI_GPU = os.path.join(CORPUS, "jacobi_2d", "jacobi_2d.gpu.sdfg")
+
+
+def _cuda_plugin():
+    from libdace._loader import library_path
+
+    return os.path.join(os.path.dirname(library_path()), "libdace", "plugins", "libdace_plugin_cuda.so")
 
 
 @pytest.mark.skipif(not os.path.exists(GEMM), reason="corpus not found")
@@ -35,3 +42,17 @@ def test_compile_aot_refuses_a_name_that_is_no_c_identifier(tmp_path):
     with pytest.raises(libdace.InvalidArgumentError, match="not a C identifier"):
         g.compile_aot(tmp_path / "out")
     assert not (tmp_path / "out").exists() or not os.listdir(tmp_path / "out")
+
+
+@pytest.mark.skipif(not os.path.exists(JACOBI_GPU), reason="corpus not found")
+def test_compile_aot_of_a_gpu_program_links_the_cuda_runtime(tmp_path):
+    if not os.path.exists(_cuda_plugin()):
+        pytest.skip(f"no CUDA plugin in this build ({_cuda_plugin()})")
+    g = libdace.SDFG.from_file(JACOBI_GPU)
+    for emulate in (True, False):
+        out = tmp_path / ("emulated" if emulate else "ptx")
+        lib, obj, header = g.compile_aot(out, opt_level=1, emulate_device=emulate)
+        data = open(lib, "rb").read()
+        assert b"libdace_cuda_rt.so" in data, "the library needs the CUDA runtime"
+        # Built for the device, the kernels travel as PTX text; emulated, as host code.
+        assert (b".entry " in data) == (not emulate)

@@ -589,11 +589,12 @@ class SDFG(ControlFlowRegion, Releasable):
                                emulate_device=emulate_device, bounds_check=bounds_check)
 
     def compile_aot(self, out_dir, opt_level=3, fast_math=False, num_threads=0, optimize=None, context=None,
-                    bounds_check=False):
+                    bounds_check=False, emulate_device=False):
         """Ahead-of-time compilation (docs/aot.md): writes out_dir/lib<name>.so, lib<name>.a,
         <name>.o and <name>.h, for a C or Fortran host that links them with no JIT at run time.
         The name must be a C identifier. Returns three paths (library, object, header); the
-        static archive is lib<name>.a next to them."""
+        static archive is lib<name>.a next to them. GPU programs need libdace_cuda_rt.so;
+        emulate_device=True builds their kernels for the host (no GPU or driver needed)."""
         import os
 
         from .context import default_context
@@ -603,6 +604,7 @@ class SDFG(ControlFlowRegion, Releasable):
         check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
         opts.opt_level, opts.fast_math, opts.num_threads = int(opt_level), int(bool(fast_math)), int(num_threads)
         opts.optimize, opts.bounds_check = enc(optimize), int(bool(bounds_check))
+        opts.emulate_device = int(bool(emulate_device))
         out_dir = os.fspath(out_dir)
         check(_capi.dace_program_compile_aot(ctx._handle, self._h(), ctypes.byref(opts), enc(out_dir)))
         name = self.name
