@@ -1,7 +1,7 @@
 // How dace_sdfg_render reports a renderer module it cannot use (docs/render.md): the module
 // is looked for once per process in <folder of libdace.so>/libdace/, so each case runs in a
 // child process (render_module_probe, tests/render_module) against a copy of libdace.so in
-// a folder of its own (found first through LD_LIBRARY_PATH), with in its libdace/ folder
+// a folder of its own (a link found first through LD_LIBRARY_PATH), with in its libdace/ folder
 //   - nothing: "not there ... built or installed without", naming the path looked at;
 //   - a module whose library is missing (fake_module.c needs absent_dep.c, not copied): "there
 //     but cannot be loaded", naming the module's path and the missing library, and not
@@ -24,12 +24,14 @@ const fs::path& build_dir() {
   return dir;
 }
 
-// A folder holding a copy of libdace.so under its SONAME, and libdace/ (empty).
+// A folder holding libdace.so under its SONAME, and libdace/ (empty). A symbolic link, as in
+// an installed tree (libdace.so.0 -> libdace.so.X.Y.Z): libdace locates itself by the path
+// the loader opened (dladdr), not by the link's target, and a copy would be 200 MB.
 fs::path copy_of_libdace(const std::string& name) {
   const fs::path root = build_dir() / "tests" / "render_module_cases" / name;
   fs::remove_all(root);
   fs::create_directories(root / "lib" / "libdace");
-  fs::copy_file(fs::canonical(build_dir() / "lib" / "libdace.so.0"), root / "lib" / "libdace.so.0");
+  fs::create_symlink(fs::canonical(build_dir() / "lib" / "libdace.so.0"), root / "lib" / "libdace.so.0");
   return root / "lib";
 }
 
@@ -79,7 +81,7 @@ TEST(CapiRenderModule, RealModuleNextToTheCopyDraws) {
   if (!fs::exists(real)) GTEST_SKIP() << "no renderer module in this build (configured without Graphviz): " << real;
 #endif
   const fs::path lib = copy_of_libdace("present");
-  fs::copy_file(real, lib / "libdace" / "libdace_render.so");
+  fs::create_symlink(fs::canonical(real), lib / "libdace" / "libdace_render.so");
   const std::string out = probe_with(lib);
   EXPECT_EQ(out, "status " + std::to_string(DACE_OK) + ": drawn\n");
 }
