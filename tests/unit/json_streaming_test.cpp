@@ -115,6 +115,74 @@ TEST(JsonStreaming, SyntaxErrorAfterAContentErrorIsReportedFirst) {
   EXPECT_NE(r.error().message.find("JSON syntax error"), std::string::npos) << r.error().message;
 }
 
+// An SDFG with one top-level block whose members are given (the block's own braces included).
+std::string one_block(const std::string& block) {
+  return R"({"type":"SDFG","attributes":{"name":"x","_arrays":{}},"nodes":[)" + block +
+         R"(],"edges":[],"start_block":0,"dace_version":"1.0.2"})";
+}
+
+// Both readers give the same outcome: the same error message, or SDFGs that write the same
+// bytes. The whole-DOM reader is the reference: nlohmann's DOM keeps the last value of a
+// duplicate key, at the first key's position.
+void expect_same_as_whole_dom(const std::string& text) {
+  auto whole = json::read_sdfg_whole_dom(text);
+  auto r = json::read_sdfg(text);
+  ASSERT_EQ(r.ok(), whole.ok()) << (r.ok() ? whole.error().message : r.error().message);
+  if (!whole.ok()) {
+    EXPECT_EQ(r.error().message, whole.error().message);
+    return;
+  }
+  EXPECT_EQ(json::write_sdfg(**r), json::write_sdfg(**whole));
+}
+
+const char* kBadNodes = R"([{"type":"AccessNode","attributes":{"data":5}}])";
+const char* kOneAccessNode = R"([{"type":"AccessNode","label":"A","attributes":{"data":"A"}}])";
+
+TEST(JsonStreaming, StateListBeforeTheTypeIsReplacedByALaterDuplicate) {
+  // The first "nodes" comes before "type", the second after it: the second is the state's
+  // node list (last value wins), the first is only syntax. The streaming reader used to read
+  // the first one (a content error the whole-DOM reader never sees).
+  const std::string text =
+      one_block(std::string(R"({"label":"s","nodes":)") + kBadNodes + R"(,"type":"SDFGState","nodes":[],"edges":[]})");
+  auto whole = json::read_sdfg_whole_dom(text);
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  expect_same_as_whole_dom(text);
+}
+
+TEST(JsonStreaming, StateListWithTheTypeKnownIsReplacedByALaterDuplicate) {
+  // Reversed: the type is known at the first list, and the bad list comes last (the last value
+  // wins, so the error is the whole-DOM reader's too).
+  const std::string text = one_block(std::string(R"({"type":"SDFGState","label":"s","nodes":[],"nodes":)") +
+                                     kBadNodes + R"(,"edges":[]})");
+  auto whole = json::read_sdfg_whole_dom(text);
+  ASSERT_FALSE(whole.ok());
+  expect_same_as_whole_dom(text);
+}
+
+// A loop region whose "type" is given twice: first as a state (so its block list looked like a
+// state's node list to the streaming reader), then as what it is. nlohmann's DOM keeps the
+// last type, LoopRegion, whose "nodes" are blocks.
+TEST(JsonStreaming, BlockListOfARegionWhoseTypeIsFirstAStateIsReadAsBlocks) {
+  const std::string state = R"({"type":"SDFGState","label":"body","nodes":[],"edges":[]})";
+  const std::string loop = R"({"type":"SDFGState","label":"loop","nodes":[)" + state +
+                           R"(],"edges":[],"start_block":0,"attributes":{"loop_variable":"i",)"
+                           R"("init_statement":{"string_data":"i = 0","language":"Python"},)"
+                           R"("loop_condition":{"string_data":"i < 4","language":"Python"},)"
+                           R"("update_statement":{"string_data":"i = i + 1","language":"Python"}},)"
+                           R"("type":"LoopRegion"})";
+  auto whole = json::read_sdfg_whole_dom(one_block(loop));
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  expect_same_as_whole_dom(one_block(loop));
+  // Read as a loop holding the state "body".
+  EXPECT_NE(json::write_sdfg(**whole).find("\"body\""), std::string::npos);
+}
+
+TEST(JsonStreaming, StateWhoseTypeIsReplacedByANonStringIsNotReadAsAState) {
+  const std::string text =
+      one_block(std::string(R"({"type":"SDFGState","label":"s","nodes":)") + kOneAccessNode + R"(,"type":5})");
+  expect_same_as_whole_dom(text);
+}
+
 // The structure bench/large_sdfg.py writes: states of 333 units (access node A -> tasklet ->
 // access node A, A[k] in, A[k + 1] out), chained by interstate edges. Written here
 // independently, with its own counts.

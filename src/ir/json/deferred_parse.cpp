@@ -209,18 +209,21 @@ class SkeletonParser {
   }
 
   // Members in order; `nodes` and `edges` of a state are deferred. Whether the object is a
-  // state may only be known after those keys (`type` can come last), so they are skipped
-  // first and decided at the end.
+  // state is known only at its end: `type` may come after those keys, or come twice (the last
+  // one counts, as in nlohmann's DOM). So every `nodes`/`edges` list is skipped first and
+  // decided at the end, by the final type: deferred in a state, parsed otherwise. A list that
+  // a later member of the same key replaces is parsed only to check its syntax (the whole-DOM
+  // reader parses it too, then keeps the last value).
   bool object(size_t& pos, Json& out) {
     ++pos;
     out = Json::object();
     struct Pending {
       std::string key;
       size_t begin, end;
+      bool superseded = false;
     };
     std::vector<Pending> pending;
     std::string type;
-    bool has_type = false;
     skip_ws(pos);
     if (pos < text_.size() && text_[pos] == '}') {
       ++pos;
@@ -234,26 +237,20 @@ class SkeletonParser {
       ++pos;
       skip_ws(pos);
       if (pos >= text_.size()) return false;
+      for (Pending& p : pending)
+        if (p.key == k) p.superseded = true;
       const bool list = text_[pos] == '[';
-      if ((k == "nodes" || k == "edges") && list && (!has_type || type == "SDFGState")) {
+      if ((k == "nodes" || k == "edges") && list) {
         const size_t begin = pos;
         if (!skip_value(pos)) return false;
-        if (has_type) {
-          out[k] = deferred_list(begin, pos);
-          ++ctx_.deferred_lists;
-        } else {
-          out[k] = nullptr;  // keeps the member order; filled in below
-          pending.push_back({k, begin, pos});
-        }
+        out[k] = nullptr;  // keeps the member order; filled in below
+        pending.push_back({k, begin, pos});
       } else {
         Json v;
         // Attributes hold no blocks to defer (a nested SDFG inside is read whole).
         const bool may_hold_blocks = k == "nodes" || k == "branches";
         if (!(may_hold_blocks ? descend(pos, v) : plain(pos, v))) return false;
-        if (k == "type" && v.is_string()) {
-          has_type = true;
-          type = v.get<std::string>();
-        }
+        if (k == "type") type = v.is_string() ? v.get<std::string>() : std::string();
         out[k] = std::move(v);
       }
       skip_ws(pos);
@@ -267,15 +264,16 @@ class SkeletonParser {
       break;
     }
     for (const Pending& p : pending) {
-      if (type == "SDFGState") {
+      if (!p.superseded && type == "SDFGState") {
         out[p.key] = deferred_list(p.begin, p.end);
         ++ctx_.deferred_lists;
         continue;
       }
       size_t at = p.begin;
       Json v;
-      if (!(p.key == "nodes" ? descend(at, v) : plain(at, v))) return false;
-      out[p.key] = std::move(v);
+      const bool blocks = p.key == "nodes" && !p.superseded;
+      if (!(blocks ? descend(at, v) : plain(at, v))) return false;
+      if (!p.superseded) out[p.key] = std::move(v);
     }
     return true;
   }
