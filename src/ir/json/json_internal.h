@@ -51,6 +51,12 @@ struct SimpleParseScratch {
 // the value. False (pos, out unchanged) for anything else, valid or not: parse it with
 // nlohmann then (src/ir/json/simple_value_parse.cpp).
 bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch);
+// Internal switch for differential testing, not an option: on (the default), read_sdfg parses
+// values in that subset itself; off, parse_simple_value declines everything and every value
+// goes to nlohmann. Both must give the same SDFG, status and message: the differential test
+// (tests/fuzz/json_fast_path_diff.cpp) reads each text both ways. Process-wide; do not flip
+// it while another thread reads.
+void set_json_fast_path(bool enabled);
 
 struct ReadContext {
   Dialect dialect;

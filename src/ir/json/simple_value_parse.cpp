@@ -9,6 +9,7 @@
 // (nlohmann's own float conversion), long integers (its overflow rules), malformed text —
 // declines: the caller parses the value with nlohmann instead, which gives the same value or
 // the error.
+#include <atomic>
 #include <cstring>
 
 #include "ir/json/json_internal.h"
@@ -183,9 +184,13 @@ class SimpleParser {
   std::vector<std::pair<std::string, Json>>& members_;
 };
 
+// set_json_fast_path: off only in the differential test, which reads the same text both ways.
+std::atomic<bool> fast_path_enabled{true};
+
 }  // namespace
 
 bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch) {
+  if (!fast_path_enabled.load(std::memory_order_relaxed)) return false;
   SimpleParser parser(text, scratch);
   const char* p = parser.begin() + pos;
   Json v;
@@ -194,5 +199,7 @@ bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimplePar
   out = std::move(v);
   return true;
 }
+
+void set_json_fast_path(bool enabled) { fast_path_enabled.store(enabled, std::memory_order_relaxed); }
 
 }  // namespace dace::ir::json::detail
