@@ -437,7 +437,58 @@ Result<std::vector<llvm::Value*>> device_stack_array(Frame& f, const std::string
   return marks;
 }
 
+// A ScopeLocal container whose block the enclosing map keeps for all its scope instances
+// (Frame::reused_blocks): the held block when it is large enough, else a new one (the old
+// freed). Its size is computed and checked here, for this instance, exactly as a fresh
+// block's; only the allocator call is saved. The contents are whatever the previous instance
+// left, which DaCe's Scope lifetime allows (a scope instance starts with undefined contents),
+// except that a setzero container is zeroed for every instance. On failure the function
+// leaves at once (the block is not part of the caller's batch: leave() frees it through the
+// slot).
+Result<std::vector<llvm::Value*>> reuse_scope_block(Frame& f, const std::string& name, const ir::DataDescriptor& d,
+                                                    const Frame::ReusedBlock& slot, bool zero, bool thread_local_storage) {
+  llvm::IRBuilder<>& b = f.b;
+  Result<CheckedSize> size = batch_checked_size(f, name, d);
+  if (!size) return size.take_error();
+  llvm::PointerType* ptr_ty = b.getPtrTy();
+  llvm::Value* held = b.CreateLoad(ptr_ty, slot.ptr, name + ".held");
+  llvm::Value* capacity = b.CreateLoad(b.getInt64Ty(), slot.bytes);
+  llvm::Value* renew = b.CreateOr(b.CreateOr(b.CreateIsNull(held), b.CreateICmpNE(size->code, b.getInt32(0))),
+                                  b.CreateICmpSGT(size->bytes, capacity));
+  llvm::BasicBlock* grow = llvm::BasicBlock::Create(f.mc.ctx, "reuse.grow", f.fn);
+  llvm::BasicBlock* keep = llvm::BasicBlock::Create(f.mc.ctx, "reuse.keep", f.fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "reuse.done", f.fn);
+  b.CreateCondBr(renew, grow, keep);
+  b.SetInsertPoint(grow);
+  heap_free(b, f.mc, held);
+  llvm::Value* fresh = checked_heap_allocate(f, *size, zero);
+  b.CreateStore(fresh, slot.ptr);
+  b.CreateStore(b.CreateSelect(b.CreateIsNull(fresh), b.getInt64(0), size->bytes), slot.bytes);
+  llvm::BasicBlock* grow_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(keep);
+  if (zero) {
+    llvm::Value* rounded = b.CreateAnd(b.CreateAdd(size->bytes, b.getInt64(63)), b.getInt64(~int64_t{63}));
+    b.CreateMemSet(held, b.getInt8(0), rounded, llvm::MaybeAlign(64));
+  }
+  llvm::BasicBlock* keep_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  llvm::PHINode* p = b.CreatePHI(ptr_ty, 2, name);
+  p->addIncoming(fresh, grow_end);
+  p->addIncoming(held, keep_end);
+  f.leave_if(b.CreateIsNull(p));
+  f.bind_data(name, DataBinding{p, &d, thread_local_storage});
+  return std::vector<llvm::Value*>{};
+}
+
 }  // namespace
+
+bool scope_local_on_heap(const Frame& f, const ir::DataDescriptor& d) {
+  if (d.kind == ir::DataKind::Stream || !is_host_storage(d.storage) || is_device_code(f)) return false;
+  std::optional<int64_t> bytes = constant_bytes(d);
+  return !(bytes && *bytes <= kMaxStackBytes);
+}
 
 // LLVM's own intrinsics: a target that cannot select them rewrites them (the CUDA plugin's
 // device-module finisher turns them into PTX's stacksave/stackrestore).
@@ -516,6 +567,9 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage && !storage->shared_by_threads()});
     return to_free;
   }
+  if (kind == AllocKind::ScopeLocal)
+    if (auto r = f.reused_blocks.find(name); r != f.reused_blocks.end() && r->second.active)
+      return reuse_scope_block(f, name, d, r->second, zero, thread_local_storage);
   Result<CheckedSize> size = batch_checked_size(f, name, d);
   if (!size) return size.take_error();
   llvm::Value* p = checked_heap_allocate(f, *size, zero);

@@ -55,4 +55,9 @@ void restore_stack(llvm::IRBuilder<>& b, llvm::Value* mark);
 // Binds a LazyHeap container in the current scope, allocating it if no state did before.
 Status bind_lazy_container(Frame& f, const std::string& name);
 
+// Whether allocate_container puts the ScopeLocal container `d` in a heap block in `f` (host
+// code and storage, not a stream, not a small constant-size stack array): only such a block
+// can be reused across scope instances (Frame::reused_blocks).
+bool scope_local_on_heap(const Frame& f, const ir::DataDescriptor& d);
+
 }  // namespace dace::codegen

@@ -184,6 +184,9 @@ void Frame::leave() {
   // Blocks of the batch being checked may be null: free(NULL) does nothing.
   for (auto it = pending_allocations.rbegin(); it != pending_allocations.rend(); ++it) b.CreateCall(mc.free_fn(), {*it});
   for (auto it = failure_frees.rbegin(); it != failure_frees.rend(); ++it) b.CreateCall(mc.free_fn(), {*it});
+  // Reused scope blocks: the one a slot holds now (null when none was needed yet).
+  for (const auto& [name, r] : reused_blocks)
+    if (r.active) b.CreateCall(mc.free_fn(), {b.CreateLoad(b.getPtrTy(), r.ptr)});
   b.CreateBr(fail_target());
 }
 

@@ -140,6 +140,17 @@ class Frame {
   // Storage of Reference containers: the pointer their last `set` edge stored.
   std::map<std::string, llvm::AllocaInst*> reference_slots;
 
+  // Scope-local heap blocks that every instance of a scope inside one map reuses (see
+  // begin_block_reuse in map_emit.h): the block (null while none is held) and its size in
+  // bytes, by container; `active` while that map is being emitted. The slots live in the
+  // entry block, so they exist once per call of the function (per thread in a parallel body).
+  struct ReusedBlock {
+    llvm::AllocaInst* ptr = nullptr;
+    llvm::AllocaInst* bytes = nullptr;
+    bool active = false;
+  };
+  std::map<std::string, ReusedBlock> reused_blocks;
+
   // ---- run-time failures (run_status.h) ----
   // Where control goes once a failure is recorded: the function's exit path (set by
   // emit_sdfg_body) or, when unset (outlined parallel bodies), a `ret void`.

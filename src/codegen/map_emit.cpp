@@ -1,6 +1,7 @@
 #include "codegen/map_emit.h"
 
 #include "codegen/addressing.h"
+#include "codegen/allocation.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
 #include "codegen/registry_query.h"
@@ -114,6 +115,49 @@ Status emit_map_body(StateEmitter& se, int entry) {
   return Status::success();
 }
 
+std::vector<std::string> begin_block_reuse(StateEmitter& se, int entry) {
+  Frame& f = *se.f;
+  std::vector<std::string> taken;
+  if (is_device_code(f)) return taken;
+  auto inside = [&](int scope) {
+    for (int s = scope; s >= 0; s = se.parents[static_cast<size_t>(s)])
+      if (s == entry) return true;
+    return false;
+  };
+  for (const auto& [scope, names] : se.scope_locals) {
+    if (scope < 0 || !inside(scope)) continue;
+    for (const std::string& name : names) {
+      auto d = se.sdfg.arrays.find(name);
+      if (d == se.sdfg.arrays.end() || !scope_local_on_heap(f, d->second)) continue;
+      Frame::ReusedBlock& r = f.reused_blocks[name];
+      if (r.active) continue;
+      if (!r.ptr) {
+        // Null in the entry block; end_block_reuse sets it back to null after its free, so
+        // the slot is null wherever no block is held.
+        r.ptr = f.entry_alloca(f.b.getPtrTy(), name + ".reused");
+        r.bytes = f.entry_alloca(f.b.getInt64Ty(), name + ".reused.bytes");
+        llvm::IRBuilder<> eb(f.entry_block()->getTerminator());
+        eb.CreateStore(llvm::ConstantPointerNull::get(f.b.getPtrTy()), r.ptr);
+        eb.CreateStore(eb.getInt64(0), r.bytes);
+      }
+      r.active = true;
+      taken.push_back(name);
+    }
+  }
+  return taken;
+}
+
+void end_block_reuse(StateEmitter& se, const std::vector<std::string>& names) {
+  Frame& f = *se.f;
+  for (const std::string& name : names) {
+    Frame::ReusedBlock& r = f.reused_blocks.at(name);
+    heap_free(f.b, f.mc, f.b.CreateLoad(f.b.getPtrTy(), r.ptr));
+    f.b.CreateStore(llvm::ConstantPointerNull::get(f.b.getPtrTy()), r.ptr);
+    f.b.CreateStore(f.b.getInt64(0), r.bytes);
+    r.active = false;
+  }
+}
+
 Status emit_map(StateEmitter& se, int entry) {
   const auto& node = static_cast<const ir::MapEntry&>(*se.state.node(entry));
   const ir::MapScope& map = node.map;
@@ -140,7 +184,9 @@ Status emit_map(StateEmitter& se, int entry) {
     ScopeContext ctx(se, entry, map);
     s = (*how)->lower_scope(ctx);
   } else {
+    const std::vector<std::string> reused = begin_block_reuse(se, entry);
     s = emit_map_loops(se, map, 0, [&]() { return emit_map_body(se, entry); });
+    if (s.ok()) end_block_reuse(se, reused);
   }
   se.scope_symbols = saved;
   f.pop_scope();

@@ -33,6 +33,16 @@ Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, c
 // The scope body: scope-local containers, then the nodes of the scope.
 Status emit_map_body(StateEmitter& se, int entry);
 
+// Scope-local heap containers of the scopes inside the map `entry` (its own included) get
+// one block per run of that map in the current frame, which every scope instance reuses
+// (grown when an instance needs more) instead of an allocator call per instance: in a
+// parallel map, called inside the outlined body before its loop, that is one block per
+// thread's piece. Containers already reused by an enclosing map of this frame are left to it.
+// Returns the containers this call took on; end_block_reuse frees their blocks where the
+// map's code ends. Nothing in device code (its containers are stack arrays).
+std::vector<std::string> begin_block_reuse(StateEmitter& se, int entry);
+void end_block_reuse(StateEmitter& se, const std::vector<std::string>& names);
+
 // A parallel loop over [0, total) (total computed in the current frame), lowered by the
 // host's parallel schedule (ScheduleLowering::lower_parallel_loop): `body` emits one
 // iteration, given the index, into an outlined function (se.f is its frame meanwhile; it

@@ -276,6 +276,8 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
     // Recompute the ranges inside (symbols are captured), then de-linearize the flat index.
     Result<std::vector<DimValues>> dims = map_dimensions(body, map, ncollapse);
     if (!dims) return dims.take_error();
+    // Scope-local blocks once per piece, not once per point (codegen::begin_block_reuse).
+    const std::vector<std::string> reused = codegen::begin_block_reuse(se, entry);
     CountedLoop loop = begin_loop(body.b, fn->getArg(1), fn->getArg(2), "par");
     llvm::Value* rest = loop.iv;
     std::vector<llvm::Value*> params(ncollapse);
@@ -296,6 +298,7 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
     body.pop_scope();
     if (!inner.ok()) return inner;
     end_loop(body.b, loop);
+    codegen::end_block_reuse(se, reused);
     body.b.CreateRetVoid();
     return Status::success();
   }();
@@ -315,8 +318,12 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
 // runs sequentially, as DaCe's OpenMP code does without nested parallelism.
 Status MulticoreSchedule::lower_scope(codegen::ScopeContext& context) const {
   StateEmitter& se = context.se;
-  if (se.f->parallel_context || context.map.params.empty())
-    return codegen::emit_map_loops(se, context.map, 0, [&]() { return codegen::emit_map_body(se, context.entry); });
+  if (se.f->parallel_context || context.map.params.empty()) {
+    const std::vector<std::string> reused = codegen::begin_block_reuse(se, context.entry);
+    DACE_TRY(codegen::emit_map_loops(se, context.map, 0, [&]() { return codegen::emit_map_body(se, context.entry); }));
+    codegen::end_block_reuse(se, reused);
+    return Status::success();
+  }
   return emit_parallel_map(entry_, se, context.entry, context.map);
 }
 
