@@ -7,6 +7,7 @@
 #include "transform/cfg_list.h"
 #include "transform/map_collapse.h"
 #include "transform/map_expansion.h"
+#include "transform/map_fusion.h"
 #include "transform/reduce_to_outer_map.h"
 
 namespace dace::transform {
@@ -94,6 +95,44 @@ Status split_map(ir::SDFG& root, const Match& at, int entry, size_t kept, Analys
   return Status::success();
 }
 
+// Whether the fusion auto_optimize runs next (MapFusion keeping no intermediate, then
+// MapFusion) puts the Reduce at slot `reduce` into one map with a neighbour so that it writes
+// a transient that lives only inside map scopes (one per row, private to the thread running
+// it). Run on `trial`, a copy after this pass's steps. A Reduce left alone in its map over
+// rows, or writing memory outside the scope, would be lowered inside a parallel map with an
+// atomic update per element, where at the top level it splits its kept dimension over the
+// threads without any.
+bool fuses_into_rows(ir::SDFG& trial, const Match& at, int reduce) {
+  AnalysisManager am;
+  for (const char* props : {R"({"require_exclusive_intermediates": true})", "{}"}) {
+    MapFusion fuse;
+    if (!fuse.properties().set_from_json(props).ok() || !apply_repeated(trial, fuse, am).ok()) return false;
+  }
+  const ir::State* state = state_of(trial, at);
+  const ir::Node* node = state ? state->node(reduce) : nullptr;
+  if (!node || node->kind != ir::NodeKind::Library || !is_reduce_node(*node)) return false;
+  const std::vector<int> parents = state->scope_parents();
+  for (int e : state->out_edges(reduce)) {
+    if (state->edge(e)->memlet.is_empty()) continue;
+    const int dst = state->edge(e)->dst;
+    const ir::Node* out = state->node(dst);
+    if (out->kind != ir::NodeKind::Access || parents[static_cast<size_t>(dst)] < 0) return false;
+    const std::string& data = static_cast<const ir::AccessNode&>(*out).data;
+    auto desc = trial.arrays.find(data);
+    if (desc == trial.arrays.end() || !desc->second.transient) return false;
+    for (const ir::State* st : trial.all_states()) {
+      const std::vector<int> p = st->scope_parents();
+      for (int id : st->node_ids()) {
+        const ir::Node* n = st->node(id);
+        if (n->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*n).data == data &&
+            p[static_cast<size_t>(id)] < 0)
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<bool> ReductionsIntoRowMaps::apply(ir::SDFG& sdfg, AnalysisManager& am) {
@@ -114,7 +153,8 @@ Result<bool> ReductionsIntoRowMaps::apply(ir::SDFG& sdfg, AnalysisManager& am) {
         if (!state->edge(e)->memlet.is_empty()) rank = state->edge(e)->memlet.subset.dims.size();
       reduced = reduce_axes(static_cast<const ir::LibraryNode&>(*state->node(reduce)))->size();
       // Node slots stay valid across these edits (removed nodes leave holes). Tried on a
-      // copy first, so that a split refused halfway leaves nothing behind.
+      // copy first, with the fusion that follows in auto_optimize, so that a split refused
+      // halfway or a Reduce that would not fuse leaves nothing behind.
       auto steps = [&](ir::SDFG& target, AnalysisManager& target_am) -> Status {
         if (Status s = apply_at(target, wrap, m, target_am); !s.ok()) return s;
         for (int entry : maps)
@@ -123,7 +163,7 @@ Result<bool> ReductionsIntoRowMaps::apply(ir::SDFG& sdfg, AnalysisManager& am) {
       };
       std::unique_ptr<ir::SDFG> trial = sdfg.clone_sdfg();
       AnalysisManager trial_am;
-      if (!steps(*trial, trial_am).ok()) continue;
+      if (!steps(*trial, trial_am).ok() || !fuses_into_rows(*trial, m, reduce)) continue;
       if (Status s = steps(sdfg, am); !s.ok()) return s.take_error();
       changed = again = true;
       break;
