@@ -3,6 +3,7 @@
 #include <map>
 
 #include "transform/apply.h"
+#include "transform/expand_gemm_pblas.h"
 
 namespace dace::transform {
 namespace {
@@ -153,7 +154,11 @@ Result<bool> ExpandLibraryNodes::apply(ir::SDFG& sdfg, AnalysisManager& am) {
   SpecializeMatMul specialize;
   Result<int> n = apply_repeated(sdfg, specialize, am);
   if (!n.ok()) return n.take_error();
-  return *n > 0;
+  // Gemm's PBLAS implementation (a specialized MatMul keeps no implementation, as in DaCe).
+  ExpandGemmPBLAS pblas;
+  Result<int> distributed = apply_repeated(sdfg, pblas, am);
+  if (!distributed.ok()) return distributed.take_error();
+  return *n + *distributed > 0;
 }
 
 }  // namespace dace::transform

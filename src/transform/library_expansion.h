@@ -41,9 +41,10 @@ class SpecializeMatMul : public SingleStateTransformation {
   Status apply_at(const Site& site, const std::vector<int>& nodes) override;
 };
 
-// DaCe's SDFG.expand_library_nodes(recursive=False) for the expansions above: every library
-// node whose implementation has one is expanded, repeatedly (a specialized node may match
-// again), each step recorded under its expansion's name.
+// DaCe's SDFG.expand_library_nodes(recursive=False) for the expansions above and Gemm's PBLAS
+// implementation (ExpandGemmPBLAS, expand_gemm_pblas.h): every library node whose
+// implementation has one is expanded, repeatedly (a specialized node may match again), each
+// step recorded under its expansion's name.
 class ExpandLibraryNodes : public Pass {
  public:
   std::string_view name() const override { return "ExpandLibraryNodes"; }

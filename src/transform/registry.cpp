@@ -13,6 +13,7 @@
 #include "transform/control_flow_raising.h"
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
+#include "transform/expand_gemm_pblas.h"
 #include "transform/gpu_transform_sdfg.h"
 #include "transform/in_local_storage.h"
 #include "transform/inline_multistate_sdfg.h"
@@ -62,6 +63,7 @@ struct PatternEntry {
 constexpr PatternEntry kPatterns[] = {
     {"AccumulateTransient", &make_t<AccumulateTransient>},
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
+    {"ExpandGemmPBLAS", &make_t<ExpandGemmPBLAS>},
     {"GPUTransformSDFG", &make_t<GPUTransformSDFG>},
     {"InLocalStorage", &make_t<InLocalStorage>},
     {"InlineMultistateSDFG", &make_t<InlineMultistateSDFG>},

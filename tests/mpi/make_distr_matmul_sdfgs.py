@@ -10,6 +10,11 @@ BlockCyclicGather); a Bcast hands the product to every rank. This is the body of
 distributed Gemm expansion (ExpandGemmPBLAS), which DaCe 1.0.2 cannot run itself (its expansion
 refers to an undefined name `distr`, and BCScatter / BCGather have only MKL implementations).
 tests/scripts/mpi_distr_matmul_cases.py checks every rank against NumPy's A @ B.
+
+gemm_pblas_f64 / gemm_pblas_c64 are plain `C[:] = A @ B` programs whose MatMul DaCe specializes
+(expand_library_nodes) into a Gemm, given the implementation "PBLAS" (DaCe's ExpandGemmPBLAS,
+which DaCe 1.0.2 fails to expand); matmul_pblas_c128 keeps the MatMul node with implementation
+"PBLAS". libdace's ExpandGemmPBLAS turns each into the BCScatter -> Pgemm -> BCGather program.
 """
 import os
 
@@ -65,6 +70,36 @@ def distr_matmul_blocks_f64(A: dace.float64[M, K], B: dace.float64[K, N], C: dac
     dace.comm.Bcast(C)
 
 
+@dace.program
+def gemm_pblas_f64(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.float64[M, N]):
+    C[:] = A @ B
+
+
+@dace.program
+def gemm_pblas_c64(A: dace.complex64[M, K], B: dace.complex64[K, N], C: dace.complex64[M, N]):
+    C[:] = A @ B
+
+
+@dace.program
+def matmul_pblas_c128(A: dace.complex128[M, K], B: dace.complex128[K, N], C: dace.complex128[M, N]):
+    C[:] = A @ B
+
+
+def write_pblas_products(out):
+    from dace.libraries.blas.nodes.gemm import Gemm
+    from dace.libraries.blas.nodes.matmul import MatMul
+    for prog, specialize in ((gemm_pblas_f64, True), (gemm_pblas_c64, True), (matmul_pblas_c128, False)):
+        sdfg = prog.to_sdfg(simplify=True)
+        if specialize:
+            sdfg.expand_library_nodes(recursive=False)  # MatMul -> Gemm (SpecializeMatMul)
+        kinds = (Gemm, ) if specialize else (MatMul, )
+        nodes = [n for n, _ in sdfg.all_nodes_recursive() if isinstance(n, kinds)]
+        assert len(nodes) == 1, nodes
+        nodes[0].implementation = 'PBLAS'
+        sdfg.validate()
+        sdfg.save(os.path.join(out, f'{prog.name}.sdfg'))
+
+
 def main():
     from dace.libraries.pblas.nodes.pgemm import Pgemm
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'sdfgs')
@@ -75,6 +110,7 @@ def main():
             if isinstance(node, Pgemm):
                 node.implementation = 'ReferenceOpenMPI'  # reference ScaLAPACK on Open MPI
         sdfg.save(os.path.join(out, f'{prog.name}.sdfg'))
+    write_pblas_products(out)
 
 
 if __name__ == '__main__':

@@ -8,6 +8,14 @@ grid process (0, 0)) and must hold NumPy's A0 @ B0 in C afterwards (BCGather to 
 Bcast). The script writes a distributed case (case.json) per run and calls
 `mpirun -np P dace run PROG.sdfg --case case.json`, which compares every rank's C.
 
+Gemm's PBLAS implementation (ExpandGemmPBLAS): gemm_pblas_f64 / gemm_pblas_c64 (a Gemm node) and
+matmul_pblas_c128 (a MatMul node), written by DaCe 1.0.2 with implementation "PBLAS", are
+expanded by `dace optimize --apply-repeated ExpandGemmPBLAS` (matmul_pblas_c128 also through
+`dace run --optimize ExpandLibraryNodes`) and run on the same grids: rank 0's C must equal
+NumPy's A0 @ B0 (BCGather writes it there only) and every other rank's C must be its own input
+C, untouched. Without the expansion (the node run as a local gemm on every rank) every other
+rank's C would be its own A @ B, which the seeded per-rank inputs tell apart.
+
 usage: mpi_distr_matmul_cases.py DACE_CLI SDFG_DIR WORK_DIR [RANKS ...]   (default ranks: 1 2 4)
 Exit 77 (skip) without mpirun or NumPy.
 """
@@ -26,6 +34,8 @@ except ImportError:
 M, K, N = 8, 12, 16  # divisible by every grid extent used (1, 2, 4); A is not square
 
 PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
+# Gemm / MatMul nodes with implementation "PBLAS", expanded by libdace's ExpandGemmPBLAS.
+PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128}
 
 # distr_matmul_blocks_f64: explicit blocks MB x KB (A), KB x NB (B), MB x NB (C) smaller than a
 # process's share, so every process holds several blocks (the cyclic wrap: block i of A's rows
@@ -40,7 +50,7 @@ TOO_SMALL = {"M": 10, "K": 12, "N": 16, "MB": 2, "KB": 3, "NB": 2}
 
 def draw(rng, shape, dtype):
     x = rng.standard_normal(shape)
-    if dtype == np.complex128:
+    if np.issubdtype(dtype, np.complexfloating):
         x = x + 1j * rng.standard_normal(shape)
     return x.astype(dtype)
 
@@ -49,20 +59,26 @@ def grids(P):
     return [(px, P // px) for px in range(1, P + 1) if P % px == 0]
 
 
-def make_case(name, P, px, py, work, sizes=None, dtype=None):
+def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False):
+    """root_only: C is the product on rank 0 only; other ranks pass a random C that must stay."""
     sizes = sizes or {"M": M, "K": K, "N": N}
     m, k, n = sizes["M"], sizes["K"], sizes["N"]
     dtype = dtype or PROGRAMS[name]
     rng = np.random.default_rng(100 * P + 10 * px + len(name))
-    per_rank = [(draw(rng, (m, k), dtype), draw(rng, (k, n), dtype)) for _ in range(P)]
-    expected = per_rank[0][0] @ per_rank[0][1]
+    per_rank = [(draw(rng, (m, k), dtype), draw(rng, (k, n), dtype), draw(rng, (m, n), dtype)) for _ in range(P)]
+    # The reference in double precision, then rounded to the element type.
+    wide = np.complex128 if np.issubdtype(dtype, np.complexfloating) else np.float64
+    expected = (per_rank[0][0].astype(wide) @ per_rank[0][1].astype(wide)).astype(dtype)
     out_dir = os.path.join(work, f"{name}.M{m}.np{P}.{px}x{py}")
     os.makedirs(out_dir)
-    case = {"ranks": P, "symbols": dict(sizes, Px=px, Py=py), "rtol": 1e-12, "atol": 1e-12,
+    tol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-12
+    case = {"ranks": P, "symbols": dict(sizes, Px=px, Py=py), "rtol": tol, "atol": tol,
             "inputs": {}, "expected_outputs": {}}
     for r in range(P):
-        a, b = per_rank[r]
-        files = {"in": {"A": a, "B": b, "C": np.zeros((m, n), dtype)}, "out": {"C": expected}}
+        a, b, c = per_rank[r]
+        c_in = c if root_only else np.zeros((m, n), dtype)
+        c_out = expected if r == 0 or not root_only else c
+        files = {"in": {"A": a, "B": b, "C": c_in}, "out": {"C": c_out}}
         for kind, key in (("in", "inputs"), ("out", "expected_outputs")):
             case[key][str(r)] = {}
             os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
@@ -90,9 +106,9 @@ def main():
                OMPI_MCA_btl_vader_single_copy_mechanism="none")
     status = 0
 
-    def run(name, P, case_dir):
+    def run(name, P, case_dir, sdfg=None, extra=()):
         cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
-               os.path.join(sdfgs, f"{name}.sdfg"), "--case", os.path.join(case_dir, "case.json")]
+               sdfg or os.path.join(sdfgs, f"{name}.sdfg"), *extra, "--case", os.path.join(case_dir, "case.json")]
         return subprocess.run(cmd, capture_output=True, text=True, env=env)
 
     cases = [(name, None) for name in PROGRAMS] + [("distr_matmul_blocks_f64", BLOCKED)]
@@ -109,6 +125,33 @@ def main():
                     print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n"
                           f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
                     status = 1
+    # Gemm / MatMul nodes with implementation "PBLAS": expanded by ExpandGemmPBLAS first.
+    for name, dtype in PBLAS_PRODUCTS.items():
+        expanded = os.path.join(work, f"{name}.expanded.sdfg")
+        p = subprocess.run([cli, "optimize", os.path.join(sdfgs, f"{name}.sdfg"), "-o", expanded, "--apply-repeated",
+                            "ExpandGemmPBLAS", "--json"], capture_output=True, text=True)
+        if p.returncode != 0 or p.stdout.count('"transformation":"ExpandGemmPBLAS"') != 1:
+            print(f"FAIL {name}: dace optimize --apply-repeated ExpandGemmPBLAS (exit {p.returncode}):\n"
+                  f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+            status = 1
+            continue
+        variants = [("ExpandGemmPBLAS applied by dace optimize", expanded, ())]
+        if name == "matmul_pblas_c128":
+            variants.append(("ExpandLibraryNodes run by dace run --optimize", None, ("--optimize", "ExpandLibraryNodes")))
+        for how, sdfg, extra in variants:
+            for P in ranks:
+                for px, py in grids(P):
+                    case_dir = make_case(name, P, px, py, work, None, dtype, root_only=True)
+                    p = run(name, P, case_dir, sdfg, extra)
+                    matched = p.stdout.count(": ok\n")
+                    what = f"{name} ({how}) on {P} ranks, grid Px x Py = {px} x {py}"
+                    if p.returncode == 0 and matched == P:
+                        print(f"ok   {what} (C on rank 0 = NumPy's A @ B, other ranks' C untouched)")
+                    else:
+                        print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n"
+                              f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+                        status = 1
+                    shutil.rmtree(case_dir)
     # Local arrays too small for the blocks of process row 0: every rank reports BCScatter's
     # refusal (the rank and both counts: 6 or 4 rows of 12 needed, 5 or 2 rows held), none
     # crashes or hangs (timeout's exit is 124), and no rank claims a matching C.

@@ -1,0 +1,44 @@
+// ExpandGemmPBLAS (DaCe 1.0.2's name and semantics: the `PBLAS` implementation of Gemm,
+// dace/libraries/blas/nodes/gemm.py): a Gemm C = A @ B whose `implementation` is "PBLAS"
+// becomes the distributed product DaCe's expansion writes — A and B, held whole by rank 0
+// (BLACS grid process (0, 0)), are scattered block-cyclically into local transients of
+// M/Px x K/Py and K/Px x N/Py elements (BlockCyclicScatter), multiplied by ScaLAPACK (Pgemm,
+// `ReferenceOpenMPI`) into M/Px x N/Py local blocks and gathered back into C on rank 0
+// (BlockCyclicGather); other ranks' C is not written. Px and Py (the BLACS grid is Py x Px)
+// are declared as int32 symbols when missing, as DaCe does. DaCe 1.0.2 cannot run its own
+// expansion (gemm.py calls `distr.MatMult` without importing `distr`); the three nodes are
+// what its body writes (docs/mpi.md), and plugins/mpi runs them.
+//
+// DaCe expands into a nested SDFG; here the nodes are placed in the Gemm's state, the
+// transients in its SDFG (the same dataflow, without a nesting level to inline). A MatMul
+// node with implementation "PBLAS" (2-D operands: DaCe would specialize it to such a Gemm
+// when PBLAS is the BLAS library's default implementation) is expanded the same way.
+//
+// Refused where DaCe raises or would compute something else: beta other than 0 (DaCe raises
+// NotImplementedError), alpha other than 1, transA / transB or a `_cin` input (DaCe's
+// expansion ignores them and would compute A @ B), a WCR on C; and where the distributed nodes
+// cannot run: a node inside a scope (a collective per iteration); operands that are not
+// whole Arrays (no views, no sub-blocks: the scatter and gather move contiguous matrices),
+// each read or written through one edge from or to an access node, of squeezed 2-D shapes
+// provably M x K, K x N and M x N; element types other than float32/64 and complex64/128
+// (ScaLAPACK's); a container named Px or Py.
+#pragma once
+#include "transform/transformation.h"
+
+namespace dace::transform {
+
+class ExpandGemmPBLAS : public SingleStateTransformation {
+ public:
+  std::string_view name() const override { return "ExpandGemmPBLAS"; }
+  Modifies modifies() const override {
+    return Modifies::Tasklets | Modifies::Memlets | Modifies::AccessNodes | Modifies::Descriptors | Modifies::Symbols;
+  }
+
+ protected:
+  size_t pattern_size() const override { return 1; }  // _match_node
+  void state_matches(const ir::State& state, const ScopeTree& scopes, std::vector<std::vector<int>>& out) override;
+  bool can_apply(const Site& site, const std::vector<int>& nodes) override;
+  Status apply_at(const Site& site, const std::vector<int>& nodes) override;
+};
+
+}  // namespace dace::transform
