@@ -6,9 +6,19 @@
 #         between threads, the tiered compile's background thread, the parallel compile of
 #         module pieces and the CPU runtime's thread team;
 #   ir    address,undefined with clang (build-fuzz, the fuzz build): the unit tests of the IR
-#         and analysis layers (JSON, symbolic, tasklet, validation, sets) only. A fraction of
-#         the cost of asan (no LLVM-heavy layers), for machines where the full run does not fit.
-# Usage: scripts/sanitize.sh [asan|tsan|ir|all] [GTEST_FILTER]   (default all = asan + tsan;
+#         and analysis layers (JSON, symbolic, tasklet, validation, sets; hostile and corpus
+#         input included), the JSON reader's differential test (SANITIZE_DIFF_SECONDS of CPU,
+#         default 60) and the four parser fuzz targets on their seeds and past findings, each
+#         fuzzing SANITIZE_FUZZ_SECONDS (default 30; scripts/fuzz.sh). A fraction of the cost
+#         of asan (no LLVM-heavy layers), for machines where the full run does not fit.
+#   memcheck  Valgrind memcheck on the normal build (build/, no second build, so it fits a
+#         loaded machine): the JSON reader's differential test (MEMCHECK_MUTANTS mutants,
+#         default 300), the four parser fuzz targets' replaying builds on their past findings
+#         and fixed-seed random input, the C API's hostile-input, load, SDFG and
+#         status-contract tests and the C99 misuse program (tests/c/error_paths.c). Finds
+#         invalid reads and writes, uses of uninitialised values and definite leaks; not
+#         undefined behaviour (no UBSan) and not races (no TSan).
+# Usage: scripts/sanitize.sh [asan|tsan|ir|memcheck|all] [GTEST_FILTER]   (default all = asan + tsan;
 # the filter narrows the asan and ir runs). Env: SANITIZE_JOBS (build jobs, default nproc).
 # Exit 0 only when every selected run exited 0, ran at least one test and its log holds no
 # sanitizer report (a report from a forked child whose exit the test ignored counts too).
@@ -34,7 +44,7 @@ build_ir() {  # the IR-layer tests in the clang fuzz build
     CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DLIBDACE_FUZZ=ON -DLIBDACE_WERROR=ON -DBUILD_TESTING=OFF -DLIBDACE_CUDA=OFF >/dev/null || return 1
   fi
-  cmake --build build-fuzz -j "$JOBS" --target dace_ir_unit_tests >/dev/null || return 1
+  cmake --build build-fuzz -j "$JOBS" --target dace_ir_unit_tests json_fast_path_diff_sanitized >/dev/null || return 1
 }
 
 run() {  # run NAME BINARY FILTER ENV...
@@ -66,6 +76,47 @@ if [[ "$WHAT" == ir ]]; then
   [[ $rc -eq 77 ]] && exit 77
   [[ $rc -ne 0 ]] && { echo "ir build failed"; exit 2; }
   run "ir-address,undefined" build-fuzz/bin/dace_ir_unit_tests "$FILTER" "${ASAN_ENV[@]}"
+  log=build-fuzz/sanitize-json-diff.log; t0=$SECONDS
+  env "${ASAN_ENV[@]}" build-fuzz/bin/json_fast_path_diff_sanitized --cpu-seconds "${SANITIZE_DIFF_SECONDS:-60}" \
+    --findings build-fuzz/out/json-diff-findings ../shared/sdfg-corpus tests/data >"$log" 2>&1
+  rc=$?; reports=$(grep -Ec "$REPORT" "$log")
+  echo "json differential: exit $rc, $reports sanitizer report lines, $((SECONDS - t0)) s: $(tail -1 "$log")"
+  [[ $rc -ne 0 || $reports -ne 0 ]] && { failed=1; grep -m10 -E "$REPORT|DIFFERENCE" "$log"; }
+  scripts/fuzz.sh "${SANITIZE_FUZZ_SECONDS:-30}" sdfg_reader symbolic tasklet memlet || failed=1
+fi
+memcheck() {  # memcheck NAME COMMAND...
+  local name="$1"; shift
+  local log="build/memcheck-$name.log" t0=$SECONDS
+  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    --show-leak-kinds=definite "$@" >"$log" 2>&1
+  local rc=$?
+  # Forked children (tests that fork) print summaries of their own: every one must be 0.
+  local dirty; dirty=$(grep -E 'ERROR SUMMARY: [1-9]' "$log" | wc -l)
+  local summaries; summaries=$(grep -c 'ERROR SUMMARY:' "$log")
+  echo "memcheck $name: exit $rc, $summaries processes, $dirty with errors, $((SECONDS - t0)) s (log: $log)"
+  if [[ $rc -ne 0 || $dirty -ne 0 || $summaries -eq 0 ]]; then
+    failed=1
+    grep -m10 -E 'Invalid|uninitialised|definitely lost|FAILED|DIFFERENCE|finding' "$log"
+  fi
+}
+if [[ "$WHAT" == memcheck ]]; then
+  command -v valgrind >/dev/null || { echo "skip: valgrind not found"; exit 77; }
+  [[ -f build/build.ninja ]] || { echo "memcheck needs the normal build in build/"; exit 2; }
+  cmake --build build -j "$JOBS" --target json_fast_path_diff fuzz_replay_sdfg_reader fuzz_replay_symbolic \
+    fuzz_replay_tasklet fuzz_replay_memlet dace_unit_tests c_error_paths dace_plugin_cpu >/dev/null ||
+    { echo "build failed"; exit 2; }
+  memcheck json-diff build/bin/json_fast_path_diff --max-mutants "${MEMCHECK_MUTANTS:-300}" --cpu-seconds 100000 \
+    ../shared/sdfg-corpus tests/data
+  memcheck fuzz-sdfg_reader build/bin/fuzz_replay_sdfg_reader fuzz/regressions/sdfg_reader --random 30 512
+  for t in symbolic tasklet memlet; do
+    memcheck "fuzz-$t" "build/bin/fuzz_replay_$t" "fuzz/regressions/$t" --random 2000 64
+  done
+  # The RLIMIT_AS tests are left out: valgrind maps the address space itself, so the limit
+  # stops valgrind, not the allocation under test (as under ASan, where they skip).
+  # Exported, not `env` under valgrind: valgrind would check env, not the program it starts.
+  export LIBDACE_CORPUS_DIR="$(pwd)/../shared/sdfg-corpus" DACE_PLUGIN_PATH="$(pwd)/build/lib/libdace/plugins"
+  memcheck capi build/bin/dace_unit_tests --gtest_brief=1 --gtest_filter="${2:-CApiHostileInput.*:CapiStatusContract.*:CapiLoad.*:CapiSdfg.*:JsonHostileRoundTrip.*-*UnderAddressSpaceLimit*:CApiHostileInput.AllocationFailure*}"
+  mkdir -p build/memcheck-c && memcheck c-error-paths build/bin/c_error_paths build/memcheck-c
 fi
 if [[ "$WHAT" == tsan || "$WHAT" == all ]]; then
   build build-tsan thread || { echo "tsan build failed"; exit 2; }
