@@ -15,6 +15,7 @@ gemm_pblas_f64 / gemm_pblas_c64 are plain `C[:] = A @ B` programs whose MatMul D
 (expand_library_nodes) into a Gemm, given the implementation "PBLAS" (DaCe's ExpandGemmPBLAS,
 which DaCe 1.0.2 fails to expand); matmul_pblas_c128 keeps the MatMul node with implementation
 "PBLAS". libdace's ExpandGemmPBLAS turns each into the BCScatter -> Pgemm -> BCGather program.
+bc_vector_f64 scatters and gathers a vector (DaCe's 1-D BCScatter / BCGather).
 """
 import os
 
@@ -85,6 +86,20 @@ def matmul_pblas_c128(A: dace.complex128[M, K], B: dace.complex128[K, N], C: dac
     C[:] = A @ B
 
 
+LN = dace.symbol('LN')
+
+
+@dace.program
+def bc_vector_f64(x: dace.float64[N], lx: dace.float64[LN], y: dace.float64[N], grid: dace.int32[2]):
+    """A vector scattered block-cyclically (blocks of NB) over the process rows of the Py x Px
+    BLACS grid, doubled in place, gathered back to rank 0 (DaCe's vector BCScatter / BCGather)."""
+    dace.comm.BCScatter(x, lx, (NB, 1))
+    lx[:] = 2 * lx
+    dace.comm.BCGather(lx, y, (NB, 1))
+    grid[0] = Px  # uses the grid's symbols, which the BLACS grid is created from
+    grid[1] = Py
+
+
 def write_pblas_products(out):
     from dace.libraries.blas.nodes.gemm import Gemm
     from dace.libraries.blas.nodes.matmul import MatMul
@@ -111,6 +126,7 @@ def main():
                 node.implementation = 'ReferenceOpenMPI'  # reference ScaLAPACK on Open MPI
         sdfg.save(os.path.join(out, f'{prog.name}.sdfg'))
     write_pblas_products(out)
+    bc_vector_f64.to_sdfg(simplify=True).save(os.path.join(out, 'bc_vector_f64.sdfg'))
 
 
 if __name__ == '__main__':

@@ -16,6 +16,14 @@ NumPy's A0 @ B0 (BCGather writes it there only) and every other rank's C must be
 C, untouched. Without the expansion (the node run as a local gemm on every rank) every other
 rank's C would be its own A @ B, which the seeded per-rank inputs tell apart.
 
+Vectors (bc_vector_f64, DaCe's 1-D BCScatter / BCGather): x of 14 elements in blocks of 2 (7
+blocks: uneven over 2 and 4 process rows) scattered over the Py process rows (process column 0,
+ranks 0..Py-1), doubled in place, gathered into y on rank 0. Every rank's lx must hold twice the
+elements of rank 0's x whose block lands on its process row, in order (NumPy, from the
+block-cyclic definition), its other elements twice its input; ranks outside process column 0
+only their input doubled; y on rank 0 twice x, elsewhere untouched. A local array one element
+too small is refused on every rank with the counts.
+
 usage: mpi_distr_matmul_cases.py DACE_CLI SDFG_DIR WORK_DIR [RANKS ...]   (default ranks: 1 2 4)
 Exit 77 (skip) without mpirun or NumPy.
 """
@@ -91,6 +99,43 @@ def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False):
     return out_dir
 
 
+def write_case(out_dir, P, symbols, inputs, expected, tol=1e-12):
+    """A distributed case: inputs / expected are per-rank dicts of arrays."""
+    os.makedirs(out_dir)
+    case = {"ranks": P, "symbols": symbols, "rtol": tol, "atol": tol, "inputs": {}, "expected_outputs": {}}
+    for r in range(P):
+        for kind, key, arrays in (("in", "inputs", inputs[r]), ("out", "expected_outputs", expected[r])):
+            case[key][str(r)] = {}
+            os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
+            for k, v in arrays.items():
+                rel = os.path.join(kind, f"rank{r}", f"{k}.npy")
+                np.save(os.path.join(out_dir, rel), np.ascontiguousarray(v))
+                case[key][str(r)][k] = rel
+    with open(os.path.join(out_dir, "case.json"), "w") as f:
+        json.dump(case, f, indent=1)
+    return out_dir
+
+
+def vector_case(P, px, py, work, n=14, nb=2, ln=None):
+    """bc_vector_f64 on a Py x Px grid: the elements of x on process row p are those whose block
+    index i // nb is p modulo Py; rank r is process (r % Py, r // Py) (BLACS "C" order)."""
+    rows_of = [[i for i in range(n) if (i // nb) % py == p] for p in range(py)]
+    ln = ln or max(len(r) for r in rows_of)
+    rng = np.random.default_rng(1000 * P + 10 * px + py)
+    ins = [{"x": rng.standard_normal(n), "lx": rng.standard_normal(ln), "y": rng.standard_normal(n),
+            "grid": np.zeros(2, np.int32)} for _ in range(P)]
+    outs = []
+    for r in range(P):
+        lx = 2 * ins[r]["lx"]
+        if r < py:  # process column 0 holds the vector's blocks
+            mine = rows_of[r][:ln]  # (a local array too small: refused, never compared)
+            lx[:len(mine)] = 2 * ins[0]["x"][mine]
+        y = 2 * ins[0]["x"] if r == 0 else ins[r]["y"]
+        outs.append({"lx": lx, "y": y, "grid": np.array([px, py], np.int32)})
+    d = os.path.join(work, f"bc_vector_f64.np{P}.{px}x{py}.ln{ln}")
+    return write_case(d, P, {"N": n, "NB": nb, "LN": ln, "Px": px, "Py": py}, ins, outs)
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
@@ -152,6 +197,29 @@ def main():
                               f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
                         status = 1
                     shutil.rmtree(case_dir)
+    # Vectors: block-cyclic over the process rows, each rank's local blocks against NumPy.
+    for P in ranks:
+        for px, py in grids(P):
+            p = run("bc_vector_f64", P, vector_case(P, px, py, work))
+            matched = p.stdout.count(": ok\n")
+            what = f"bc_vector_f64 on {P} ranks, grid Px x Py = {px} x {py}"
+            if p.returncode == 0 and matched == 3 * P:  # lx, y and grid on every rank
+                print(f"ok   {what} (every rank's lx, y and grid match NumPy)")
+            else:
+                print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+                status = 1
+    if 2 in ranks:  # 7 blocks of 2 over 2 process rows: rank 0 holds 4 blocks, its lx only 7
+        p = run("bc_vector_f64", 2, vector_case(2, 1, 2, work, ln=7))
+        text = p.stdout + p.stderr
+        needle = ("BlockCyclicScatter: the blocks of 2 elements of the vector of 14 elements that rank 0 holds "
+                  "need 8 elements of _outbuffer, which has 7 (nothing was copied)")
+        reported = sum(1 for r in range(2) if f"rank {r}: {needle}" in text)
+        if p.returncode not in (0, 124) and reported == 2 and ": ok\n" not in p.stdout:
+            print("ok   bc_vector_f64 with lx one element short: refused on every rank")
+        else:
+            print(f"FAIL bc_vector_f64 with lx one element short (exit {p.returncode}, {reported} of 2 reported):\n"
+                  f"{text[-3000:]}")
+            status = 1
     # Local arrays too small for the blocks of process row 0: every rank reports BCScatter's
     # refusal (the rank and both counts: 6 or 4 rows of 12 needed, 5 or 2 rows held), none
     # crashes or hangs (timeout's exit is 124), and no rank claims a matching C.

@@ -91,16 +91,33 @@ Status lower_pgemv(LibraryNodeContext& c) {
 
 namespace {
 
-// The global row-major matrix of a block-cyclic scatter / gather: its rows and columns (a
-// matrix of the memlet's squeezed shape; DaCe's vector form, p?copy, is not lowered).
-Result<std::pair<llvm::Value*, llvm::Value*>> global_shape(LibraryNodeContext& c, const std::string& conn, bool input) {
+// The global row-major matrix of a block-cyclic scatter / gather, from the memlet's squeezed
+// shape: a matrix's rows and columns, or a vector of n elements as the 1 x n matrix (its
+// transpose, the column n x 1 that DaCe's vector descriptors describe, is cut into blocks over
+// the grid's process rows).
+struct GlobalShape {
+  llvm::Value* rows = nullptr;  // i64
+  llvm::Value* cols = nullptr;  // i64
+  bool vector = false;
+};
+
+Result<GlobalShape> global_shape(LibraryNodeContext& c, const std::string& conn, bool input) {
   Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, input);
   if (!op) return op.take_error();
+  if (op->size_values.size() == 1) return GlobalShape{c.frame().b.getInt64(1), op->size_values[0], true};
   if (op->size_values.size() != 2)
-    return make_error(Code::Unsupported, c.where() + ": connector \"" + conn + "\" is not a matrix (" +
-                                             std::to_string(op->size_values.size()) +
-                                             " dimensions wider than one; vectors are not lowered)");
-  return std::make_pair(op->size_values[0], op->size_values[1]);  // i64, as every symbolic size
+    return make_error(Code::Unsupported, c.where() + ": connector \"" + conn + "\" is neither a vector nor a matrix (" +
+                                             std::to_string(op->size_values.size()) + " dimensions wider than one)");
+  return GlobalShape{op->size_values[0], op->size_values[1], false};  // i64, as every symbolic size
+}
+
+// The first block size of an int array connector (a vector's blocks; DaCe reads no more).
+Result<llvm::Value*> first_block_size(LibraryNodeContext& c, const std::string& conn) {
+  Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, true);
+  if (!op) return op.take_error();
+  ScalarType t = op->type == ScalarType::Unknown ? ScalarType::Int32 : op->type;
+  codegen::Frame& f = c.frame();
+  return codegen::as_i64(f.b, codegen::load_scalar(f.b, op->base, t));
 }
 
 // p?geadd exists for float32, float64, complex64 and complex128 only: any other element type
@@ -140,10 +157,21 @@ Status lower_block_cyclic(LibraryNodeContext& c, bool scatter) {
   // The whole matrix gives the shape: the scatter's input, the gather's output.
   auto shape = scatter ? global_shape(c, "_inbuffer", true) : global_shape(c, "_outbuffer", false);
   if (!shape) return shape.take_error();
-  auto bs = block_sizes(c, "_block_sizes");
-  if (!bs) return bs.take_error();
-  std::vector<llvm::Value*> args{c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr, shape->first,
-                                 shape->second, bs->first, bs->second, in->count, out->count};
+  // A vector's blocks are 1 x _block_sizes[0] of the 1 x n matrix.
+  llvm::Value *brows = nullptr, *bcols = nullptr;
+  if (shape->vector) {
+    Result<llvm::Value*> b = first_block_size(c, "_block_sizes");
+    if (!b) return b.take_error();
+    brows = c.frame().b.getInt64(1);
+    bcols = *b;
+  } else {
+    auto bs = block_sizes(c, "_block_sizes");
+    if (!bs) return bs.take_error();
+    brows = bs->first;
+    bcols = bs->second;
+  }
+  std::vector<llvm::Value*> args{c.program_state(kStateKey), i32(c, in->dtype), in->ptr, out->ptr, shape->rows,
+                                 shape->cols, brows, bcols, in->count, out->count};
   if (scatter) {
     Result<llvm::Value*> gdesc = descriptor_output(c, "_gdescriptor");
     if (!gdesc) return gdesc.take_error();

@@ -176,7 +176,9 @@ DACE_MPI_EXPORT int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t trans
  * in_count / out_count: the elements the buffers hold. Before anything is copied or written,
  * the ranks (all of the program's communicator: a collective) agree that the local blocks fit
  * (numroc(rows) * numroc(cols) elements on every grid process) and the whole matrix fits on
- * grid process (0, 0); if not, every rank fails, naming the rank and the counts. */
+ * grid process (0, 0); if not, every rank fails, naming the rank and the counts. A vector of n
+ * elements is passed as the 1 x n matrix in 1 x b blocks (DaCe's vector layout: blocks of b
+ * over the process rows of process column 0). */
 DACE_MPI_EXPORT int32_t dace_mpi_bc_scatter(void* state, int32_t dtype, const void* in, void* out, int64_t rows,
                                             int64_t cols, int64_t brows, int64_t bcols, int64_t in_count,
                                             int64_t out_count, int32_t* gdesc, int32_t* ldesc);

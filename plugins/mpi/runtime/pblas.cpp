@@ -149,9 +149,10 @@ std::string describe_shortfall(const char* what, const Operand& op, int rank, co
   if (op.whole)
     return std::string(what) + ": the whole " + shape + " needs " + std::to_string(v.need) + " elements of " +
            op.conn + " on rank " + std::to_string(rank) + tail;
-  return std::string(what) + ": the blocks of " + std::to_string(op.brows) + " x " + std::to_string(op.bcols) +
-         " of the " + shape + " that rank " + std::to_string(rank) + " holds need " + std::to_string(v.need) +
-         " elements of " + op.conn + tail;
+  const std::string blocks = op.vector ? std::to_string(op.bcols) + " elements"
+                                       : std::to_string(op.brows) + " x " + std::to_string(op.bcols);
+  return std::string(what) + ": the blocks of " + blocks + " of the " + shape + " that rank " + std::to_string(rank) +
+         " holds need " + std::to_string(v.need) + " elements of " + op.conn + tail;
 }
 
 // Before a collective PBLAS call (p?geadd, p?gemm, p?gemv), the ranks agree that every
@@ -357,10 +358,12 @@ int32_t block_cyclic_transfer(void* state, bool scatter, int32_t dtype, const vo
   // Everything that can fail is checked before the descriptors are written.
   if (blas_index(dtype) < 0)
     return fail(s, std::string(what) + ": element type code " + std::to_string(dtype) + " (float or complex only)");
-  // The local blocks' buffer first, then the whole matrix's.
-  const Operand blocks{scatter ? "_outbuffer" : "_inbuffer", rows, cols, brows, bcols, false, false,
+  // The local blocks' buffer first, then the whole matrix's. A vector is the 1 x n matrix in
+  // blocks of 1 x b (the lowering passes it so).
+  const bool vector = rows == 1 && brows == 1;
+  const Operand blocks{scatter ? "_outbuffer" : "_inbuffer", rows, cols, brows, bcols, false, vector,
                        scatter ? out_count : in_count};
-  const Operand whole{scatter ? "_inbuffer" : "_outbuffer", rows, cols, rows, cols, true, false,
+  const Operand whole{scatter ? "_inbuffer" : "_outbuffer", rows, cols, rows, cols, true, vector,
                       scatter ? in_count : out_count};
   if (int32_t rc = agree_operands_fit(s, what, "copied", {blocks, whole})) return rc;
   if (s->myprow < 0) return 0;  // outside the BLACS grid
