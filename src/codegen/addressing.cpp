@@ -1,5 +1,7 @@
 #include "codegen/addressing.h"
 
+#include "codegen/loops.h"
+
 namespace dace::codegen {
 
 bool is_one(sym::Expr e) {
@@ -32,10 +34,10 @@ Result<llvm::Value*> element_pointer(Frame& f, const DataBinding& data, const st
     if (i < d.offset.size() && d.offset[i] && !(sym::as_integer(d.offset[i]) == std::optional<int64_t>(0))) {
       Result<llvm::Value*> o = f.sym(d.offset[i]);
       if (!o) return o;
-      idx = f.b.CreateAdd(idx, *o);
+      idx = add_index(f.b, idx, *o);
     }
-    llvm::Value* term = f.b.CreateMul(idx, (*strides)[i]);
-    offset = offset ? f.b.CreateAdd(offset, term) : term;
+    llvm::Value* term = mul_index(f.b, idx, (*strides)[i]);
+    offset = offset ? add_index(f.b, offset, term) : term;
   }
   if (!offset) return data.base;
   return f.b.CreateGEP(et, data.base, offset);

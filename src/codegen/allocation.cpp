@@ -188,10 +188,26 @@ std::string symbols_text(sym::Expr e) {
   return t.empty() ? "" : " (symbol" + std::string(sym::free_symbols(e).size() > 1 ? "s " : " ") + t + ")";
 }
 
+bool is_constant(llvm::Value* v, int64_t value) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
+  return c && c->getSExtValue() == value;
+}
+
+// a | c for the overflow flags, without `or false, c` (the first tier compiles what it gets).
+llvm::Value* or_flag(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* c) {
+  if (is_constant(a, 0)) return c;
+  if (is_constant(c, 0)) return a;
+  return b.CreateOr(a, c);
+}
+
 llvm::Value* add_checked(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y,
                          llvm::Value*& overflow) {
+  // x + 0 and x * 1 cannot overflow (products of extents start at 1).
+  const int64_t identity = id == llvm::Intrinsic::smul_with_overflow ? 1 : 0;
+  if (is_constant(y, identity)) return x;
+  if (is_constant(x, identity)) return y;
   llvm::Value* r = b.CreateBinaryIntrinsic(id, x, y);
-  overflow = b.CreateOr(overflow, b.CreateExtractValue(r, 1));
+  overflow = or_flag(b, overflow, b.CreateExtractValue(r, 1));
   return b.CreateExtractValue(r, 0);
 }
 
@@ -208,7 +224,7 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
     llvm::Value* o = nullptr;
     Result<llvm::Value*> v = f.sym_checked(desc.shape[i], o);
     if (!v) return v.take_error();
-    overflow = b.CreateOr(overflow, o);
+    overflow = or_flag(b, overflow, o);
     extents.push_back(*v);
     checks.push_back({b.CreateICmpSLT(*v, b.getInt64(0)), RunStatus::NegativeExtent,
                       where + ": dimension " + std::to_string(i) + " has a negative extent, " +
@@ -221,7 +237,7 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
     llvm::Value* o = nullptr;
     Result<llvm::Value*> v = f.sym_checked(desc.total_size, o);
     if (!v) return v.take_error();
-    overflow = b.CreateOr(overflow, o);
+    overflow = or_flag(b, overflow, o);
     elems = *v;
     total_negative = SizeCheck{b.CreateICmpSLT(elems, b.getInt64(0)), RunStatus::NegativeExtent,
                                where + ": total size " + sym::to_string(desc.total_size) +
@@ -235,13 +251,13 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
     llvm::Value* o = nullptr;
     Result<llvm::Value*> so = f.sym_checked(desc.start_offset, o);
     if (!so) return so.take_error();
-    overflow = b.CreateOr(overflow, o);
+    overflow = or_flag(b, overflow, o);
     elems = add_checked(b, llvm::Intrinsic::sadd_with_overflow, elems, *so, overflow);
   }
   llvm::Value* bytes =
       add_checked(b, llvm::Intrinsic::smul_with_overflow, elems, b.getInt64(std::max(1, ir::element_size(desc.dtype))), overflow);
   // heap_allocate rounds up to 64 bytes: keep that from wrapping too.
-  overflow = b.CreateOr(overflow, b.CreateICmpSGT(bytes, b.getInt64(INT64_MAX - 64)));
+  overflow = or_flag(b, overflow, b.CreateICmpSGT(bytes, b.getInt64(INT64_MAX - 64)));
   checks.push_back({overflow, RunStatus::SizeOverflow,
                     where + ": size in bytes of shape " + dims_text(desc) + " overflows 64 bits", b.getInt64(0)});
   if (total_negative) checks.push_back(*total_negative);
@@ -320,7 +336,7 @@ void leave_if_any_null(Frame& f, const std::vector<llvm::Value*>& ptrs) {
   f.batch_sizes.clear();
   if (ptrs.empty()) return;
   llvm::Value* any = f.b.getFalse();
-  for (llvm::Value* p : ptrs) any = f.b.CreateOr(any, f.b.CreateIsNull(p));
+  for (llvm::Value* p : ptrs) any = or_flag(f.b, any, f.b.CreateIsNull(p));
   f.leave_if(any);
 }
 

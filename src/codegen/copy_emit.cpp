@@ -149,8 +149,8 @@ Status emit_copy(StateEmitter& se, int edge_id) {
       if (!n) return n.take_error();
       loops.push_back(begin_loop(f.b, f.b.getInt64(0), *n, "copy"));
       llvm::Value* k = loops.back().iv;
-      si[sdims[i]] = f.b.CreateAdd((*sstart)[sdims[i]], f.b.CreateMul(k, (*sstep)[sdims[i]]));
-      di[ddims[i]] = f.b.CreateAdd((*dstart)[ddims[i]], f.b.CreateMul(k, (*dstep)[ddims[i]]));
+      si[sdims[i]] = add_index(f.b, (*sstart)[sdims[i]], mul_index(f.b, k, (*sstep)[sdims[i]]));
+      di[ddims[i]] = add_index(f.b, (*dstart)[ddims[i]], mul_index(f.b, k, (*dstep)[ddims[i]]));
     }
     Result<llvm::Value*> from = element(*sb, si);
     if (!from) return from.take_error();
@@ -174,7 +174,7 @@ Status emit_copy(StateEmitter& se, int edge_id) {
       if (!n) return n.take_error();
       llvm::Value* k = i > 0 ? f.b.CreateSRem(rest, *n) : rest;
       if (i > 0) rest = f.b.CreateSDiv(rest, *n);
-      idx[dims[i]] = f.b.CreateAdd(start[dims[i]], f.b.CreateMul(k, step[dims[i]]));
+      idx[dims[i]] = add_index(f.b, start[dims[i]], mul_index(f.b, k, step[dims[i]]));
     }
     return idx;
   };

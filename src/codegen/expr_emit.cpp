@@ -1,5 +1,6 @@
 #include "codegen/expr_emit.h"
 
+#include "codegen/loops.h"
 #include "codegen/math_calls.h"
 #include "codegen/scalar_ops.h"
 #include "ir/tasklet/builtins.h"
@@ -115,8 +116,8 @@ std::optional<int64_t> constant_integer(const Expr& e) {
 llvm::Value* element_address(llvm::IRBuilder<>& b, const ArrayRef& ref, const std::vector<TypedValue>& indices) {
   llvm::Value* offset = nullptr;
   for (size_t i = 0; i < indices.size() && i < ref.strides.size(); ++i) {
-    llvm::Value* term = b.CreateMul(as_i64(b, indices[i]), ref.strides[i]);
-    offset = offset ? b.CreateAdd(offset, term) : term;
+    llvm::Value* term = mul_index(b, as_i64(b, indices[i]), ref.strides[i]);
+    offset = offset ? add_index(b, offset, term) : term;
   }
   llvm::Type* et = storage_type(b.getContext(), ref.type);
   if (!offset) return ref.base;

@@ -7,6 +7,7 @@
 
 #include "codegen/addressing.h"
 #include "codegen/lapack.h"
+#include "codegen/loops.h"
 #include "codegen/node_emit.h"
 #include "codegen/plugin_nodes.h"
 
@@ -80,8 +81,8 @@ Result<Operand> library_operand(StateEmitter& se, int node, const std::string& c
 llvm::Value* operand_element(Frame& f, const Operand& op, const std::vector<llvm::Value*>& idx) {
   llvm::Value* off = nullptr;
   for (size_t i = 0; i < idx.size() && i < op.strides.size(); ++i) {
-    llvm::Value* t = f.b.CreateMul(idx[i], op.strides[i]);
-    off = off ? f.b.CreateAdd(off, t) : t;
+    llvm::Value* t = mul_index(f.b, idx[i], op.strides[i]);
+    off = off ? add_index(f.b, off, t) : t;
   }
   if (!off) return op.base;
   return f.b.CreateGEP(storage_type(f.mc.ctx, op.type), op.base, off);

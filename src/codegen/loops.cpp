@@ -30,13 +30,40 @@ void end_loop(llvm::IRBuilder<>& b, CountedLoop& loop) {
   b.SetInsertPoint(loop.exit);
 }
 
-llvm::Value* trip_count(llvm::IRBuilder<>& b, llvm::Value* start, llvm::Value* end, llvm::Value* step) {
-  if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(step); c && c->isOne()) {
-    llvm::Value* n = b.CreateAdd(b.CreateSub(end, start), b.getInt64(1));
-    return b.CreateSelect(b.CreateICmpSGT(n, b.getInt64(0)), n, b.getInt64(0));
-  }
-  llvm::Value* n = floor_div(b, b.CreateAdd(b.CreateSub(end, start), step), step, ScalarType::Int64);
+namespace {
+
+bool is_constant(llvm::Value* v, int64_t value) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
+  return c && c->getSExtValue() == value;
+}
+
+}  // namespace
+
+llvm::Value* add_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name) {
+  if (is_constant(y, 0)) return x;
+  if (is_constant(x, 0)) return y;
+  return b.CreateAdd(x, y, name);
+}
+
+llvm::Value* sub_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name) {
+  if (is_constant(y, 0)) return x;
+  return b.CreateSub(x, y, name);
+}
+
+llvm::Value* mul_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name) {
+  if (is_constant(y, 1)) return x;
+  if (is_constant(x, 1)) return y;
+  return b.CreateMul(x, y, name);
+}
+
+llvm::Value* clamp_count(llvm::IRBuilder<>& b, llvm::Value* n) {
   return b.CreateSelect(b.CreateICmpSGT(n, b.getInt64(0)), n, b.getInt64(0));
+}
+
+llvm::Value* trip_count(llvm::IRBuilder<>& b, llvm::Value* start, llvm::Value* end, llvm::Value* step) {
+  if (is_constant(step, 1)) return clamp_count(b, b.CreateAdd(sub_index(b, end, start), b.getInt64(1)));
+  llvm::Value* n = floor_div(b, b.CreateAdd(sub_index(b, end, start), step), step, ScalarType::Int64);
+  return clamp_count(b, n);
 }
 
 }  // namespace dace::codegen

@@ -22,4 +22,13 @@ void end_loop(llvm::IRBuilder<>& b, CountedLoop& loop);
 // for either sign of step: max(0, floor((end - start + step) / step)).
 llvm::Value* trip_count(llvm::IRBuilder<>& b, llvm::Value* start, llvm::Value* end, llvm::Value* step);
 
+// Index arithmetic that leaves out the operations with an identity operand (`x + 0`,
+// `x - 0`, `x * 1`, `1 * x`): IRBuilder folds only when both operands are constants, and the
+// first tier (LLVM O0) compiles whatever the lowering emits. Same values (wrapping i64).
+llvm::Value* add_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name = "");
+llvm::Value* sub_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name = "");
+llvm::Value* mul_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name = "");
+// max(0, n): the trip count of a range whose length n may be negative.
+llvm::Value* clamp_count(llvm::IRBuilder<>& b, llvm::Value* n);
+
 }  // namespace dace::codegen

@@ -63,12 +63,24 @@ Result<RangeValues> range_values(Frame& f, const sym::Range& r) {
   return RangeValues{*start, *end, *step};
 }
 
-Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n) {
+Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n, size_t first) {
   if (n > map.range.dims.size())
     return make_error(Code::InvalidSdfg, f.sc.path + ": map has fewer ranges than parameters");
   std::vector<MapDimension> out;
-  for (size_t d = 0; d < n; ++d) {
-    Result<RangeValues> r = range_values(f, map.range.dims[d]);
+  for (size_t d = first; d < n; ++d) {
+    const sym::Range& range = map.range.dims[d];
+    if (range.start && range.end && range.step && sym::as_integer(range.step) == std::optional<int64_t>(1)) {
+      // Unit step: the length end - start + 1 as one symbolic expression (`N - 2` for
+      // `1:N-2`), exact in wrapping i64 like the value-by-value form, in a third of its
+      // instructions, and a constant when the range is.
+      Result<llvm::Value*> start = f.sym(range.start);
+      if (!start) return start.take_error();
+      Result<llvm::Value*> length = f.sym(sym::add(sym::sub(range.end, range.start), sym::integer(1)));
+      if (!length) return length.take_error();
+      out.push_back(MapDimension{*start, f.b.getInt64(1), clamp_count(f.b, *length)});
+      continue;
+    }
+    Result<RangeValues> r = range_values(f, range);
     if (!r) return r.take_error();
     out.push_back(MapDimension{r->start, r->step, trip_count(f.b, r->start, r->end, r->step)});
   }
@@ -80,17 +92,23 @@ Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, c
   Frame& f = *se.f;
   if (first >= map.range.dims.size())
     return make_error(Code::InvalidSdfg, f.sc.path + ": map has fewer ranges than parameters");
-  Result<RangeValues> r = range_values(f, map.range.dims[first]);
-  if (!r) return r.take_error();
+  const sym::Range& range = map.range.dims[first];
   const std::string& p = map.params[first];
-  auto* cstep = llvm::dyn_cast<llvm::ConstantInt>(r->step);
   CountedLoop loop;
   llvm::Value* param;
-  if (cstep && cstep->getSExtValue() > 0) {
-    // Ascending constant step: the parameter itself is the induction variable.
-    loop = begin_loop(f.b, r->start, f.b.CreateAdd(r->end, f.b.getInt64(1)), p, r->step);
+  std::optional<int64_t> cstep = range.start && range.end && range.step ? sym::as_integer(range.step) : std::nullopt;
+  if (cstep && *cstep > 0) {
+    // Ascending constant step: the parameter itself is the induction variable, up to
+    // end + 1 folded into one expression (`N - 1` for an end of `N - 2`).
+    Result<llvm::Value*> start = f.sym(range.start);
+    if (!start) return start.take_error();
+    Result<llvm::Value*> bound = f.sym(sym::add(range.end, sym::integer(1)));
+    if (!bound) return bound.take_error();
+    loop = begin_loop(f.b, *start, *bound, p, f.b.getInt64(*cstep));
     param = loop.iv;
   } else {
+    Result<RangeValues> r = range_values(f, range);
+    if (!r) return r.take_error();
     llvm::Value* n = trip_count(f.b, r->start, r->end, r->step);
     loop = begin_loop(f.b, f.b.getInt64(0), n, p + ".k");
     param = f.b.CreateAdd(r->start, f.b.CreateMul(loop.iv, r->step), p);

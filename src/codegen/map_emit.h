@@ -24,7 +24,8 @@ struct MapDimension {
   llvm::Value* step;
   llvm::Value* count;
 };
-Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n);
+// Dimensions `first` up to `n` (exclusive).
+Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n, size_t first = 0);
 
 // Opens loops over dimensions [first, n) of the map (binding each parameter), runs `inner`
 // inside, closes them.

@@ -104,27 +104,31 @@ int64_t point_cost(llvm::Function* kernel, size_t depth) {
   return cost;
 }
 
-// Number of points of all of a map's dimensions, evaluated before the map (nullptr when a
-// range needs values only the body has, e.g. dynamic map range connectors).
-llvm::Value* map_points(Frame& outer, const ir::MapScope& map) {
-  Result<std::vector<DimValues>> dims = map_dimensions(outer, map, map.params.size());
+// Number of points of all of a map's dimensions, evaluated before the map: `total` (the
+// collapsed dimensions' points, already computed) times the other dimensions' counts
+// (nullptr when a range needs values only the body has, e.g. dynamic map range connectors).
+llvm::Value* map_points(Frame& outer, const ir::MapScope& map, size_t ncollapse, llvm::Value* total) {
+  Result<std::vector<DimValues>> dims = map_dimensions(outer, map, map.params.size(), ncollapse);
   if (!dims) return nullptr;
-  llvm::Value* points = outer.b.getInt64(1);
-  for (const DimValues& d : *dims) points = outer.b.CreateMul(points, d.count, "map.points");
+  llvm::Value* points = total;
+  for (const DimValues& d : *dims) points = codegen::mul_index(outer.b, points, d.count, "map.points");
   return points;
 }
 
 // Fills the closure with the body's captures, right before the call, and calls the runtime.
 // threads == 0 takes the program's default (LowerOptions::default_num_threads).
-// `points` (nullable) and `depth` describe the whole iteration space for the inline-or-fork
-// decision: its number of points and how many loops the kernel nests over it.
+// `points` and `depth` describe the whole iteration space for the inline-or-fork decision:
+// its number of points (emitted only when that decision is made; nullptr: unknown before the
+// map) and how many loops the kernel nests over it.
 Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total,
-                    int64_t chunk, int32_t schedule, int64_t threads, llvm::Value* points, size_t depth) {
+                    int64_t chunk, int32_t schedule, int64_t threads, const std::function<llvm::Value*()>& points_of,
+                    size_t depth) {
   ModuleContext& mc = outer.mc;
   // Maps that name their thread count keep their team whatever their size.
-  const bool may_inline = threads <= 0 && points && mc.options.inline_small_parallel_maps;
+  const bool may_inline = threads <= 0 && mc.options.inline_small_parallel_maps;
   const int64_t cost =
       !may_inline ? 0 : point_cost(fn->getParent()->getFunction((fn->getName() + ".kernel").str()), depth);
+  llvm::Value* points = cost > 0 ? points_of() : nullptr;
   if (threads <= 0) threads = mc.options.default_num_threads;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
   size_t n = std::max<size_t>(1, body.closure_slots());
@@ -135,7 +139,7 @@ Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::F
     outer.b.CreateStore(c.outer, slot);
   }
   llvm::BasicBlock* done = nullptr;
-  if (cost > 0) {
+  if (points) {
     llvm::Function* parent = outer.b.GetInsertBlock()->getParent();
     llvm::BasicBlock* inline_bb = llvm::BasicBlock::Create(mc.ctx, "map.inline", parent);
     llvm::BasicBlock* team_bb = llvm::BasicBlock::Create(mc.ctx, "map.team", parent);
@@ -245,7 +249,7 @@ Status emit_parallel_loop(const std::string& entry, StateEmitter& se, llvm::Valu
   se.f = &outer;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, total, 1);
+  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, [total] { return total; }, 1);
 }
 
 Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int entry, const ir::MapScope& map) {
@@ -259,7 +263,7 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   Result<std::vector<DimValues>> outer_dims = map_dimensions(outer, map, ncollapse);
   if (!outer_dims) return outer_dims.take_error();
   llvm::Value* total = outer.b.getInt64(1);
-  for (const DimValues& d : *outer_dims) total = outer.b.CreateMul(total, d.count);
+  for (const DimValues& d : *outer_dims) total = codegen::mul_index(outer.b, total, d.count);
 
   const auto& label = se.state.node(entry)->label;
   std::string base = outer.sc.function_prefix + "_map";
@@ -287,7 +291,8 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
         idx = body.b.CreateSRem(rest, (*dims)[d].count);
         rest = body.b.CreateSDiv(rest, (*dims)[d].count);
       }
-      params[d] = body.b.CreateAdd((*dims)[d].start, body.b.CreateMul(idx, (*dims)[d].step), map.params[d]);
+      params[d] = codegen::add_index(body.b, (*dims)[d].start, codegen::mul_index(body.b, idx, (*dims)[d].step),
+                                     map.params[d]);
     }
     body.push_scope();
     for (size_t d = 0; d < ncollapse; ++d) {
@@ -307,9 +312,9 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   se.scope_symbols = saved_symbols;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  llvm::Value* points = map_points(outer, map);
   return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule),
-                      map.omp_num_threads, points, 1 + map.params.size() - ncollapse);
+                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); },
+                      1 + map.params.size() - ncollapse);
 }
 
 }  // namespace
