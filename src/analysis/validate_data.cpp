@@ -7,10 +7,15 @@ namespace dace::analysis::detail {
 
 namespace {
 
-bool definitely_negative(sym::Expr e) {
+// Remembered per SDFG: descriptors repeat the same few shapes and strides (NumPy temporaries
+// of one shape), and each proof expands the expression.
+bool definitely_negative(SdfgContext& ctx, sym::Expr e) {
   if (auto v = sym::as_integer(e)) return *v < 0;
+  if (auto it = ctx.negative_verdicts.find(e); it != ctx.negative_verdicts.end()) return it->second;
   auto p = sym::prove(sym::lt(e, sym::integer(0)));
-  return p && *p;
+  const bool negative = p && *p;
+  ctx.negative_verdicts.emplace(e, negative);
+  return negative;
 }
 
 struct DescriptorChecker {
@@ -34,7 +39,7 @@ struct DescriptorChecker {
         ok = false;
         continue;
       }
-      if (nonnegative && definitely_negative(e)) fail(at + " is negative (" + sym::to_string(e) + ")" + why);
+      if (nonnegative && definitely_negative(ctx, e)) fail(at + " is negative (" + sym::to_string(e) + ")" + why);
       check_symbols(e, what);
     }
     return ok;
@@ -50,7 +55,7 @@ struct DescriptorChecker {
 
   void check_scalar(sym::Expr e, const char* what, bool nonnegative) {
     if (!e) return;
-    if (nonnegative && definitely_negative(e)) fail(std::string(what) + " is negative (" + sym::to_string(e) + ")");
+    if (nonnegative && definitely_negative(ctx, e)) fail(std::string(what) + " is negative (" + sym::to_string(e) + ")");
     check_symbols(e, what);
   }
 

@@ -2,8 +2,10 @@
 // docs/validation.md; each pass appends violations to a Sink and keeps going where the IR is
 // still safe to inspect, so validate_all() can report many at once.
 #pragma once
+#include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ir/path.h"
@@ -35,6 +37,14 @@ struct SdfgContext {
   std::set<std::string> declared;   // declared symbols and constants
   std::set<std::string> assigned;   // interstate assignment targets anywhere in this SDFG
   std::set<std::string> loop_vars;  // loop variables of every LoopRegion in this SDFG
+
+  // Verdicts of the memlet bounds checks already decided in this SDFG (validate_memlet.cpp):
+  // first index, last index, size (interned expressions) and the assumptions about their
+  // symbols decide a verdict, and NumPy programs repeat the same few (`i + 1` in `N`) in every
+  // map; the proofs behind a verdict (ISL) cost tens of microseconds each.
+  std::map<std::tuple<sym::Expr, sym::Expr, sym::Expr, std::string>, int> bounds_verdicts;
+  // Shape, stride and offset expressions already proven negative or not (validate_data.cpp).
+  std::map<sym::Expr, bool> negative_verdicts;
 
   SdfgContext(Sink& s, const ir::SDFG& g) : sink(s), sdfg(g) {}
 

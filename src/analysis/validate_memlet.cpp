@@ -114,15 +114,50 @@ struct MemletChecker {
         continue;
       }
       if (!assumed) assumed = assumptions(edge);
-      const sym::Assumptions& a = *assumed;
-      if (proven(sym::lt(first, sym::integer(0)), a))
-        ctx.error(path, dim + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
-      else if (proven(sym::le(shape, last), a))
-        ctx.error(path, dim + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
-      else if (never_inside(first, shape, a) || never_inside(last, shape, a))
-        ctx.error(path, dim + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
-                            " lies outside size " + sym::to_string(shape) + ")");
+      switch (bounds_verdict(first, last, shape, *assumed)) {
+        case kStartsBelowZero:
+          ctx.error(path, dim + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
+          break;
+        case kReachesSize:
+          ctx.error(path, dim + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
+          break;
+        case kOutside:
+          ctx.error(path, dim + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
+                              " lies outside size " + sym::to_string(shape) + ")");
+          break;
+        default: break;
+      }
     }
+  }
+
+  enum BoundsVerdict { kInside = 0, kStartsBelowZero, kReachesSize, kOutside };
+
+  // The three symbolic tests of check_bounds, in order, remembered per SDFG: the verdict
+  // depends only on the three expressions and what the assumptions say about their symbols.
+  int bounds_verdict(sym::Expr first, sym::Expr last, sym::Expr shape, const sym::Assumptions& a) {
+    std::string facts;
+    std::set<std::string> names = sym::free_symbols(first);
+    for (sym::Expr e : {last, shape})
+      for (const std::string& s : sym::free_symbols(e)) names.insert(s);
+    for (const std::string& s : names) {
+      facts += s;
+      facts += a.unrestricted.count(s) ? ":u" : a.nonnegative.count(s) ? ":n" : ":p";
+      if (auto b = a.bounds.find(s); b != a.bounds.end())
+        facts += "[" + (b->second.first ? std::to_string(*b->second.first) : "") + "," +
+                 (b->second.second ? std::to_string(*b->second.second) : "") + "]";
+      facts += ';';
+    }
+    auto key = std::make_tuple(first, last, shape, std::move(facts));
+    if (auto it = ctx.bounds_verdicts.find(key); it != ctx.bounds_verdicts.end()) return it->second;
+    int verdict = kInside;
+    if (proven(sym::lt(first, sym::integer(0)), a))
+      verdict = kStartsBelowZero;
+    else if (proven(sym::le(shape, last), a))
+      verdict = kReachesSize;
+    else if (never_inside(first, shape, a) || never_inside(last, shape, a))
+      verdict = kOutside;
+    ctx.bounds_verdicts.emplace(std::move(key), verdict);
+    return verdict;
   }
 
   ir::ScheduleType scope_schedule(int id) const {

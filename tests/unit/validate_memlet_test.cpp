@@ -102,6 +102,54 @@ TEST(ValidateMemlet, AllowOobAndDynamicAreNotChecked) {
   expect_valid(*c.g);
 }
 
+// One state per range: B[i] = A[i] over a map `i = range`, A and B of 10 elements, the
+// outer memlets the whole arrays. Only the map's range differs between states, so the inner
+// memlets have the same index and size expressions and differ in what is known about `i`.
+Builder maps_over_ranges(const std::vector<std::string>& ranges) {
+  Builder b("mem");
+  b.data("A", array({"10"}));
+  b.data("B", array({"10"}));
+  State* previous = nullptr;
+  for (size_t k = 0; k < ranges.size(); ++k) {
+    State& s = b.block("s" + std::to_string(k));
+    int a = Builder::access(s, "A");
+    int out = Builder::access(s, "B");
+    auto [me, mx] = Builder::map(s, "m", {"i"}, ranges[k]);
+    int t = Builder::tasklet(s, "t", {"a"}, {"b"}, "b = a");
+    Builder::conn_in(s, me, "IN_A");
+    Builder::conn_out(s, me, "OUT_A");
+    Builder::conn_in(s, mx, "IN_B");
+    Builder::conn_out(s, mx, "OUT_B");
+    b.edge(s, a, "", me, "IN_A", "A[0:10]");
+    b.edge(s, me, "OUT_A", t, "a", "A[i]");
+    b.edge(s, t, "b", mx, "IN_B", "B[i]");
+    b.edge(s, mx, "OUT_B", out, "", "B[0:10]");
+    if (previous) b.interstate(*previous, s);
+    previous = &s;
+  }
+  return b;
+}
+
+TEST(ValidateMemlet, SameIndexUnderOtherMapRangesIsCheckedAgain) {
+  // Verdicts are remembered per SDFG; `A[i]` is inside for i in 0..9 and reaches past the
+  // size 10 for i in 10..19 (hand-derived), so a verdict reused across the two ranges would
+  // hide or invent an error.
+  const std::string inside = "0:10", outside = "10:20";
+  const std::string read = " / edge 1 (2.OUT_A -> 4.a): subset dimension 0 is out of bounds (reaches i, size 10)";
+  for (const auto& order : {std::vector<std::string>{inside, outside}, std::vector<std::string>{outside, inside}}) {
+    Builder b = maps_over_ranges(order);
+    const std::string bad_state = order[0] == outside ? "s0" : "s1";
+    SCOPED_TRACE(order[0] + " then " + order[1]);
+    auto errors = analysis::validate_all(*b.g);
+    std::vector<std::string> about_a;
+    for (const auto& e : errors)
+      if (e.message.find("edge 1 (") != std::string::npos) about_a.push_back(e.message);
+    ASSERT_EQ(about_a.size(), 1u) << all_messages(errors);
+    EXPECT_EQ(about_a[0], "sdfg \"mem\" / state \"" + bad_state + "\"" + read);
+  }
+  expect_valid(*maps_over_ranges({inside, inside}).g);
+}
+
 TEST(ValidateMemlet, UndecidableBoundsAreAccepted) {
   // A[M] with shape N: fine whenever M < N, so not provably out of bounds.
   Builder b("mem");
