@@ -267,7 +267,10 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
     p.tier.tier = 1;
     p.tier.pending = true;
   }
-  auto body = [&p, job = std::move(job)] {
+  // Made here, while the caller can still take an allocation failure: under an address-space
+  // limit the handler below must not allocate (a bad_alloc thrown there ends the process).
+  Status out_of_memory = make_error(Code::OutOfMemory, "out of memory compiling the optimized tier");
+  auto body = [&p, job = std::move(job), out_of_memory = std::move(out_of_memory)]() mutable {
     Status status;
     CompileStats stats;
     double swap_ms = 0;
@@ -283,14 +286,19 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
         swap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       }
     } catch (const std::bad_alloc&) {
-      status = make_error(Code::OutOfMemory, "out of memory compiling the optimized tier");
+      status = std::move(out_of_memory);
     } catch (const std::exception& e) {
-      status = make_error(Code::Internal, std::string("optimized tier: ") + e.what());
+      try {
+        status = make_error(Code::Internal, std::string("optimized tier: ") + e.what());
+      } catch (const std::bad_alloc&) {
+        status = std::move(out_of_memory);
+      }
     }
+    const bool ok = status.ok();
     std::lock_guard<std::mutex> lock(p.tier_mutex);
     p.tier.pending = false;
-    p.tier.status = status;
-    if (status.ok()) {
+    p.tier.status = std::move(status);  // a move: no allocation
+    if (ok) {
       p.tier.tier = 2;
       p.tier.swapped_at = std::chrono::steady_clock::now();
       p.tier.swap_ms = swap_ms;
