@@ -12,6 +12,7 @@ AccessSets AccessSets::compute(const ir::State& state) {
     const ir::Node* n = state.node(id);
     if (n->kind != ir::NodeKind::Access) continue;
     const std::string& d = static_cast<const ir::AccessNode*>(n)->data;
+    a.present.insert(d);
     for (int e : state.out_edges(id))
       if (!state.edge(e)->memlet.is_empty()) {
         a.read.insert(d);
@@ -24,6 +25,41 @@ AccessSets AccessSets::compute(const ir::State& state) {
       }
   }
   return a;
+}
+
+ScopeAccessSets ScopeAccessSets::compute(const ir::State& state, const ScopeTree& scopes) {
+  ScopeAccessSets out;
+  for (int id : state.node_ids()) {
+    if (!scopes.is_entry[static_cast<size_t>(id)]) continue;
+    AccessSets& a = out.by_entry[id];
+    for (int e : state.in_edges(id))
+      if (const ir::Memlet& m = state.edge(e)->memlet; !m.is_empty()) a.read.insert(m.data);
+    if (const int exit = scopes.exit_of(id); exit >= 0)
+      for (int e : state.out_edges(exit))
+        if (const ir::Memlet& m = state.edge(e)->memlet; !m.is_empty()) a.written.insert(m.data);
+  }
+  // An access node counts for every scope around it.
+  for (int id : state.node_ids()) {
+    const ir::Node* n = state.node(id);
+    if (n->kind != ir::NodeKind::Access) continue;
+    const std::string& d = static_cast<const ir::AccessNode*>(n)->data;
+    bool read = false, written = false;
+    for (int e : state.out_edges(id)) read = read || !state.edge(e)->memlet.is_empty();
+    for (int e : state.in_edges(id)) written = written || !state.edge(e)->memlet.is_empty();
+    for (int p = scopes.parent[static_cast<size_t>(id)]; p >= 0; p = scopes.parent[static_cast<size_t>(p)]) {
+      AccessSets& a = out.by_entry[p];
+      a.present.insert(d);
+      if (read) a.read.insert(d);
+      if (written) a.written.insert(d);
+    }
+  }
+  return out;
+}
+
+const AccessSets& ScopeAccessSets::of(int entry) const {
+  static const AccessSets kNone;
+  auto it = by_entry.find(entry);
+  return it == by_entry.end() ? kNone : it->second;
 }
 
 void collect_region_code_names(const ir::ControlFlowRegion& region, std::set<std::string>& out) {

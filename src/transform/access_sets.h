@@ -2,11 +2,13 @@
 // analysis, issue 10 item 1): cached per state by the AnalysisManager, next to the scope tree,
 // and dropped when a pass reports access-node or memlet changes.
 #pragma once
+#include <map>
 #include <set>
 #include <string>
 
 #include "ir/control_flow.h"
 #include "ir/state.h"
+#include "transform/scope_tree.h"
 
 namespace dace::transform {
 
@@ -17,9 +19,25 @@ class AnalysisManager;
 // nodes and move no data). Views and streams are listed under their own names.
 struct AccessSets {
   std::set<std::string> read, written;
+  // Every container with an access node in the state, with edges or without: whether a
+  // container is used there at all (LoopToMap's privatization, MoveLoopIntoMap's locals).
+  std::set<std::string> present;
 
   static AccessSets compute(const ir::State& state);
   bool operator==(const AccessSets&) const = default;
+};
+
+// The access sets of each map or consume scope of a state, by entry node id: read are the
+// containers of non-empty memlets into the entry and of access nodes inside (at any depth)
+// with such an out-edge, written those of non-empty memlets out of the exit and of access
+// nodes inside with such an in-edge; present the access nodes inside. Cached per state
+// (MapFusionHorizontal compares the sets of two maps for every pair of maps it tries).
+struct ScopeAccessSets {
+  std::map<int, AccessSets> by_entry;
+
+  static ScopeAccessSets compute(const ir::State& state, const ScopeTree& scopes);
+  // The sets of the scope of `entry` (empty sets for a node that is not an entry).
+  const AccessSets& of(int entry) const;
 };
 
 // The access sets of a control-flow block: the union of its states' (from `am`, so each

@@ -24,11 +24,24 @@ const AccessSets& AnalysisManager::access_sets(const ir::State& state) {
   return *access_sets_.emplace(&state, std::move(sets)).first->second;
 }
 
+const ScopeAccessSets& AnalysisManager::scope_access_sets(const ir::State& state) {
+  auto it = scope_access_sets_.find(&state);
+  if (it != scope_access_sets_.end()) {
+    ++cached_;
+    return *it->second;
+  }
+  const ScopeTree& tree = scope_tree(state);
+  ++computed_;
+  auto sets = std::make_unique<ScopeAccessSets>(ScopeAccessSets::compute(state, tree));
+  return *scope_access_sets_.emplace(&state, std::move(sets)).first->second;
+}
+
 void AnalysisManager::invalidate(Modifies modified) {
   // Removing or merging states may free a State and reuse its address for a new one: any
   // change to the set of states drops every per-state analysis.
   if (any(modified & (kScopeTreeDependsOn | Modifies::States))) scope_trees_.clear();
   if (any(modified & (kAccessSetsDependOn | Modifies::States))) access_sets_.clear();
+  if (any(modified & (kScopeTreeDependsOn | kAccessSetsDependOn | Modifies::States))) scope_access_sets_.clear();
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
@@ -38,6 +51,7 @@ void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
   }
   if (any(modified & kScopeTreeDependsOn)) scope_trees_.erase(&state);
   if (any(modified & kAccessSetsDependOn)) access_sets_.erase(&state);
+  if (any(modified & (kScopeTreeDependsOn | kAccessSetsDependOn))) scope_access_sets_.erase(&state);
 }
 
 }  // namespace dace::transform

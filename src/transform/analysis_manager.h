@@ -24,6 +24,9 @@ class AnalysisManager {
 
   const ScopeTree& scope_tree(const ir::State& state);
   const AccessSets& access_sets(const ir::State& state);
+  // Per map or consume scope of the state; computed from its scope tree and access nodes, so
+  // dropped when either would be.
+  const ScopeAccessSets& scope_access_sets(const ir::State& state);
 
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
@@ -33,6 +36,7 @@ class AnalysisManager {
   void clear() {
     scope_trees_.clear();
     access_sets_.clear();
+    scope_access_sets_.clear();
   }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
@@ -42,6 +46,7 @@ class AnalysisManager {
  private:
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeTree>> scope_trees_;
   std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
+  std::unordered_map<const ir::State*, std::unique_ptr<ScopeAccessSets>> scope_access_sets_;
   int64_t computed_ = 0, cached_ = 0;
 };
 

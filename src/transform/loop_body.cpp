@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "analysis/memlet_propagation.h"
+#include "transform/analysis_manager.h"
 #include "transform/assigned_symbols.h"
 #include "transform/block_order.h"
 #include "transform/loop_privatization.h"
@@ -235,20 +236,16 @@ sym::Subset subset_at(const ir::Memlet& m, const std::string& data, const ir::Da
   return analysis::whole_subset(desc);
 }
 
-bool used_outside_loop(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data) {
-  for (const ir::State* s : sdfg.all_states()) {
-    if (inside(*s, loop)) continue;
-    for (int n : s->node_ids())
-      if (s->node(n)->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*s->node(n)).data == data)
-        return true;
-  }
+bool used_outside_loop(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, AnalysisManager& am) {
+  for (const ir::State* s : sdfg.all_states())
+    if (!inside(*s, loop) && am.access_sets(*s).present.count(data)) return true;
   return false;
 }
 
 }  // namespace
 
-bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const LoopBounds& bounds, LoopBody& out,
-                       std::string& why) {
+bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const LoopBounds& bounds, AnalysisManager& am,
+                       LoopBody& out, std::string& why) {
   const std::string& var = loop.loop_variable;
   if (!plain_control_flow(loop, false, why)) return false;
   for (int es : loop.edge_slots())
@@ -268,15 +265,15 @@ bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const L
   std::set<std::string> used;
   std::vector<InnerLoop> ctx;
   for_each_state(loop, ctx, [&](const ir::State& s, const std::vector<InnerLoop>&) {
-    for (int n : s.node_ids())
-      if (s.node(n)->kind == ir::NodeKind::Access) used.insert(static_cast<const ir::AccessNode&>(*s.node(n)).data);
+    const std::set<std::string>& present = am.access_sets(s).present;
+    used.insert(present.begin(), present.end());
     return true;
   });
   for (const std::string& d : used) {
     auto it = sdfg.arrays.find(d);
     if (it == sdfg.arrays.end()) return why = "undeclared container '" + d + "'", false;
     const ir::DataDescriptor& desc = it->second;
-    if (desc.kind == ir::DataKind::View && desc.transient && !used_outside_loop(sdfg, loop, d) &&
+    if (desc.kind == ir::DataKind::View && desc.transient && !used_outside_loop(sdfg, loop, d, am) &&
         !named_by_control_flow(sdfg, d)) {
       out.local.insert(d);
       continue;
@@ -286,7 +283,7 @@ bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const L
     if (desc.kind == ir::DataKind::View || desc.kind == ir::DataKind::Reference)
       return why = "'" + d + "' is a view or reference used outside the body", false;
     std::string ignored;
-    if (desc.transient && privatizable(sdfg, loop, d, ignored)) out.local.insert(d);
+    if (desc.transient && privatizable(sdfg, loop, d, am, ignored)) out.local.insert(d);
   }
 
   bool ok = true;

@@ -14,6 +14,8 @@
 
 namespace dace::transform {
 
+class AnalysisManager;
+
 struct LoopBody {
   // Accesses of shared containers, at the top level of each state; subsets inside inner loops
   // are propagated over those loops' ranges (whole extent when a range is unknown). Containers
@@ -31,8 +33,9 @@ struct LoopBody {
 // before assigning it in the same iteration, a symbol it assigns is used outside the loop, it
 // has break/continue/return of this loop, a cycle of blocks, a view or reference that is not
 // local, an inner-scope access node whose data does not cross its scope, or an access whose
-// subset depends on a symbol it assigns.
-bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const LoopBounds& bounds, LoopBody& out,
-                       std::string& why);
+// subset depends on a symbol it assigns. Which containers states use comes from `am`'s cached
+// access sets.
+bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const LoopBounds& bounds, AnalysisManager& am,
+                       LoopBody& out, std::string& why);
 
 }  // namespace dace::transform

@@ -6,6 +6,7 @@
 
 #include "analysis/memlet_propagation.h"
 #include "analysis/sets.h"
+#include "transform/analysis_manager.h"
 #include "transform/assigned_symbols.h"
 #include "transform/block_order.h"
 #include "transform/symbol_use.h"
@@ -267,7 +268,8 @@ bool named_by_control_flow(const ir::ControlFlowRegion& region, const std::strin
   return false;
 }
 
-bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, std::string& why) {
+bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, AnalysisManager& am,
+                  std::string& why) {
   why = "'" + data + "' is written and read in the body and cannot be privatized: ";
   auto it = sdfg.arrays.find(data);
   if (it == sdfg.arrays.end()) return why += "undeclared", false;
@@ -275,12 +277,9 @@ bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::s
   if (!d.transient || (d.kind != ir::DataKind::Array && d.kind != ir::DataKind::Scalar) ||
       d.lifetime != ir::Lifetime::Scope)
     return why += "not a scope-lifetime transient array or scalar", false;
-  for (const ir::State* s : sdfg.all_states()) {
-    if (inside(*s, loop)) continue;
-    for (int n : s->node_ids())
-      if (s->node(n)->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*s->node(n)).data == data)
-        return why += "state '" + s->label + "' outside the loop uses it", false;
-  }
+  for (const ir::State* s : sdfg.all_states())
+    if (!inside(*s, loop) && am.access_sets(*s).present.count(data))
+      return why += "state '" + s->label + "' outside the loop uses it", false;
   if (named_by_control_flow(sdfg, data)) return why += "control flow names it", false;
   Coverage c{data, d, why, true, {}};
   return c.region(loop, {});

@@ -9,6 +9,8 @@
 
 namespace dace::transform {
 
+class AnalysisManager;
+
 // True when `data` is a Scope-lifetime transient Array/Scalar used only inside `loop` (no
 // access node elsewhere in `sdfg`, no control-flow code names it) and every read of it in
 // the body reads what the same iteration wrote before: walking the body's blocks in
@@ -20,8 +22,10 @@ namespace dace::transform {
 // container for an inner one of the same shape (what the inner walk finds written at its
 // single sink block, through the symbol mapping). Writes inside inner loops and branches
 // do not count after them; an interstate assignment forgets the writes whose subsets use the
-// symbol it assigns. Otherwise false, with the reason in `why`.
-bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, std::string& why);
+// symbol it assigns. Otherwise false, with the reason in `why`. Whether other states use
+// `data` comes from `am`'s cached access sets.
+bool privatizable(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, AnalysisManager& am,
+                  std::string& why);
 
 // Whether code of control flow anywhere in `region` (interstate edges, loop headers, branch
 // conditions) mentions `name`.

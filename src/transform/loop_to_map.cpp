@@ -124,7 +124,7 @@ bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
   const ir::SDFG& sdfg = owning_sdfg(*loop);
   LoopBody body;
   std::string why;
-  if (!analyze_loop_body(sdfg, *loop, *b, body, why)) return refuse(why);
+  if (!analyze_loop_body(sdfg, *loop, *b, site.am, body, why)) return refuse(why);
   bool undecided = false;
   const std::string dep = carried_dependence(body.accesses, loop->loop_variable, *ascending_range(*b), &undecided);
   if (!dep.empty())
@@ -143,7 +143,7 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
   ir::SDFG& sdfg = owning_sdfg(region);
   LoopBody body;
   std::string why;
-  if (!analyze_loop_body(sdfg, loop, b, body, why)) return make_error(Code::Internal, "LoopToMap: " + why);
+  if (!analyze_loop_body(sdfg, loop, b, site.am, body, why)) return make_error(Code::Internal, "LoopToMap: " + why);
 
   std::unique_ptr<ir::ControlFlowBlock> copy;
   std::set<std::string> local = body.local;

@@ -2,32 +2,12 @@
 
 #include <set>
 
+#include "transform/analysis_manager.h"
 #include "transform/map_fusion_util.h"
 #include "transform/map_utils.h"
 
 namespace dace::transform {
 namespace {
-
-// Containers a map scope reads and writes: what enters its entry and leaves its exit, and
-// every access node inside (read when it has out-edges, written when it has in-edges).
-struct Accesses {
-  std::set<std::string> reads, writes;
-};
-Accesses accesses_of(const ir::State& state, const ScopeTree& scopes, int entry) {
-  Accesses a;
-  for (int e : state.in_edges(entry))
-    if (!state.edge(e)->memlet.is_empty()) a.reads.insert(state.edge(e)->memlet.data);
-  for (int e : state.out_edges(scopes.exit_of(entry)))
-    if (!state.edge(e)->memlet.is_empty()) a.writes.insert(state.edge(e)->memlet.data);
-  for (int n : scopes.scope_nodes(entry)) {
-    const ir::Node* node = state.node(n);
-    if (node->kind != ir::NodeKind::Access) continue;
-    const std::string& data = static_cast<const ir::AccessNode*>(node)->data;
-    if (!state.out_edges(n).empty()) a.reads.insert(data);
-    if (!state.in_edges(n).empty()) a.writes.insert(data);
-  }
-  return a;
-}
 
 // The first container of `a` that `b` also holds, or empty.
 std::string common(const std::set<std::string>& a, const std::set<std::string>& b) {
@@ -82,17 +62,20 @@ bool MapFusionHorizontal::can_apply(const Site& site, const std::vector<int>& no
   if (map_fusion::reachable(state, a, b) || map_fusion::reachable(state, b, a))
     return refuse("a path leads from one map to the other (" + na + ", " + nb + ")");
 
-  const Accesses x = accesses_of(state, site.scopes, a), y = accesses_of(state, site.scopes, b);
-  for (const std::set<std::string>* s : {&x.reads, &x.writes, &y.reads, &y.writes})
+  // What each map reads and writes (memlets through its entry and exit, access nodes inside),
+  // from the state's cached scope access sets: computed once per state for all pairs.
+  const ScopeAccessSets& sets = site.am.scope_access_sets(state);
+  const AccessSets &x = sets.of(a), &y = sets.of(b);
+  for (const std::set<std::string>* s : {&x.read, &x.written, &y.read, &y.written})
     for (const std::string& data : *s) {
       auto it = site.sdfg.arrays.find(data);
       if (it == site.sdfg.arrays.end()) return refuse("unknown container \"" + data + "\"");
       if (map_fusion::is_view(it->second)) return refuse("a map accesses view or reference \"" + data + "\"");
     }
   std::string c;
-  if (!(c = common(x.writes, y.reads)).empty()) return refuse(na + " writes \"" + c + "\", which " + nb + " reads");
-  if (!(c = common(y.writes, x.reads)).empty()) return refuse(nb + " writes \"" + c + "\", which " + na + " reads");
-  if (!(c = common(x.writes, y.writes)).empty()) return refuse("both maps write \"" + c + "\"");
+  if (!(c = common(x.written, y.read)).empty()) return refuse(na + " writes \"" + c + "\", which " + nb + " reads");
+  if (!(c = common(y.written, x.read)).empty()) return refuse(nb + " writes \"" + c + "\", which " + na + " reads");
+  if (!(c = common(x.written, y.written)).empty()) return refuse("both maps write \"" + c + "\"");
 
   auto remap = map_fusion::parameter_remapping(first->map, second->map);
   if (!remap) return refuse("the ranges of " + na + " and " + nb + " differ");

@@ -6,6 +6,7 @@
 
 #include "analysis/arguments.h"
 #include "ir/state.h"
+#include "transform/analysis_manager.h"
 #include "transform/cfg_list.h"
 #include "transform/loop_bounds.h"
 #include "transform/loop_shape.h"
@@ -271,12 +272,15 @@ bool MoveLoopIntoMap::can_apply(const Site& site, const std::vector<int>& blocks
     const ir::DataDescriptor& d = site.sdfg.arrays.at(c);
     if (!d.transient || (d.kind != ir::DataKind::Array && d.kind != ir::DataKind::Scalar))
       return refuse("access node " + std::to_string(n) + " inside the map is not of a transient array or scalar");
-    int everywhere = 0, here = 0;
+    // Other states from their cached access sets; the body state node by node, since access
+    // nodes of `c` outside the map there count too.
+    bool elsewhere = false;
     for (const ir::State* st : site.sdfg.all_states())
-      for (int m : st->node_ids())
-        if (is_access(*st, m) && static_cast<const ir::AccessNode&>(*st->node(m)).data == c) ++everywhere;
+      elsewhere = elsewhere || (st != body && site.am.access_sets(*st).present.count(c));
+    int in_body = 0, here = 0;
+    for (int m : body->node_ids()) in_body += is_access(*body, m) && static_cast<const ir::AccessNode&>(*body->node(m)).data == c;
     for (int m : b.locals) here += static_cast<const ir::AccessNode&>(*body->node(m)).data == c;
-    if (everywhere != here) return refuse("transient '" + c + "' inside the map is also accessed outside it");
+    if (elsewhere || in_body != here) return refuse("transient '" + c + "' inside the map is also accessed outside it");
   }
   for (const std::string& c : header_containers(site.sdfg, *loop)) {
     const ir::DataDescriptor& d = site.sdfg.arrays.at(c);

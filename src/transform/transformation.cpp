@@ -92,7 +92,7 @@ bool SingleStateTransformation::can_be_applied(ir::SDFG& root, const Match& m, A
   Result<ir::State*> state = resolve(root, m, &owner, &nodes);
   if (!state.ok()) return refuse(state.error().message);
   why_not_.clear();
-  if (can_apply(Site{*owner, **state, am.scope_tree(**state)}, nodes)) return true;
+  if (can_apply(Site{*owner, **state, am.scope_tree(**state), am}, nodes)) return true;
   why_not_ = ir::path_of(*owner, **state) + ": " + why_not_;  // messages name the element
   return false;
 }
@@ -102,7 +102,7 @@ Status SingleStateTransformation::apply(ir::SDFG& root, const Match& m, Analysis
   std::vector<int> nodes;
   Result<ir::State*> state = resolve(root, m, &owner, &nodes);
   if (!state.ok()) return state.take_error();
-  Status s = apply_at(Site{*owner, **state, am.scope_tree(**state)}, nodes);
+  Status s = apply_at(Site{*owner, **state, am.scope_tree(**state), am}, nodes);
   am.invalidate(**state, modifies());
   return s;
 }

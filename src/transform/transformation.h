@@ -79,6 +79,7 @@ class SingleStateTransformation : public Transformation {
     ir::SDFG& sdfg;  // the SDFG owning the state (nested SDFGs have their own)
     ir::State& state;
     const ScopeTree& scopes;
+    AnalysisManager& am;  // cached analyses of the state (access sets, scope access sets)
   };
   // Appends the node ids of each occurrence of the pattern, ascending by first element.
   virtual void state_matches(const ir::State& state, const ScopeTree& scopes, std::vector<std::vector<int>>& out) = 0;

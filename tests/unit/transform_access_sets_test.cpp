@@ -8,6 +8,7 @@
 #include "transform/analysis_manager.h"
 #include "transform/apply.h"
 #include "transform/dead_dataflow_elimination.h"
+#include "transform/registry.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -134,6 +135,88 @@ TEST(TransformAccessSets, BlockSetsUniteStatesAndControlFlowReads) {
   EXPECT_EQ(am.cached(), 1);  // the block used the state's cached sets
   const AccessSets whole = block_access_sets(g, *g.block(loop.start), am);
   EXPECT_TRUE(whole.read.empty() && whole.written.empty());
+}
+
+// `present` lists every container with an access node, edges or not: the isolated E too,
+// which is neither read nor written.
+TEST(TransformAccessSets, PresentListsEveryAccessNodeWithOrWithoutEdges) {
+  TwoStates x;
+  AnalysisManager am;
+  EXPECT_EQ(am.access_sets(*x.s).present, (Names{"A", "B", "D", "E", "T"}));
+  EXPECT_EQ(am.access_sets(*x.u).present, (Names{"B", "C"}));
+  EXPECT_EQ(am.access_sets(*x.s).read.count("E") + am.access_sets(*x.s).written.count("E"), 0u);
+}
+
+// Two maps side by side: map i reads A[i] into t1, which writes the transient T inside the
+// map; t2 reads T and writes B[i] out of the exit. Map k copies C[k] to D[k]. Each map's
+// sets come from its entry's inputs, its exit's outputs and the access nodes inside it.
+// With `second_reads_t`, map k also reads T (passed through its entry).
+struct TwoMaps {
+  std::unique_ptr<ir::SDFG> g = std::make_unique<ir::SDFG>();
+  ir::State* s = nullptr;
+  int first = -1, second = -1;
+  explicit TwoMaps(bool second_reads_t = false) {
+    for (const char* a : {"A", "B", "C", "D"}) add_array(*g, a, T::Float64, {"4"});
+    add_array(*g, "T", T::Float64, {"1"}, true);
+    s = &add_state(*g, *g, "s");
+    auto [e1, x1] = map(*s, {"i"}, "0:4");
+    const int t1 = tasklet(*s, "o = v", {"v"}, {"o"}), t2 = tasklet(*s, "o = v + 1", {"v"}, {"o"});
+    const int tn = access(*s, "T");
+    edge_in(*s, access(*s, "A"), e1, t1, "v", "A[0:4]", "A[i]");
+    edge(*s, t1, "o", tn, "", "T[0]");
+    edge(*s, tn, "", t2, "v", "T[0]");
+    edge_out(*s, t2, "o", x1, access(*s, "B"), "B[i]", "B[0:4]");
+    auto [e2, x2] = map(*s, {"k"}, "0:4");
+    const int t3 = second_reads_t ? tasklet(*s, "o = v + w", {"v", "w"}, {"o"}) : tasklet(*s, "o = v", {"v"}, {"o"});
+    edge_in(*s, access(*s, "C"), e2, t3, "v", "C[0:4]", "C[k]");
+    if (second_reads_t) edge_in(*s, access(*s, "T"), e2, t3, "w", "T[0]", "T[0]");
+    edge_out(*s, t3, "o", x2, access(*s, "D"), "D[k]", "D[0:4]");
+    first = e1;
+    second = e2;
+  }
+};
+
+TEST(TransformAccessSets, ScopeSetsComeFromEntryExitAndInnerAccessNodesCachedPerState) {
+  TwoMaps x;
+  AnalysisManager am;
+  const ScopeAccessSets& sets = am.scope_access_sets(*x.s);
+  EXPECT_EQ(sets.of(x.first).read, (Names{"A", "T"}));
+  EXPECT_EQ(sets.of(x.first).written, (Names{"B", "T"}));
+  EXPECT_EQ(sets.of(x.first).present, (Names{"T"}));
+  EXPECT_EQ(sets.of(x.second).read, (Names{"C"}));
+  EXPECT_EQ(sets.of(x.second).written, (Names{"D"}));
+  EXPECT_TRUE(sets.of(x.second).present.empty());
+  EXPECT_TRUE(sets.of(-1).read.empty());  // not an entry
+  const int64_t computed = am.computed();
+  am.scope_access_sets(*x.s);
+  EXPECT_EQ(am.computed(), computed);
+  // They follow the scope tree: a reported node change drops them with it.
+  am.invalidate(*x.s, Modifies::Nodes);
+  am.scope_access_sets(*x.s);
+  EXPECT_EQ(am.computed(), computed + 2);
+}
+
+// MapFusionHorizontal takes both maps' sets from the cache: trying every pair of maps of the
+// state computes them once. The maps are independent and fuse; once map k reads T (which
+// map i writes), the same pair is refused (the refusal must come from the cached sets).
+TEST(TransformAccessSets, MapFusionHorizontalUsesTheCachedScopeSets) {
+  {
+    TwoMaps x;
+    std::unique_ptr<Transformation> t = make_transformation("MapFusionHorizontal");
+    AnalysisManager am;
+    const std::vector<Match> matches = t->enumerate(*x.g, am);
+    ASSERT_EQ(matches.size(), 1u);
+    const int64_t computed = am.computed();
+    EXPECT_TRUE(t->can_be_applied(*x.g, matches[0], am)) << t->why_not();
+    EXPECT_TRUE(t->can_be_applied(*x.g, matches[0], am));
+    EXPECT_EQ(am.computed(), computed + 1);
+  }
+  TwoMaps y(true);
+  AnalysisManager fresh;
+  EXPECT_EQ(fresh.scope_access_sets(*y.s).of(y.second).read, (Names{"C", "T"}));
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*y.g, "MapFusionHorizontal", &why));
+  EXPECT_NE(why.find("\"T\""), std::string::npos) << why;
 }
 
 }  // namespace
