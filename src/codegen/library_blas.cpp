@@ -54,12 +54,13 @@ class BlasEmitter {
   }
   llvm::Value* i32(llvm::Value* v) { return b_.CreateTrunc(v, b_.getInt32Ty()); }
 
-  // alpha/beta: by value for real types, by pointer to {re, 0} for complex ones.
-  llvm::Value* scalar_arg(double v, const char* name) {
-    if (!tasklet::is_complex(t_)) return constant_float(b_, t_, v);
+  // alpha/beta: by value for real types, by pointer to the value for complex ones.
+  llvm::Value* scalar_arg(const ScaleFactor& s, const char* name) {
+    llvm::Value* v = factor_value(b_, s, t_);
+    if (!tasklet::is_complex(t_)) return v;
     llvm::Type* st = storage_type(f_.mc.ctx, t_);
     llvm::AllocaInst* slot = f_.entry_alloca(st, name);
-    store_scalar(b_, {constant_float(b_, t_, v), t_}, slot);
+    store_scalar(b_, {v, t_}, slot);
     return slot;
   }
   llvm::Type* scalar_param_type() {
@@ -72,7 +73,8 @@ class BlasEmitter {
 
   // ?gemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
   void gemm(llvm::Value* order, llvm::Value* ta, llvm::Value* tb, llvm::Value* m, llvm::Value* n, llvm::Value* k,
-            double alpha, llvm::Value* a, llvm::Value* lda, llvm::Value* bm, llvm::Value* ldb, double beta,
+            const ScaleFactor& alpha, llvm::Value* a, llvm::Value* lda, llvm::Value* bm, llvm::Value* ldb,
+            const ScaleFactor& beta,
             llvm::Value* c, llvm::Value* ldc) {
     llvm::Type* i = b_.getInt32Ty();
     llvm::Type* p = b_.getPtrTy();
@@ -83,8 +85,9 @@ class BlasEmitter {
   }
 
   // ?gemv(order, trans, M, N, alpha, A, lda, x, incx, beta, y, incy)
-  void gemv(llvm::Value* order, llvm::Value* trans, llvm::Value* m, llvm::Value* n, double alpha, llvm::Value* a,
-            llvm::Value* lda, llvm::Value* x, llvm::Value* incx, double beta, llvm::Value* y, llvm::Value* incy) {
+  void gemv(llvm::Value* order, llvm::Value* trans, llvm::Value* m, llvm::Value* n, const ScaleFactor& alpha,
+            llvm::Value* a, llvm::Value* lda, llvm::Value* x, llvm::Value* incx, const ScaleFactor& beta, llvm::Value* y,
+            llvm::Value* incy) {
     llvm::Type* i = b_.getInt32Ty();
     llvm::Type* p = b_.getPtrTy();
     llvm::Type* s = scalar_param_type();
@@ -121,6 +124,14 @@ struct BlasPlan {
   std::function<void()> emit;
 };
 
+// Whether `x` is `y` in memory: same first element and strides (sizes match by validation).
+llvm::Value* same_place(llvm::IRBuilder<>& b, const Operand& x, const Operand& y) {
+  llvm::Value* ok = b.CreateICmpEQ(x.base, y.base);
+  if (x.strides.size() != y.strides.size()) return b.getFalse();
+  for (size_t k = 0; k < x.strides.size(); ++k) ok = b.CreateAnd(ok, b.CreateICmpEQ(x.strides[k], y.strides[k]));
+  return ok;
+}
+
 bool operand_rank(const MatMulOperands& m, size_t ra, size_t rb) { return m.a.sizes.size() == ra && m.b.sizes.size() == rb; }
 
 // y = op(M) v into the vector m.c through ?gemv; `trans` is kTrans for v M (= M^T v).
@@ -148,8 +159,9 @@ BlasPlan plan_gemv(Frame& f, const MatMulOperands& m, const std::shared_ptr<Blas
 std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
   ScalarType t = m.c.type;
   if (!vendor_type_prefix(t) || m.a.type != t || m.b.type != t) return std::nullopt;
-  // A separate C input is only free when beta ignores it.
-  if (m.cin && m.beta != 0.0) return std::nullopt;
+  // A separate C input is free when beta ignores it; otherwise BLAS reads C where it writes
+  // it, so C_in must be C itself (checked at run time below: same address and strides).
+  const bool c_in_place = m.cin && !m.beta.is(0.0);
   // A WCR output accumulates; inside a parallel region another thread may write it too.
   if (!m.c.wcr.empty() && f.parallel_context) return std::nullopt;
   llvm::IRBuilder<>& b = f.b;
@@ -167,6 +179,7 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
     llvm::Value* ld_a = b.CreateSelect(a_row, A.s0, A.s1);
     llvm::Value* ld_b = b.CreateSelect(b_row, B.s0, B.s1);
     llvm::Value* ok = b.CreateAnd(c_ok, b.CreateAnd(a_ok, b_ok));
+    if (c_in_place) ok = b.CreateAnd(ok, same_place(b, *m.cin, m.c));
     for (llvm::Value* v : {A.rows, A.cols, B.cols, ld_a, ld_b, ld_c}) ok = b.CreateAnd(ok, blas->fits_int(v));
     BlasPlan plan;
     plan.ok = ok;
@@ -181,6 +194,8 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
     };
     return plan;
   }
+  // Vector forms with a separate C input keep the loops (only gemm's in-place update is common).
+  if (c_in_place) return std::nullopt;
   if (operand_rank(m, 2, 1) && rc == 1) return plan_gemv(f, m, blas, m.a, m.b, kNoTrans);  // y = A x
   if (operand_rank(m, 1, 2) && rc == 1) return plan_gemv(f, m, blas, m.b, m.a, kTrans);    // y = x B = B^T x
   if (operand_rank(m, 1, 1) && rc == 0) {  // dot product into one element
@@ -197,10 +212,10 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
       auto add = [&](llvm::Value* x, llvm::Value* y) {
         return binary_op(ib, tasklet::BinOpKind::Add, {x, t}, {y, t}, t).value().value;
       };
-      if (m.alpha != 1.0) r = mul(constant_float(ib, t, m.alpha), r);
-      if (m.beta != 0.0) {
+      if (!m.alpha.is(1.0)) r = mul(factor_value(ib, m.alpha, t), r);
+      if (!m.beta.is(0.0)) {
         llvm::Value* cur = load_scalar(ib, m.c.base, t).value;
-        r = add(m.beta == 1.0 ? cur : mul(constant_float(ib, t, m.beta), cur), r);
+        r = add(m.beta.is(1.0) ? cur : mul(factor_value(ib, m.beta, t), cur), r);
       }
       store_scalar(ib, {r, t}, m.c.base);
     };

@@ -1,6 +1,7 @@
 // MatMul (and the Gemm/Gemv/Dot/BatchedMatMul nodes it specializes into): NumPy's matmul
 // semantics chosen by the squeezed operand ranks, as DaCe's SpecializeMatMul does, computed
 // by loop nests in i-k-j order (unit-stride inner loop, vectorizable).
+#include <cctype>
 #include <cstdlib>
 
 #include "codegen/library_matmul.h"
@@ -13,13 +14,47 @@ namespace dace::codegen {
 
 namespace {
 
-double number_property(const ir::LibraryNode& n, const std::string& key, double fallback) {
+bool is_identifier(const std::string& v) {
+  if (v.empty() || !(std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_')) return false;
+  for (char ch : v)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+  return true;
+}
+
+// alpha/beta of the node: absent or null is `fallback`; a number (JSON number or string) is
+// known now; a name is read at run time: the node's input connector of that name, else a
+// symbol, else a data container (its first element). Anything else is refused naming it,
+// never replaced by the default.
+Result<ScaleFactor> scale_factor(StateEmitter& se, int node, const ir::LibraryNode& n, const std::string& key,
+                                 double fallback, ScalarType t) {
   std::string v = library_property(n, key);
-  if (v.empty() || v == "null") return fallback;
+  if (v.empty() || v == "null") return ScaleFactor{fallback};
   if (v.front() == '"' && v.size() >= 2) v = v.substr(1, v.size() - 2);
   char* end = nullptr;
   double d = std::strtod(v.c_str(), &end);
-  return end && end != v.c_str() ? d : fallback;
+  if (end && end != v.c_str() && *end == '\0') return ScaleFactor{d};
+  if (!is_identifier(v))
+    return make_error(Code::Unsupported, se.where(node) + ": " + key + " \"" + v + "\" is neither a number nor a name");
+  Frame& f = *se.f;
+  TypedValue x;
+  if (n.in_connectors.count(v)) {
+    Result<Operand> op = library_operand(se, node, v, true);
+    if (!op) return op.take_error();
+    x = load_scalar(f.b, op->base, op->type);
+  } else if (f.sc.symbol_types.count(v)) {
+    Result<TypedValue> sv = f.symbol(v);
+    if (!sv) return sv.take_error();
+    x = *sv;
+  } else {
+    Result<DataBinding> db = f.data(v);
+    if (!db)
+      return make_error(Code::InvalidSdfg, se.where(node) + ": " + key + " \"" + v +
+                                               "\" names no input connector, symbol or data container");
+    x = load_scalar(f.b, db->base, db->desc->dtype.scalar);
+  }
+  if (tasklet::is_complex(x.type) && !tasklet::is_complex(t))
+    return make_error(Code::Unsupported, se.where(node) + ": " + key + " \"" + v + "\" is complex, the product is not");
+  return ScaleFactor{0.0, convert(f.b, x, t)};
 }
 
 bool bool_property(const ir::LibraryNode& n, const std::string& key) { return library_property(n, key) == "true"; }
@@ -34,6 +69,10 @@ void swap_last_two(Operand& op) {
 
 }  // namespace
 
+llvm::Value* factor_value(llvm::IRBuilder<>& b, const ScaleFactor& s, ScalarType t) {
+  return s.value ? s.value : constant_float(b, t, s.number);
+}
+
 Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
   size_t dot = n.classpath.rfind('.');
@@ -47,7 +86,13 @@ Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
   if (!b) return b.take_error();
   Result<Operand> c = library_operand(se, node, cn, false);
   if (!c) return c.take_error();
-  MatMulOperands ops{*a, *b, *c, std::nullopt, number_property(n, "alpha", 1.0), number_property(n, "beta", 0.0)};
+  MatMulOperands ops{*a, *b, *c, std::nullopt};
+  Result<ScaleFactor> alpha = scale_factor(se, node, n, "alpha", 1.0, c->type);
+  if (!alpha) return alpha.take_error();
+  Result<ScaleFactor> beta = scale_factor(se, node, n, "beta", 0.0, c->type);
+  if (!beta) return beta.take_error();
+  ops.alpha = *alpha;
+  ops.beta = *beta;
   if (bool_property(n, "transA")) swap_last_two(ops.a);
   if (bool_property(n, "transB")) swap_last_two(ops.b);
   if (se.in_edge_at(node, "_cin") >= 0) {
@@ -58,7 +103,7 @@ Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
     Result<Wcr> w = parse_wcr(ops.c.wcr);
     if (!w) return w.take_error();
     if (w->kind != WcrKind::Sum) return make_error(Code::Unsupported, se.where(node) + ": MatMul output WCR must be a sum");
-    ops.beta = 1.0;
+    ops.beta = ScaleFactor{1.0};
   }
   ScalarType t = ops.c.type;
   if (!tasklet::is_integer(t) && !tasklet::is_float(t) && !tasklet::is_complex(t))
@@ -79,7 +124,7 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
   Operand* bop = &ops.b;
   Operand* c = &ops.c;
   std::optional<Operand>& cin = ops.cin;
-  double alpha = ops.alpha, beta = ops.beta;
+  const ScaleFactor alpha = ops.alpha, beta = ops.beta;
   size_t ra = a->sizes.size(), rb = bop->sizes.size(), rc = c->sizes.size();
   (void)se;
   ScalarType t = c->type;
@@ -93,16 +138,17 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
   auto fadd = [&](llvm::Value* x, llvm::Value* y) {
     return binary_op(b, tasklet::BinOpKind::Add, {x, t}, {y, t}, t).value().value;
   };
-  llvm::Value* alpha_v = constant_float(b, t, alpha);
-  llvm::Value* beta_v = constant_float(b, t, beta);
+  llvm::Value* alpha_v = factor_value(b, alpha, t);
+  llvm::Value* beta_v = factor_value(b, beta, t);
   llvm::Value* zero = b.getInt64(0);
 
   // Initial value of an output element: beta * C (or beta * C_in), or zero.
   auto init_c = [&](const std::vector<llvm::Value*>& cidx) {
     llvm::Value* cp = operand_element(f, *c, cidx);
     llvm::Value* v = zero_value(b, t);
-    if (cin) v = fmul(beta_v, load(*cin, cidx));
-    else if (beta != 0.0) v = beta == 1.0 ? load(*c, cidx) : fmul(beta_v, load(*c, cidx));
+    if (cin && !beta.is(0.0)) v = beta.is(1.0) ? load(*cin, cidx) : fmul(beta_v, load(*cin, cidx));
+    else if (cin) v = zero_value(b, t);
+    else if (!beta.is(0.0)) v = beta.is(1.0) ? load(*c, cidx) : fmul(beta_v, load(*c, cidx));
     store_scalar(b, {v, t}, cp);
   };
   auto accumulate = [&](const std::vector<llvm::Value*>& cidx, llvm::Value* prod) {
@@ -110,7 +156,7 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
     llvm::Value* cur = load_scalar(b, cp, t).value;
     store_scalar(b, {fadd(cur, prod), t}, cp);
   };
-  auto scaled = [&](llvm::Value* v) { return alpha == 1.0 ? v : fmul(alpha_v, v); };
+  auto scaled = [&](llvm::Value* v) { return alpha.is(1.0) ? v : fmul(alpha_v, v); };
 
   if (ra >= 2 && rb >= 2) {
     if (rc < 2) return make_error(Code::InvalidSdfg, se.where(node) + ": matrix product output has rank < 2");

@@ -9,11 +9,23 @@
 
 namespace dace::codegen {
 
+// Gemm's alpha and beta: a number known while compiling, or (`value` set) one read at run
+// time from a Scalar container, a symbol or a scalar input connector that the property names,
+// as DaCe's BLAS expansions write `double(alpha)` into their call.
+struct ScaleFactor {
+  double number = 0.0;
+  llvm::Value* value = nullptr;  // of the product's element type; null for a number
+  bool is(double v) const { return !value && number == v; }
+};
+
 struct MatMulOperands {
   Operand a, b, c;
   std::optional<Operand> cin;
-  double alpha = 1.0, beta = 0.0;
+  ScaleFactor alpha{1.0}, beta{0.0};
 };
+
+// The factor as a value of type `t` (a constant for a number).
+llvm::Value* factor_value(llvm::IRBuilder<>& b, const ScaleFactor& s, ScalarType t);
 
 Result<MatMulOperands> matmul_operands(StateEmitter& se, int node);
 

@@ -387,5 +387,85 @@ TEST(CodegenBlas, OptionsFingerprintReflectsBlasAndThreads) {
   EXPECT_EQ(options_fingerprint(o), options_fingerprint(o));
 }
 
+
+// Gemm's alpha and beta named rather than numbers (what FoldScalingIntoGemm writes): alpha a
+// Scalar container, beta the node's scalar input connector `_beta`; C read through `_cin`
+// and written in place. Results against loops, with OpenBLAS and with the loop nest.
+std::unique_ptr<ir::SDFG> named_factor_gemm(const std::string& alpha) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "named_gemm";
+  for (const char* d : {"M", "K", "N"}) g->symbols[d] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"M", "K"});
+  add_array(*g, "B", T::Float64, {"K", "N"});
+  add_array(*g, "C", T::Float64, {"M", "N"});
+  add_scalar(*g, "alpha", T::Float64);
+  add_scalar(*g, "b0", T::Float64);
+  ir::State& s = add_state(*g, *g, "s");
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->label = n->name = "gemm";
+  n->classpath = "dace.libraries.blas.nodes.gemm.Gemm";
+  for (const char* c : {"_a", "_b", "_cin", "_beta"}) n->in_connectors[c] = ir::DType{};
+  n->out_connectors["_c"] = ir::DType{};
+  n->properties["alpha"] = alpha;
+  n->properties["beta"] = "\"_beta\"";
+  n->implementation = "OpenBLAS";
+  const int lib = s.add_node(std::move(n));
+  edge(s, access(s, "A"), "", lib, "_a", "A[0:M, 0:K]");
+  edge(s, access(s, "B"), "", lib, "_b", "B[0:K, 0:N]");
+  edge(s, access(s, "C"), "", lib, "_cin", "C[0:M, 0:N]");
+  edge(s, access(s, "b0"), "", lib, "_beta", "b0[0]");
+  edge(s, lib, "_c", access(s, "C"), "", "C[0:M, 0:N]");
+  Status v = analysis::validate(*g);
+  EXPECT_TRUE(v.ok()) << v.error().message;
+  return g;
+}
+
+void named_factor_case(const LowerOptions& options, bool expect_blas) {
+  const int64_t M = 5, K = 7, N = 4;
+  const double alpha = 1.5, beta = -0.75;
+  auto g = named_factor_gemm("\"alpha\"");
+  auto a = filled<double>(M * K, 1), b = filled<double>(K * N, 2), c = filled<double>(M * N, 3);
+  std::vector<double> want = c;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double acc = 0;
+      for (int64_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
+      want[i * N + j] = alpha * acc + beta * c[i * N + j];
+    }
+  Result<CompiledProgram> p = compile(*g, options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(calls(*p, "cblas_dgemm"), expect_blas);
+  std::map<std::string, ArgValue> values = {{"A", ArgValue::pointer(a.data())},  {"B", ArgValue::pointer(b.data())},
+                                            {"C", ArgValue::pointer(c.data())},  {"alpha", ArgValue::scalar<double>(alpha)},
+                                            {"b0", ArgValue::scalar<double>(beta)}, {"M", ArgValue::scalar<int64_t>(M)},
+                                            {"N", ArgValue::scalar<int64_t>(N)}, {"K", ArgValue::scalar<int64_t>(K)}};
+  ASSERT_TRUE(run(*p, values).ok());
+  expect_near_all(c, want);
+}
+
+TEST(CodegenBlas, NamedAlphaAndBetaUpdateCInPlaceThroughOpenBlas) {
+  REQUIRE_OPENBLAS();
+  named_factor_case(with_blas(), true);
+}
+
+TEST(CodegenBlas, NamedAlphaAndBetaUpdateCInPlaceByLoops) {
+  LowerOptions o = with_blas();
+  o.use_vendor_libraries = false;
+  named_factor_case(o, false);
+}
+
+// alpha "2 * alpha" is no number and no name: refused naming it (it used to become 1).
+TEST(CodegenBlas, AlphaThatIsNeitherNumberNorNameIsRefused) {
+  auto g = named_factor_gemm("\"2 * alpha\"");
+  Result<CompiledProgram> p = compile(*g, with_blas());
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("alpha \"2 * alpha\" is neither a number nor a name"), std::string::npos)
+      << p.error().message;
+  auto h = named_factor_gemm("\"gamma\"");
+  Result<CompiledProgram> q = compile(*h, with_blas());
+  ASSERT_FALSE(q.ok());
+  EXPECT_NE(q.error().message.find("\"gamma\" names no input connector"), std::string::npos) << q.error().message;
+}
+
 }  // namespace
 }  // namespace dace::codegen::testing

@@ -5,6 +5,18 @@
 #include "lowering/gemm_call.h"
 
 namespace dace::cuda {
+namespace {
+
+// Whether the node's _cin and _c memlets name the same container and elements.
+bool same_container(codegen::StateEmitter& se, int node) {
+  const int in = se.in_edge_at(node, "_cin"), out = se.out_edge_at(node, "_c");
+  if (in < 0 || out < 0) return false;
+  const ir::Memlet& a = se.state.edge(in)->memlet;
+  const ir::Memlet& c = se.state.edge(out)->memlet;
+  return a.data == c.data && a.subset == c.subset;
+}
+
+}  // namespace
 
 Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   codegen::StateEmitter& se = context.se;
@@ -20,8 +32,11 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
                                              " elements cannot be compiled (float32 and float64 can, through cuBLAS)");
   if (ops->a.type != t || ops->b.type != t)
     return make_error(Code::Unsupported, where + ": a matrix product on GPU memory needs operands of one element type");
-  if (ops->cin)
-    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory with a separate C input (_cin) cannot be compiled yet");
+  // cuBLAS updates C where it reads it: a C input (_cin, with beta != 0) must be C itself
+  // (Gemm's in-place update, what FoldScalingIntoGemm makes).
+  if (ops->cin && !ops->beta.is(0.0) && !same_container(se, context.node_id))
+    return make_error(Code::Unsupported, where + ": a matrix product on GPU memory whose C input (_cin) is not its output "
+                                                 "cannot be compiled (cuBLAS updates C in place)");
   const size_t ra = ops->a.sizes.size(), rb = ops->b.sizes.size(), rc = ops->c.sizes.size();
   if (ra > 2 || rb > 2 || ra == 0 || rb == 0)
     return make_error(Code::Unsupported, where + ": a matrix product on GPU memory of operands with " + std::to_string(ra) +
@@ -58,7 +73,11 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   GemmCall call;
   call.type = t;
   call.m = m, call.n = n, call.k = k;
-  call.alpha = ops->alpha, call.beta = ops->beta;
+  // With beta == 0 and a _cin, the input is ignored, as DaCe's expansions ignore it.
+  call.alpha = ops->alpha.number, call.beta = ops->beta.number;
+  const ir::ScalarType f64 = ir::ScalarType::Float64;
+  if (ops->alpha.value) call.alpha_value = codegen::convert(b, {ops->alpha.value, t}, f64);
+  if (ops->beta.value) call.beta_value = codegen::convert(b, {ops->beta.value, t}, f64);
   call.a = GemmOperand{a.base, a_rs, a_cs};
   call.b = GemmOperand{bo.base, b_rs, b_cs};
   call.c = GemmOperand{c.base, c_rs, c_cs};

@@ -22,8 +22,8 @@ Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
       "dace_cuda_gemm",
       llvm::FunctionType::get(i32, {i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64}, false));
   llvm::Value* status = b.CreateCall(gemm, {b.getInt32(call.type == ir::ScalarType::Float32 ? 0 : 1), call.m, call.n, call.k,
-                      llvm::ConstantFP::get(f64, call.alpha), call.a.base, call.a.rs, call.a.cs, call.b.base, call.b.rs,
-                      call.b.cs, llvm::ConstantFP::get(f64, call.beta), call.c.base, call.c.rs, call.c.cs});
+                      call.alpha_value ? call.alpha_value : llvm::ConstantFP::get(f64, call.alpha), call.a.base, call.a.rs, call.a.cs, call.b.base, call.b.rs,
+                      call.b.cs, call.beta_value ? call.beta_value : llvm::ConstantFP::get(f64, call.beta), call.c.base, call.c.rs, call.c.cs});
   record_runtime_failure(f, status, /*leave=*/true, call.where + ": cuBLAS product (dace_cuda_gemm)");
   return Status::success();
 }

@@ -19,6 +19,10 @@ struct GemmCall {
   ir::ScalarType type = ir::ScalarType::Float64;  // Float32 or Float64
   llvm::Value *m = nullptr, *n = nullptr, *k = nullptr;  // i64: C is m x n, A m x k, B k x n
   double alpha = 1, beta = 0;
+  // Run-time alpha/beta (double), replacing the numbers above: a Gemm whose property names a
+  // scalar container, a symbol or an input connector.
+  llvm::Value* alpha_value = nullptr;
+  llvm::Value* beta_value = nullptr;
   GemmOperand a, b, c;
   std::string where;  // the node or tasklet, for the status of a failed call
 };
