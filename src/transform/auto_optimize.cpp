@@ -57,9 +57,14 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   add_step(*p, "ReductionsIntoRowMaps");
   // Greedy fusion, those that remove their intermediates first (see map_fusion.h).
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
+  add_step(*p, "MapFusion");
+  // A MatMul whose product only feeds `alpha * P + beta * C` becomes one Gemm updating C in
+  // place (see fold_scaling_into_gemm.h): after fusion, which gathers the scaling and the
+  // update into that one map.
+  add_step(*p, "FoldScalingIntoGemm");
   // A time loop around one parallel map of several dimensions goes inside the map's first
   // dimension (see loop_into_row_maps.h); DaCe moves it into the whole map.
-  for (std::string_view step : {"MapFusion", "simplify", "MoveLoopIntoOuterMapDimension", "MakeTransientsPersistent"})
+  for (std::string_view step : {"simplify", "MoveLoopIntoOuterMapDimension", "MakeTransientsPersistent"})
     add_step(*p, step);
   return p;
 }
@@ -75,9 +80,12 @@ std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline() {
   for (std::string_view step : {"LoopLifting", "simplify"}) add_step(*p, step);
   p->add(make_gpu_loop_to_map_pass());
   for (std::string_view step : {"simplify", "MapCollapse"}) add_step(*p, step);
+  // As on the CPU: a MatMul operand's scaling moves behind the product, where fusion joins it
+  // to the update of C and the whole update folds into one Gemm (a cuBLAS call in place).
+  add_step(*p, "MatMulScalingToOutput");
   if (auto t = make_transformation("GPUTransformSDFG")) p->add(std::make_unique<ApplyOnce>(std::move(t)));
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
-  for (std::string_view step : {"MapFusion", "simplify"}) add_step(*p, step);
+  for (std::string_view step : {"MapFusion", "FoldScalingIntoGemm", "simplify"}) add_step(*p, step);
   return p;
 }
 

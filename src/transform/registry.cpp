@@ -14,6 +14,7 @@
 #include "transform/dead_dataflow_elimination.h"
 #include "transform/dead_state_elimination.h"
 #include "transform/expand_gemm_pblas.h"
+#include "transform/fold_scaling_into_gemm.h"
 #include "transform/gpu_transform_sdfg.h"
 #include "transform/in_local_storage.h"
 #include "transform/inline_multistate_sdfg.h"
@@ -64,6 +65,7 @@ constexpr PatternEntry kPatterns[] = {
     {"AccumulateTransient", &make_t<AccumulateTransient>},
     {"AugAssignToWCR", &make_t<AugAssignToWCR>},
     {"ExpandGemmPBLAS", &make_t<ExpandGemmPBLAS>},
+    {"FoldScalingIntoGemm", &make_t<FoldScalingIntoGemm>},
     {"GPUTransformSDFG", &make_t<GPUTransformSDFG>},
     {"InLocalStorage", &make_t<InLocalStorage>},
     {"InlineMultistateSDFG", &make_t<InlineMultistateSDFG>},

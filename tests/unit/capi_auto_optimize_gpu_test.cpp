@@ -90,6 +90,9 @@ TEST_P(CapiAutoOptimizeGpu, MovesTheProgramToTheGpuAndMatchesNumPyEmulated) {
     return std::string(s ? s : "");
   }();
   EXPECT_NE(history.find("GPUTransformSDFG"), std::string::npos) << history;
+  if (kernel == "gemm") {
+    EXPECT_NE(history.find("FoldScalingIntoGemm"), std::string::npos) << history;
+  }
 
   // The same pipeline as `dace optimize --auto gpu` (the registered auto_optimize_gpu).
   Result<std::unique_ptr<ir::SDFG>> direct = ir::json::read_sdfg_file(raw_file(kernel));

@@ -79,18 +79,27 @@ TEST_P(CorpusAutoOptimize, MatchesNumPyAndIsDeterministic) {
   if (cf.name == "doitgen_raw") {
     EXPECT_EQ(loops, 0) << "doitgen's r/q loops are independent";
   }
-  // gemm (C = alpha * A @ B + beta * C): alpha moves behind the product and fuses with
-  // beta * C, so one map over C is left and the MatMul reads A itself.
+  // gemm (C = alpha * A @ B + beta * C): alpha moves behind the product, fuses with beta * C,
+  // and the whole update folds into one Gemm reading A itself and updating C in place, with
+  // the runtime scalars alpha and beta as its factors (no map over C is left).
   if (cf.name.ends_with("gemm_raw") || cf.name.ends_with("gemm_simp")) {
-    EXPECT_EQ(maps, 1) << "gemm keeps a scaling pass of its own";
+    EXPECT_EQ(maps, 0) << "gemm keeps a pass over C of its own";
+    int gemms = 0;
     for (const ir::State* s : (*g)->all_states())
       for (int id : s->node_ids()) {
         if (s->node(id)->kind != ir::NodeKind::Library) continue;
+        const auto& ln = static_cast<const ir::LibraryNode&>(*s->node(id));
+        if (ln.classpath != "dace.libraries.blas.nodes.gemm.Gemm") continue;
+        ++gemms;
+        EXPECT_EQ(ln.properties.at("alpha"), "\"alpha\"");
+        EXPECT_EQ(ln.properties.at("beta"), "\"beta\"");
         for (int e : s->in_edges(id)) {
-          if (s->edge(e)->dst_conn != "_a") continue;
-          EXPECT_EQ(s->edge(e)->memlet.data, "A");
+          const std::string& conn = s->edge(e)->dst_conn;
+          EXPECT_EQ(s->edge(e)->memlet.data, conn == "_a" ? "A" : conn == "_b" ? "B" : "C") << conn;
         }
+        for (int e : s->out_edges(id)) EXPECT_EQ(s->edge(e)->memlet.data, "C");
       }
+    EXPECT_EQ(gemms, 1);
   }
 
   Result<CompiledProgram> prog = compile(**g);

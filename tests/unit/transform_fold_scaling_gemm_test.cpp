@@ -1,0 +1,203 @@
+// FoldScalingIntoGemm: `P = A @ B; C = alpha * P + beta * C` (the map that auto_optimize's
+// fusion leaves in gemm: three tasklets joined by scalars) becomes one Gemm with alpha and
+// beta updating C in place; results against C++ loops of the formula. Refused where applying
+// would change results: C is also an operand of the product, the map adds another input, the
+// factor is written in the same state.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "codegen_test_builder.h"
+#include "ir/sdfg.h"
+#include "transform_test_support.h"
+
+namespace dace::transform::testing {
+namespace {
+
+using namespace codegen::testing;
+using T = ir::ScalarType;
+
+constexpr int64_t kN = 6;
+
+struct Options {
+  std::string result = "C";          // the container the map writes (and reads as `c`)
+  bool extra_input = false;          // the map also adds D at its point
+  bool factor_written = false;       // alpha is written in the same state, after the map
+  std::string scale = "t1 = a * p";  // the first tasklet
+};
+
+// A, B, C, D are N x N; alpha, beta and omega Scalars. MatMul -> P -> map over (i, j):
+// t1 = alpha * P[i, j]; t2 = beta * R[i, j]; R[i, j] = t1 + t2 (+ D[i, j]).
+std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "gemm_update";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  for (const char* n : {"A", "B", "C", "D"}) add_array(*g, n, T::Float64, {"N", "N"});
+  add_array(*g, "P", T::Float64, {"N", "N"}, true);
+  for (const char* n : {"alpha", "beta", "omega"}) add_scalar(*g, n, T::Float64);
+  for (const char* n : {"s1", "s2"}) add_scalar(*g, n, T::Float64, true);
+  ir::State& s = add_state(*g, *g, "s");
+
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->name = n->label = "_MatMult_";
+  n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
+  n->in_connectors["_a"] = ir::DType{};
+  n->in_connectors["_b"] = ir::DType{};
+  n->out_connectors["_c"] = ir::DType{};
+  const int mm = s.add_node(std::move(n));
+  edge(s, access(s, "A"), "", mm, "_a", "A[0:N, 0:N]");
+  edge(s, access(s, "B"), "", mm, "_b", "B[0:N, 0:N]");
+  const int pn = access(s, "P");
+  edge(s, mm, "_c", pn, "", "P[0:N, 0:N]");
+
+  const std::string r = o.result;
+  auto [e, x] = map(s, {"i", "j"}, "0:N, 0:N");
+  const bool reads_alpha = o.scale.find("a *") != std::string::npos;
+  const int t1 = reads_alpha ? codegen::testing::tasklet(s, o.scale, {"a", "p"}, {"t1"})
+                             : codegen::testing::tasklet(s, o.scale, {"p"}, {"t1"});
+  const int t2 = codegen::testing::tasklet(s, "t2 = b * c", {"b", "c"}, {"t2"});
+  const int t3 = o.extra_input ? codegen::testing::tasklet(s, "o = x + y + d", {"x", "y", "d"}, {"o"})
+                               : codegen::testing::tasklet(s, "o = x + y", {"x", "y"}, {"o"});
+  if (reads_alpha) edge_in(s, access(s, "alpha"), e, t1, "a", "alpha[0]", "alpha[0]");
+  edge_in(s, pn, e, t1, "p", "P[0:N, 0:N]", "P[i, j]");
+  edge_in(s, access(s, "beta"), e, t2, "b", "beta[0]", "beta[0]");
+  edge_in(s, access(s, r), e, t2, "c", r + "[0:N, 0:N]", r + "[i, j]");
+  if (o.extra_input) edge_in(s, access(s, "D"), e, t3, "d", "D[0:N, 0:N]", "D[i, j]");
+  const int s1 = access(s, "s1"), s2 = access(s, "s2");
+  edge(s, t1, "t1", s1, "", "s1[0]");
+  edge(s, s1, "", t3, "x", "s1[0]");
+  edge(s, t2, "t2", s2, "", "s2[0]");
+  edge(s, s2, "", t3, "y", "s2[0]");
+  const int rn = access(s, r);
+  edge_out(s, t3, "o", x, rn, r + "[i, j]", r + "[0:N, 0:N]");
+  if (o.factor_written) {
+    // alpha = omega, ordered after the update.
+    const int copy = codegen::testing::tasklet(s, "w = v", {"v"}, {"w"});
+    edge(s, access(s, "omega"), "", copy, "v", "omega[0]");
+    edge(s, rn, "", copy, "", "");
+    edge(s, copy, "w", access(s, "alpha"), "", "alpha[0]");
+  }
+  return g;
+}
+
+struct Data {
+  std::vector<double> A, B, C, D;
+  double alpha = 1.75, beta = -0.5;
+  Data() : A(kN * kN), B(kN * kN), C(kN * kN), D(kN * kN) {
+    for (size_t k = 0; k < A.size(); ++k) {
+      A[k] = static_cast<double>(k % 5) - 1.5;
+      B[k] = static_cast<double>(k % 3) + 0.25;
+      C[k] = static_cast<double>(k % 7) * 0.5 - 1;
+      D[k] = static_cast<double>(k % 4);
+    }
+  }
+  void run(const ir::SDFG& g) {
+    Status v = analysis::validate(g);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    Result<CompiledProgram> p = compile(g);
+    ASSERT_TRUE(p.ok()) << p.error().message;
+    std::map<std::string, ArgValue> args = {
+        {"A", ArgValue::pointer(A.data())},      {"B", ArgValue::pointer(B.data())},
+        {"C", ArgValue::pointer(C.data())},      {"D", ArgValue::pointer(D.data())},
+        {"alpha", ArgValue::scalar<double>(alpha)}, {"beta", ArgValue::scalar<double>(beta)},
+        {"omega", ArgValue::scalar<double>(3.0)},   {"N", ArgValue::scalar<int64_t>(kN)}};
+    Status r = codegen::testing::run(*p, args);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+  }
+};
+
+// C = alpha * (A @ B) + beta * C by loops.
+std::vector<double> expected(const Data& d, double alpha) {
+  std::vector<double> r(kN * kN);
+  for (int64_t i = 0; i < kN; ++i)
+    for (int64_t j = 0; j < kN; ++j) {
+      double acc = 0;
+      for (int64_t k = 0; k < kN; ++k) acc += d.A[static_cast<size_t>(i * kN + k)] * d.B[static_cast<size_t>(k * kN + j)];
+      r[static_cast<size_t>(i * kN + j)] = alpha * acc + d.beta * d.C[static_cast<size_t>(i * kN + j)];
+    }
+  return r;
+}
+
+void expect_close(const std::vector<double>& got, const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], want[k], 1e-12 * (1 + std::fabs(want[k]))) << "at " << k;
+}
+
+const ir::LibraryNode* only_gemm(const ir::SDFG& g) {
+  const ir::State& s = *g.all_states().front();
+  const ir::LibraryNode* found = nullptr;
+  for (int id : s.node_ids()) {
+    EXPECT_NE(s.node(id)->kind, ir::NodeKind::MapEntry) << "a map is left";
+    if (s.node(id)->kind == ir::NodeKind::Library) found = static_cast<const ir::LibraryNode*>(s.node(id));
+  }
+  return found;
+}
+
+TEST(TransformFoldScalingIntoGemm, ScaledUpdateBecomesOneGemmInPlace) {
+  std::unique_ptr<ir::SDFG> g = scaled_update({});
+  ASSERT_TRUE(apply_once(*g, "FoldScalingIntoGemm"));
+  const ir::LibraryNode* gemm = only_gemm(*g);
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->classpath, "dace.libraries.blas.nodes.gemm.Gemm");
+  EXPECT_EQ(gemm->properties.at("alpha"), "\"alpha\"");
+  EXPECT_EQ(gemm->properties.at("beta"), "\"beta\"");
+  EXPECT_EQ(gemm->implementation, "OpenBLAS");  // DaCe's pure Gemm takes numbers only
+  EXPECT_EQ(g->arrays.count("P"), 0u) << "the product's temporary is left";
+  Data d;
+  const std::vector<double> want = expected(d, d.alpha);
+  d.run(*g);
+  expect_close(d.C, want);
+}
+
+TEST(TransformFoldScalingIntoGemm, NumericFactorFoldsAsANumber) {
+  Options o;
+  o.scale = "t1 = 2.5 * p";
+  std::unique_ptr<ir::SDFG> g = scaled_update(o);
+  ASSERT_TRUE(apply_once(*g, "FoldScalingIntoGemm"));
+  const ir::LibraryNode* gemm = only_gemm(*g);
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->properties.at("alpha"), "2.5");
+  Data d;
+  const std::vector<double> want = expected(d, 2.5);
+  d.run(*g);
+  expect_close(d.C, want);
+}
+
+TEST(TransformFoldScalingIntoGemm, RefusedWhenTheResultIsAnOperand) {
+  Options o;
+  o.result = "A";  // A = alpha * (A @ B) + beta * A: BLAS would overwrite A while reading it
+  std::unique_ptr<ir::SDFG> g = scaled_update(o);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "FoldScalingIntoGemm", &why));
+  EXPECT_NE(why.find("is also an operand"), std::string::npos) << why;
+}
+
+TEST(TransformFoldScalingIntoGemm, RefusedWhenTheMapHasAnotherInput) {
+  Options o;
+  o.extra_input = true;  // + D[i, j]: no Gemm computes that
+  std::unique_ptr<ir::SDFG> g = scaled_update(o);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "FoldScalingIntoGemm", &why));
+  EXPECT_NE(why.find("neither the product"), std::string::npos) << why;
+}
+
+TEST(TransformFoldScalingIntoGemm, RefusedWhenTheFactorIsWrittenInTheState) {
+  Options o;
+  o.factor_written = true;
+  std::unique_ptr<ir::SDFG> g = scaled_update(o);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "FoldScalingIntoGemm", &why));
+  EXPECT_NE(why.find("is written in this state"), std::string::npos) << why;
+}
+
+TEST(TransformFoldScalingIntoGemm, RefusedWhenTheProductIsSquared) {
+  Options o;
+  o.scale = "t1 = a * p * p";
+  std::unique_ptr<ir::SDFG> g = scaled_update(o);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "FoldScalingIntoGemm", &why));
+  EXPECT_NE(why.find("multiplies the product"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace dace::transform::testing
