@@ -207,5 +207,84 @@ TEST(CudaBlas, IntegerProductOnDeviceIsRefused) {
   EXPECT_NE(m.error().message.find("float32 and float64"), std::string::npos) << m.error().message;
 }
 
+// Gemm C = alpha * A @ B + beta * C whose alpha names container `alpha_data` and whose beta
+// is input connector `_beta`, reading `beta_data[0]`.
+std::unique_ptr<ir::SDFG> named_factor_product(ir::StorageType alpha_storage, bool alpha_transient,
+                                               ir::StorageType beta_storage) {
+  Product p;
+  p.cls = "dace.libraries.blas.nodes.gemm.Gemm";
+  p.properties = {{"alpha", "\"al\""}, {"beta", "\"_beta\""}};
+  std::unique_ptr<ir::SDFG> g = device_product("cuda_named_gemm", T::Float64, p, {"M", "K"}, {"K", "N"}, {"M", "N"});
+  add_scalar(*g, "al", T::Float64, alpha_transient);
+  g->arrays.at("al").storage = alpha_storage;
+  add_array(*g, "be", T::Float64, {"1"});
+  g->arrays.at("be").storage = beta_storage;
+  ir::State& s = *g->all_states().front();
+  int product = -1;
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::Library) product = id;
+  auto& n = static_cast<ir::LibraryNode&>(*s.node(product));
+  n.in_connectors["_cin"] = ir::DType{};
+  n.in_connectors["_beta"] = ir::DType{};
+  edge(s, access(s, "C"), "", product, "_cin", "C[0:M, 0:N]");
+  edge(s, access(s, "be"), "", product, "_beta", "be[0]");
+  return g;
+}
+
+Status lower_emulated(const ir::SDFG& g) {
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(g, ctx, emulated_options());
+  return m ? Status::success() : Status(m.take_error());
+}
+
+// A named alpha/beta is read by host code before the cuBLAS call: one in device memory (a
+// transient Scalar GPUTransformSDFG moved to GPU_Global, a GPU_Global array behind the _beta
+// connector) is refused at compile time, naming the node and the factor.
+TEST(CudaBlas, NamedFactorInDeviceMemoryIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  const ir::StorageType gpu = ir::StorageType::GPU_Global, host = ir::StorageType::CPU_Heap;
+  std::unique_ptr<ir::SDFG> ga = named_factor_product(gpu, /*alpha_transient=*/true, host);
+  Status a = lower_emulated(*ga);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().code, Code::Unsupported);
+  EXPECT_NE(a.error().message.find("LibraryNode \"product\""), std::string::npos) << a.error().message;
+  EXPECT_NE(a.error().message.find("alpha \"al\" reads \"al\" in GPU_Global memory"), std::string::npos)
+      << a.error().message;
+  std::unique_ptr<ir::SDFG> gb = named_factor_product(host, /*alpha_transient=*/false, gpu);
+  Status b = lower_emulated(*gb);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("LibraryNode \"product\""), std::string::npos) << b.error().message;
+  EXPECT_NE(b.error().message.find("beta \"_beta\" reads \"be\" in GPU_Global memory"), std::string::npos)
+      << b.error().message;
+}
+
+// Factors in host memory run: alpha a Scalar argument (by value in host memory, whatever its
+// storage says), beta read from a host array through _beta. Against C++ loops.
+TEST(CudaBlas, NamedFactorsInHostMemoryRunEmulated) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = named_factor_product(ir::StorageType::GPU_Global, /*alpha_transient=*/false,
+                                                     ir::StorageType::CPU_Heap);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  const int64_t m = 4, k = 6, n = 5;
+  const double alpha = 1.5, beta = -0.25;
+  std::vector<double> a = ramp<double>(m * k, 0.4), b = ramp<double>(k * n, 0.9), c = ramp<double>(m * n, 1.3);
+  std::vector<double> be{beta}, want(c.size());
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t l = 0; l < k; ++l) s += a[i * k + l] * b[l * n + j];
+      want[i * n + j] = alpha * s + beta * c[i * n + j];
+    }
+  Result<CompiledProgram> p = compile_on(*g, Where::Emulated);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}, {"al", ArgValue::scalar<double>(alpha)},
+                       {"be", ArgValue::pointer(be.data())}, {"M", ArgValue::scalar<int64_t>(m)},
+                       {"N", ArgValue::scalar<int64_t>(n)}, {"K", ArgValue::scalar<int64_t>(k)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], want[i], 1e-12) << i;
+}
+
 }  // namespace
 }  // namespace dace::codegen::testing

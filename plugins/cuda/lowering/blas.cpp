@@ -1,6 +1,7 @@
 #include "lowering/blas.h"
 
 #include "codegen/library_matmul.h"
+#include "codegen/library_nodes.h"
 #include "ir/tasklet/types.h"
 #include "lowering/gemm_call.h"
 
@@ -16,6 +17,37 @@ bool same_container(codegen::StateEmitter& se, int node) {
   return a.data == c.data && a.subset == c.subset;
 }
 
+// Whether `d` lives in device memory at run time: GPU storage, except Scalar arguments, which
+// arrive by value into host memory whatever their storage (as kernel arguments do).
+bool in_device_memory(const ir::DataDescriptor& d) {
+  const bool gpu = d.storage == ir::StorageType::GPU_Global || d.storage == ir::StorageType::GPU_Shared;
+  return gpu && !(d.kind == ir::DataKind::Scalar && !d.transient);
+}
+
+// A named alpha/beta is read by host code before the cuBLAS call (matmul_operands loads it):
+// refused when the container it names, or the one its input connector reads, is in device
+// memory (GPUTransformSDFG moves transient scalars to GPU_Global), which the host cannot read.
+Status check_factor_on_host(codegen::StateEmitter& se, int node, const std::string& key, const std::string& where) {
+  const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
+  std::string v = codegen::library_property(n, key);
+  if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+  std::string data;
+  if (n.in_connectors.count(v)) {
+    const int in = se.in_edge_at(node, v);
+    if (in < 0) return Status::success();  // matmul_operands reports the missing edge
+    data = se.state.edge(in)->memlet.data;
+  } else if (!se.f->sc.symbol_types.count(v)) {
+    data = v;
+  }
+  if (data.empty()) return Status::success();
+  Result<codegen::DataBinding> db = se.f->data(data);
+  if (!db || !db->desc || !in_device_memory(*db->desc)) return Status::success();  // numbers, host data, unknown names
+  return make_error(Code::Unsupported, where + ": " + key + " \"" + v + "\" reads \"" + data + "\" in " +
+                                           ir::to_string(db->desc->storage) +
+                                           " memory, which host code cannot read before the cuBLAS call; keep the factor "
+                                           "in host memory (a number, a symbol or a host Scalar)");
+}
+
 }  // namespace
 
 Status lower_device_matmul(codegen::LibraryNodeContext& context) {
@@ -24,6 +56,8 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   const std::string where = context.where();
   if (f.parallel_context)
     return make_error(Code::Unsupported, where + ": a matrix product on GPU memory inside a parallel map cannot be compiled");
+  DACE_TRY(check_factor_on_host(se, context.node_id, "alpha", where));
+  DACE_TRY(check_factor_on_host(se, context.node_id, "beta", where));
   Result<codegen::MatMulOperands> ops = codegen::matmul_operands(se, context.node_id);
   if (!ops) return ops.take_error();
   const ir::ScalarType t = ops->c.type;
