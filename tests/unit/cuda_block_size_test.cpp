@@ -1,13 +1,16 @@
 // Default block sizes of 1-D GPU_Device maps (lowering/kernel.h): a map whose threads each
 // run a loop (a nested sequential map: a row sum, as syrk's rows) launches blocks of one warp
 // (32 threads, DaCe's default), so few long threads spread over many multiprocessors; a map
-// whose threads each compute one element keeps blocks of 256. Both run emulated against C++
+// whose threads each compute one element keeps blocks of 256, also when its body is wrapped in a
+// nested SDFG (as GPUTransformSDFG wraps bodies); a nested SDFG counts as looping only when it
+// holds a loop (here a LoopRegion). All run emulated against C++
 // loops over a row count that leaves the last block partly idle, and their PTX passes ptxas.
 #include <gtest/gtest.h>
 
 #include <llvm/IR/LLVMContext.h>
 
 #include "analysis/validate.h"
+#include "ir/control_flow.h"
 #include "codegen/lower.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
@@ -42,6 +45,59 @@ std::unique_ptr<ir::SDFG> rows_sdfg(bool looping) {
     edge_in(s, access(s, "A"), dev, t, "a", "A[0:N, 0:M]", "A[i, 0]");
     edge_out(s, t, "o", dev_exit, access(s, "R"), "R[i]", "R[0:N]");
   }
+  return g;
+}
+
+// rows_sdfg with the map's body in a nested SDFG over row i (x: A[i, 0:M], y: R[i]): with
+// `looping`, a LoopRegion for j in 0:M adds x[j] to y[0] (R[i] += sum_j A[i, j]); else one
+// state writes y[0] = 2 * x[0].
+std::unique_ptr<ir::SDFG> nested_rows_sdfg(bool looping) {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = looping ? "row_sum" : "row_head";
+  inner->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*inner, "x", T::Float64, {"M"});
+  add_array(*inner, "y", T::Float64, {"1"});
+  if (looping) {
+    inner->symbols["j"] = ir::DType::of(T::Int64);
+    auto loop = std::make_unique<ir::LoopRegion>();
+    loop->label = "over_j";
+    loop->loop_variable = "j";
+    loop->init_statement = ir::CodeBlock{"j = 0", ir::Language::Python};
+    loop->loop_condition = ir::CodeBlock{"j < M", ir::Language::Python};
+    loop->update_statement = ir::CodeBlock{"j = j + 1", ir::Language::Python};
+    inner->register_block(*loop);
+    ir::LoopRegion& body = *loop;
+    inner->add_block(std::move(loop));
+    ir::State& is = add_state(body, *inner, "add");
+    int t = tasklet(is, "o = a", {"a"}, {"o"});
+    edge(is, access(is, "x"), "", t, "a", "x[j]");
+    edge(is, t, "o", access(is, "y"), "", "y[0]", "lambda a, b: a + b");
+  } else {
+    ir::State& is = add_state(*inner, *inner, "head");
+    int t = tasklet(is, "o = 2 * a", {"a"}, {"o"});
+    edge(is, access(is, "x"), "", t, "a", "x[0]");
+    edge(is, t, "o", access(is, "y"), "", "y[0]");
+  }
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = looping ? "emu_nested_row_sums" : "emu_nested_row_heads";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N", "M"});
+  add_array(*g, "R", T::Float64, {"N"});
+  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("R").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"i"}, "0:N", S::GPU_Device);
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "body";
+  nn->in_connectors["x"] = ir::DType{};
+  nn->out_connectors["y"] = ir::DType{};
+  nn->symbol_mapping["M"] = E("M");
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  const int body = s.add_node(std::move(nn));
+  edge_in(s, access(s, "A"), dev, body, "x", "A[0:N, 0:M]", "A[i, 0:M]");
+  edge_out(s, body, "y", dev_exit, access(s, "R"), "R[i]", "R[0:N]");
   return g;
 }
 
@@ -100,6 +156,29 @@ TEST(CudaBlockSize, MapOfOneElementPerThreadKeepsBlocksOf256) {
   ASSERT_TRUE(v.ok()) << v.error().message;
   EXPECT_EQ(launch_block(*g), "i64 256, i64 1, i64 1");
   run_rows(*g, false);
+  checked_ptx(*g);
+}
+
+// GPUTransformSDFG's wrapping of an element-wise body in a nested SDFG is no loop: blocks of
+// 256 (they were 32 when any nested SDFG counted as looping).
+TEST(CudaBlockSize, ElementBodyInNestedSdfgKeepsBlocksOf256) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = nested_rows_sdfg(false);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(launch_block(*g), "i64 256, i64 1, i64 1");
+  run_rows(*g, false);
+  checked_ptx(*g);
+}
+
+// A nested SDFG holding a LoopRegion makes each thread run a loop: one warp per block.
+TEST(CudaBlockSize, NestedSdfgWithLoopRegionLaunchesOneWarpPerBlock) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = nested_rows_sdfg(true);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  EXPECT_EQ(launch_block(*g), "i64 32, i64 1, i64 1");
+  run_rows(*g, true);
   checked_ptx(*g);
 }
 

@@ -3,6 +3,8 @@
 #include <llvm/IR/Module.h>
 
 #include <array>
+#include <functional>
+#include <map>
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
@@ -20,13 +22,61 @@ namespace {
 using codegen::Frame;
 using codegen::StateEmitter;
 
-// Whether the scope of map entry `entry` holds a nested map, SDFG or library node (lowered
-// to loops inside a kernel): each thread then runs loops, not one element's arithmetic.
-bool threads_run_loops(const ir::State& state, int entry) {
-  const std::vector<int> parents = state.scope_parents();
+// Whether region `r`'s blocks form a cycle (a loop written as states and interstate edges).
+bool has_cycle(const ir::ControlFlowRegion& r) {
+  enum class Mark { None, Open, Done };
+  std::map<int, Mark> mark;
+  std::function<bool(int)> visit = [&](int slot) {
+    mark[slot] = Mark::Open;
+    for (int e : r.out_edges(slot)) {
+      const int next = r.edge(e)->dst;
+      const Mark m = mark[next];
+      if (m == Mark::Open || (m == Mark::None && visit(next))) return true;
+    }
+    mark[slot] = Mark::Done;
+    return false;
+  };
+  for (int slot : r.block_slots())
+    if (mark[slot] == Mark::None && visit(slot)) return true;
+  return false;
+}
+
+bool node_runs_loops(const ir::Node& n);
+
+// Whether a nested SDFG runs loops: a loop region or a cycle of states, or a map, library
+// node or (recursively) looping nested SDFG in any of its states. A body that
+// GPUTransformSDFG merely wrapped in a nested SDFG (one element's arithmetic) does not.
+bool sdfg_runs_loops(const ir::SDFG& g) {
+  bool loops = has_cycle(g);
+  g.for_each_block([&](const ir::ControlFlowBlock& b) {
+    if (loops) return;
+    if (b.kind == ir::BlockKind::Loop) loops = true;
+    else if (b.kind == ir::BlockKind::Region && has_cycle(static_cast<const ir::ControlFlowRegion&>(b))) loops = true;
+  });
+  for (const ir::State* st : g.all_states()) {
+    if (loops) break;
+    for (int id : st->node_ids())
+      if (node_runs_loops(*st->node(id))) {
+        loops = true;
+        break;
+      }
+  }
+  return loops;
+}
+
+bool node_runs_loops(const ir::Node& n) {
+  if (n.kind == ir::NodeKind::MapEntry || n.kind == ir::NodeKind::Library) return true;
+  if (n.kind != ir::NodeKind::NestedSDFG) return false;
+  const auto& nested = static_cast<const ir::NestedSDFGNode&>(n);
+  return nested.sdfg && sdfg_runs_loops(*nested.sdfg);
+}
+
+// Whether the scope of map entry `entry` holds a nested map, a library node or a nested SDFG
+// that runs loops (lowered to loops inside a kernel): each thread then runs loops, not one
+// element's arithmetic. `parents` is the state's scope_parents(), computed once per state.
+bool threads_run_loops(const ir::State& state, const std::vector<int>& parents, int entry) {
   for (int id : state.node_ids()) {
-    const ir::NodeKind k = state.node(id)->kind;
-    if (k != ir::NodeKind::MapEntry && k != ir::NodeKind::NestedSDFG && k != ir::NodeKind::Library) continue;
+    if (!node_runs_loops(*state.node(id))) continue;
     for (int p = parents[static_cast<size_t>(id)]; p >= 0; p = parents[static_cast<size_t>(p)])
       if (p == entry) return true;
   }
@@ -254,11 +304,11 @@ Status lower_device_map(codegen::ScopeContext& context) {
   if (map.range.dims.size() < map.params.size())
     return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
   KernelState ks;
-  Result<bool> thread_blocks = thread_block_layout(se.state, entry, ks.block);
+  Result<bool> thread_blocks = thread_block_layout(se.state, se.parents, entry, ks.block);
   if (!thread_blocks) return thread_blocks.take_error();
   ks.thread_blocks = *thread_blocks;
   if (!ks.thread_blocks) {
-    Result<std::array<int64_t, 3>> block = block_size(map, threads_run_loops(se.state, entry), where);
+    Result<std::array<int64_t, 3>> block = block_size(map, threads_run_loops(se.state, se.parents, entry), where);
     if (!block) return block.take_error();
     ks.block = *block;
   }

@@ -53,8 +53,8 @@ Status scan(const ir::State& st, const std::function<bool(int)>& in_kernel, Layo
 
 }  // namespace
 
-Result<bool> thread_block_layout(const ir::State& state, int device_entry, std::array<int64_t, 3>& block) {
-  const std::vector<int> parents = state.scope_parents();
+Result<bool> thread_block_layout(const ir::State& state, const std::vector<int>& parents, int device_entry,
+                                 std::array<int64_t, 3>& block) {
   auto in_kernel = [&](int id) {
     for (int p = parents[static_cast<size_t>(id)]; p >= 0; p = parents[static_cast<size_t>(p)])
       if (p == device_entry) return true;

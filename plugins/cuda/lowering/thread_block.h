@@ -9,6 +9,7 @@
 // block's threads that ends before the code after it starts: that loop's end is the barrier.
 #pragma once
 #include <array>
+#include <vector>
 
 #include "codegen/target_lowering.h"
 
@@ -16,7 +17,9 @@ namespace dace::cuda {
 
 // Whether the GPU_Device map at `device_entry` holds GPU_ThreadBlock maps, and then the block
 // they need (x, y, z). Their ranges must be constant; GPU_ThreadBlock_Dynamic is refused.
-Result<bool> thread_block_layout(const ir::State& state, int device_entry, std::array<int64_t, 3>& block);
+// `parents` is the state's scope_parents() (the state emitter's, computed once per state).
+Result<bool> thread_block_layout(const ir::State& state, const std::vector<int>& parents, int device_entry,
+                                 std::array<int64_t, 3>& block);
 
 Status lower_thread_block_map(codegen::ScopeContext& context);
 
