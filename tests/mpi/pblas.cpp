@@ -5,13 +5,15 @@
 // References are plain loops over the global matrices, which every rank can build:
 //   Pgemm: each rank's block of C = A @ B (float64, complex64);
 //   Pgemv: y = A @ x ("N") and y = A^T @ x ("T") on rank 0, where DaCe's descriptors put the
-//   whole vectors (float64, float32, complex128).
+//   whole vectors (float64, float32, complex128); and on A dealt block-cyclically with several
+//   blocks per process and a partial last block (float64, complex64).
 // Buffers smaller than a grid process's local part (the global m or n passed to the node
 // larger than the local arrays hold, or x shorter than n) must be refused on every rank with
 // the node's message naming rank 0 (grid process (0, 0), which holds the most), the operand,
 // the elements needed (counted here by a hand-written numroc) and held: without the check
 // ScaLAPACK would read or write past the buffers.
 // Exit 77 (skip, with the reason) when ScaLAPACK is missing.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -232,6 +234,78 @@ void check_pgemv(dace_dtype_t t, int px, int py, bool transposed, const char* wh
   }
 }
 
+// The BLACS grid's extents Px and Py are free symbols of DaCe's PBLAS programs (their tasklets
+// read them); a program whose nodes do not use them gets them through an argument's shape.
+void add_grid_argument(libdace::sdfg& g) { g.add_array("grid", DACE_INT32, "Py, Px"); }
+
+// The global index of local index `l` of a dimension cut into blocks of nb dealt round-robin
+// over p processes, on process `proc` (the inverse of count_local's dealing).
+int64_t global_index(int64_t l, int64_t nb, int64_t proc, int64_t p) { return (l / nb) * p * nb + proc * nb + l % nb; }
+
+// Pgemv on block-cyclic A: the global M x N A in BR x BC blocks dealt over the grid, so that a
+// process holds several blocks of a dimension and the last block is partial (or a process holds
+// less than one block). Each rank's buffer holds its part as the block-cyclic scatter writes
+// it: the row-major (local rows of A) x (local columns of A), local rows numroc(M, BR) over the
+// Px process columns and local columns numroc(N, BC) over the Py process rows (hand-written
+// count_local), flat, so that a rank holding nothing still passes one element.
+template <class T>
+void check_pgemv_cyclic(dace_dtype_t t, int px, int py, bool transposed, int64_t M, int64_t N, int64_t br, int64_t bc,
+                        const char* what) {
+  const int64_t pi = kRank / py, pj = kRank % py;
+  const int64_t lr = count_local(M, br, pi, px), lc = count_local(N, bc, pj, py);
+  const int64_t held = std::max<int64_t>(1, lr * lc);
+  const int64_t xlen = transposed ? M : N, ylen = transposed ? N : M;
+  libdace::sdfg g("pgemv_cyclic_t");
+  for (const char* s : {"AL", "GM", "GN", "Px", "Py", "XL", "YL"}) g.add_symbol(s);
+  add_grid_argument(g);
+  g.add_array("a", t, "AL");
+  g.add_array("x", t, "XL");
+  g.add_array("y", t, "YL");
+  libdace::state s = g.add_state("s");
+  dace_id_t a = s.add_access("a"), x = s.add_access("x"), y = s.add_access("y");
+  std::string props = std::string(R"({"m": "GM", "n": "GN", "transa": ")") + (transposed ? "T" : "N") + "\"}";
+  dace_id_t n = s.add_library_node("pgemv", "dace.libraries.pblas.nodes.pgemv.Pgemv",
+                                   "_a, _b, _a_block_sizes, _b_block_sizes", "_c", "ReferenceOpenMPI", props);
+  s.add_edge(a, "", n, "_a", "a[0:AL]");
+  s.add_edge(x, "", n, "_b", "x[0:XL]");
+  add_sizes(g, s, "sa", n, "_a_block_sizes");
+  add_sizes(g, s, "sx", n, "_b_block_sizes");
+  s.add_edge(n, "_c", y, "", "y[0:YL]");
+  std::vector<T> av(static_cast<size_t>(held)), xv(static_cast<size_t>(xlen)), yv(static_cast<size_t>(ylen));
+  for (int64_t i = 0; i < lr; ++i)
+    for (int64_t j = 0; j < lc; ++j)
+      av[static_cast<size_t>(i * lc + j)] = value<T>(global_index(i, br, pi, px), global_index(j, bc, pj, py), 5);
+  for (int64_t i = 0; i < xlen; ++i) xv[static_cast<size_t>(i)] = value<T>(i, 0, 6);
+  std::vector<int32_t> sa{static_cast<int32_t>(br), static_cast<int32_t>(bc)}, sx{static_cast<int32_t>(xlen), 1};
+  libdace::context ctx;
+  libdace::program p(ctx, g);
+  const std::string label = std::string("Pgemv ") + (transposed ? "T " : "N ") + what + " grid " + std::to_string(px) +
+                            "x" + std::to_string(py);
+  std::vector<int32_t> grid(static_cast<size_t>(px * py));
+  p.call({{"grid", libdace::array_ref<int32_t>(grid.data(), {py, px})},
+          {"a", libdace::array_ref<T>(av.data(), {held})},
+          {"x", libdace::array_ref<T>(xv.data(), {xlen})},
+          {"y", libdace::array_ref<T>(yv.data(), {ylen})},
+          {"sa", libdace::array_ref<int32_t>(sa.data(), {2})},
+          {"sx", libdace::array_ref<int32_t>(sx.data(), {2})},
+          {"AL", libdace::symbol{held}},
+          {"GM", libdace::symbol{M}},
+          {"GN", libdace::symbol{N}},
+          {"Px", libdace::symbol{px}},
+          {"Py", libdace::symbol{py}},
+          {"XL", libdace::symbol{xlen}},
+          {"YL", libdace::symbol{ylen}}});
+  if (kRank != 0) return;
+  for (int64_t r = 0; r < ylen; ++r) {
+    T want{};
+    for (int64_t k = 0; k < xlen; ++k) want += (transposed ? value<T>(k, r, 5) : value<T>(r, k, 5)) * value<T>(k, 0, 6);
+    if (!close(yv[static_cast<size_t>(r)], want, 1e-4)) {
+      expect(false, label + " y[" + std::to_string(r) + "]");
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -255,6 +329,13 @@ int main() {
       check_pgemm<double>(DACE_FLOAT64, px, py, "float64, m beyond the local arrays", px);
       check_pgemv<double>(DACE_FLOAT64, px, py, false, "float64, n beyond the local arrays", py);
       check_pgemv<float>(DACE_FLOAT32, px, py, true, "float32, x one element short", 0, 1);
+      // Several blocks per process and a partial last block (17 x 19 in 3 x 2 blocks), and one
+      // block wider than the matrix (9 x 3 in 2 x 4 blocks: A's leading dimension is 3, not 4).
+      for (bool tr : {false, true}) {
+        check_pgemv_cyclic<double>(DACE_FLOAT64, px, py, tr, 17, 19, 3, 2, "float64, block-cyclic 17 x 19");
+        check_pgemv_cyclic<std::complex<float>>(DACE_COMPLEX64, px, py, tr, 9, 3, 2, 4,
+                                                "complex64, block-cyclic 9 x 3");
+      }
     }
   } catch (const libdace::error& e) {
     std::string m = e.what();

@@ -327,9 +327,12 @@ int32_t dace_mpi_pgemv(void* state, int32_t dtype, int32_t transa, const void* a
   const int y_len = trans == 'N' ? ga_rows : ga_cols, x_len = trans == 'N' ? ga_cols : ga_rows;
   const int la_rows = static_cast<int>(a_cols), la_cols = static_cast<int>(a_rows);
   const int zero = 0, one = 1;
-  // x and y: one block holding the whole vector, on process row and column 0.
+  // x and y: one block holding the whole vector, on process row and column 0. A's leading
+  // dimension is its local row count (numroc), as Pgemm's and as the block-cyclic scatter lays
+  // the blocks out: not the block size, which is too small where a process row holds several
+  // blocks (descinit fails there only) and too large where it holds one partial block.
   auto lld = [&](int rows, int block) { return std::max(1, lib.numroc(&rows, &block, &s->myprow, &zero, &s->prows)); };
-  const int y_lld = lld(y_len, y_len), x_lld = lld(x_len, x_len), a_lld = std::max(1, la_rows);
+  const int y_lld = lld(y_len, y_len), x_lld = lld(x_len, x_len), a_lld = lld(ga_rows, la_rows);
   int desc_a[9], desc_x[9], desc_y[9], info = 0;
   lib.descinit(desc_y, &y_len, &one, &y_len, &one, &zero, &zero, &s->blacs_context, &y_lld, &info);
   if (info != 0) return fail(s, "Pgemv: descinit of y: info " + std::to_string(info));
