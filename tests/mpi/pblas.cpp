@@ -6,7 +6,9 @@
 //   Pgemm: each rank's block of C = A @ B (float64, complex64);
 //   Pgemv: y = A @ x ("N") and y = A^T @ x ("T") on rank 0, where DaCe's descriptors put the
 //   whole vectors (float64, float32, complex128); and on A dealt block-cyclically with several
-//   blocks per process and a partial last block (float64, complex64).
+//   blocks per process and a partial last block (float64, complex64);
+//   BlockCyclicScatter / BlockCyclicGather of 1 x N and N x 1 matrices: the local blocks against
+//   the block-cyclic selection of rank 0's matrix, the gathered matrix against it (float64).
 // Buffers smaller than a grid process's local part (the global m or n passed to the node
 // larger than the local arrays hold, or x shorter than n) must be refused on every rank with
 // the node's message naming rank 0 (grid process (0, 0), which holds the most), the operand,
@@ -306,6 +308,82 @@ void check_pgemv_cyclic(dace_dtype_t t, int px, int py, bool transposed, int64_t
   }
 }
 
+// BlockCyclicScatter then BlockCyclicGather of a 1 x N (column_vector false) or N x 1 matrix,
+// a two-dimensional container, in blocks of 1 x NB or NB x 1: a matrix, not a vector, though
+// its memlet squeezes to one dimension. The scatter lays the rows x cols matrix out as every
+// matrix: local rows numroc(rows, brows) over the Px process columns, local columns
+// numroc(cols, bcols) over the Py process rows (hand-written count_local / global_index), so
+// the 1 x N matrix is cut into blocks of NB (not 1) over the process rows and the N x 1 matrix
+// over the process columns. Every rank's local buffer must hold the selection from rank 0's
+// matrix; the gather must give rank 0 its matrix back and leave the others' output untouched.
+void check_bc_thin_matrix(int px, int py, bool column, int64_t len, int64_t nb) {
+  const int64_t rows = column ? len : 1, cols = column ? 1 : len;
+  const int64_t brows = column ? nb : 1, bcols = column ? 1 : nb;
+  const int64_t pi = kRank / py, pj = kRank % py;
+  const int64_t lr = count_local(rows, brows, pi, px), lc = count_local(cols, bcols, pj, py);
+  const int64_t held = std::max<int64_t>(1, lr * lc);
+  libdace::sdfg g("bc_thin_t");
+  // The unit dimension is the literal 1 (a symbol equal to 1 is not squeezed), as in DaCe's
+  // programs: the memlet squeezes to one dimension of N elements.
+  for (const char* s : {"N", "LL", "Px", "Py"}) g.add_symbol(s);
+  add_grid_argument(g);
+  const std::string shape = column ? "N, 1" : "1, N", range = column ? "[0:N, 0]" : "[0, 0:N]";
+  g.add_array("whole", DACE_FLOAT64, shape);
+  g.add_array("back", DACE_FLOAT64, shape);
+  g.add_array("local", DACE_FLOAT64, "LL");
+  libdace::state s = g.add_state("s");
+  dace_id_t w = s.add_access("whole"), l = s.add_access("local");
+  dace_id_t sc = s.add_library_node("scatter", "dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter",
+                                    "_inbuffer, _block_sizes", "_outbuffer", "ReferenceOpenMPI", "{}");
+  s.add_edge(w, "", sc, "_inbuffer", "whole" + range);
+  add_sizes(g, s, "bs", sc, "_block_sizes");
+  s.add_edge(sc, "_outbuffer", l, "", "local[0:LL]");
+  libdace::state s2 = g.add_state("s2");
+  g.add_interstate_edge(s, s2);
+  dace_id_t l2 = s2.add_access("local"), b = s2.add_access("back");
+  dace_id_t ga = s2.add_library_node("gather", "dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather",
+                                     "_inbuffer, _block_sizes", "_outbuffer", "ReferenceOpenMPI", "{}");
+  s2.add_edge(l2, "", ga, "_inbuffer", "local[0:LL]");
+  add_sizes(g, s2, "bs2", ga, "_block_sizes");
+  s2.add_edge(ga, "_outbuffer", b, "", "back" + range);
+  // Rank r's matrix differs from rank 0's (salt r): only rank 0's is scattered.
+  std::vector<double> wv(static_cast<size_t>(len)), bv(static_cast<size_t>(len), -7.0), lv(static_cast<size_t>(held));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) wv[static_cast<size_t>(i * cols + j)] = value<double>(i, j, 7 + kRank);
+  std::vector<int32_t> bs{static_cast<int32_t>(brows), static_cast<int32_t>(bcols)};
+  libdace::context ctx;
+  libdace::program p(ctx, g);
+  const std::string label = std::string("BlockCyclicScatter/Gather of the ") + std::to_string(rows) + " x " +
+                            std::to_string(cols) + " matrix in " + std::to_string(brows) + " x " +
+                            std::to_string(bcols) + " blocks, grid " + std::to_string(px) + "x" + std::to_string(py);
+  std::vector<int32_t> grid(static_cast<size_t>(px * py));
+  p.call({{"grid", libdace::array_ref<int32_t>(grid.data(), {py, px})},
+          {"whole", libdace::array_ref<double>(wv.data(), {rows, cols})},
+          {"back", libdace::array_ref<double>(bv.data(), {rows, cols})},
+          {"local", libdace::array_ref<double>(lv.data(), {held})},
+          {"bs", libdace::array_ref<int32_t>(bs.data(), {2})},
+          {"bs2", libdace::array_ref<int32_t>(bs.data(), {2})},
+          {"N", libdace::symbol{len}},
+          {"LL", libdace::symbol{held}},
+          {"Px", libdace::symbol{px}},
+          {"Py", libdace::symbol{py}}});
+  for (int64_t i = 0; i < lr; ++i)
+    for (int64_t j = 0; j < lc; ++j) {
+      const double want = value<double>(global_index(i, brows, pi, px), global_index(j, bcols, pj, py), 7);
+      if (lv[static_cast<size_t>(i * lc + j)] != want) {
+        expect(false, label + ": local element (" + std::to_string(i) + ", " + std::to_string(j) + ")");
+        return;
+      }
+    }
+  for (int64_t k = 0; k < len; ++k) {
+    const double want = kRank == 0 ? wv[static_cast<size_t>(k)] : -7.0;
+    if (bv[static_cast<size_t>(k)] != want) {
+      expect(false, label + ": gathered element " + std::to_string(k));
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -336,6 +414,8 @@ int main() {
         check_pgemv_cyclic<std::complex<float>>(DACE_COMPLEX64, px, py, tr, 9, 3, 2, 4,
                                                 "complex64, block-cyclic 9 x 3");
       }
+      // 1 x 13 and 13 x 1 matrices (two-dimensional containers) in blocks of 3: matrices, not vectors.
+      for (bool column : {false, true}) check_bc_thin_matrix(px, py, column, 13, 3);
     }
   } catch (const libdace::error& e) {
     std::string m = e.what();

@@ -1,5 +1,6 @@
 #include "pblas.h"
 
+#include "codegen/addressing.h"
 #include "common.h"
 
 namespace dace::mpi {
@@ -91,10 +92,13 @@ Status lower_pgemv(LibraryNodeContext& c) {
 
 namespace {
 
-// The global row-major matrix of a block-cyclic scatter / gather, from the memlet's squeezed
-// shape: a matrix's rows and columns, or a vector of n elements as the 1 x n matrix (its
-// transpose, the column n x 1 that DaCe's vector descriptors describe, is cut into blocks over
-// the grid's process rows).
+// The global row-major matrix of a block-cyclic scatter / gather: the container's rank says
+// whether it is a vector or a matrix (as DaCe's BlockCyclicScatter reads the memlet's unsqueezed
+// subset), never the squeezed memlet, which would take a 1 x N or N x 1 matrix for a vector
+// and cut it with the vector's block size over the wrong grid dimension. A vector of n
+// elements is the 1 x n matrix (its transpose, the column n x 1 that DaCe's vector
+// descriptors describe, is cut into blocks over the grid's process rows); a matrix keeps the
+// memlet's rows and columns, ones included.
 struct GlobalShape {
   llvm::Value* rows = nullptr;  // i64
   llvm::Value* cols = nullptr;  // i64
@@ -104,11 +108,30 @@ struct GlobalShape {
 Result<GlobalShape> global_shape(LibraryNodeContext& c, const std::string& conn, bool input) {
   Result<codegen::Operand> op = codegen::library_operand(c.se, c.node_id, conn, input);
   if (!op) return op.take_error();
-  if (op->size_values.size() == 1) return GlobalShape{c.frame().b.getInt64(1), op->size_values[0], true};
-  if (op->size_values.size() != 2)
-    return make_error(Code::Unsupported, c.where() + ": connector \"" + conn + "\" is neither a vector nor a matrix (" +
-                                             std::to_string(op->size_values.size()) + " dimensions wider than one)");
-  return GlobalShape{op->size_values[0], op->size_values[1], false};  // i64, as every symbolic size
+  const size_t rank = op->data.desc->shape.size();
+  codegen::Frame& f = c.frame();
+  if (rank == 1) {
+    // No dimension wider than one: a vector of one element.
+    llvm::Value* n = op->size_values.empty() ? f.b.getInt64(1) : op->size_values[0];
+    return GlobalShape{f.b.getInt64(1), n, true};
+  }
+  // library_operand found the edge and its memlet.
+  const int e = input ? c.se.in_edge_at(c.node_id, conn) : c.se.out_edge_at(c.node_id, conn);
+  const ir::Memlet& m = c.se.state.edge(e)->memlet;
+  if (rank != 2)
+    return make_error(Code::Unsupported, c.where() + ": connector \"" + conn +
+                                             "\" is neither a vector nor a matrix (\"" + m.data + "\" has " +
+                                             std::to_string(rank) + " dimensions)");
+  const sym::Subset subset = m.subset.rank() ? m.subset : codegen::full_subset(*op->data.desc);
+  const std::vector<sym::Expr> sizes = sym::size(subset);
+  if (sizes.size() != 2)
+    return make_error(Code::InvalidSdfg, c.where() + ": the subset of connector \"" + conn + "\" has " +
+                                             std::to_string(sizes.size()) + " dimensions, its matrix 2");
+  Result<llvm::Value*> rows = f.sym(sizes[0]);
+  if (!rows) return rows.take_error();
+  Result<llvm::Value*> cols = f.sym(sizes[1]);
+  if (!cols) return cols.take_error();
+  return GlobalShape{*rows, *cols, false};  // i64, as every symbolic size
 }
 
 // The first block size of an int array connector (a vector's blocks; DaCe reads no more).
