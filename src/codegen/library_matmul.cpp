@@ -23,7 +23,7 @@ bool is_identifier(const std::string& v) {
 
 // alpha/beta of the node: absent or null is `fallback`; a number (JSON number or string) is
 // known now; a name is read at run time: the node's input connector of that name, else a
-// symbol, else a data container (its first element). Anything else is refused naming it,
+// symbol bound here (map parameters included), else a data container (its first element). Anything else is refused naming it,
 // never replaced by the default.
 Result<ScaleFactor> scale_factor(StateEmitter& se, int node, const ir::LibraryNode& n, const std::string& key,
                                  double fallback, ScalarType t) {
@@ -41,10 +41,12 @@ Result<ScaleFactor> scale_factor(StateEmitter& se, int node, const ir::LibraryNo
     Result<Operand> op = library_operand(se, node, v, true);
     if (!op) return op.take_error();
     x = load_scalar(f.b, op->base, op->type);
-  } else if (f.sc.symbol_types.count(v)) {
-    Result<TypedValue> sv = f.symbol(v);
-    if (!sv) return sv.take_error();
+  } else if (Result<TypedValue> sv = f.symbol(v)) {
+    // Any symbol bound here: the SDFG's own, an interstate assignment or a map parameter
+    // (bound by the map, not listed in symbol_types).
     x = *sv;
+  } else if (f.sc.symbol_types.count(v)) {
+    return sv.take_error();
   } else {
     Result<DataBinding> db = f.data(v);
     if (!db)
@@ -142,13 +144,28 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
   llvm::Value* beta_v = factor_value(b, beta, t);
   llvm::Value* zero = b.getInt64(0);
 
+  // beta known only at run time: is it 0? BLAS ignores C when beta == 0 (NaN or Inf in C do
+  // not reach the result), so the loops select zero rather than computing 0 * C.
+  llvm::Value* beta_is_zero = nullptr;
+  if (beta.value) {
+    llvm::Value* zero_beta = zero_value(b, t);
+    if (tasklet::is_integer(t)) {
+      beta_is_zero = b.CreateICmpEQ(beta_v, zero_beta);
+    } else if (tasklet::is_complex(t)) {
+      llvm::Value* re = b.CreateFCmpOEQ(b.CreateExtractValue(beta_v, 0), b.CreateExtractValue(zero_beta, 0));
+      llvm::Value* im = b.CreateFCmpOEQ(b.CreateExtractValue(beta_v, 1), b.CreateExtractValue(zero_beta, 1));
+      beta_is_zero = b.CreateAnd(re, im);
+    } else {
+      beta_is_zero = b.CreateFCmpOEQ(beta_v, zero_beta);
+    }
+  }
   // Initial value of an output element: beta * C (or beta * C_in), or zero.
   auto init_c = [&](const std::vector<llvm::Value*>& cidx) {
     llvm::Value* cp = operand_element(f, *c, cidx);
     llvm::Value* v = zero_value(b, t);
-    if (cin && !beta.is(0.0)) v = beta.is(1.0) ? load(*cin, cidx) : fmul(beta_v, load(*cin, cidx));
-    else if (cin) v = zero_value(b, t);
-    else if (!beta.is(0.0)) v = beta.is(1.0) ? load(*c, cidx) : fmul(beta_v, load(*c, cidx));
+    const Operand* from = cin ? &*cin : c;
+    if (!beta.is(0.0)) v = beta.is(1.0) ? load(*from, cidx) : fmul(beta_v, load(*from, cidx));
+    if (beta_is_zero) v = b.CreateSelect(beta_is_zero, zero_value(b, t), v);
     store_scalar(b, {v, t}, cp);
   };
   auto accumulate = [&](const std::vector<llvm::Value*>& cidx, llvm::Value* prod) {

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <complex>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -452,6 +453,91 @@ TEST(CodegenBlas, NamedAlphaAndBetaUpdateCInPlaceByLoops) {
   LowerOptions o = with_blas();
   o.use_vendor_libraries = false;
   named_factor_case(o, false);
+}
+
+// beta named and 0 at run time: as in BLAS (and DaCe's Gemm), C is not read, so the NaN it
+// holds does not reach the result; by the loop nest, against alpha * A B by C++ loops.
+TEST(CodegenBlas, RunTimeBetaZeroIgnoresNanInCByLoops) {
+  const int64_t M = 4, K = 3, N = 5;
+  const double alpha = 1.5;
+  auto g = named_factor_gemm("\"alpha\"");
+  auto a = filled<double>(M * K, 1), b = filled<double>(K * N, 2);
+  std::vector<double> c(M * N, std::numeric_limits<double>::quiet_NaN()), want(M * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double acc = 0;
+      for (int64_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
+      want[i * N + j] = alpha * acc;
+    }
+  LowerOptions o = with_blas();
+  o.use_vendor_libraries = false;
+  Result<CompiledProgram> p = compile(*g, o);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_FALSE(calls(*p, "cblas_dgemm"));
+  std::map<std::string, ArgValue> values = {{"A", ArgValue::pointer(a.data())},  {"B", ArgValue::pointer(b.data())},
+                                            {"C", ArgValue::pointer(c.data())},  {"alpha", ArgValue::scalar<double>(alpha)},
+                                            {"b0", ArgValue::scalar<double>(0.0)}, {"M", ArgValue::scalar<int64_t>(M)},
+                                            {"N", ArgValue::scalar<int64_t>(N)}, {"K", ArgValue::scalar<int64_t>(K)}};
+  ASSERT_TRUE(run(*p, values).ok());
+  expect_near_all(c, want);
+}
+
+// for i in 0:L: C[i] = i * (A[i] @ B), a Gemm inside a map whose alpha names the map's
+// parameter (bound by the map, not an SDFG symbol). Against C++ loops.
+void map_parameter_alpha_case(const LowerOptions& options, bool expect_blas) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "map_alpha_gemm";
+  for (const char* d : {"L", "M", "K", "N"}) g->symbols[d] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"L", "M", "K"});
+  add_array(*g, "B", T::Float64, {"K", "N"});
+  add_array(*g, "C", T::Float64, {"L", "M", "N"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:L", ir::ScheduleType::Sequential);
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->label = n->name = "gemm";
+  n->classpath = "dace.libraries.blas.nodes.gemm.Gemm";
+  for (const char* c : {"_a", "_b"}) n->in_connectors[c] = ir::DType{};
+  n->out_connectors["_c"] = ir::DType{};
+  n->properties["alpha"] = "\"i\"";
+  n->properties["beta"] = "0";
+  n->implementation = "OpenBLAS";
+  const int lib = s.add_node(std::move(n));
+  edge_in(s, access(s, "A"), entry, lib, "_a", "A[0:L, 0:M, 0:K]", "A[i, 0:M, 0:K]");
+  edge_in(s, access(s, "B"), entry, lib, "_b", "B[0:K, 0:N]", "B[0:K, 0:N]");
+  edge_out(s, lib, "_c", exit, access(s, "C"), "C[i, 0:M, 0:N]", "C[0:L, 0:M, 0:N]");
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+
+  const int64_t L = 3, M = 4, K = 5, N = 2;
+  auto a = filled<double>(L * M * K, 1), b = filled<double>(K * N, 2);
+  std::vector<double> c(L * M * N, -7.0), want(L * M * N);
+  for (int64_t l = 0; l < L; ++l)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double acc = 0;
+        for (int64_t k = 0; k < K; ++k) acc += a[(l * M + i) * K + k] * b[k * N + j];
+        want[(l * M + i) * N + j] = static_cast<double>(l) * acc;
+      }
+  Result<CompiledProgram> p = compile(*g, options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(calls(*p, "cblas_dgemm"), expect_blas);
+  std::map<std::string, ArgValue> values = {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                                            {"C", ArgValue::pointer(c.data())}, {"L", ArgValue::scalar<int64_t>(L)},
+                                            {"M", ArgValue::scalar<int64_t>(M)}, {"N", ArgValue::scalar<int64_t>(N)},
+                                            {"K", ArgValue::scalar<int64_t>(K)}};
+  ASSERT_TRUE(run(*p, values).ok());
+  expect_near_all(c, want);
+}
+
+TEST(CodegenBlas, AlphaNamingAMapParameterByLoops) {
+  LowerOptions o = with_blas();
+  o.use_vendor_libraries = false;
+  map_parameter_alpha_case(o, false);
+}
+
+TEST(CodegenBlas, AlphaNamingAMapParameterThroughOpenBlas) {
+  REQUIRE_OPENBLAS();
+  map_parameter_alpha_case(with_blas(), true);
 }
 
 // alpha "2 * alpha" is no number and no name: refused naming it (it used to become 1).
