@@ -262,14 +262,17 @@ Status Program::release() {
 
 void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModule>>()> job) {
   Impl& p = *impl_;
+  // Made first, while the caller can still take an allocation failure and before the tier is
+  // marked pending (a bad_alloc after that would leave wait_optimized_tier waiting for a
+  // thread that never runs): under an address-space limit the handlers below must not
+  // allocate (a bad_alloc thrown in the thread ends the process).
+  Status out_of_memory = make_error(Code::OutOfMemory, "out of memory compiling the optimized tier");
+  Status not_started = make_error(Code::OutOfMemory, "cannot start the optimized tier's compile thread");
   {
     std::lock_guard<std::mutex> lock(p.tier_mutex);
     p.tier.tier = 1;
     p.tier.pending = true;
   }
-  // Made here, while the caller can still take an allocation failure: under an address-space
-  // limit the handler below must not allocate (a bad_alloc thrown there ends the process).
-  Status out_of_memory = make_error(Code::OutOfMemory, "out of memory compiling the optimized tier");
   auto body = [&p, job = std::move(job), out_of_memory = std::move(out_of_memory)]() mutable {
     Status status;
     CompileStats stats;
@@ -306,13 +309,25 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
     }
     p.tier_done.notify_all();
   };
+  // No thread (no memory for its stack: system_error; for its state: bad_alloc): tier 1
+  // stays, the failure is the tier's status, and nothing is pending.
+  auto not_pending = [&p](Status status) {
+    std::lock_guard<std::mutex> lock(p.tier_mutex);
+    p.tier.pending = false;
+    p.tier.status = std::move(status);  // a move: no allocation
+    p.tier_done.notify_all();
+  };
   try {
     p.worker = std::thread(std::move(body));
   } catch (const std::system_error& e) {
-    // No thread (e.g. no memory for its stack): tier 1 stays, the failure is the tier's status.
-    std::lock_guard<std::mutex> lock(p.tier_mutex);
-    p.tier.pending = false;
-    p.tier.status = make_error(Code::OutOfMemory, std::string("cannot start the optimized tier's compile thread: ") + e.what());
+    try {
+      not_started = make_error(Code::OutOfMemory, std::string("cannot start the optimized tier's compile thread: ") + e.what());
+    } catch (const std::bad_alloc&) {
+      // keep the message made above
+    }
+    not_pending(std::move(not_started));
+  } catch (const std::bad_alloc&) {
+    not_pending(std::move(not_started));
   }
 }
 
