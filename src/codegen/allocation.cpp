@@ -2,6 +2,7 @@
 
 #include <llvm/IR/IntrinsicInst.h>
 
+#include "codegen/loops.h"
 #include "codegen/run_status.h"
 #include "codegen/stream_queue.h"
 #include "codegen/target_lowering.h"
@@ -188,29 +189,6 @@ std::string symbols_text(sym::Expr e) {
   return t.empty() ? "" : " (symbol" + std::string(sym::free_symbols(e).size() > 1 ? "s " : " ") + t + ")";
 }
 
-bool is_constant(llvm::Value* v, int64_t value) {
-  auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
-  return c && c->getSExtValue() == value;
-}
-
-// a | c for the overflow flags, without `or false, c` (the first tier compiles what it gets).
-llvm::Value* or_flag(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* c) {
-  if (is_constant(a, 0)) return c;
-  if (is_constant(c, 0)) return a;
-  return b.CreateOr(a, c);
-}
-
-llvm::Value* add_checked(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y,
-                         llvm::Value*& overflow) {
-  // x + 0 and x * 1 cannot overflow (products of extents start at 1).
-  const int64_t identity = id == llvm::Intrinsic::smul_with_overflow ? 1 : 0;
-  if (is_constant(y, identity)) return x;
-  if (is_constant(x, identity)) return y;
-  llvm::Value* r = b.CreateBinaryIntrinsic(id, x, y);
-  overflow = or_flag(b, overflow, b.CreateExtractValue(r, 1));
-  return b.CreateExtractValue(r, 0);
-}
-
 }  // namespace
 
 Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, const ir::DataDescriptor& desc) {
@@ -245,17 +223,17 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
                                elems};
   } else {
     elems = b.getInt64(1);
-    for (llvm::Value* e : extents) elems = add_checked(b, llvm::Intrinsic::smul_with_overflow, elems, e, overflow);
+    for (llvm::Value* e : extents) elems = checked_index(b, llvm::Intrinsic::smul_with_overflow, elems, e, overflow);
   }
   if (desc.start_offset) {
     llvm::Value* o = nullptr;
     Result<llvm::Value*> so = f.sym_checked(desc.start_offset, o);
     if (!so) return so.take_error();
     overflow = or_flag(b, overflow, o);
-    elems = add_checked(b, llvm::Intrinsic::sadd_with_overflow, elems, *so, overflow);
+    elems = checked_index(b, llvm::Intrinsic::sadd_with_overflow, elems, *so, overflow);
   }
   llvm::Value* bytes =
-      add_checked(b, llvm::Intrinsic::smul_with_overflow, elems, b.getInt64(std::max(1, ir::element_size(desc.dtype))), overflow);
+      checked_index(b, llvm::Intrinsic::smul_with_overflow, elems, b.getInt64(std::max(1, ir::element_size(desc.dtype))), overflow);
   // heap_allocate rounds up to 64 bytes: keep that from wrapping too.
   overflow = or_flag(b, overflow, b.CreateICmpSGT(bytes, b.getInt64(INT64_MAX - 64)));
   checks.push_back({overflow, RunStatus::SizeOverflow,
@@ -352,38 +330,64 @@ llvm::Value* heap_allocate(Frame& f, llvm::Value* bytes, bool zero) {
 
 void heap_free(llvm::IRBuilder<>& b, ModuleContext& mc, llvm::Value* ptr) { b.CreateCall(mc.free_fn(), {ptr}); }
 
+namespace {
+
+// A heap block kept in (*ptr_slot, *cap_slot) across uses, renewed when there is none yet,
+// when it is too small for `size`, or when `size` failed its checks (the allocation then
+// records the failure and yields null). Emits the test and the renewing branch `grow_name`
+// (free the held block, allocate, store the new block and its capacity: 0 when null) and
+// leaves the builder at the end of that branch, unterminated; the other branch goes to the
+// new block `otherwise_name`.
+struct HeldBlockRenewal {
+  llvm::Value* held = nullptr;             // the block held before
+  llvm::BasicBlock* held_from = nullptr;   // where the test branched (the held block's edge)
+  llvm::Value* fresh = nullptr;            // the new block (null on failure)
+  llvm::BasicBlock* fresh_end = nullptr;   // the end of the renewing branch
+  llvm::BasicBlock* otherwise = nullptr;   // taken when the held block is kept
+};
+
+HeldBlockRenewal renew_held_block(Frame& f, const std::string& name, const CheckedSize& size, llvm::Value* ptr_slot,
+                                  llvm::Value* cap_slot, bool zero, const char* grow_name, const char* otherwise_name) {
+  llvm::IRBuilder<>& b = f.b;
+  HeldBlockRenewal r;
+  r.held = b.CreateLoad(b.getPtrTy(), ptr_slot, name + ".held");
+  llvm::Value* capacity = b.CreateLoad(b.getInt64Ty(), cap_slot);
+  llvm::Value* renew = b.CreateOr(b.CreateOr(b.CreateIsNull(r.held), b.CreateICmpNE(size.code, b.getInt32(0))),
+                                  b.CreateICmpSGT(size.bytes, capacity));
+  llvm::BasicBlock* grow = llvm::BasicBlock::Create(f.mc.ctx, grow_name, f.fn);
+  r.otherwise = llvm::BasicBlock::Create(f.mc.ctx, otherwise_name, f.fn);
+  r.held_from = b.GetInsertBlock();
+  b.CreateCondBr(renew, grow, r.otherwise);
+  b.SetInsertPoint(grow);
+  heap_free(b, f.mc, r.held);
+  r.fresh = checked_heap_allocate(f, size, zero);
+  b.CreateStore(r.fresh, ptr_slot);
+  // A failed allocation leaves capacity 0, so the slot (null) is consistent for the free
+  // that releases it.
+  b.CreateStore(b.CreateSelect(b.CreateIsNull(r.fresh), b.getInt64(0), size.bytes), cap_slot);
+  r.fresh_end = b.GetInsertBlock();
+  return r;
+}
+
+}  // namespace
+
 Status bind_lazy_container(Frame& f, const std::string& name) {
   auto slot = f.lazy_slots.find(name);
   auto it = f.sc.sdfg.arrays.find(name);
   if (slot == f.lazy_slots.end() || it == f.sc.sdfg.arrays.end())
     return make_error(Code::Internal, f.sc.path + ": no storage slot for \"" + name + "\"");
   llvm::IRBuilder<>& b = f.b;
-  llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
-  llvm::AllocaInst* ptr_slot = slot->second.first;
-  llvm::AllocaInst* cap_slot = slot->second.second;
   // The size may depend on symbols set inside the SDFG: grow the block when a state needs
   // more than the states before it (contents do not survive a shape change).
   Result<CheckedSize> size = checked_allocation_size(f, name, it->second);
   if (!size) return size.take_error();
-  llvm::Value* cur = b.CreateLoad(ptr_ty, ptr_slot, name);
-  llvm::Value* cap = b.CreateLoad(b.getInt64Ty(), cap_slot);
-  llvm::BasicBlock* alloc_bb = llvm::BasicBlock::Create(f.mc.ctx, "lazy.alloc", f.fn);
-  llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "lazy.done", f.fn);
-  llvm::BasicBlock* from = b.GetInsertBlock();
-  llvm::Value* bad = b.CreateICmpNE(size->code, b.getInt32(0));
-  b.CreateCondBr(b.CreateOr(b.CreateOr(b.CreateIsNull(cur), bad), b.CreateICmpSGT(size->bytes, cap)), alloc_bb, done);
-  b.SetInsertPoint(alloc_bb);
-  heap_free(b, f.mc, cur);
-  llvm::Value* p = checked_heap_allocate(f, *size, f.sc.plan.setzero.count(name) > 0);
-  b.CreateStore(p, ptr_slot);
-  // A failed allocation leaves capacity 0, so the slot (null) is consistent for exit's free.
-  b.CreateStore(b.CreateSelect(b.CreateIsNull(p), b.getInt64(0), size->bytes), cap_slot);
-  llvm::BasicBlock* alloc_end = b.GetInsertBlock();
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
-  llvm::PHINode* phi = b.CreatePHI(ptr_ty, 2, name);
-  phi->addIncoming(cur, from);
-  phi->addIncoming(p, alloc_end);
+  HeldBlockRenewal r = renew_held_block(f, name, *size, slot->second.first, slot->second.second,
+                                        f.sc.plan.setzero.count(name) > 0, "lazy.alloc", "lazy.done");
+  b.CreateBr(r.otherwise);
+  b.SetInsertPoint(r.otherwise);
+  llvm::PHINode* phi = b.CreatePHI(b.getPtrTy(), 2, name);
+  phi->addIncoming(r.held, r.held_from);
+  phi->addIncoming(r.fresh, r.fresh_end);
   leave_if_any_null(f, {phi});
   f.bind_data(name, DataBinding{phi, &it->second, false});
   return Status::success();
@@ -466,33 +470,20 @@ Result<std::vector<llvm::Value*>> reuse_scope_block(Frame& f, const std::string&
   llvm::IRBuilder<>& b = f.b;
   Result<CheckedSize> size = batch_checked_size(f, name, d);
   if (!size) return size.take_error();
-  llvm::PointerType* ptr_ty = b.getPtrTy();
-  llvm::Value* held = b.CreateLoad(ptr_ty, slot.ptr, name + ".held");
-  llvm::Value* capacity = b.CreateLoad(b.getInt64Ty(), slot.bytes);
-  llvm::Value* renew = b.CreateOr(b.CreateOr(b.CreateIsNull(held), b.CreateICmpNE(size->code, b.getInt32(0))),
-                                  b.CreateICmpSGT(size->bytes, capacity));
-  llvm::BasicBlock* grow = llvm::BasicBlock::Create(f.mc.ctx, "reuse.grow", f.fn);
-  llvm::BasicBlock* keep = llvm::BasicBlock::Create(f.mc.ctx, "reuse.keep", f.fn);
+  HeldBlockRenewal r = renew_held_block(f, name, *size, slot.ptr, slot.bytes, zero, "reuse.grow", "reuse.keep");
   llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "reuse.done", f.fn);
-  b.CreateCondBr(renew, grow, keep);
-  b.SetInsertPoint(grow);
-  heap_free(b, f.mc, held);
-  llvm::Value* fresh = checked_heap_allocate(f, *size, zero);
-  b.CreateStore(fresh, slot.ptr);
-  b.CreateStore(b.CreateSelect(b.CreateIsNull(fresh), b.getInt64(0), size->bytes), slot.bytes);
-  llvm::BasicBlock* grow_end = b.GetInsertBlock();
   b.CreateBr(done);
-  b.SetInsertPoint(keep);
+  b.SetInsertPoint(r.otherwise);
   if (zero) {
     llvm::Value* rounded = b.CreateAnd(b.CreateAdd(size->bytes, b.getInt64(63)), b.getInt64(~int64_t{63}));
-    b.CreateMemSet(held, b.getInt8(0), rounded, llvm::MaybeAlign(64));
+    b.CreateMemSet(r.held, b.getInt8(0), rounded, llvm::MaybeAlign(64));
   }
   llvm::BasicBlock* keep_end = b.GetInsertBlock();
   b.CreateBr(done);
   b.SetInsertPoint(done);
-  llvm::PHINode* p = b.CreatePHI(ptr_ty, 2, name);
-  p->addIncoming(fresh, grow_end);
-  p->addIncoming(held, keep_end);
+  llvm::PHINode* p = b.CreatePHI(b.getPtrTy(), 2, name);
+  p->addIncoming(r.fresh, r.fresh_end);
+  p->addIncoming(r.held, keep_end);
   f.leave_if(b.CreateIsNull(p));
   f.bind_data(name, DataBinding{p, &d, thread_local_storage});
   return std::vector<llvm::Value*>{};

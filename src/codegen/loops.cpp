@@ -30,14 +30,28 @@ void end_loop(llvm::IRBuilder<>& b, CountedLoop& loop) {
   b.SetInsertPoint(loop.exit);
 }
 
-namespace {
-
 bool is_constant(llvm::Value* v, int64_t value) {
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
   return c && c->getSExtValue() == value;
 }
 
-}  // namespace
+// Without `or false, c`: the first tier compiles what it gets.
+llvm::Value* or_flag(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* c) {
+  if (!a || is_constant(a, 0)) return c;
+  if (is_constant(c, 0)) return a;
+  return b.CreateOr(a, c);
+}
+
+llvm::Value* checked_index(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y,
+                           llvm::Value*& overflow) {
+  // Products of extents start at 1, sums at 0: those steps need no intrinsic.
+  const int64_t identity = id == llvm::Intrinsic::smul_with_overflow ? 1 : 0;
+  if (is_constant(y, identity)) return x;
+  if (is_constant(x, identity)) return y;
+  llvm::Value* r = b.CreateBinaryIntrinsic(id, x, y);
+  overflow = or_flag(b, overflow, b.CreateExtractValue(r, 1));
+  return b.CreateExtractValue(r, 0);
+}
 
 llvm::Value* add_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, const llvm::Twine& name) {
   if (is_constant(y, 0)) return x;

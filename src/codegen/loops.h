@@ -31,4 +31,14 @@ llvm::Value* mul_index(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y, con
 // max(0, n): the trip count of a range whose length n may be negative.
 llvm::Value* clamp_count(llvm::IRBuilder<>& b, llvm::Value* n);
 
+// True when `v` is the integer constant `value`.
+bool is_constant(llvm::Value* v, int64_t value);
+// a | c of two i1 flags, leaving out an operand that is the constant false (and a null `a`,
+// a flag not started yet).
+llvm::Value* or_flag(llvm::IRBuilder<>& b, llvm::Value* a, llvm::Value* c);
+// x + y (id sadd_with_overflow) or x * y (smul_with_overflow) whose carry is ORed into
+// `overflow` (allocation sizes); `x + 0` and `x * 1` cannot overflow and emit nothing.
+llvm::Value* checked_index(llvm::IRBuilder<>& b, llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y,
+                           llvm::Value*& overflow);
+
 }  // namespace dace::codegen

@@ -88,19 +88,7 @@ class SymEmitter {
   llvm::Value* add(llvm::Value* x, llvm::Value* y) { return overflow_ ? checked(llvm::Intrinsic::sadd_with_overflow, x, y) : add_index(b_, x, y); }
   llvm::Value* mul(llvm::Value* x, llvm::Value* y) { return overflow_ ? checked(llvm::Intrinsic::smul_with_overflow, x, y) : mul_index(b_, x, y); }
   llvm::Value* checked(llvm::Intrinsic::ID id, llvm::Value* x, llvm::Value* y) {
-    // x + 0 and x * 1 cannot overflow: no intrinsic (allocation sizes start products at 1).
-    const int64_t identity = id == llvm::Intrinsic::smul_with_overflow ? 1 : 0;
-    if (is_constant(y, identity)) return x;
-    if (is_constant(x, identity)) return y;
-    llvm::Value* r = b_.CreateBinaryIntrinsic(id, x, y);
-    llvm::Value* o = b_.CreateExtractValue(r, 1);
-    // The flag starts as `false`: the first carry replaces it instead of `or false, c`.
-    *overflow_ = *overflow_ && !is_constant(*overflow_, 0) ? b_.CreateOr(*overflow_, o) : o;
-    return b_.CreateExtractValue(r, 0);
-  }
-  static bool is_constant(llvm::Value* v, int64_t value) {
-    auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
-    return c && c->getSExtValue() == value;
+    return checked_index(b_, id, x, y, *overflow_);
   }
 
   Result<llvm::Value*> call(sym::Expr e, const std::vector<llvm::Value*>& a) {
