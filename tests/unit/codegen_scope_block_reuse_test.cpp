@@ -1,8 +1,9 @@
 // Scope-local heap containers reused across the scope instances of the map around them
 // (codegen::begin_block_reuse): a row buffer of symbolic size inside a parallel map over rows
 // is allocated once per piece of the map, not once per row, and the results are those of C++
-// loops. The JIT session here resolves `aligned_alloc` to a counting wrapper, so the number
-// of blocks the program asks for is observed directly.
+// loops. The JIT session here resolves `aligned_alloc` and `free` to counting wrappers, so the
+// number of blocks the program asks for is observed directly, and every call is checked to
+// free each block it took exactly once (also when it fails).
 #include <gtest/gtest.h>
 
 #include <llvm/IR/LLVMContext.h>
@@ -24,11 +25,20 @@ namespace {
 using T = ir::ScalarType;
 
 std::atomic<int64_t> g_blocks{0};
+std::atomic<int64_t> g_freed{0};  // blocks freed (free(nullptr) does nothing and is not counted)
 
 extern "C" void* counting_aligned_alloc(size_t alignment, size_t bytes) {
-  ++g_blocks;
-  return std::aligned_alloc(alignment, bytes);
+  void* p = std::aligned_alloc(alignment, bytes);
+  if (p) ++g_blocks;
+  return p;
 }
+
+extern "C" void counting_free(void* p) {
+  if (p) ++g_freed;
+  std::free(p);
+}
+
+int64_t blocks_held() { return g_blocks.load() - g_freed.load(); }
 
 // Two pieces, each on its own thread: the split a two-thread static schedule makes.
 extern "C" void two_piece_parallel_for(void (*fn)(void*, int64_t, int64_t), void* closure, int64_t begin, int64_t end,
@@ -45,6 +55,7 @@ jit::JitSession& counting_session() {
     auto r = jit::JitSession::create();
     if (!r) std::abort();
     if (!(*r)->define_runtime_symbol("aligned_alloc", reinterpret_cast<void*>(&counting_aligned_alloc)).ok() ||
+        !(*r)->define_runtime_symbol("free", reinterpret_cast<void*>(&counting_free)).ok() ||
         !(*r)->define_runtime_symbol("dace_cpu_parallel_for", reinterpret_cast<void*>(&two_piece_parallel_for)).ok())
       std::abort();
     return std::move(*r);
@@ -140,19 +151,34 @@ struct Calls {
   int64_t blocks_per_call = -1;  // aligned_alloc calls of one program call after the first
 };
 
-// Runs three calls of `p` (one init) and counts the blocks of the last two.
+// One program call with the state of the call before (same symbols): every block it
+// allocated is freed by its end, whether it succeeded or failed.
+Status call_balanced(jit::Program& p, const std::vector<ArgValue>& ordered) {
+  const int64_t held = blocks_held();
+  Status s = p.call(ordered);
+  EXPECT_EQ(blocks_held(), held) << "blocks allocated and not freed (or freed twice) by one call";
+  return s;
+}
+
+// Runs three calls of `p` (the first also runs init, whose state lives until reset) and
+// counts the blocks of the last two. After the reset every block of the three is freed.
 Calls call_three_times(jit::Program& p, const std::vector<analysis::Argument>& arguments,
                        const std::map<std::string, ArgValue>& values) {
   std::vector<ArgValue> ordered;
   for (const auto& a : arguments) ordered.push_back(values.at(a.name));
+  const int64_t held = blocks_held();
   Calls out;
   out.status = p.call(ordered);
-  if (!out.status.ok()) return out;
-  const int64_t before = g_blocks.load();
-  for (int c = 0; c < 2; ++c)
-    if (out.status = p.call(ordered); !out.status.ok()) return out;
-  out.blocks_per_call = (g_blocks.load() - before) / 2;
+  if (out.status.ok()) {
+    const int64_t before = g_blocks.load();
+    for (int c = 0; c < 2 && out.status.ok(); ++c) out.status = call_balanced(p, ordered);
+    if (out.status.ok()) out.blocks_per_call = (g_blocks.load() - before) / 2;
+  } else {
+    // A failed call keeps the state: the next one (the same failure) starts from it.
+    (void)call_balanced(p, ordered);
+  }
   (void)p.reset();
+  EXPECT_EQ(blocks_held(), held) << "blocks of the calls or of the state not freed (or freed twice)";
   return out;
 }
 
