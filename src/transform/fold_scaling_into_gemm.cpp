@@ -351,6 +351,18 @@ std::optional<Plan> Analyzer::run(int lib) {
   if (!value) return std::nullopt;
   if (used_entry_edges_.size() != state_.out_edges(p_.entry).size())
     return fail("the map has inputs that its result does not use");
+  // Every edge into the map must be the outer side of an input the result uses: apply removes
+  // the map, so an ordering edge (empty memlet) or an IN_ connector without its OUT_ would be
+  // lost with it.
+  std::set<std::string> used_suffixes;
+  for (int e : used_entry_edges_) used_suffixes.insert(connector_suffix(state_.edge(e)->src_conn, "OUT_"));
+  for (int e : state_.in_edges(p_.entry)) {
+    const ir::DataflowEdge& ie = *state_.edge(e);
+    const std::string suffix = connector_suffix(ie.dst_conn, "IN_");
+    if (ie.memlet.is_empty() || suffix.empty() || !used_suffixes.count(suffix))
+      return fail("edge " + std::to_string(e) + " into the map (connector \"" + ie.dst_conn +
+                  "\") is not the outer side of an input its result uses");
+  }
   for (int id : p_.body)
     if (state_.node(id)->kind == ir::NodeKind::Tasklet && !visited_.count(id))
       return fail("tasklet " + std::to_string(id) + " in the map does not contribute to the result");
@@ -447,8 +459,12 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   e.src = id;
   e.src_conn = "_c";
   state.add_edge(e);
+  // Only access nodes that fed the map alone go (run admits no other feeder, but a tasklet or
+  // any other node left without edges is still dataflow someone wrote).
   for (int f : feeders)
-    if (state.node(f) && state.in_edges(f).empty() && state.out_edges(f).empty()) state.remove_node(f);
+    if (state.node(f) && state.node(f)->kind == ir::NodeKind::Access && state.in_edges(f).empty() &&
+        state.out_edges(f).empty())
+      state.remove_node(f);
   for (const std::string& d : dropped)
     if (!used_elsewhere(site.sdfg, state, -1, d)) site.sdfg.arrays.erase(d);
   return Status::success();

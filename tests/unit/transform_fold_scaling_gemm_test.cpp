@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "codegen_test_builder.h"
+#include "ir/equality.h"
 #include "ir/sdfg.h"
 #include "transform_test_support.h"
 
@@ -24,6 +25,8 @@ struct Options {
   bool extra_input = false;          // the map also adds D at its point
   bool factor_written = false;       // alpha is written in the same state, after the map
   std::string scale = "t1 = a * p";  // the first tasklet
+  bool ordering_edge = false;        // a tasklet writing omega is ordered before the map (empty memlet)
+  bool dangling_input = false;       // D enters the map at IN_D, which has no OUT_D
 };
 
 // A, B, C, D are N x N; alpha, beta and omega Scalars. MatMul -> P -> map over (i, j):
@@ -70,6 +73,16 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   edge(s, s2, "", t3, "y", "s2[0]");
   const int rn = access(s, r);
   edge_out(s, t3, "o", x, rn, r + "[i, j]", r + "[0:N, 0:N]");
+  if (o.ordering_edge) {
+    // omega = 3 must happen before the map: only the empty edge into the map says so.
+    const int before = codegen::testing::tasklet(s, "w = 3.0", {}, {"w"});
+    edge(s, before, "w", access(s, "omega"), "", "omega[0]");
+    edge(s, before, "", e, "", "");
+  }
+  if (o.dangling_input) {
+    s.node(e)->in_connectors["IN_D"] = ir::DType{};
+    edge(s, access(s, "D"), "", e, "IN_D", "D[0:N, 0:N]");
+  }
   if (o.factor_written) {
     // alpha = omega, ordered after the update.
     const int copy = codegen::testing::tasklet(s, "w = v", {"v"}, {"w"});
@@ -188,6 +201,35 @@ TEST(TransformFoldScalingIntoGemm, RefusedWhenTheFactorIsWrittenInTheState) {
   std::string why;
   EXPECT_FALSE(applies_anywhere(*g, "FoldScalingIntoGemm", &why));
   EXPECT_NE(why.find("is written in this state"), std::string::npos) << why;
+}
+
+// Refused with `reason`, and the SDFG is left as it was.
+void expect_refused(const Options& o, const std::string& reason) {
+  std::unique_ptr<ir::SDFG> g = scaled_update(o);
+  const std::unique_ptr<ir::SDFG> before = g->clone_sdfg();
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(*g, "FoldScalingIntoGemm", &why)) << reason;
+  EXPECT_NE(why.find(reason), std::string::npos) << why;
+  std::string difference;
+  EXPECT_TRUE(ir::structurally_equal(*g, *before, &difference)) << difference;
+  // Nor does applying change it (apply_once needs a valid SDFG: an IN_ without OUT_ or an
+  // undeclared connector is caught by validation first).
+  if (analysis::validate(*g).ok()) {
+    EXPECT_FALSE(apply_once(*g, "FoldScalingIntoGemm"));
+  }
+}
+
+// Removing the map would drop the edge that orders `omega = 3` before it.
+TEST(TransformFoldScalingIntoGemm, RefusedWhenAnEmptyEdgeOrdersSomethingBeforeTheMap) {
+  Options o;
+  o.ordering_edge = true;
+  expect_refused(o, "is not the outer side of an input its result uses");
+}
+
+TEST(TransformFoldScalingIntoGemm, RefusedWhenTheMapHasAnInputWithoutInnerSide) {
+  Options o;
+  o.dangling_input = true;
+  expect_refused(o, "connector \"IN_D\"");
 }
 
 TEST(TransformFoldScalingIntoGemm, RefusedWhenTheProductIsSquared) {
