@@ -279,6 +279,10 @@ std::optional<Plan> Analyzer::run(int lib) {
   }
   if (ins.size() != 2 || conns != std::set<std::string>{"_a", "_b"})
     return fail(ml + " does not have exactly the inputs _a and _b");
+  // apply gives `_cin` the type declared for `_a`.
+  const auto& mm = static_cast<const ir::LibraryNode&>(*n);
+  if (!mm.in_connectors.count("_a") || !mm.in_connectors.count("_b") || !mm.out_connectors.count("_c"))
+    return fail(ml + " does not declare its connectors _a, _b and _c");
 
   // The product: one whole, plain write of a transient read only by one map.
   std::vector<int> outs = state_.out_edges(lib);
@@ -428,7 +432,10 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   node->properties["alpha"] = json_text(p.alpha, !is_number(p.alpha));
   node->properties["beta"] = json_text(p.beta, !is_number(p.beta));
   node->properties["cin"] = p.c_in_outer >= 0 ? "true" : "false";
-  if (p.c_in_outer >= 0) node->in_connectors["_cin"] = node->in_connectors.at("_a");
+  if (p.c_in_outer >= 0) {
+    auto a = node->in_connectors.find("_a");  // declared (run checks it)
+    node->in_connectors["_cin"] = a != node->in_connectors.end() ? a->second : ir::DType{};
+  }
 
   const ir::DataflowEdge c_out = *state.edge(p.c_out_outer);
   std::optional<ir::DataflowEdge> c_in;

@@ -27,6 +27,7 @@ struct Options {
   std::string scale = "t1 = a * p";  // the first tasklet
   bool ordering_edge = false;        // a tasklet writing omega is ordered before the map (empty memlet)
   bool dangling_input = false;       // D enters the map at IN_D, which has no OUT_D
+  bool undeclared_a = false;         // the MatMul has an _a edge but no _a connector declared
 };
 
 // A, B, C, D are N x N; alpha, beta and omega Scalars. MatMul -> P -> map over (i, j):
@@ -44,7 +45,7 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   auto n = std::make_unique<ir::LibraryNode>();
   n->name = n->label = "_MatMult_";
   n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
-  n->in_connectors["_a"] = ir::DType{};
+  if (!o.undeclared_a) n->in_connectors["_a"] = ir::DType{};
   n->in_connectors["_b"] = ir::DType{};
   n->out_connectors["_c"] = ir::DType{};
   const int mm = s.add_node(std::move(n));
@@ -230,6 +231,13 @@ TEST(TransformFoldScalingIntoGemm, RefusedWhenTheMapHasAnInputWithoutInnerSide) 
   Options o;
   o.dangling_input = true;
   expect_refused(o, "connector \"IN_D\"");
+}
+
+// The Gemm's _cin takes _a's declared type: without a declaration there is none to take.
+TEST(TransformFoldScalingIntoGemm, RefusedWhenTheMatMulDeclaresNoA) {
+  Options o;
+  o.undeclared_a = true;
+  expect_refused(o, "does not declare its connectors _a, _b and _c");
 }
 
 TEST(TransformFoldScalingIntoGemm, RefusedWhenTheProductIsSquared) {
