@@ -295,6 +295,10 @@ std::optional<Plan> Analyzer::run(int lib) {
   const ir::DataDescriptor& td = sdfg_.arrays.at(temp_data_);
   if (!td.transient || td.kind != ir::DataKind::Array)
     return fail("the product \"" + temp_data_ + "\" is not a transient array");
+  // ?gemm is floating point; an integer product scaled by 2.5 must stay a map.
+  if (td.dtype.pointer_depth != 0 || !tasklet::is_float(td.dtype.scalar))
+    return fail("the product \"" + temp_data_ + "\" has element type " + ir::to_string(td.dtype) +
+                ", not floating point");
   if (!pe.memlet.wcr.empty() || pe.memlet.data != temp_data_ || !is_whole(pe.memlet.subset, td.shape) ||
       pe.memlet.other_subset)
     return fail("the MatMul does not write all of \"" + temp_data_ + "\" plainly");

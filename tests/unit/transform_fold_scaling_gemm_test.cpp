@@ -25,6 +25,7 @@ struct Options {
   bool extra_input = false;          // the map also adds D at its point
   bool factor_written = false;       // alpha is written in the same state, after the map
   std::string scale = "t1 = a * p";  // the first tasklet
+  T type = T::Float64;               // element type of A, B, C, D and the product P
   bool ordering_edge = false;        // a tasklet writing omega is ordered before the map (empty memlet)
   bool dangling_input = false;       // D enters the map at IN_D, which has no OUT_D
   bool undeclared_a = false;         // the MatMul has an _a edge but no _a connector declared
@@ -36,8 +37,8 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   auto g = std::make_unique<ir::SDFG>();
   g->name = "gemm_update";
   g->symbols["N"] = ir::DType::of(T::Int64);
-  for (const char* n : {"A", "B", "C", "D"}) add_array(*g, n, T::Float64, {"N", "N"});
-  add_array(*g, "P", T::Float64, {"N", "N"}, true);
+  for (const char* n : {"A", "B", "C", "D"}) add_array(*g, n, o.type, {"N", "N"});
+  add_array(*g, "P", o.type, {"N", "N"}, true);
   for (const char* n : {"alpha", "beta", "omega"}) add_scalar(*g, n, T::Float64);
   for (const char* n : {"s1", "s2"}) add_scalar(*g, n, T::Float64, true);
   ir::State& s = add_state(*g, *g, "s");
@@ -238,6 +239,14 @@ TEST(TransformFoldScalingIntoGemm, RefusedWhenTheMatMulDeclaresNoA) {
   Options o;
   o.undeclared_a = true;
   expect_refused(o, "does not declare its connectors _a, _b and _c");
+}
+
+// C = 2.5 * (A @ B) + beta * C over int64 is a map of int64 casts; ?gemm is floating point.
+TEST(TransformFoldScalingIntoGemm, RefusedForAnIntegerProduct) {
+  Options o;
+  o.type = T::Int64;
+  o.scale = "t1 = 2.5 * p";
+  expect_refused(o, "has element type int64, not floating point");
 }
 
 TEST(TransformFoldScalingIntoGemm, RefusedWhenTheProductIsSquared) {
