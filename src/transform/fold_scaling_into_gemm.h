@@ -22,7 +22,10 @@ namespace dace::transform {
 class FoldScalingIntoGemm : public SingleStateTransformation {
  public:
   std::string_view name() const override { return "FoldScalingIntoGemm"; }
-  Modifies modifies() const override { return Modifies::Nodes | Modifies::Scopes | Modifies::Memlets; }
+  // Descriptors: the product's temporary and the map's intermediates are erased.
+  Modifies modifies() const override {
+    return Modifies::Nodes | Modifies::Scopes | Modifies::Memlets | Modifies::Descriptors;
+  }
 
  protected:
   size_t pattern_size() const override { return 1; }  // the MatMul node

@@ -150,6 +150,10 @@ Status SpecializeMatMul::apply_at(const Site& site, const std::vector<int>& node
   return Status::success();
 }
 
+Modifies ExpandLibraryNodes::modifies() const {
+  return SpecializeMatMul().modifies() | ExpandGemmPBLAS().modifies();
+}
+
 Result<bool> ExpandLibraryNodes::apply(ir::SDFG& sdfg, AnalysisManager& am) {
   SpecializeMatMul specialize;
   Result<int> n = apply_repeated(sdfg, specialize, am);

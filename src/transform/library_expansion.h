@@ -48,7 +48,9 @@ class SpecializeMatMul : public SingleStateTransformation {
 class ExpandLibraryNodes : public Pass {
  public:
   std::string_view name() const override { return "ExpandLibraryNodes"; }
-  Modifies modifies() const override { return Modifies::Tasklets | Modifies::Memlets; }
+  // What SpecializeMatMul changes and what ExpandGemmPBLAS adds (access nodes, transients,
+  // the symbols Px and Py).
+  Modifies modifies() const override;
   bool records_itself() const override { return true; }
   Result<bool> apply(ir::SDFG& sdfg, AnalysisManager& am) override;
 };

@@ -186,6 +186,11 @@ TEST(TransformExpandGemmPBLAS, ThroughExpandLibraryNodes) {
   ASSERT_TRUE(changed.ok()) << changed.error().message;
   EXPECT_TRUE(*changed);
   expect_expanded(*g, T::Float64);
+  // The expansion added access nodes, transients and the symbols Px, Py: the pass must say so,
+  // or the analysis manager keeps stale access sets.
+  const Modifies reported = pass->modifies();
+  for (Modifies m : {Modifies::AccessNodes, Modifies::Descriptors, Modifies::Symbols, Modifies::Tasklets, Modifies::Memlets})
+    EXPECT_TRUE(any(reported & m)) << to_string(m);
 }
 
 // Each refusal names its reason; the SDFG is left unchanged.

@@ -10,6 +10,7 @@
 #include "codegen_test_builder.h"
 #include "ir/equality.h"
 #include "ir/sdfg.h"
+#include "transform/registry.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -158,6 +159,10 @@ TEST(TransformFoldScalingIntoGemm, ScaledUpdateBecomesOneGemmInPlace) {
   EXPECT_EQ(gemm->properties.at("beta"), "\"beta\"");
   EXPECT_EQ(gemm->implementation, "OpenBLAS");  // DaCe's pure Gemm takes numbers only
   EXPECT_EQ(g->arrays.count("P"), 0u) << "the product's temporary is left";
+  // It erased containers (P, s1, s2) and nodes: it must report both.
+  const Modifies reported = make_transformation("FoldScalingIntoGemm")->modifies();
+  EXPECT_TRUE(any(reported & Modifies::Descriptors));
+  EXPECT_TRUE(any(reported & Modifies::AccessNodes));
   Data d;
   const std::vector<double> want = expected(d, d.alpha);
   d.run(*g);
