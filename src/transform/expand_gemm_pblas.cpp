@@ -46,6 +46,27 @@ bool scalapack_type(ir::ScalarType t) {
          t == ir::ScalarType::Complex128;
 }
 
+bool provably_zero(const sym::Expr& e) { return !e || sym::prove(sym::eq(e, sym::integer(0))) == std::optional<bool>(true); }
+
+// Default (C-order) strides, no offset (unset fields are DaCe's defaults).
+bool c_contiguous(const ir::DataDescriptor& d) {
+  if (!d.strides.empty()) {
+    const std::vector<sym::Expr> want = ir::default_strides(d.shape);
+    if (d.strides.size() != want.size()) return false;
+    for (size_t k = 0; k < want.size(); ++k)
+      if (sym::prove(sym::eq(d.strides[k], want[k])) != std::optional<bool>(true)) return false;
+  }
+  for (const sym::Expr& o : d.offset)
+    if (!provably_zero(o)) return false;
+  return provably_zero(d.start_offset);
+}
+
+std::string exprs_text(const std::vector<sym::Expr>& v) {
+  std::string out = "[";
+  for (size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + sym::to_string(v[k]);
+  return out + "]";
+}
+
 // One operand: the edge at the connector, the access node at its other end, and the squeezed
 // sizes (rows, cols) of the whole container it names.
 struct Operand {
@@ -100,6 +121,13 @@ std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, int nod
   }
   if (!whole) {
     why = where + ": the memlet " + sym::to_string(sub) + " is not the whole of \"" + op.data + "\"";
+    return std::nullopt;
+  }
+  // ... laid out row-major without padding or offset: the scatter and gather walk it as such,
+  // so a Fortran-order or padded array would be read and written in the wrong places.
+  if (!c_contiguous(d)) {
+    why = where + ": \"" + op.data + "\" is not C-contiguous (strides " + exprs_text(d.strides) +
+          ", offset " + exprs_text(d.offset) + ")";
     return std::nullopt;
   }
   std::vector<sym::Expr> sizes;

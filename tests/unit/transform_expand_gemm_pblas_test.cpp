@@ -33,6 +33,8 @@ struct Options {
   std::string a_memlet = "A[0:M, 0:K]";
   bool cin = false;
   bool in_map = false;
+  std::vector<std::string> a_strides;  // A's strides when not the default
+  std::vector<std::string> a_offset;   // A's offset when not the default
 };
 
 // C (M x N) = A (M x K) @ B through one library node.
@@ -41,6 +43,8 @@ std::unique_ptr<ir::SDFG> product(const Options& o = {}) {
   g->name = "pblas_product";
   for (const char* s : {"M", "N", "K"}) g->symbols[s] = ir::DType::of(T::Int32);
   add_array(*g, "A", o.type, {"M", "K"});
+  if (!o.a_strides.empty()) g->arrays.at("A").strides = {E(o.a_strides[0]), E(o.a_strides[1])};
+  if (!o.a_offset.empty()) g->arrays.at("A").offset = {E(o.a_offset[0]), E(o.a_offset[1])};
   std::vector<std::string> b_shape;
   for (size_t at = 0, comma; at != std::string::npos; at = comma == std::string::npos ? comma : comma + 2) {
     comma = o.b_shape.find(", ", at);
@@ -236,6 +240,16 @@ TEST(TransformExpandGemmPBLAS, Refusals) {
   o.a_memlet = "A[0:M, 0:K - 1]";  // a sub-block of A
   o.b_shape = "K - 1, N";
   expect_refused(o, "is not the whole of \"A\"");
+  // The scatter reads A row-major from its start: another layout is refused.
+  o = {};
+  o.a_strides = {"1", "M"};  // Fortran order
+  expect_refused(o, "\"A\" is not C-contiguous");
+  o = {};
+  o.a_strides = {"K + 3", "1"};  // padded rows
+  expect_refused(o, "\"A\" is not C-contiguous");
+  o = {};
+  o.a_offset = {"1", "0"};
+  expect_refused(o, "\"A\" is not C-contiguous");
 }
 
 }  // namespace
