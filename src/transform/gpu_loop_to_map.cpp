@@ -34,17 +34,27 @@ bool is_float_container(const ir::SDFG& sdfg, const std::string& data) {
   return t == ir::ScalarType::Float32 || t == ir::ScalarType::Float64;
 }
 
+// The memlet at the node's output `_c`, if it has one.
+const ir::Memlet* c_output(const ir::State& state, int node) {
+  for (int e : state.out_edges(node))
+    if (state.edge(e)->src_conn == "_c") return &state.edge(e)->memlet;
+  return nullptr;
+}
+
 // Only products a device library call can take as they are: float32/float64 matrices (unit
-// dimensions aside, so no batched 3-D operand) and no separate C input. Others stay where
-// LoopToMap puts them (in the thread, slow but compiled).
+// dimensions aside, so no batched 3-D operand) and no C input other than C itself (cuBLAS
+// updates C in place: the in-place `_cin` FoldScalingIntoGemm writes goes to cuBLAS). Others
+// stay where LoopToMap puts them (in the thread, slow but compiled).
 bool is_large_product(const ir::SDFG& sdfg, const ir::State& state, int node) {
   const std::string cls = short_class(static_cast<const ir::LibraryNode*>(state.node(node))->classpath);
   if (cls != "MatMul" && cls != "Gemm") return false;
+  const ir::Memlet* c = c_output(state, node);
   std::vector<sym::Expr> a, b;
   for (int e : state.in_edges(node)) {
     const ir::DataflowEdge* edge = state.edge(e);
     if (edge->memlet.is_empty()) continue;
-    if (edge->dst_conn == "_cin") return false;
+    if (edge->dst_conn == "_cin" && (!c || edge->memlet.data != c->data || !(edge->memlet.subset == c->subset)))
+      return false;
     if (edge->dst_conn != "_a" && edge->dst_conn != "_b") continue;
     if (!is_float_container(sdfg, edge->memlet.data)) return false;
     (edge->dst_conn == "_a" ? a : b) = non_unit_sizes(edge->memlet.subset);

@@ -8,7 +8,8 @@
 // A product is large unless its multiply-add count (rows * columns * inner) is a constant
 // below kSmallProductWork; for those, one kernel thread per iteration still pays. Only
 // products a device call takes as they are count: float32/float64 operands that are
-// matrices once dimensions of extent 1 are dropped (no batched 3-D operand), no `_cin`.
+// matrices once dimensions of extent 1 are dropped (no batched 3-D operand), no `_cin` other
+// than C itself (the in-place update cuBLAS takes: same container and subset as `_c`).
 // Each application is recorded as LoopToMap (DaCe replays it as such).
 #pragma once
 #include <memory>

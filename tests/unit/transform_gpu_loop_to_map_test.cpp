@@ -25,6 +25,7 @@ struct Batched {
   std::string n = "N", k = "K", m = "M";
   bool vector = false;  // W is a vector: C[b] = A[b] @ w
   T type = T::Float64;
+  std::string cin;      // a Gemm (alpha 1, beta 1) reading C through _cin from this container
 };
 
 std::unique_ptr<ir::SDFG> batched_product(const Batched& o) {
@@ -48,7 +49,16 @@ std::unique_ptr<ir::SDFG> batched_product(const Batched& o) {
   n->in_connectors["_a"] = ir::DType{};
   n->in_connectors["_b"] = ir::DType{};
   n->out_connectors["_c"] = ir::DType{};
+  if (!o.cin.empty()) {
+    n->classpath = "dace.libraries.blas.nodes.gemm.Gemm";
+    n->properties["alpha"] = "1";
+    n->properties["beta"] = "1";
+    n->properties["cin"] = "true";
+    n->in_connectors["_cin"] = ir::DType{};
+    if (o.cin != "C") add_array(*g, o.cin, o.type, {"B", o.n, o.m});
+  }
   const int mm = s.add_node(std::move(n));
+  if (!o.cin.empty()) edge(s, access(s, o.cin), "", mm, "_cin", o.cin + "[b, 0:" + o.n + ", 0:" + o.m + "]");
   edge(s, access(s, "A"), "", mm, "_a", "A[b, 0:" + o.n + ", 0:" + o.k + "]");
   if (o.vector) {
     edge(s, access(s, "W"), "", mm, "_b", "W[0:" + o.k + "]");
@@ -130,9 +140,30 @@ TEST(GpuLoopToMap, LoopAroundSymbolicMatrixProductStaysALoop) {
   expect_near_all(d.C, expected_product(d));
 }
 
+// C[b] = A[b] @ W + C[b] as one Gemm updating C in place (what FoldScalingIntoGemm writes):
+// cuBLAS takes it, so the loop stays; with C read from another container it does not.
+TEST(GpuLoopToMap, LoopAroundInPlaceGemmUpdateStaysALoop) {
+  Batched o;
+  o.cin = "C";
+  std::unique_ptr<ir::SDFG> g = batched_product(o);
+  EXPECT_TRUE(holds_large_matrix_product(only_loop(*g)));
+  Result<bool> changed = run_gpu_loop_to_map(*g);
+  ASSERT_TRUE(changed.ok()) << changed.error().message;
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(count_loops(*g), 1);
+  Data d = inputs(false);
+  std::vector<double> want = expected_product(d);
+  for (size_t i = 0; i < want.size(); ++i) want[i] += d.C[i];
+  run_sdfg(*g, {{"A", &d.A}, {"W", &d.W}, {"C", &d.C}}, {{"B", kB}, {"N", kN}, {"K", kK}, {"M", kM}});
+  expect_near_all(d.C, want);
+
+  o.cin = "D";
+  EXPECT_FALSE(holds_large_matrix_product(only_loop(*batched_product(o))));
+}
+
 TEST(GpuLoopToMap, LoopAroundSmallConstantProductBecomesAMap) {
   // 5 * 4 * 6 multiply-adds per iteration: one thread per iteration pays.
-  std::unique_ptr<ir::SDFG> g = batched_product({"5", "4", "6", false});
+  std::unique_ptr<ir::SDFG> g = batched_product({"5", "4", "6", false, T::Float64, ""});
   EXPECT_FALSE(holds_large_matrix_product(only_loop(*g)));
   Result<bool> changed = run_gpu_loop_to_map(*g);
   ASSERT_TRUE(changed.ok()) << changed.error().message;
@@ -146,14 +177,14 @@ TEST(GpuLoopToMap, LoopAroundSmallConstantProductBecomesAMap) {
 
 TEST(GpuLoopToMap, LoopAroundConstantProductAtTheThresholdStaysALoop) {
   // 32 * 32 * 32 multiply-adds: the first size counted as large.
-  std::unique_ptr<ir::SDFG> g = batched_product({"32", "32", "32", false});
+  std::unique_ptr<ir::SDFG> g = batched_product({"32", "32", "32", false, T::Float64, ""});
   EXPECT_TRUE(holds_large_matrix_product(only_loop(*g)));
-  std::unique_ptr<ir::SDFG> below = batched_product({"32", "32", "31", false});
+  std::unique_ptr<ir::SDFG> below = batched_product({"32", "32", "31", false, T::Float64, ""});
   EXPECT_FALSE(holds_large_matrix_product(only_loop(*below)));
 }
 
 TEST(GpuLoopToMap, LoopAroundMatrixVectorProductBecomesAMap) {
-  std::unique_ptr<ir::SDFG> g = batched_product({"N", "K", "M", true});
+  std::unique_ptr<ir::SDFG> g = batched_product({"N", "K", "M", true, T::Float64, ""});
   EXPECT_FALSE(holds_large_matrix_product(only_loop(*g)));
   Result<bool> changed = run_gpu_loop_to_map(*g);
   ASSERT_TRUE(changed.ok()) << changed.error().message;
