@@ -18,7 +18,8 @@
 // NotImplementedError), alpha other than 1, transA / transB or a `_cin` input (DaCe's
 // expansion ignores them and would compute A @ B), a WCR on C; and where the distributed nodes
 // cannot run: a node inside a scope (a collective per iteration); operands that are not
-// whole Arrays (no views, no sub-blocks: the scatter and gather move contiguous matrices),
+// whole, C-contiguous Arrays (no views, no sub-blocks, default strides, offset 0: the scatter
+// and gather move contiguous row-major matrices),
 // each read or written through one edge from or to an access node, of squeezed 2-D shapes
 // provably M x K, K x N and M x N; element types other than float32/64 and complex64/128
 // (ScaLAPACK's); a container named Px or Py.
