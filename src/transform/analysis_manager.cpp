@@ -45,7 +45,9 @@ void AnalysisManager::invalidate(Modifies modified) {
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
-  if (any(modified & Modifies::States)) {
+  // A nested SDFG added, removed or changed in this state changes states that are not this
+  // one (its own, which a removal may free for reuse): drop everything, as for States.
+  if (any(modified & (Modifies::States | Modifies::NestedSDFGs))) {
     clear();
     return;
   }

@@ -31,7 +31,8 @@ class AnalysisManager {
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
   // Drops the analyses of one state that depend on `modified`; a pass that edited only this
-  // state keeps every other state's analyses.
+  // state keeps every other state's analyses. States or NestedSDFGs drop every state's (the
+  // states of a nested SDFG in this state are other states).
   void invalidate(const ir::State& state, Modifies modified);
   void clear() {
     scope_trees_.clear();

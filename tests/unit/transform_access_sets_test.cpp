@@ -96,6 +96,13 @@ TEST(TransformAccessSets, ComputedOncePerStateAndInvalidatedByWhatAPassReports) 
   am.access_sets(*x.s);
   am.access_sets(*x.u);
   EXPECT_EQ(am.computed(), 5);
+
+  // A nested SDFG changed in u changes states other than u (the nested SDFG's own, which may
+  // even be freed and their addresses reused): every state's sets go, as for States.
+  am.invalidate(*x.u, Modifies::NestedSDFGs);
+  am.access_sets(*x.s);
+  am.access_sets(*x.u);
+  EXPECT_EQ(am.computed(), 7);
 }
 
 // DeadDataflowElimination reads the cached sets and, through run_pass, drops them: D (a
