@@ -2,21 +2,19 @@
 
 #include <cstdlib>
 
+#include "transform/blas_classes.h"
 #include "transform/map_fusion_util.h"
 
 namespace dace::transform {
 namespace {
 
-constexpr const char* kGemm = "dace.libraries.blas.nodes.gemm.Gemm";
-constexpr const char* kMatMul = "dace.libraries.blas.nodes.matmul.MatMul";
 constexpr const char* kScatter = "dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter";
 constexpr const char* kGather = "dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather";
 constexpr const char* kPgemm = "dace.libraries.pblas.nodes.pgemm.Pgemm";
 
 const ir::LibraryNode* as_product(const ir::Node* n) {
-  if (!n || n->kind != ir::NodeKind::Library) return nullptr;
-  const auto* l = static_cast<const ir::LibraryNode*>(n);
-  return l->classpath == kGemm || l->classpath == kMatMul ? l : nullptr;
+  if (const ir::LibraryNode* l = as_class(n, kGemmClass)) return l;
+  return as_class(n, kMatMulClass);
 }
 
 std::string node_name(const ir::State& s, int id) {

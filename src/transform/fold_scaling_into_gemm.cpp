@@ -7,6 +7,7 @@
 
 #include "ir/tasklet/parser.h"
 #include "ir/tasklet/types.h"
+#include "transform/blas_classes.h"
 #include "transform/block_placement.h"
 #include "transform/map_fusion_util.h"
 #include "transform/map_utils.h"
@@ -16,14 +17,7 @@ namespace {
 
 using map_fusion::used_elsewhere;
 
-constexpr const char* kMatMul = "dace.libraries.blas.nodes.matmul.MatMul";
-constexpr const char* kGemm = "dace.libraries.blas.nodes.gemm.Gemm";
-
-bool is_matmul(const ir::Node* n) {
-  if (!n || n->kind != ir::NodeKind::Library) return false;
-  const auto& ln = static_cast<const ir::LibraryNode&>(*n);
-  return ln.classpath == kMatMul || ln.classpath == "MatMul";
-}
+bool is_matmul(const ir::Node* n) { return as_class(n, kMatMulClass) != nullptr; }
 
 // [p0, p1, ...]: element k at parameter k.
 bool is_point(const sym::Subset& s, const std::vector<std::string>& params) {
@@ -427,7 +421,7 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   auto node = std::make_unique<ir::LibraryNode>();
   node->name = old.name;
   node->label = old.label;
-  node->classpath = kGemm;
+  node->classpath = kGemmClass;
   node->schedule = old.schedule;
   node->implementation = old.implementation == "specialize" ? "" : old.implementation;
   if (p.named && node->implementation.empty()) node->implementation = p.gpu ? "cuBLAS" : "OpenBLAS";

@@ -4,17 +4,12 @@
 
 #include "ir/state.h"
 #include "transform/apply.h"
+#include "transform/blas_classes.h"
 #include "transform/cfg_list.h"
 #include "transform/loop_to_map.h"
 
 namespace dace::transform {
 namespace {
-
-// "dace.libraries.blas.nodes.matmul.MatMul" and the short "MatMul" alike.
-std::string short_class(const std::string& classpath) {
-  const size_t dot = classpath.rfind('.');
-  return dot == std::string::npos ? classpath : classpath.substr(dot + 1);
-}
 
 // The sizes of the dimensions of `subset` that are not of extent 1 (doitgen's A[r] viewed as
 // [NQ, 1, NP] is a matrix).
@@ -46,8 +41,7 @@ const ir::Memlet* c_output(const ir::State& state, int node) {
 // updates C in place: the in-place `_cin` FoldScalingIntoGemm writes goes to cuBLAS). Others
 // stay where LoopToMap puts them (in the thread, slow but compiled).
 bool is_large_product(const ir::SDFG& sdfg, const ir::State& state, int node) {
-  const std::string cls = short_class(static_cast<const ir::LibraryNode*>(state.node(node))->classpath);
-  if (cls != "MatMul" && cls != "Gemm") return false;
+  if (!as_class(state.node(node), kMatMulClass) && !as_class(state.node(node), kGemmClass)) return false;
   const ir::Memlet* c = c_output(state, node);
   std::vector<sym::Expr> a, b;
   for (int e : state.in_edges(node)) {

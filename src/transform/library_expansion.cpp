@@ -3,18 +3,12 @@
 #include <map>
 
 #include "transform/apply.h"
+#include "transform/blas_classes.h"
 #include "transform/expand_gemm_pblas.h"
 
 namespace dace::transform {
 namespace {
 
-constexpr const char* kMatMul = "dace.libraries.blas.nodes.matmul.MatMul";
-
-const ir::LibraryNode* as_library(const ir::Node* n, const char* classpath) {
-  if (!n || n->kind != ir::NodeKind::Library) return nullptr;
-  const auto* l = static_cast<const ir::LibraryNode*>(n);
-  return l->classpath == classpath ? l : nullptr;
-}
 
 // The edge at an input (output) connector, or -1.
 int edge_at(const ir::State& s, int node, const std::string& conn, bool input) {
@@ -56,7 +50,7 @@ std::optional<Specialization> specialization(const ir::State& s, int node, std::
 }
 
 std::string classpath_of(const std::string& short_class) {
-  if (short_class == "Gemm") return "dace.libraries.blas.nodes.gemm.Gemm";
+  if (short_class == "Gemm") return std::string(kGemmClass);
   if (short_class == "Gemv") return "dace.libraries.blas.nodes.gemv.Gemv";
   if (short_class == "Dot") return "dace.libraries.blas.nodes.dot.Dot";
   return "dace.libraries.blas.nodes.batched_matmul.BatchedMatMul";
@@ -85,11 +79,11 @@ bool is_sum_wcr(const std::string& wcr) {
 
 void SpecializeMatMul::state_matches(const ir::State& state, const ScopeTree&, std::vector<std::vector<int>>& out) {
   for (int n : state.node_ids())
-    if (as_library(state.node(n), kMatMul)) out.push_back({n});
+    if (as_class(state.node(n), kMatMulClass)) out.push_back({n});
 }
 
 bool SpecializeMatMul::can_apply(const Site& site, const std::vector<int>& nodes) {
-  const ir::LibraryNode* n = as_library(site.state.node(nodes[0]), kMatMul);
+  const ir::LibraryNode* n = as_class(site.state.node(nodes[0]), kMatMulClass);
   if (!n) return refuse("node " + std::to_string(nodes[0]) + " is not a MatMul library node");
   if (!n->implementation.empty() && n->implementation != "specialize")
     return refuse("MatMul node " + std::to_string(nodes[0]) + " has implementation '" + n->implementation +

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "transform/blas_classes.h"
 #include "transform/block_placement.h"
 #include "transform/map_fusion_util.h"
 #include "transform/map_utils.h"
@@ -12,7 +13,6 @@ namespace {
 using map_fusion::fresh_connector;
 using map_fusion::used_elsewhere;
 
-constexpr const char* kMatMul = "dace.libraries.blas.nodes.matmul.MatMul";
 
 // [p0, p1, ...]: element k at parameter k.
 bool is_identity(const sym::Subset& s, const std::vector<std::string>& params) {
@@ -89,7 +89,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
   const ir::Node* n = state.node(lib);
   if (!n || n->kind != ir::NodeKind::Library) return fail("node " + std::to_string(lib) + " is not a library node");
   const auto& ln = static_cast<const ir::LibraryNode&>(*n);
-  if (ln.classpath != kMatMul && ln.classpath != "MatMul") return fail("node " + std::to_string(lib) + " is not a MatMul");
+  if (!is_class(ln.classpath, kMatMulClass)) return fail("node " + std::to_string(lib) + " is not a MatMul");
   if (scopes.parent[static_cast<size_t>(lib)] >= 0) return fail("MatMul " + std::to_string(lib) + " is inside a scope");
   Plan p;
   p.lib = lib;
@@ -272,7 +272,7 @@ void MatMulScalingToOutput::state_matches(const ir::State& state, const ScopeTre
     const ir::Node* n = state.node(id);
     if (n->kind != ir::NodeKind::Library) continue;
     const auto& ln = static_cast<const ir::LibraryNode&>(*n);
-    if (ln.classpath == kMatMul || ln.classpath == "MatMul") out.push_back({id});
+    if (is_class(ln.classpath, kMatMulClass)) out.push_back({id});
   }
 }
 

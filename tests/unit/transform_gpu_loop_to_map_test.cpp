@@ -161,6 +161,21 @@ TEST(GpuLoopToMap, LoopAroundInPlaceGemmUpdateStaysALoop) {
   EXPECT_FALSE(holds_large_matrix_product(only_loop(*batched_product(o))));
 }
 
+// The bare class name counts as DaCe's MatMul; another library's class of that name does not.
+TEST(GpuLoopToMap, OnlyDaceBlasClassesCount) {
+  std::unique_ptr<ir::SDFG> g = batched_product({});
+  const auto& s = static_cast<const ir::State&>(*only_loop(*g).block(only_loop(*g).block_slots().front()));
+  ir::LibraryNode* mm = nullptr;
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::Library)
+      mm = const_cast<ir::LibraryNode*>(static_cast<const ir::LibraryNode*>(s.node(id)));
+  ASSERT_NE(mm, nullptr);
+  mm->classpath = "MatMul";
+  EXPECT_TRUE(holds_large_matrix_product(only_loop(*g)));
+  mm->classpath = "mylib.nodes.MatMul";
+  EXPECT_FALSE(holds_large_matrix_product(only_loop(*g)));
+}
+
 TEST(GpuLoopToMap, LoopAroundSmallConstantProductBecomesAMap) {
   // 5 * 4 * 6 multiply-adds per iteration: one thread per iteration pays.
   std::unique_ptr<ir::SDFG> g = batched_product({"5", "4", "6", false, T::Float64, ""});
