@@ -17,15 +17,7 @@
 namespace dace::codegen {
 namespace {
 
-std::string lower_text(const ir::SDFG& g) {
-  llvm::LLVMContext ctx;
-  // The CPU plugin's schedules, as in a real run (parallel maps are outlined).
-  LowerOptions options;
-  options.registry = &testing::cpu_schedule_registry();
-  Result<LoweredModule> m = lower(g, ctx, options);
-  EXPECT_TRUE(m.ok()) << m.error().message;
-  return m.ok() ? module_text(*m->module) : std::string();
-}
+std::string lower_text(const ir::SDFG& g) { return testing::lower_with_cpu_schedules(g); }
 
 TEST(CodegenDeterminism, LoweringTwiceGivesIdenticalIr) {
   for (const char* kernel : {"mandelbrot1/mandelbrot1.simp.sdfg", "softmax/softmax.raw.sdfg", "crc16/crc16.simp.sdfg",

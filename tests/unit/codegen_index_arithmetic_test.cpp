@@ -23,14 +23,7 @@
 namespace dace::codegen {
 namespace {
 
-std::string lower_text(const ir::SDFG& g) {
-  llvm::LLVMContext ctx;
-  LowerOptions options;
-  options.registry = &testing::cpu_schedule_registry();  // parallel maps outlined, as in a run
-  Result<LoweredModule> m = lower(g, ctx, options);
-  EXPECT_TRUE(m.ok()) << m.error().message;
-  return m.ok() ? module_text(*m->module) : std::string();
-}
+std::string lower_text(const ir::SDFG& g) { return testing::lower_with_cpu_schedules(g); }
 
 // Lines of `text` matching `pattern`.
 std::vector<std::string> matching_lines(const std::string& text, const std::regex& pattern) {

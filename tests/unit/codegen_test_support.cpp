@@ -1,5 +1,7 @@
 #include "codegen_test_support.h"
 
+#include <gtest/gtest.h>
+
 #include "cpu_test_registry.h"
 #include "lowering/multicore.h"
 
@@ -132,6 +134,15 @@ ArgValue scalar_of(tasklet::ScalarType t, double x) {
     default: break;
   }
   return ArgValue::scalar<int64_t>(static_cast<int64_t>(x));
+}
+
+std::string lower_with_cpu_schedules(const ir::SDFG& g) {
+  llvm::LLVMContext ctx;
+  LowerOptions options;
+  options.registry = &cpu_schedule_registry();
+  Result<LoweredModule> m = lower(g, ctx, options);
+  EXPECT_TRUE(m.ok()) << m.error().message;
+  return m.ok() ? module_text(*m->module) : std::string();
 }
 
 }  // namespace dace::codegen::testing

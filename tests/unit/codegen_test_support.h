@@ -44,6 +44,10 @@ Status run(const CompiledProgram& p, const std::map<std::string, ArgValue>& valu
 // The same with `calls` program calls between one init and one exit.
 Status run_calls(const CompiledProgram& p, const std::map<std::string, ArgValue>& values, int calls);
 
+// `g` lowered with the CPU plugin's schedules (parallel maps outlined, as in a real run), as IR
+// text; a failed lowering is a test failure and gives "".
+std::string lower_with_cpu_schedules(const ir::SDFG& g);
+
 // Converts `x` to the bytes of a scalar of type t (ints, floats, bool; complex: real part).
 ArgValue scalar_of(tasklet::ScalarType t, double x);
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "capi_test_util.h"
+#include "process_memory_support.h"
 
 namespace {
 
@@ -102,20 +103,7 @@ TEST(ProgramHostileSizes, HugeAndNegativeSymbolsGiveStatusesAndTheProgramStaysCa
   }
 }
 
-// Virtual memory in use by this process, in bytes (VmSize of /proc/self/status).
-int64_t vm_size_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmSize:") {
-      int64_t kb = 0;
-      in >> kb;
-      return kb * 1024;
-    }
-    in.ignore(1 << 20, '\n');
-  }
-  return -1;
-}
+using ::dace::testing_support::vm_size_bytes;
 
 // In a child process (so the limit does not reach the other tests): compiles gemm, checks a
 // small call, limits the address space to what is mapped + 512 MiB, then makes `rounds` calls
@@ -175,17 +163,7 @@ TEST(ProgramHostileSizes, OneOfSeveralTransientsFailingFreesTheOthersOnce) {
 // call is right (hand-written loop). A child process per run keeps the limit away from the
 // other tests. Skipped under AddressSanitizer: its allocator reserves address space of its
 // own and reports failed mappings itself.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+using ::dace::testing_support::kAddressSanitizer;
 
 // Takes what malloc's arenas hold free (in 64 KiB blocks, until malloc fails under the
 // limit) and gives back `budget` bytes of it: with no new mappings allowed, the next compile

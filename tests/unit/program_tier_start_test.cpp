@@ -15,39 +15,16 @@
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
+#include "process_memory_support.h"
 
 namespace dace::codegen::testing {
 namespace {
 
 using T = ir::ScalarType;
 
-// AddressSanitizer's allocator reserves address space of its own and reports failed
-// allocations itself: the test skips there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
-int64_t vm_size_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmSize:") {
-      int64_t kb = 0;
-      in >> kb;
-      return kb * 1024;
-    }
-    in.ignore(1 << 20, '\n');
-  }
-  return -1;
-}
+// The test skips under AddressSanitizer (its allocator reserves address space of its own).
+using ::dace::testing_support::kAddressSanitizer;
+using ::dace::testing_support::vm_size_bytes;
 
 // Takes every block malloc can still give, chained through their first bytes so that
 // holding them needs no memory of its own: large ones first, then every small size (freed
