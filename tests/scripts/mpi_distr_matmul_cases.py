@@ -78,24 +78,15 @@ def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False):
     wide = np.complex128 if np.issubdtype(dtype, np.complexfloating) else np.float64
     expected = (per_rank[0][0].astype(wide) @ per_rank[0][1].astype(wide)).astype(dtype)
     out_dir = os.path.join(work, f"{name}.M{m}.np{P}.{px}x{py}")
-    os.makedirs(out_dir)
     tol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-12
-    case = {"ranks": P, "symbols": dict(sizes, Px=px, Py=py), "rtol": tol, "atol": tol,
-            "inputs": {}, "expected_outputs": {}}
+    inputs, outputs = [], []
     for r in range(P):
         a, b, c = per_rank[r]
         c_in = c if root_only else np.zeros((m, n), dtype)
         c_out = expected if r == 0 or not root_only else c
-        files = {"in": {"A": a, "B": b, "C": c_in}, "out": {"C": c_out}}
-        for kind, key in (("in", "inputs"), ("out", "expected_outputs")):
-            case[key][str(r)] = {}
-            os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
-            for k, v in files[kind].items():
-                rel = os.path.join(kind, f"rank{r}", f"{k}.npy")
-                np.save(os.path.join(out_dir, rel), np.ascontiguousarray(v))
-                case[key][str(r)][k] = rel
-    with open(os.path.join(out_dir, "case.json"), "w") as f:
-        json.dump(case, f, indent=1)
+        inputs.append({"A": a, "B": b, "C": c_in})
+        outputs.append({"C": c_out})
+    write_case(out_dir, P, dict(sizes, Px=px, Py=py), inputs, outputs, tol)
     return out_dir
 
 
