@@ -90,3 +90,13 @@ configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_rt_static.pc.in ${CMAKE
   @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/libdace.pc ${CMAKE_BINARY_DIR}/package/libdace_rt.pc
   ${CMAKE_BINARY_DIR}/package/libdace_rt_static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# The Fortran bindings for pkg-config users (the static library, the module folder, libdace).
+if(LIBDACE_FORTRAN_INSTALLED)
+  get_target_property(LIBDACE_FORTRAN_COMPILER dace_fortran LIBDACE_FORTRAN_COMPILER)
+  if(NOT LIBDACE_FORTRAN_COMPILER)
+    set(LIBDACE_FORTRAN_COMPILER "unknown")
+  endif()
+  configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_fortran.pc.in ${CMAKE_BINARY_DIR}/package/libdace_fortran.pc
+    @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/package/libdace_fortran.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -4,10 +4,15 @@
 # pkg-config. Each runs tests/install/consumer/consumer.c (an SDFG built, JIT-compiled on the
 # CPU plugin and checked against hand-computed values), with no DACE_PLUGIN_PATH or
 # LD_LIBRARY_PATH; then the installed `dace` CLI validates and runs the SDFG it saved.
-# The find_package project also builds the repository's C++ and Fortran examples.
-# Usage: install_consumer.sh <build dir> <repo> <scratch dir> <C compiler> [<cmake> [<generator> [<libdir>]]]
+# Both ways also build the repository's C++ and Fortran examples (pkg-config: libdace.pc and
+# libdace_fortran.pc).
+# Usage: install_consumer.sh <build dir> <repo> <scratch dir> <C compiler> [<cmake> [<generator> [<libdir>
+#        [<C++ compiler>]]]]
+# The Fortran compiler is the build's (CMakeCache.txt): installed .mod files need the one that wrote them.
 set -euo pipefail
 build="$1"; repo="$2"; tmp="$3"; cc="$4"; cmake="${5:-cmake}"; generator="${6:-Ninja}"; libdir="${7:-lib}"
+cxx="${8:-c++}"
+fc=$(sed -n 's/^CMAKE_Fortran_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 prefix="$tmp/prefix"
 rm -rf "$tmp" && mkdir -p "$tmp"
 unset DACE_PLUGIN_PATH LD_LIBRARY_PATH LIBDACE_LIBRARY PKG_CONFIG_PATH CMAKE_PREFIX_PATH || true
@@ -85,6 +90,29 @@ export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
   "$repo/tests/install/consumer/consumer.c" -o "$tmp/consumer-pc" $(pkg-config --libs libdace) \
   -Wl,-rpath,"$(pkg-config --variable=libdir libdace)" || fail "building the pkg-config consumer"
 check_and_run "$tmp/consumer-pc" pkg-config
+# C++: the repository's example against the installed libdace.hpp, through libdace.pc alone.
+# shellcheck disable=SC2046
+"$cxx" -std=c++17 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags libdace) \
+  "$repo/examples/cpp/scale_jacobi.cpp" -o "$tmp/consumer-pc-cpp" $(pkg-config --libs libdace) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir libdace)" || fail "building the pkg-config C++ consumer"
+resolves_installed "$tmp/consumer-pc-cpp" || fail "pkg-config C++ consumer: libdace not resolved in $prefix"
+"$tmp/consumer-pc-cpp" || fail "pkg-config C++ consumer failed"
+# Fortran: the example against the installed modules, through libdace_fortran.pc (which pulls
+# in libdace.pc), with the compiler that wrote the modules.
+if [ -e "$prefix/$libdir/libdace_fortran.a" ]; then
+  [ -n "$fc" ] || fail "Fortran bindings installed but no CMAKE_Fortran_COMPILER in $build/CMakeCache.txt"
+  [ -e "$prefix/$libdir/pkgconfig/libdace_fortran.pc" ] || fail "libdace_fortran.pc not installed"
+  [ "$(pkg-config --modversion libdace_fortran)" = "$(pkg-config --modversion libdace)" ] || fail "libdace_fortran.pc version"
+  [ -e "$(pkg-config --variable=moduledir libdace_fortran)/libdace.mod" ] || fail "libdace_fortran.pc: moduledir has no libdace.mod"
+  # shellcheck disable=SC2046
+  "$fc" $(pkg-config --cflags libdace_fortran) "$repo/examples/fortran/scale_jacobi.f90" -o "$tmp/consumer-pc-fortran" \
+    $(pkg-config --libs libdace_fortran) -Wl,-rpath,"$(pkg-config --variable=libdir libdace)" \
+    || fail "building the pkg-config Fortran consumer ($(pkg-config --libs libdace_fortran))"
+  resolves_installed "$tmp/consumer-pc-fortran" || fail "pkg-config Fortran consumer: libdace not resolved in $prefix"
+  "$tmp/consumer-pc-fortran" || fail "pkg-config Fortran consumer failed"
+else
+  echo "note: no pkg-config Fortran consumer (no Fortran modules installed: no Fortran compiler at configure time)"
+fi
 
 # 3. The installed CLI on the saved SDFG. dace run's generated input is A[i] = ((7i+3) mod 17)/17,
 #    whose sum over i < 10 is 73/17, so sum(B) = 3 * 73/17 + 2 * 10 = 559/17.
