@@ -24,6 +24,7 @@
 #include "pipeline/aot_archive.h"
 #include "pipeline/aot_header.h"
 #include "pipeline/aot_link.h"
+#include "pipeline/library_expansion_step.h"
 #include "pipeline/optimize_step.h"
 
 namespace dace::pipeline {
@@ -153,8 +154,9 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
     auto o = run_optimizer(*request.sdfg, request.optimize);
     if (!o) return o.take_error();
     optimized = std::move(*o);
-    out.times.transform_ms = ms_since(t_start);
   }
+  DACE_TRY(expand_for_compile(*request.sdfg, optimized));  // Gemm's PBLAS, as compile() does
+  if (optimized) out.times.transform_ms = ms_since(t_start);
   const ir::SDFG& g = optimized ? *optimized : *request.sdfg;
   if (g.name != name) return make_error(Code::Internal, "sdfg \"" + name + "\": the optimizer renamed it");
 

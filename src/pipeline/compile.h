@@ -2,6 +2,8 @@
 // today; the CLI, the Python package and the bindings reach it through the C API; AOT and
 // tiered compilation are to call it too). Steps, each timed:
 //   [SDFG optimizer (src/transform, optimize_step.h), when requested, on a copy] ->
+//   [expansion of the library nodes whose implementation rewrites the SDFG (Gemm's PBLAS,
+//   library_expansion_step.h), when there are any, on a copy] ->
 //   cache lookup (when the session has a cache: the key covers the input SDFG's content, the
 //   optimizer's fingerprint, libdace's build, the plugins, the lowering options and the LLVM
 //   options; a hit skips the rest) -> validate -> lower (src/codegen) -> LLVM optimization
@@ -58,7 +60,7 @@ struct CompileRequest {
 struct PhaseTimes {
   bool cache_hit = false;
   bool tiered = false;      // a background job compiles the optimized tier
-  double transform_ms = 0;  // the SDFG optimizer step (validation of its input and output included)
+  double transform_ms = 0;  // the SDFG optimizer and expansion steps (validation of their input and output included)
   double validate_ms = 0, lower_ms = 0, optimize_ms = 0, jit_ms = 0, total_ms = 0;
   double codegen_ms = 0, link_ms = 0;  // the two parts of jit_ms (without the cache's share)
   uint64_t lowered_instructions = 0, ir_instructions = 0, object_bytes = 0;
@@ -69,7 +71,7 @@ struct Compiled {
   std::unique_ptr<jit::Program> program;
   PhaseTimes times;
   std::chrono::steady_clock::time_point callable_at;  // when the first tier was ready
-  std::unique_ptr<ir::SDFG> optimized;  // the copy the optimizer step made and compiled; null without
+  std::unique_ptr<ir::SDFG> optimized;  // the copy the optimizer and expansion steps made and compiled; null without
   // The SDFG the program was compiled from (its descriptors describe the arguments).
   const ir::SDFG& compiled_sdfg(const CompileRequest& request) const {
     return optimized ? *optimized : *request.sdfg;

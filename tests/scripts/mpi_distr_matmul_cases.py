@@ -9,12 +9,14 @@ Bcast). The script writes a distributed case (case.json) per run and calls
 `mpirun -np P dace run PROG.sdfg --case case.json`, which compares every rank's C.
 
 Gemm's PBLAS implementation (ExpandGemmPBLAS): gemm_pblas_f64 / gemm_pblas_c64 (a Gemm node) and
-matmul_pblas_c128 (a MatMul node), written by DaCe 1.0.2 with implementation "PBLAS", are
-expanded by `dace optimize --apply-repeated ExpandGemmPBLAS` (matmul_pblas_c128 also through
-`dace run --optimize ExpandLibraryNodes`) and run on the same grids: rank 0's C must equal
+matmul_pblas_c128 (a MatMul node), written by DaCe 1.0.2 with implementation "PBLAS", run as
+they are (the compile pipeline expands them; gemm_pblas_f64 also after `dace optimize
+--apply-repeated ExpandGemmPBLAS`, matmul_pblas_c128 also with `dace run --optimize
+ExpandLibraryNodes`) on the same grids: rank 0's C must equal
 NumPy's A0 @ B0 (BCGather writes it there only) and every other rank's C must be its own input
 C, untouched. Without the expansion (the node run as a local gemm on every rank) every other
-rank's C would be its own A @ B, which the seeded per-rank inputs tell apart.
+rank's C would be its own A @ B, which the seeded per-rank inputs tell apart. The same Gemm with
+beta 1 (which the expansion refuses, as DaCe's raises) must fail on both of 2 ranks naming the node.
 
 Vectors (bc_vector_f64, DaCe's 1-D BCScatter / BCGather): x of 14 elements in blocks of 2 (7
 blocks: uneven over 2 and 4 process rows) scattered over the Py process rows (process column 0,
@@ -54,6 +56,19 @@ BLOCKED = {"M": 16, "K": 12, "N": 16, "MB": 2, "KB": 3, "NB": 2}
 # processes, 2 blocks (4 rows) on 4, but lA has M // Px rows (5, 2): BCScatter of A must fail
 # on every rank, naming rank 0, before copying anything.
 TOO_SMALL = {"M": 10, "K": 12, "N": 16, "MB": 2, "KB": 3, "NB": 2}
+
+
+def set_beta(node_tree, beta):
+    """Sets `beta` of every library node with implementation PBLAS in an SDFG's JSON."""
+    if isinstance(node_tree, dict):
+        attrs = node_tree.get("attributes")
+        if node_tree.get("type") == "LibraryNode" and isinstance(attrs, dict) and attrs.get("implementation") == "PBLAS":
+            attrs["beta"] = beta
+        for v in node_tree.values():
+            set_beta(v, beta)
+    elif isinstance(node_tree, list):
+        for v in node_tree:
+            set_beta(v, beta)
 
 
 def draw(rng, shape, dtype):
@@ -161,17 +176,20 @@ def main():
                     print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n"
                           f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
                     status = 1
-    # Gemm / MatMul nodes with implementation "PBLAS": expanded by ExpandGemmPBLAS first.
+    # Gemm / MatMul nodes with implementation "PBLAS": the compile pipeline expands them by
+    # itself (DaCe expands library nodes by their implementation when it generates code).
     for name, dtype in PBLAS_PRODUCTS.items():
-        expanded = os.path.join(work, f"{name}.expanded.sdfg")
-        p = subprocess.run([cli, "optimize", os.path.join(sdfgs, f"{name}.sdfg"), "-o", expanded, "--apply-repeated",
-                            "ExpandGemmPBLAS", "--json"], capture_output=True, text=True)
-        if p.returncode != 0 or p.stdout.count('"transformation":"ExpandGemmPBLAS"') != 1:
-            print(f"FAIL {name}: dace optimize --apply-repeated ExpandGemmPBLAS (exit {p.returncode}):\n"
-                  f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
-            status = 1
-            continue
-        variants = [("ExpandGemmPBLAS applied by dace optimize", expanded, ())]
+        variants = [("compiled as DaCe wrote it", None, ())]
+        if name == "gemm_pblas_f64":  # the optimizer's expansion, written out, runs the same
+            expanded = os.path.join(work, f"{name}.expanded.sdfg")
+            p = subprocess.run([cli, "optimize", os.path.join(sdfgs, f"{name}.sdfg"), "-o", expanded,
+                                "--apply-repeated", "ExpandGemmPBLAS", "--json"], capture_output=True, text=True)
+            if p.returncode != 0 or p.stdout.count('"transformation":"ExpandGemmPBLAS"') != 1:
+                print(f"FAIL {name}: dace optimize --apply-repeated ExpandGemmPBLAS (exit {p.returncode}):\n"
+                      f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+                status = 1
+            else:
+                variants.append(("ExpandGemmPBLAS applied by dace optimize", expanded, ()))
         if name == "matmul_pblas_c128":
             variants.append(("ExpandLibraryNodes run by dace run --optimize", None, ("--optimize", "ExpandLibraryNodes")))
         for how, sdfg, extra in variants:
@@ -188,6 +206,24 @@ def main():
                               f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
                         status = 1
                     shutil.rmtree(case_dir)
+    # A PBLAS Gemm the expansion refuses (beta 1: DaCe's expansion raises NotImplementedError)
+    # is not compiled, on any rank, rather than run as a local gemm on every rank.
+    if 2 in ranks:
+        with open(os.path.join(sdfgs, "gemm_pblas_f64.sdfg")) as f:
+            sdfg_json = json.load(f)
+        set_beta(sdfg_json, 1.0)
+        beta_sdfg = os.path.join(work, "gemm_pblas_f64.beta1.sdfg")
+        with open(beta_sdfg, "w") as f:
+            json.dump(sdfg_json, f)
+        case_dir = make_case("gemm_pblas_f64", 2, 1, 2, work, None, np.float64, root_only=True)
+        p = run("gemm_pblas_f64", 2, case_dir, beta_sdfg)
+        text = p.stdout + p.stderr
+        needle = '("_MatMult_gemm") has beta 1.0 (DaCe\'s PBLAS expansion: beta 0 only)'
+        if p.returncode not in (0, 124) and text.count(needle) == 2 and "unsupported" in text and ": ok\n" not in text:
+            print("ok   gemm_pblas_f64 with beta 1: refused when compiled on both ranks, naming the node")
+        else:
+            print(f"FAIL gemm_pblas_f64 with beta 1 (exit {p.returncode}):\n{text[-3000:]}")
+            status = 1
     # Vectors: block-cyclic over the process rows, each rank's local blocks against NumPy.
     for P in ranks:
         for px, py in grids(P):

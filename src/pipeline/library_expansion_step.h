@@ -1,0 +1,33 @@
+// Library-node expansions that the compile pipeline applies by itself, before lowering, as
+// DaCe expands every library node by its `implementation` when it generates code. Most
+// implementations become code inside the code generator (a gemm call, a loop nest); the one
+// that rewrites the SDFG instead is Gemm's (and MatMul's) "PBLAS": the distributed product,
+// BlockCyclicScatter -> Pgemm -> BlockCyclicGather (transform/expand_gemm_pblas.h), which
+// plugins/mpi runs. So `mpirun -np 4 dace run PROG.sdfg` of DaCe's SDFG with a PBLAS Gemm is
+// distributed without asking the optimizer for it.
+#pragma once
+#include <memory>
+
+#include "ir/result.h"
+#include "ir/sdfg.h"
+
+namespace dace::pipeline {
+
+// Whether `g` (nested SDFGs included) has a Gemm or MatMul node whose implementation is
+// "PBLAS". Reads only; cheap (one walk over the nodes).
+bool has_distributed_products(const ir::SDFG& g);
+
+// A copy of `g` with every PBLAS Gemm / MatMul expanded by ExpandGemmPBLAS (recorded in the
+// copy's history like any optimizer step). Where the expansion refuses a node (beta other than
+// 0, a node inside a map, operands that are not whole row-major matrices, ...), the program
+// cannot be compiled as DaCe's implementation means it: Unsupported naming the node and the
+// reason, since DaCe raises there too (its expansion, run by code generation, raises
+// NotImplementedError or fails) rather than computing a local product on every rank.
+Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g);
+
+// The compile step: when the SDFG to compile (`*compiled` when the optimizer made a copy, else
+// `input`) has distributed products, `compiled` becomes its validated, expanded copy; else
+// nothing changes. Errors: the input's validation error, expand_distributed_products's.
+Status expand_for_compile(const ir::SDFG& input, std::unique_ptr<ir::SDFG>& compiled);
+
+}  // namespace dace::pipeline

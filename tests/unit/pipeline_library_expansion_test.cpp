@@ -1,0 +1,119 @@
+// The compile pipeline expands Gemm / MatMul nodes whose implementation is "PBLAS" by itself
+// (pipeline/library_expansion_step.h), as DaCe expands library nodes by their implementation
+// when it generates code. Inputs: DaCe 1.0.2's own SDFGs (tests/mpi/sdfgs, written by
+// tests/mpi/make_distr_matmul_sdfgs.py). The expected structure is the body of DaCe's
+// ExpandGemmPBLAS (gemm.py): two BlockCyclicScatter, one Pgemm, one BlockCyclicGather and the
+// BLACS grid's symbols Px, Py. Runs on 1, 2 and 4 ranks against NumPy: mpi.distr_matmul.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "ir/equality.h"
+#include "ir/json/sdfg_json.h"
+#include "ir/sdfg.h"
+#include "libdace.h"
+#include "pipeline/library_expansion_step.h"
+
+namespace dace {
+namespace {
+
+std::unique_ptr<ir::SDFG> dace_written(const std::string& name) {
+  auto g = ir::json::read_sdfg_file(std::string(LIBDACE_SOURCE_DIR) + "/tests/mpi/sdfgs/" + name + ".sdfg");
+  EXPECT_TRUE(g.ok()) << name << ": " << (g.ok() ? "" : g.error().message);
+  return g.ok() ? std::move(*g) : nullptr;
+}
+
+// Library nodes by class name (the last component of the classpath), every state.
+std::map<std::string, int> library_classes(const ir::SDFG& g) {
+  std::map<std::string, int> out;
+  for (const ir::State* s : g.all_states())
+    for (int id : s->node_ids())
+      if (s->node(id)->kind == ir::NodeKind::Library) {
+        const std::string& cp = static_cast<const ir::LibraryNode*>(s->node(id))->classpath;
+        ++out[cp.substr(cp.rfind('.') + 1)];
+      }
+  return out;
+}
+
+ir::LibraryNode* pblas_product(ir::SDFG& g) {
+  for (ir::State* s : g.all_states())
+    for (int id : s->node_ids())
+      if (s->node(id)->kind == ir::NodeKind::Library) {
+        auto* l = static_cast<ir::LibraryNode*>(s->node(id));
+        if (l->implementation == "PBLAS") return l;
+      }
+  return nullptr;
+}
+
+TEST(PipelineLibraryExpansion, PblasGemmAndMatMulBecomeTheDistributedProduct) {
+  for (const char* name : {"gemm_pblas_f64", "gemm_pblas_c64", "matmul_pblas_c128"}) {
+    SCOPED_TRACE(name);
+    std::unique_ptr<ir::SDFG> g = dace_written(name);
+    ASSERT_TRUE(g);
+    ASSERT_TRUE(pipeline::has_distributed_products(*g));
+    const std::string before = ir::content_hash(*g);
+    std::unique_ptr<ir::SDFG> compiled;
+    Status s = pipeline::expand_for_compile(*g, compiled);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE(compiled);
+    EXPECT_EQ(ir::content_hash(*g), before) << "the caller's SDFG must not change";
+    const std::map<std::string, int> want{
+        {"BlockCyclicScatter", 2}, {"Pgemm", 1}, {"BlockCyclicGather", 1}};
+    EXPECT_EQ(library_classes(*compiled), want);
+    EXPECT_FALSE(pipeline::has_distributed_products(*compiled));
+    EXPECT_EQ(compiled->symbols.count("Px"), 1u);
+    EXPECT_EQ(compiled->symbols.count("Py"), 1u);
+  }
+}
+
+TEST(PipelineLibraryExpansion, NothingToExpandLeavesTheSdfgAlone) {
+  std::unique_ptr<ir::SDFG> g = dace_written("distr_matmul_f64");  // Pgemm written by hand
+  ASSERT_TRUE(g);
+  EXPECT_FALSE(pipeline::has_distributed_products(*g));
+  std::unique_ptr<ir::SDFG> compiled;
+  ASSERT_TRUE(pipeline::expand_for_compile(*g, compiled).ok());
+  EXPECT_FALSE(compiled) << "no copy when there is nothing to expand";
+}
+
+// Where the expansion refuses (DaCe's expansion raises NotImplementedError for beta != 0),
+// the compile fails naming the node, instead of running a local gemm on every rank.
+TEST(PipelineLibraryExpansion, RefusedExpansionIsUnsupportedNamingTheNode) {
+  std::unique_ptr<ir::SDFG> g = dace_written("gemm_pblas_f64");
+  ASSERT_TRUE(g);
+  ir::LibraryNode* gemm = pblas_product(*g);
+  ASSERT_TRUE(gemm);
+  gemm->properties["beta"] = "1.0";
+  std::unique_ptr<ir::SDFG> compiled;
+  Status s = pipeline::expand_for_compile(*g, compiled);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Code::Unsupported);
+  EXPECT_NE(s.error().message.find("(\"" + gemm->label + "\") has beta 1.0"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("implementation \"PBLAS\""), std::string::npos) << s.error().message;
+  EXPECT_FALSE(compiled);
+}
+
+// The same through the C API's compile: the status and message reach the caller, before any
+// plugin is needed (no MPI plugin is asked for).
+TEST(PipelineLibraryExpansion, CompileReportsTheRefusal) {
+  std::unique_ptr<ir::SDFG> g = dace_written("gemm_pblas_f64");
+  ASSERT_TRUE(g);
+  ir::LibraryNode* gemm = pblas_product(*g);
+  ASSERT_TRUE(gemm);
+  gemm->properties["alpha"] = "2.0";
+  const std::string text = ir::json::write_sdfg(*g);
+  dace_sdfg_t* sdfg = nullptr;
+  ASSERT_EQ(dace_sdfg_load_string(&sdfg, text.c_str()), DACE_OK) << dace_last_error_message();
+  dace_context_t* ctx = nullptr;
+  ASSERT_EQ(dace_context_create(&ctx), DACE_OK);
+  dace_program_t* p = nullptr;
+  EXPECT_EQ(dace_program_compile(&p, ctx, sdfg, nullptr), DACE_ERROR_UNSUPPORTED);
+  const std::string message = dace_last_error_message();
+  EXPECT_NE(message.find("(\"" + gemm->label + "\") has alpha 2.0"), std::string::npos) << message;
+  EXPECT_EQ(p, nullptr);
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
+}
+
+}  // namespace
+}  // namespace dace
