@@ -9,8 +9,10 @@
 #include <mutex>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "builder/api_internal.h"
+#include "plugin/library_dependencies.h"
 #include "plugin/loader.h"
 #include "plugin/open_library.h"
 
@@ -41,16 +43,16 @@ std::string unusable_module(const std::string& path, bool present, const std::st
   if (!present)
     return "rendering needs " + path + ", which is not there: libdace was built or installed without its " +
            "renderer (it needs Graphviz, libgraphviz-dev at build time)";
-  // glibc names the object it could not open first: "NAME: cannot open shared object file: ...".
-  // When NAME is not the module itself, it is a library the module needs.
-  const std::string marker = ": cannot open shared object file";
-  const size_t at = loader.find(marker);
-  if (at != std::string::npos && at > 0) {
-    const std::string missing = loader.substr(0, at);
-    if (missing != path && std::filesystem::path(missing).filename() != kModuleFile)
-      return "rendering needs " + path + ", which is there but cannot be loaded: the library " + missing +
-             " it needs is missing (Graphviz's run-time libraries, Debian package libgvc6, or a library " +
-             "path that does not reach them): " + loader;
+  // Which of the module's own dependencies fail is found by trying them (its DT_NEEDED list),
+  // not by parsing the loader's message: that wording is the C library's, not an interface.
+  const std::vector<std::string> missing = dace::plugin::unloadable_dependencies(path);
+  if (!missing.empty()) {
+    std::string names;
+    for (const std::string& name : missing) names += (names.empty() ? "" : ", ") + name;
+    return "rendering needs " + path + ", which is there but cannot be loaded: the librar" +
+           (missing.size() == 1 ? "y " : "ies ") + names + " it needs " + (missing.size() == 1 ? "is" : "are") +
+           " missing or cannot be loaded (Graphviz's run-time libraries, Debian package libgvc6, or a " +
+           "library path that does not reach them): " + loader;
   }
   return "rendering needs " + path + ", which is there but cannot be loaded: " + loader;
 }
