@@ -41,6 +41,8 @@ except ImportError:
     print("SKIP: NumPy is not available to this Python")
     sys.exit(77)
 
+from mpi_case_support import matched_outputs, mpirun_env, mpirun_missing, run_case, write_case
+
 M, K, N = 8, 12, 16  # divisible by every grid extent used (1, 2, 4); A is not square
 
 PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
@@ -105,23 +107,6 @@ def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False):
     return out_dir
 
 
-def write_case(out_dir, P, symbols, inputs, expected, tol=1e-12):
-    """A distributed case: inputs / expected are per-rank dicts of arrays."""
-    os.makedirs(out_dir)
-    case = {"ranks": P, "symbols": symbols, "rtol": tol, "atol": tol, "inputs": {}, "expected_outputs": {}}
-    for r in range(P):
-        for kind, key, arrays in (("in", "inputs", inputs[r]), ("out", "expected_outputs", expected[r])):
-            case[key][str(r)] = {}
-            os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
-            for k, v in arrays.items():
-                rel = os.path.join(kind, f"rank{r}", f"{k}.npy")
-                np.save(os.path.join(out_dir, rel), np.ascontiguousarray(v))
-                case[key][str(r)][k] = rel
-    with open(os.path.join(out_dir, "case.json"), "w") as f:
-        json.dump(case, f, indent=1)
-    return out_dir
-
-
 def vector_case(P, px, py, work, n=14, nb=2, ln=None):
     """bc_vector_f64 on a Py x Px grid: the elements of x on process row p are those whose block
     index i // nb is p modulo Py; rank r is process (r % Py, r // Py) (BLACS "C" order)."""
@@ -148,19 +133,16 @@ def main():
         return 2
     cli, sdfgs, work = sys.argv[1:4]
     ranks = [int(x) for x in sys.argv[4:]] or [1, 2, 4]
-    if shutil.which("mpirun") is None:
-        print("SKIP: mpirun is not installed")
+    if mpirun_missing():
+        print(mpirun_missing())
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    env = mpirun_env()
     status = 0
 
     def run(name, P, case_dir, sdfg=None, extra=()):
-        cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
-               sdfg or os.path.join(sdfgs, f"{name}.sdfg"), *extra, "--case", os.path.join(case_dir, "case.json")]
-        return subprocess.run(cmd, capture_output=True, text=True, env=env)
+        return run_case(cli, sdfg or os.path.join(sdfgs, f"{name}.sdfg"), P, case_dir, env, extra)
 
     cases = [(name, None) for name in PROGRAMS] + [("distr_matmul_blocks_f64", BLOCKED)]
     for name, sizes in cases:
@@ -168,7 +150,7 @@ def main():
             for px, py in grids(P):
                 case_dir = make_case(name, P, px, py, work, sizes, np.float64 if sizes else None)
                 p = run(name, P, case_dir)
-                matched = p.stdout.count(": ok\n")
+                matched = matched_outputs(p)
                 what = f"{name} on {P} ranks, grid Px x Py = {px} x {py}" + (f", {sizes}" if sizes else "")
                 if p.returncode == 0 and matched == P:
                     print(f"ok   {what} (C matched NumPy on {matched} ranks)")
@@ -197,7 +179,7 @@ def main():
                 for px, py in grids(P):
                     case_dir = make_case(name, P, px, py, work, None, dtype, root_only=True)
                     p = run(name, P, case_dir, sdfg, extra)
-                    matched = p.stdout.count(": ok\n")
+                    matched = matched_outputs(p)
                     what = f"{name} ({how}) on {P} ranks, grid Px x Py = {px} x {py}"
                     if p.returncode == 0 and matched == P:
                         print(f"ok   {what} (C on rank 0 = NumPy's A @ B, other ranks' C untouched)")
@@ -228,7 +210,7 @@ def main():
     for P in ranks:
         for px, py in grids(P):
             p = run("bc_vector_f64", P, vector_case(P, px, py, work))
-            matched = p.stdout.count(": ok\n")
+            matched = matched_outputs(p)
             what = f"bc_vector_f64 on {P} ranks, grid Px x Py = {px} x {py}"
             if p.returncode == 0 and matched == 3 * P:  # lx, y and grid on every rank
                 print(f"ok   {what} (every rank's lx, y and grid match NumPy)")
@@ -279,8 +261,7 @@ def main():
         with open(int_sdfg, "w") as f:
             f.write(text.replace('"float64"', '"int32"'))
         case_dir = make_case(name, 1, 1, 1, work, dict(BLOCKED, M=18), np.float64)
-        p = subprocess.run(["timeout", "120", "mpirun", "-np", "1", "--oversubscribe", cli, "run", int_sdfg, "--case",
-                            os.path.join(case_dir, "case.json")], capture_output=True, text=True, env=env)
+        p = run_case(cli, int_sdfg, 1, case_dir, env)
         text = p.stdout + p.stderr
         if (p.returncode not in (0, 124) and '(LibraryNode "_BCScatter_"): element type int32 of "A"' in text
                 and "unsupported" in text):

@@ -10,10 +10,8 @@ hold on every rank (z's even elements keep their sentinel), writes a distributed
 usage: mpi_isend_irecv_cases.py DACE_CLI SDFG_DIR WORK_DIR [RANKS ...]   (default ranks: 1 2 3 4)
 Exit 77 (skip) without mpirun or NumPy.
 """
-import json
 import os
 import shutil
-import subprocess
 import sys
 
 try:
@@ -21,6 +19,8 @@ try:
 except ImportError:
     print("SKIP: NumPy is not available to this Python")
     sys.exit(77)
+
+from mpi_case_support import matched_outputs, mpirun_env, mpirun_missing, run_case, write_case
 
 L = 10
 PROGRAMS = {
@@ -47,27 +47,14 @@ def make_case(name, P, work):
     rng = np.random.default_rng(31 * P + len(name))
     xs = [draw(rng, dtype) for _ in range(P)]
     sentinel = np.full(L, -7, dtype=dtype)
-    out_dir = os.path.join(work, f"{name}.np{P}")
-    os.makedirs(out_dir)
-    case = {"ranks": P, "symbols": {"L": L}, "rtol": 0.0, "atol": 0.0, "inputs": {}, "expected_outputs": {}}
+    inputs, outputs = [], []
     for r in range(P):
         z = sentinel.copy()
         z[1::2] = xs[(r + 1) % P][0::2]
-        files = {
-            "in": {"x": xs[r], "y": sentinel, "z": sentinel, "rank": np.array(r, np.int32),
-                   "size": np.array(P, np.int32)},
-            "out": {"x": xs[r], "y": xs[(r - 1) % P], "z": z},
-        }
-        for kind, key in (("in", "inputs"), ("out", "expected_outputs")):
-            case[key][str(r)] = {}
-            os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
-            for k, v in files[kind].items():
-                rel = os.path.join(kind, f"rank{r}", f"{k}.npy")
-                np.save(os.path.join(out_dir, rel), v)
-                case[key][str(r)][k] = rel
-    with open(os.path.join(out_dir, "case.json"), "w") as f:
-        json.dump(case, f, indent=1)
-    return out_dir
+        inputs.append({"x": xs[r], "y": sentinel, "z": sentinel, "rank": np.array(r, np.int32),
+                       "size": np.array(P, np.int32)})
+        outputs.append({"x": xs[r], "y": xs[(r - 1) % P], "z": z})
+    return write_case(os.path.join(work, f"{name}.np{P}"), P, {"L": L}, inputs, outputs, rtol=0.0)
 
 
 def main():
@@ -76,21 +63,18 @@ def main():
         return 2
     cli, sdfgs, work = sys.argv[1:4]
     ranks = [int(x) for x in sys.argv[4:]] or [1, 2, 3, 4]
-    if shutil.which("mpirun") is None:
-        print("SKIP: mpirun is not installed")
+    if mpirun_missing():
+        print(mpirun_missing())
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none", DACE_MPI_TIMEOUT="60")
+    env = mpirun_env(watchdog_s=60)
     status = 0
     for name in PROGRAMS:
         for P in ranks:
             case_dir = make_case(name, P, work)
-            cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
-                   os.path.join(sdfgs, f"{name}.sdfg"), "--case", os.path.join(case_dir, "case.json")]
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            matched = p.stdout.count(": ok\n")
+            p = run_case(cli, os.path.join(sdfgs, f"{name}.sdfg"), P, case_dir, env)
+            matched = matched_outputs(p)
             if p.returncode == 0 and matched == 3 * P:
                 print(f"ok   {name} on {P} ranks ({matched} outputs matched NumPy)")
             else:

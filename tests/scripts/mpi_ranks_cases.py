@@ -14,7 +14,6 @@ Exit 77 (skip) without mpirun or NumPy.
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 try:
@@ -22,6 +21,8 @@ try:
 except ImportError:
     print("SKIP: NumPy is not available to this Python")
     sys.exit(77)
+
+from mpi_case_support import matched_outputs, mpirun_env, mpirun_missing, run_case, write_case
 
 
 # --- NumPy models: inputs per rank -> expected outputs per rank ------------------------------
@@ -111,25 +112,8 @@ def make_case(corpus, name, P, work):
                 continue
             inp[r][k] = rng.uniform(-1.0, 1.0, size=shapes_of(sym)[k]).astype(v.dtype)
     expected = model(inp, sym, P)
-    out_dir = os.path.join(work, f"{name}.np{P}")
-    os.makedirs(out_dir)
-    new = {"ranks": P, "symbols": sym, "rtol": case["rtol"], "atol": case["atol"], "inputs": {}, "expected_outputs": {}}
-    for r in range(P):
-        new["inputs"][str(r)] = {}
-        new["expected_outputs"][str(r)] = {}
-        os.makedirs(os.path.join(out_dir, "in", f"rank{r}"))
-        os.makedirs(os.path.join(out_dir, "out", f"rank{r}"))
-        for k, v in inp[r].items():
-            rel = os.path.join("in", f"rank{r}", f"{k}.npy")
-            np.save(os.path.join(out_dir, rel), v)
-            new["inputs"][str(r)][k] = rel
-        for k, v in expected[r].items():
-            rel = os.path.join("out", f"rank{r}", f"{k}.npy")
-            np.save(os.path.join(out_dir, rel), np.asarray(v))
-            new["expected_outputs"][str(r)][k] = rel
-    with open(os.path.join(out_dir, "case.json"), "w") as f:
-        json.dump(new, f, indent=1)
-    return out_dir
+    return write_case(os.path.join(work, f"{name}.np{P}"), P, sym, [inp[r] for r in range(P)],
+                      [expected[r] for r in range(P)], rtol=case["rtol"], atol=case["atol"])
 
 
 def main():
@@ -138,16 +122,15 @@ def main():
         return 2
     cli, corpus, work = sys.argv[1:4]
     ranks = [int(x) for x in sys.argv[4:]] or [1, 2, 3]
-    if shutil.which("mpirun") is None:
-        print("SKIP: mpirun is not installed")
+    if mpirun_missing():
+        print(mpirun_missing())
         return 77
     if not os.path.isdir(corpus):
         print(f"SKIP: {corpus} not found")
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    env = mpirun_env()
     status = 0
     for name in MODELS:
         check_model(corpus, name)
@@ -157,10 +140,8 @@ def main():
                 print(f"n/a  {name} on {P} ranks (the program needs another rank count)")
                 continue
             sdfg = os.path.join(corpus, name, f"{name}.simp.sdfg")
-            cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run", sdfg, "--case",
-                   os.path.join(case_dir, "case.json")]
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            matched = p.stdout.count(": ok\n")
+            p = run_case(cli, sdfg, P, case_dir, env)
+            matched = matched_outputs(p)
             if p.returncode == 0:
                 print(f"ok   {name} on {P} ranks ({matched} outputs matched NumPy)")
             else:

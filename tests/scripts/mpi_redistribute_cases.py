@@ -11,10 +11,8 @@ rank's outputs exactly.
 usage: mpi_redistribute_cases.py DACE_CLI SDFG_DIR WORK_DIR [RANKS ...]   (default ranks: 1 2 3 4)
 Exit 77 (skip) without mpirun or NumPy.
 """
-import json
 import os
 import shutil
-import subprocess
 import sys
 
 try:
@@ -22,6 +20,8 @@ try:
 except ImportError:
     print("SKIP: NumPy is not available to this Python")
     sys.exit(77)
+
+from mpi_case_support import matched_outputs, mpirun_env, mpirun_missing, run_case, write_case
 
 L = 12  # divisible by every block count used below
 
@@ -91,19 +91,7 @@ def make_case(name, P, work):
     if made is None:
         return None
     symbols, inputs, outputs = made
-    out_dir = os.path.join(work, f"{name}.np{P}")
-    os.makedirs(out_dir)
-    case = {"ranks": P, "symbols": symbols, "rtol": 0.0, "atol": 0.0, "inputs": {}, "expected_outputs": {}}
-    for r in range(P):
-        for kind, data, key in (("in", inputs[r], "inputs"), ("out", outputs[r], "expected_outputs")):
-            case[key][str(r)] = {}
-            os.makedirs(os.path.join(out_dir, kind, f"rank{r}"))
-            for k, v in data.items():
-                rel = os.path.join(kind, f"rank{r}", f"{k}.npy")
-                np.save(os.path.join(out_dir, rel), np.ascontiguousarray(v))
-                case[key][str(r)][k] = rel
-    with open(os.path.join(out_dir, "case.json"), "w") as f:
-        json.dump(case, f, indent=1)
+    out_dir = write_case(os.path.join(work, f"{name}.np{P}"), P, symbols, inputs, outputs, rtol=0.0)
     # `dace run --case` prints one "NAME: ok" line per expected output of each rank.
     return out_dir, sum(len(outputs[r]) for r in range(P))
 
@@ -114,13 +102,12 @@ def main():
         return 2
     cli, sdfgs, work = sys.argv[1:4]
     ranks = [int(x) for x in sys.argv[4:]] or [1, 2, 3, 4]
-    if shutil.which("mpirun") is None:
-        print("SKIP: mpirun is not installed")
+    if mpirun_missing():
+        print(mpirun_missing())
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none", DACE_MPI_TIMEOUT="60")
+    env = mpirun_env(watchdog_s=60)
     status = 0
     for name in PROGRAMS:
         for P in ranks:
@@ -129,10 +116,8 @@ def main():
                 print(f"n/a  {name} on {P} ranks (the program needs an even rank count)")
                 continue
             case_dir, expected = made
-            cmd = ["timeout", "120", "mpirun", "-np", str(P), "--oversubscribe", cli, "run",
-                   os.path.join(sdfgs, f"{name}.sdfg"), "--case", os.path.join(case_dir, "case.json")]
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            matched = p.stdout.count(": ok\n")
+            p = run_case(cli, os.path.join(sdfgs, f"{name}.sdfg"), P, case_dir, env)
+            matched = matched_outputs(p)
             if p.returncode == 0 and matched == expected:
                 print(f"ok   {name} on {P} ranks ({matched} outputs matched NumPy)")
             else:
