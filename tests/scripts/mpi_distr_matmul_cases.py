@@ -217,6 +217,26 @@ def main():
             else:
                 print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
                 status = 1
+    # Px and Py that nothing but the PBLAS nodes needs (bc_vector_f64 without its `grid` output's
+    # uses) are no program arguments, as in DaCe 1.0.2's generated signature (whose ScaLAPACK
+    # init code then names undeclared Px, Py): compiling fails saying so, before anything runs.
+    if 1 in ranks:
+        with open(os.path.join(sdfgs, "bc_vector_f64.sdfg")) as f:
+            text = f.read()
+        unused = text.replace('"__out = Px"', '"__out = 1"').replace('"__out = Py"', '"__out = 1"')
+        unused_sdfg = os.path.join(work, "bc_vector_f64.unused_grid.sdfg")
+        with open(unused_sdfg, "w") as f:
+            f.write(unused)
+        info = subprocess.run([cli, "info", unused_sdfg], capture_output=True, text=True)
+        p = run("bc_vector_f64", 1, vector_case(1, 1, 1, os.path.join(work, "unused_grid")), unused_sdfg)
+        text = p.stdout + p.stderr
+        args = [line for line in info.stdout.splitlines() if line.startswith("arguments:")]
+        if (args and " Px(" not in args[0] and " Py(" not in args[0] and p.returncode not in (0, 124) and "PBLAS nodes need the symbols Px and Py" in text
+                and "invalid SDFG" in text):
+            print("ok   bc_vector_f64 with Px, Py unused: no arguments (as DaCe), compile refused saying so")
+        else:
+            print(f"FAIL bc_vector_f64 with Px, Py unused (exit {p.returncode}):\n{info.stdout}{text[-3000:]}")
+            status = 1
     if 2 in ranks:  # 7 blocks of 2 over 2 process rows: rank 0 holds 4 blocks, its lx only 7
         p = run("bc_vector_f64", 2, vector_case(2, 1, 2, work, ln=7))
         text = p.stdout + p.stderr

@@ -144,7 +144,9 @@ Status lower_state_init(codegen::ProgramStateContext& pc) {
     Result<llvm::Value*> py = f.symbol_i64("Py");
     Result<llvm::Value*> px = f.symbol_i64("Px");
     if (!py || !px)
-      return make_error(Code::InvalidSdfg, where + ": PBLAS nodes need the symbols Px and Py (the BLACS grid is Py x Px)");
+      return make_error(Code::InvalidSdfg, where + ": PBLAS nodes need the symbols Px and Py (the BLACS grid is Py x Px) "
+                                                   "as program arguments, and a symbol is one only where the SDFG uses "
+                                                   "it (DaCe's signature; its ScaLAPACK init code then does not compile)");
     llvm::Value* st = call_runtime(f, "dace_mpi_blacs_init", {state, *py, *px});
     check_status(pc, st, state, where + " / BLACS grid", failed);
   }
