@@ -32,6 +32,10 @@ install(FILES ${CMAKE_SOURCE_DIR}/plugins/cpu/runtime/dace_cpu_runtime.h DESTINA
 # CUDA plugin), next to libdace.so where compile_aot finds it.
 if(TARGET dace_cuda_rt)
   install(TARGETS dace_cuda_rt LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  # Its static archive (libdace_cuda_rt.a): libdace::cuda_rt_static, pkg-config
+  # libdace_cuda_rt_static, for hosts that link a GPU program's lib<name>.a statically.
+  set_target_properties(dace_cuda_rt_static PROPERTIES EXPORT_NAME cuda_rt_static)
+  install(TARGETS dace_cuda_rt_static EXPORT libdaceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
 install(TARGETS dace_cli EXPORT libdaceTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The renderer module (dace_sdfg_render; docs/render.md), where libdace looks for it.
@@ -90,6 +94,11 @@ configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_rt_static.pc.in ${CMAKE
   @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/package/libdace.pc ${CMAKE_BINARY_DIR}/package/libdace_rt.pc
   ${CMAKE_BINARY_DIR}/package/libdace_rt_static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(TARGET dace_cuda_rt_static)
+  configure_file(${CMAKE_SOURCE_DIR}/cmake/package/libdace_cuda_rt_static.pc.in
+    ${CMAKE_BINARY_DIR}/package/libdace_cuda_rt_static.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/package/libdace_cuda_rt_static.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
 # The Fortran bindings for pkg-config users (the static library, the module folder, libdace).
 if(LIBDACE_FORTRAN_INSTALLED)
   get_target_property(LIBDACE_FORTRAN_COMPILER dace_fortran LIBDACE_FORTRAN_COMPILER)

@@ -105,7 +105,9 @@ int main(void) {
 #else
   if (!mapped("libdace_rt.so")) { fprintf(stderr, "libdace_rt.so is not loaded\n"); return 5; }
 #endif
-#ifdef AOT_CUDA_RUNTIME
+#if defined(AOT_CUDA_RUNTIME) && defined(AOT_STATIC_RUNTIME)
+  if (mapped("libdace_cuda_rt")) { fprintf(stderr, "a shared libdace_cuda_rt is loaded\n"); return 5; }
+#elif defined(AOT_CUDA_RUNTIME)
   if (!mapped("libdace_cuda_rt.so")) { fprintf(stderr, "libdace_cuda_rt.so is not loaded\n"); return 5; }
 #endif
   printf("ok\n");
@@ -189,11 +191,15 @@ def check_gpu_programs(cli, corpus, work, cc, env):
     """With the CUDA plugin: a GPU program compiled ahead of time links libdace_cuda_rt.so (the
     CUDA runtime without LLVM) besides libdace_rt.so. On the emulated device (--emulate-device:
     kernels built for the host) a C program linking only -l<name> must match NumPy with no LLVM
-    or libdace.so loaded and libdace_cuda_rt.so loaded. Built for the device (PTX embedded in the
+    or libdace.so loaded and libdace_cuda_rt.so loaded; the same program linked statically
+    (lib<name>.a, libdace_cuda_rt.a, libdace_rt.a) must match too and load no shared libdace
+    runtime, lib<name>.so, libdace.so or LLVM. Built for the device (PTX embedded in the
     library, loaded by the driver at the first launch), the library must hold the PTX; the
     program must match NumPy where a CUDA driver is present, and fail naming the missing
     driver (status record, no crash) where none is."""
     driver = cuda_driver_present()
+    lib_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(cli))), 'lib')
+    check_cuda_static_runtime(lib_dir, work, cc)
     for kernel in GPU_KERNELS:
         kdir = os.path.join(corpus, kernel)
         sdfg = os.path.join(kdir, f'{kernel}.gpu.sdfg')
@@ -224,29 +230,73 @@ def check_gpu_programs(cli, corpus, work, cc, env):
             src, outputs = make_driver(name, info['arguments'], init_args, case, kdir, data_dir)
             main_c = os.path.join(work, f'{kernel}_gpu_{mode}_main.c')
             open(main_c, 'w').write(src)
-            exe = os.path.join(work, f'{kernel}_gpu_{mode}')
-            r = run([cc, '-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-DAOT_CUDA_RUNTIME', '-I', out,
-                     main_c, '-o', exe, '-L', out, '-l' + name, '-Wl,-rpath,' + out])
-            if r.returncode != 0:
-                fail(f'{kernel} ({label}): building the C program: {r.stdout}')
-                continue
-            deps = closure_names(exe)
-            if 'libLLVM' in deps or 'libdace.so' in deps or 'libdace_cuda_rt.so' not in deps:
-                fail(f'{kernel} ({label}): the program links LLVM or libdace.so, or not libdace_cuda_rt.so:\n{deps}')
-            r = run([exe], env=env)
-            if mode == 'ptx' and not driver:
-                if r.returncode != 4 or 'no CUDA driver' not in r.stdout:
-                    fail(f'{kernel} ({label}): without a CUDA driver, expected exit 4 naming it: '
-                         f'exit {r.returncode}: {r.stdout}')
-                else:
-                    print(f'{kernel} ({label}): PTX embedded; without a CUDA driver the call reports it: '
-                          f'{r.stdout.strip()}')
-                continue
-            if r.returncode != 0 or 'ok' not in r.stdout:
-                fail(f'{kernel} ({label}): the C program failed (exit {r.returncode}): {r.stdout}')
-                continue
-            if check_outputs(kernel, outputs, case, kdir, label):
-                print(f'{kernel} ({label}): outputs match NumPy, no LLVM loaded, libdace_cuda_rt.so loaded')
+            warn = ['-std=c99', '-Wall', '-Wextra', '-pedantic', '-Werror', '-DAOT_CUDA_RUNTIME', '-I', out, main_c]
+            builds = {
+                label: [cc] + warn + ['-o', os.path.join(work, f'{kernel}_gpu_{mode}'), '-L', out, '-l' + name,
+                                      '-Wl,-rpath,' + out],
+                # Nothing shared from libdace: the program's archive, libdace_cuda_rt.a and libdace_rt.a.
+                label + ', static': [cc] + warn + [
+                    '-DAOT_STATIC_RUNTIME', '-o', os.path.join(work, f'{kernel}_gpu_{mode}_static'),
+                    os.path.join(out, f'lib{name}.a'), os.path.join(lib_dir, 'libdace_cuda_rt.a'),
+                    os.path.join(lib_dir, 'libdace_rt.a'), '-fopenmp', '-lstdc++', '-lpthread', '-ldl',
+                    '-Wl,--as-needed', '-l:libopenblas.so.0', '-lmvec', '-lm'],
+            }
+            for build_label, cmd in builds.items():
+                static = build_label.endswith('static')
+                r = run(cmd)
+                if r.returncode != 0:
+                    fail(f'{kernel} ({build_label}): building the C program: {r.stdout}')
+                    continue
+                exe = cmd[cmd.index('-o') + 1]
+                deps = closure_names(exe)
+                if 'libLLVM' in deps or 'libdace.so' in deps:
+                    fail(f'{kernel} ({build_label}): the program links LLVM or libdace.so:\n{deps}')
+                if static and ('libdace_cuda_rt' in deps or 'libdace_rt' in deps or f'lib{name}.so' in deps):
+                    fail(f'{kernel} ({build_label}): the program needs a shared libdace runtime or lib{name}.so:\n{deps}')
+                if not static and 'libdace_cuda_rt.so' not in deps:
+                    fail(f'{kernel} ({build_label}): the program does not link libdace_cuda_rt.so:\n{deps}')
+                for _, path, _ in outputs:  # each build writes its own outputs
+                    if os.path.exists(path):
+                        os.remove(path)
+                r = run([exe], env=env)
+                if mode == 'ptx' and not driver:
+                    if r.returncode != 4 or 'no CUDA driver' not in r.stdout:
+                        fail(f'{kernel} ({build_label}): without a CUDA driver, expected exit 4 naming it: '
+                             f'exit {r.returncode}: {r.stdout}')
+                    else:
+                        print(f'{kernel} ({build_label}): PTX embedded; without a CUDA driver the call reports it: '
+                              f'{r.stdout.strip()}')
+                    continue
+                if r.returncode != 0 or 'ok' not in r.stdout:
+                    fail(f'{kernel} ({build_label}): the C program failed (exit {r.returncode}): {r.stdout}')
+                    continue
+                if check_outputs(kernel, outputs, case, kdir, build_label):
+                    runtime = 'no shared libdace runtime' if static else 'libdace_cuda_rt.so loaded'
+                    print(f'{kernel} ({build_label}): outputs match NumPy, no LLVM loaded, {runtime}')
+
+
+def check_cuda_static_runtime(lib_dir, work, cc):
+    """libdace_cuda_rt.a, like libdace_rt.a: deterministic members, the runtime's entry points
+    (device and emulated) in its index, position-independent (links whole into a shared object
+    with only what libdace_cuda_rt_static.pc adds)."""
+    archive = os.path.join(lib_dir, 'libdace_cuda_rt.a')
+    if not os.path.isfile(archive):
+        fail(f'no static CUDA runtime next to libdace_cuda_rt.so: {archive}')
+        return
+    listing = run(['ar', 'tv', archive]).stdout.splitlines()
+    if not listing or any(' 0/0 ' not in line or '1970' not in line for line in listing):
+        fail('libdace_cuda_rt.a is not deterministic (owner/time stamps):\n' + '\n'.join(listing))
+    armap = run(['nm', '--print-armap', archive]).stdout
+    for fn in ('dace_cuda_launch', 'dace_cuda_malloc', 'dace_cuda_gemm', 'dace_cuda_emu_launch'):
+        if f'{fn} in ' not in armap:
+            fail(f'the symbol index of libdace_cuda_rt.a lacks {fn}')
+    so = os.path.join(work, 'whole_cuda_rt.so')
+    r = run([cc, '-shared', '-o', so, '-Wl,--whole-archive', archive, '-Wl,--no-whole-archive', '-Wl,--no-undefined',
+             '-ldl', '-lstdc++', '-lpthread'])
+    if r.returncode != 0:
+        fail(f'libdace_cuda_rt.a does not link alone into a shared object: {r.stdout}')
+    else:
+        print(f'libdace_cuda_rt.a: {len(listing)} deterministic PIC members')
 
 
 def check_static_runtime(rt_dir, work, cc):

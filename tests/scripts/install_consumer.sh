@@ -154,6 +154,27 @@ for exe in "${static_hosts[@]}"; do
   if grep -qE 'libLLVM|libdace\.so|libdace_rt|libaffine' <<<"$deps"; then fail "$exe: shared libdace pieces: $deps"; fi
   "$exe" || fail "$exe failed"
 done
+# 6. With the CUDA plugin: the static CUDA runtime (libdace_cuda_rt.a) is installed, found by
+#    find_package(libdace COMPONENTS cuda_rt_static) (tests/install/aot_static, option
+#    EXPECT_CUDA_RT_STATIC), and libdace_cuda_rt_static.pc lists it before libdace_rt.a with
+#    what it needs: the whole archive links into a shared object with --no-undefined.
+if [ -e "$prefix/$libdir/libdace_cuda_rt.so" ]; then
+  [ -f "$prefix/$libdir/libdace_cuda_rt.a" ] || fail "$libdir/libdace_cuda_rt.a not installed"
+  cuda_libs=$(pkg-config --libs libdace_cuda_rt_static) || fail "no libdace_cuda_rt_static.pc"
+  pc_libdir=$(pkg-config --variable=libdir libdace_cuda_rt_static)
+  [[ "$(realpath "$pc_libdir")" == "$(realpath "$prefix/$libdir")" ]] || fail "libdace_cuda_rt_static.pc: libdir $pc_libdir"
+  [[ "$cuda_libs" == "$pc_libdir/libdace_cuda_rt.a "*"$pc_libdir/libdace_rt.a"* ]] \
+    || fail "libdace_cuda_rt_static.pc: $cuda_libs"
+  # shellcheck disable=SC2086
+  "$cc" -shared -o "$tmp/whole_cuda_rt.so" -Wl,--whole-archive "$prefix/$libdir/libdace_cuda_rt.a" \
+    -Wl,--no-whole-archive -Wl,--no-undefined $cuda_libs || fail "libdace_cuda_rt.a with $cuda_libs does not link"
+  "$cmake" -S "$repo/tests/install/aot_static" -B "$tmp/aot-static-cuda" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DAOT_DIR="$tmp/aot" \
+    -DAOT_HOST_SOURCE="$repo/tests/install/aot/aot_host.c" -DEXPECT_CUDA_RT_STATIC=ON >"$tmp/aot-static-cuda.log" 2>&1 \
+    || { cat "$tmp/aot-static-cuda.log"; fail "find_package(libdace COMPONENTS cuda_rt_static)"; }
+else
+  echo "note: no CUDA plugin installed, libdace_cuda_rt.a not checked"
+fi
 # The runtime alone through pkg-config.
 [[ "$(pkg-config --libs libdace_rt)" == "-L$(pkg-config --variable=libdir libdace_rt) -ldace_rt"* ]] \
   || fail "libdace_rt.pc: $(pkg-config --libs libdace_rt)"
