@@ -19,7 +19,8 @@ largest SDFG (by lowered instructions) on its own line and the issue's targets.
 
   /usr/bin/python3 bench/compile_latency.py [--dace-cli build/bin/dace] [--kernels gemm,atax]
       [--variants raw,simp,opt,auto] [--reps 3] [--no-dace] [--baseline=FLAGS] [--baseline-cli BIN] [--json OUT]
-      [-- FLAGS...]
+      [--quiet|--progress] [-- FLAGS...]
+Progress ("[k/N] compiling K.V") on stderr when it is a terminal (bench/progress.py).
 """
 import argparse
 import json
@@ -29,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import progress as progress_args  # bench/progress.py: "[k/N]" lines on a terminal, as the CLI shows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -138,6 +141,7 @@ def main():
     ap.add_argument("--baseline", default=None, help="flags of a second compile per file, e.g. \"--no-tiers\"")
     ap.add_argument("--baseline-cli", default=None, help="the `dace` binary of the baseline compile (default: --dace-cli), "
                     "e.g. an older build for a before/after table from one run")
+    progress_args.add_arguments(ap)
     a = ap.parse_args(argv)
     ks = a.kernels.split(",") if a.kernels else kernels()
     variants = a.variants.split(",")
@@ -150,11 +154,16 @@ def main():
                 if path and os.path.exists(path):
                     files.append((k, v, path))
         rows = []
+        progress = progress_args.Progress(len(files) + (0 if a.no_dace else 1), a)
         for k, v, path in files:
+            progress.step("compiling %s.%s (%d times)" % (k, v, a.reps))
             rows.append({"kernel": k, "variant": v, "file": path, **libdace_compile(a.dace_cli, path, a.reps, extra,
                                                                                a.baseline.split() if a.baseline is not None else None,
                                                                                a.baseline_cli)})
+        if not a.no_dace:
+            progress.step("DaCe 1.0.2 builds of %d SDFGs" % len(files))
         dace = {} if a.no_dace else dace_builds([f[2] for f in files], tmp)
+        progress.finish()
         for r in rows:
             d = dace.get(r["file"], {})
             r["dace_ms"] = d.get("ms")

@@ -10,7 +10,8 @@ At size S libdace's (and DaCe's) outputs are compared with NumPy's within the ca
 rtol/atol. Prints a markdown table and writes it to --out.
 
   /usr/bin/python3 bench/run_corpus_bench.py --out corpus_bench.md [--kernels gemm,atax]
-      [--sizes S,M] [--no-dace] [--raw] [--reps K] [--budget-ms B]
+      [--sizes S,M] [--no-dace] [--raw] [--reps K] [--budget-ms B] [--quiet|--progress]
+Progress ("[k/N] kernel") on stderr when it is a terminal (bench/progress.py).
 """
 import argparse
 import json
@@ -21,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import progress as progress_args  # bench/progress.py: "[k/N]" lines on a terminal, as the CLI shows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -365,6 +368,7 @@ def main(argv):
     p.add_argument("--skip-after-ms", type=float, default=5000.0,
                    help="skip DaCe at the next size when one call at this size took longer")
     p.add_argument("--tmp", default=None, help="work folder (default: a new one under $TMPDIR, removed after)")
+    progress_args.add_arguments(p)
     # DaCe worker mode (internal)
     p.add_argument("--dace-worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--sdfg", help=argparse.SUPPRESS)
@@ -397,8 +401,10 @@ def main(argv):
     started = time.time()
     load_before = cpu_pressure()
     rows, raw_rows, log = [], [], []
+    progress = progress_args.Progress(len(kernels), a)
     try:
         for k in kernels:
+            progress.step("%s at %s: libdace, NumPy%s" % (k, ",".join(a.sizes), ", DaCe" if dace_ok else ""))
             r, raw_row = bench_kernel(k, a, tmp, bench_exe, dace_ok, log)
             rows.extend(r)
             if raw_row:
@@ -407,6 +413,7 @@ def main(argv):
                 with open(a.json, "w") as f:
                     json.dump({"rows": rows, "raw": raw_rows, "log": log}, f, indent=1, default=str)
     finally:
+        progress.finish()
         if not a.tmp:
             shutil.rmtree(tmp, ignore_errors=True)
     notes.append("Run times are medians of up to %d calls (each phase stops repeating after %.0f ms; in-place "
