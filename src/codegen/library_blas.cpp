@@ -215,7 +215,10 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
       if (!m.alpha.is(1.0)) r = mul(factor_value(ib, m.alpha, t), r);
       if (!m.beta.is(0.0)) {
         llvm::Value* cur = load_scalar(ib, m.c.base, t).value;
-        r = add(m.beta.is(1.0) ? cur : mul(factor_value(ib, m.beta, t), cur), r);
+        llvm::Value* updated = add(m.beta.is(1.0) ? cur : mul(factor_value(ib, m.beta, t), cur), r);
+        // A beta that is 0 at run time ignores C, as ?gemv/?gemm and the loop nest do.
+        llvm::Value* beta_is_zero = factor_is_zero_at_run_time(ib, m.beta, t);
+        r = beta_is_zero ? ib.CreateSelect(beta_is_zero, r, updated) : updated;
       }
       store_scalar(ib, {r, t}, m.c.base);
     };

@@ -75,6 +75,18 @@ llvm::Value* factor_value(llvm::IRBuilder<>& b, const ScaleFactor& s, ScalarType
   return s.value ? s.value : constant_float(b, t, s.number);
 }
 
+llvm::Value* factor_is_zero_at_run_time(llvm::IRBuilder<>& b, const ScaleFactor& s, ScalarType t) {
+  if (!s.value) return nullptr;
+  llvm::Value* zero = zero_value(b, t);
+  if (tasklet::is_integer(t)) return b.CreateICmpEQ(s.value, zero);
+  if (tasklet::is_complex(t)) {
+    llvm::Value* re = b.CreateFCmpOEQ(b.CreateExtractValue(s.value, 0), b.CreateExtractValue(zero, 0));
+    llvm::Value* im = b.CreateFCmpOEQ(b.CreateExtractValue(s.value, 1), b.CreateExtractValue(zero, 1));
+    return b.CreateAnd(re, im);
+  }
+  return b.CreateFCmpOEQ(s.value, zero);
+}
+
 Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
   size_t dot = n.classpath.rfind('.');
@@ -146,19 +158,7 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
 
   // beta known only at run time: is it 0? BLAS ignores C when beta == 0 (NaN or Inf in C do
   // not reach the result), so the loops select zero rather than computing 0 * C.
-  llvm::Value* beta_is_zero = nullptr;
-  if (beta.value) {
-    llvm::Value* zero_beta = zero_value(b, t);
-    if (tasklet::is_integer(t)) {
-      beta_is_zero = b.CreateICmpEQ(beta_v, zero_beta);
-    } else if (tasklet::is_complex(t)) {
-      llvm::Value* re = b.CreateFCmpOEQ(b.CreateExtractValue(beta_v, 0), b.CreateExtractValue(zero_beta, 0));
-      llvm::Value* im = b.CreateFCmpOEQ(b.CreateExtractValue(beta_v, 1), b.CreateExtractValue(zero_beta, 1));
-      beta_is_zero = b.CreateAnd(re, im);
-    } else {
-      beta_is_zero = b.CreateFCmpOEQ(beta_v, zero_beta);
-    }
-  }
+  llvm::Value* beta_is_zero = factor_is_zero_at_run_time(b, beta, t);
   // Initial value of an output element: beta * C (or beta * C_in), or zero.
   auto init_c = [&](const std::vector<llvm::Value*>& cidx) {
     llvm::Value* cp = operand_element(f, *c, cidx);

@@ -27,6 +27,10 @@ struct MatMulOperands {
 // The factor as a value of type `t` (a constant for a number).
 llvm::Value* factor_value(llvm::IRBuilder<>& b, const ScaleFactor& s, ScalarType t);
 
+// For a factor known only at run time (`s.value`), the i1 test `s == 0`; null for a number.
+// BLAS ignores C when beta == 0, so NaN or Inf there must not reach the result through 0 * C.
+llvm::Value* factor_is_zero_at_run_time(llvm::IRBuilder<>& b, const ScaleFactor& s, ScalarType t);
+
 Result<MatMulOperands> matmul_operands(StateEmitter& se, int node);
 
 // Emits the product through the registry's OpenBLAS implementation when the options, the

@@ -482,6 +482,65 @@ TEST(CodegenBlas, RunTimeBetaZeroIgnoresNanInCByLoops) {
   expect_near_all(c, want);
 }
 
+// r = alpha * (x . y) + beta * r with beta named (a Scalar container read at run time):
+// the dot-product form of Gemm. beta 0 at run time must ignore r (NaN there stays out), a
+// nonzero beta scales it; against C++ loops, through cblas_ddot and through the loop nest.
+void named_beta_dot_case(const LowerOptions& options, bool expect_blas, double beta, double r0) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "named_beta_dot";
+  g->symbols["K"] = ir::DType::of(T::Int64);
+  add_array(*g, "X", T::Float64, {"K"});
+  add_array(*g, "Y", T::Float64, {"K"});
+  add_array(*g, "R", T::Float64, {"1"});
+  add_scalar(*g, "b0", T::Float64);
+  ir::State& s = add_state(*g, *g, "s");
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->label = n->name = "dot";
+  n->classpath = "dace.libraries.blas.nodes.gemm.Gemm";
+  for (const char* c : {"_a", "_b"}) n->in_connectors[c] = ir::DType{};
+  n->out_connectors["_c"] = ir::DType{};
+  n->properties["alpha"] = "2";
+  n->properties["beta"] = "\"b0\"";
+  n->implementation = "OpenBLAS";
+  const int lib = s.add_node(std::move(n));
+  edge(s, access(s, "X"), "", lib, "_a", "X[0:K]");
+  edge(s, access(s, "Y"), "", lib, "_b", "Y[0:K]");
+  edge(s, lib, "_c", access(s, "R"), "", "R[0]");
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+
+  const int64_t K = 9;
+  auto x = filled<double>(K, 1), y = filled<double>(K, 2);
+  double acc = 0;
+  for (int64_t k = 0; k < K; ++k) acc += x[k] * y[k];
+  const double want = beta == 0.0 ? 2 * acc : 2 * acc + beta * r0;
+  double r = r0;
+  Result<CompiledProgram> p = compile(*g, options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(calls(*p, "cblas_ddot"), expect_blas);
+  std::map<std::string, ArgValue> values = {{"X", ArgValue::pointer(x.data())}, {"Y", ArgValue::pointer(y.data())},
+                                            {"R", ArgValue::pointer(&r)}, {"b0", ArgValue::scalar<double>(beta)},
+                                            {"K", ArgValue::scalar<int64_t>(K)}};
+  ASSERT_TRUE(run(*p, values).ok());
+  EXPECT_NEAR(r, want, 1e-12 * (1 + std::abs(want)));
+}
+
+TEST(CodegenBlas, DotWithRunTimeBetaZeroIgnoresNanThroughOpenBlas) {
+  REQUIRE_OPENBLAS();
+  named_beta_dot_case(with_blas(), true, 0.0, std::numeric_limits<double>::quiet_NaN());
+}
+
+TEST(CodegenBlas, DotWithRunTimeBetaZeroIgnoresNanByLoops) {
+  LowerOptions o = with_blas();
+  o.use_vendor_libraries = false;
+  named_beta_dot_case(o, false, 0.0, std::numeric_limits<double>::quiet_NaN());
+}
+
+TEST(CodegenBlas, DotWithRunTimeBetaScalesTheOldResultThroughOpenBlas) {
+  REQUIRE_OPENBLAS();
+  named_beta_dot_case(with_blas(), true, -0.75, 2.5);
+}
+
 // for i in 0:L: C[i] = i * (A[i] @ B), a Gemm inside a map whose alpha names the map's
 // parameter (bound by the map, not an SDFG symbol). Against C++ loops.
 void map_parameter_alpha_case(const LowerOptions& options, bool expect_blas) {
