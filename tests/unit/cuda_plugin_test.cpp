@@ -97,7 +97,11 @@ TEST(CudaPlugin, ReportsNoDriverAndFailsCleanly) {
                                {"C", ArgValue::scalar<double>(c)},
                                {"N", ArgValue::scalar<int64_t>(2)},
                                {"M", ArgValue::scalar<int64_t>(3)}});
-  EXPECT_FALSE(run_status.ok());
+  ASSERT_FALSE(run_status.ok());
+  // Init's status record says why (not a bare "init failed"): the SDFG, then the runtime's text.
+  EXPECT_EQ(run_status.error().code, Code::RuntimeError);
+  EXPECT_NE(run_status.error().message.find("sdfg " + g->name + ": CUDA device: no CUDA driver"), std::string::npos)
+      << run_status.error().message;
   EXPECT_EQ(b, std::vector<double>(6, 0.0));  // nothing ran, nothing was written
 }
 

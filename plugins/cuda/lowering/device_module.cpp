@@ -61,8 +61,11 @@ Result<std::unique_ptr<llvm::TargetMachine>> make_target(const std::string& arch
 }
 
 // Before the program runs, its init function makes sure there is a device: without a driver
-// init returns null (the caller reports "init failed"; the runtime prints why once).
-void guard_init(llvm::Module& host, const std::string& sdfg_name) {
+// (or device) init returns null with the reason in the status record — the runtime's text
+// behind "sdfg NAME: CUDA device" — which the JIT reports and an AOT host reads from
+// __dace_status_<name> (docs/aot.md), as for any other failure of init.
+void guard_init(codegen::ModuleContext& mc, const std::string& sdfg_name) {
+  llvm::Module& host = mc.module;
   llvm::Function* init = host.getFunction("__dace_init_" + sdfg_name);
   if (!init || init->empty()) return;
   llvm::LLVMContext& ctx = host.getContext();
@@ -74,13 +77,24 @@ void guard_init(llvm::Module& host, const std::string& sdfg_name) {
   llvm::Value* rc = b.CreateCall(fn, {}, "cuda.rc");
   b.CreateCondBr(b.CreateICmpEQ(rc, b.getInt32(0)), old_entry, fail);
   b.SetInsertPoint(fail);
+  llvm::FunctionCallee error_text =
+      host.getOrInsertFunction("dace_cuda_error_at", llvm::FunctionType::get(b.getPtrTy(), {b.getPtrTy()}, false));
+  llvm::Value* what = b.CreateCall(error_text, {b.CreateGlobalString("sdfg " + sdfg_name + ": CUDA device", "cuda.operation")});
+  // Nothing ran before this point in init, so the record (cleared by the caller) is written
+  // directly: {code, value, what, bound}.
+  llvm::GlobalVariable* record = mc.status_record();
+  llvm::Type* record_type = record->getValueType();
+  b.CreateStore(b.getInt32(static_cast<int32_t>(codegen::RunStatus::LibraryFailure)),
+                b.CreateStructGEP(record_type, record, 0));
+  b.CreateStore(b.CreateSExt(rc, b.getInt64Ty()), b.CreateStructGEP(record_type, record, 1));
+  b.CreateStore(what, b.CreateStructGEP(record_type, record, 2));
   b.CreateRet(llvm::ConstantPointerNull::get(b.getPtrTy()));
 }
 
 // Emulation: the kernels, built for the host, join the host module (internal: the launches
 // pass their addresses), and the host's runtime calls go to the runtime's emulation.
 Status finish_emulated(DeviceModule& dm, codegen::ModuleContext& host) {
-  guard_init(host.module, dm.sdfg_name);
+  guard_init(host, dm.sdfg_name);
   dm.mc.reset();
   std::unique_ptr<llvm::Module> device = std::move(dm.module);
   // What PTX refuses, emulation refuses too: a call the device could not make (a heap
@@ -136,7 +150,7 @@ Status finish(DeviceModule& dm, codegen::ModuleContext& host) {
   dm.ptx->replaceAllUsesWith(g);
   dm.ptx->eraseFromParent();
   dm.ptx = nullptr;
-  guard_init(host.module, dm.sdfg_name);
+  guard_init(host, dm.sdfg_name);
   const std::string& dir = host.options.device_code_dir;
   if (!dir.empty()) {
     std::string path = dir + "/" + dm.sdfg_name + ".ptx";
