@@ -13,6 +13,7 @@
 #include "lowering/multicore.h"
 #include "analysis/validate.h"
 #include "codegen_test_support.h"
+#include "parallel_for_calls.h"
 #include "corpus_case.h"
 #include "ir/json/sdfg_json.h"
 #include "plugin/registry.h"
@@ -133,6 +134,24 @@ TEST(CorpusOptErrors, UnrecognizedCppTaskletsAreUnsupported) {
     EXPECT_NE(q.error().message.find("not a recognized CBLAS call"), std::string::npos) << q.error().message;
     EXPECT_NE(q.error().message.find("Tasklet"), std::string::npos) << q.error().message;
   }
+}
+
+// DaCe's doitgen: a CPU_Multicore map over r (Default schedule) whose body is one C++ tasklet
+// calling cblas_dgemm. Each iteration is a whole product, so the map gets the dynamic schedule
+// (plugins/cpu/lowering/parallel_map.cpp, map_schedule), not static blocks.
+TEST(CorpusOptSchedules, BlasCallPerIterationIsDynamic) {
+  fs::path dir = fs::path(LIBDACE_CORPUS_DIR) / "doitgen";
+  if (!fs::exists(dir / "doitgen.opt.sdfg")) GTEST_SKIP() << "corpus not found";
+  if (!cpu_registry()) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here";
+  Result<std::unique_ptr<ir::SDFG>> sdfg = ir::json::read_sdfg_file((dir / "doitgen.opt.sdfg").string());
+  ASSERT_TRUE(sdfg.ok()) << sdfg.error().message;
+  LowerOptions options;
+  options.registry = cpu_registry();
+  Result<CompiledProgram> prog = compile(**sdfg, options);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  EXPECT_NE(prog->ir.find("@cblas_dgemm("), std::string::npos);
+  EXPECT_EQ(parallel_for_schedules(prog->ir), std::vector<int>{1});
+  run_corpus_case(dir.string(), **sdfg, *prog);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOpt, ::testing::ValuesIn(opt_files()),

@@ -16,8 +16,8 @@ namespace dace::cpu {
 // The runtime entry the schedules call (plugins/cpu/runtime/dace_cpu_runtime.h):
 //   void fn(void (*body)(void* closure, int64_t begin, int64_t end), void* closure,
 //           int64_t begin, int64_t end, int64_t chunk, int32_t schedule, int32_t num_threads)
-// schedule: 0 static (also DaCe's Default), 1 dynamic, 2 guided; chunk <= 0 = runtime's
-// choice, num_threads 0 = runtime's default.
+// schedule: 0 static, 1 dynamic, 2 guided (DaCe's Default: map_schedule in parallel_map.cpp);
+// chunk <= 0 = runtime's choice, num_threads 0 = runtime's default.
 inline constexpr const char* kParallelForEntry = "dace_cpu_parallel_for";
 
 class MulticoreSchedule final : public plugin::ScheduleLowering {

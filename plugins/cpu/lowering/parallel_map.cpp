@@ -29,7 +29,7 @@ using DimValues = codegen::MapDimension;
 using codegen::map_dimensions;
 
 // The CPU runtime's codes (plugins/cpu/runtime/dace_cpu_runtime.h): 0 static, 1 dynamic,
-// 2 guided. DaCe's Default schedule is OpenMP's default, static.
+// 2 guided. DaCe's Default schedule is OpenMP's default, static (map_schedule may pick dynamic).
 int32_t schedule_code(ir::OmpSchedule s) {
   switch (s) {
     case ir::OmpSchedule::Default:
@@ -102,6 +102,35 @@ int64_t point_cost(llvm::Function* kernel, size_t depth) {
     }
   }
   return cost;
+}
+
+// The runtime schedule of a map: the one it names, else (DaCe's Default, OpenMP's default,
+// implementation-defined) static blocks for a flat body and the dynamic schedule with the
+// runtime's default piece size (an eighth of a member's share) for coarse iterations: a body
+// that calls a nested SDFG, a library or an outlined scope, or nests loops of its own. With
+// one block per member, a helper that joins late or is preempted inside its block holds half
+// of such work while the caller waits: NPBench doitgen (one dgemm per iteration of a map over
+// r) at S ran slower on 2 threads than on one on the loaded 2-core VM, the helper running
+// 15-18 % of the dgemm samples; with dynamic pieces 27-29 %, and a preempted helper holds one
+// small piece. Which indices each body call runs changes, not what they compute.
+bool coarse_iterations(llvm::Function* kernel, size_t depth) {
+  if (point_cost(kernel, depth) == 0) return true;
+  // DaCe's OpenBLAS/LAPACKE tasklets (cpp_blas_tasklet, cpp_lapack_tasklet) call the vendor
+  // library straight from the map's body, which point_cost counts as a cheap math call.
+  for (llvm::BasicBlock& bb : *kernel)
+    for (llvm::Instruction& inst : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (llvm::Function* callee = call->getCalledFunction()) {
+          llvm::StringRef name = callee->getName();
+          if (name.starts_with("cblas_") || name.starts_with("LAPACKE_")) return true;
+        }
+  return false;
+}
+
+int32_t map_schedule(llvm::Function* fn, const ir::MapScope& map, size_t depth) {
+  if (map.omp_schedule != ir::OmpSchedule::Default || map.omp_chunk_size > 0) return schedule_code(map.omp_schedule);
+  llvm::Function* kernel = fn->getParent()->getFunction((fn->getName() + ".kernel").str());
+  return coarse_iterations(kernel, depth) ? schedule_code(ir::OmpSchedule::Dynamic) : schedule_code(map.omp_schedule);
 }
 
 // Number of points of all of a map's dimensions, evaluated before the map: `total` (the
@@ -312,9 +341,9 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   se.scope_symbols = saved_symbols;
   if (!s.ok()) return s;
   split_kernel(body, fn);
-  return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, schedule_code(map.omp_schedule),
-                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); },
-                      1 + map.params.size() - ncollapse);
+  const size_t depth = 1 + map.params.size() - ncollapse;
+  return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, map_schedule(fn, map, depth),
+                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); }, depth);
 }
 
 }  // namespace
