@@ -13,6 +13,7 @@
 #include "lowering/blas.h"
 #include "lowering/copy.h"
 #include "lowering/cublas_tasklet.h"
+#include "lowering/dynamic_map.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
 #include "lowering/reduce.h"
@@ -39,6 +40,15 @@ class ThreadBlockSchedule final : public dace::plugin::ScheduleLowering {
  public:
   dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
     return dace::cuda::lower_thread_block_map(context);
+  }
+};
+
+// Lowered with the GPU_Device map that holds it (lowering/dynamic_map.h); reached here only
+// when it is anywhere else.
+class DynamicThreadBlockSchedule final : public dace::plugin::ScheduleLowering {
+ public:
+  dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
+    return dace::cuda::lower_misplaced_dynamic_map(context);
   }
 };
 
@@ -134,6 +144,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
     if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;
   if (!registry->add_schedule("GPU_Device", std::make_shared<DeviceSchedule>()).ok()) return 1;
   if (!registry->add_schedule("GPU_ThreadBlock", std::make_shared<ThreadBlockSchedule>()).ok()) return 1;
+  if (!registry->add_schedule("GPU_ThreadBlock_Dynamic", std::make_shared<DynamicThreadBlockSchedule>()).ok()) return 1;
   if (!registry->add_storage("GPU_Global", std::make_shared<dace::cuda::GlobalStorage>()).ok()) return 1;
   // Copies in host code between host memory and GPU_Global, both ways, and GPU_Global to GPU_Global.
   auto copy = std::make_shared<dace::cuda::DeviceCopy>();

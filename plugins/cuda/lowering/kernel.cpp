@@ -11,6 +11,7 @@
 #include "codegen/types.h"
 #include "ir/path.h"
 #include "lowering/device_module.h"
+#include "lowering/dynamic_map.h"
 #include "lowering/thread_block.h"
 #include "lowering/thread_index.h"
 #include "lowering/thread_stack.h"
@@ -292,6 +293,11 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   return Status::success();
 }
 
+Result<std::array<int64_t, 3>> point_kernel_block(const StateEmitter& se, int entry, const std::string& where) {
+  const auto& node = static_cast<const ir::MapEntry&>(*se.state.node(entry));
+  return block_size(node.map, threads_run_loops(se.state, se.parents, entry), where);
+}
+
 Status lower_device_map(codegen::ScopeContext& context) {
   StateEmitter& se = context.se;
   const ir::MapScope& map = context.map;
@@ -307,12 +313,26 @@ Status lower_device_map(codegen::ScopeContext& context) {
   Result<bool> thread_blocks = thread_block_layout(se.state, se.parents, entry, ks.block);
   if (!thread_blocks) return thread_blocks.take_error();
   ks.thread_blocks = *thread_blocks;
+  Result<int> dynamic = dynamic_map_of(se, entry);
+  if (!dynamic) return dynamic.take_error();
+  if (*dynamic >= 0 && ks.thread_blocks)
+    return make_error(Code::Unsupported, where + ": GPU_ThreadBlock and GPU_ThreadBlock_Dynamic maps in one kernel (DaCe "
+                                                 "refuses them too)");
   if (!ks.thread_blocks) {
-    Result<std::array<int64_t, 3>> block = block_size(map, threads_run_loops(se.state, se.parents, entry), where);
+    Result<std::array<int64_t, 3>> block = point_kernel_block(se, entry, where);
     if (!block) return block.take_error();
     ks.block = *block;
   }
+  if (*dynamic >= 0) {
+    // The block's threads share the dynamic iterations along x (DaCe: 1-D blocks only); without
+    // a gpu_block_size DaCe's default block of one warp.
+    if (map.gpu_block_size.empty()) ks.block = {kLoopingThreadsBlock1D, 1, 1};
+    if (ks.block[1] != 1 || ks.block[2] != 1)
+      return make_error(Code::Unsupported, where + ": a kernel with a GPU_ThreadBlock_Dynamic map needs a 1-D block "
+                                                   "(gpu_block_size [B, 1, 1])");
+  }
   auto emit_body = [&](Frame& body, DeviceModule& dm) -> Status {
+    if (*dynamic >= 0) return emit_dynamic_kernel(se, dm, entry, *dynamic);
     se.parallel_params = map.params;
     Result<std::vector<Dim>> dims = codegen::map_dimensions(body, map, map.params.size());
     if (!dims) return dims.take_error();

@@ -23,6 +23,10 @@ constexpr int64_t kLoopingThreadsBlock1D = 32;
 
 Status lower_device_map(codegen::ScopeContext& context);
 
+// The block of a kernel whose threads each run one point of the map at `entry`: its
+// gpu_block_size, else the defaults above.
+Result<std::array<int64_t, 3>> point_kernel_block(const codegen::StateEmitter& se, int entry, const std::string& where);
+
 // Outlines device code into a kernel of the program's device module and launches it from
 // the host frame of `se` (its insertion point). `emit_body` emits the kernel's code into the
 // frame it is given (whose lookups of host values become kernel parameters) while

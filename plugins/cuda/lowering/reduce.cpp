@@ -10,6 +10,7 @@
 #include "codegen/wcr.h"
 #include "ir/tasklet/types.h"
 #include "lowering/kernel.h"
+#include "lowering/shared_storage.h"
 #include "lowering/thread_index.h"
 
 namespace dace::cuda {
@@ -19,8 +20,6 @@ namespace {
 using codegen::Frame;
 using codegen::TypedValue;
 using codegen::WcrKind;
-
-constexpr unsigned kSharedAddressSpace = 3;  // NVPTX's shared state space
 
 // The starting value of a thread's partial result: the node's identity (neutral by DaCe's
 // definition), else the neutral element of a known combining function; nothing otherwise.
@@ -134,16 +133,7 @@ Status lower_device_reduce(codegen::LibraryNodeContext& context) {
 
     llvm::Type* et = codegen::storage_type(f.mc.ctx, t);
     auto* array = llvm::ArrayType::get(et, static_cast<uint64_t>(kReduceBlock));
-    llvm::Value* shared;
-    if (dm.emulate) {  // the kernel runs once per block: its frame is the block's shared memory
-      shared = f.entry_alloca(array, "red.shared");
-    } else {
-      auto* g = new llvm::GlobalVariable(f.mc.module, array, false, llvm::GlobalValue::InternalLinkage,
-                                         llvm::UndefValue::get(array), f.mc.unique_name("reduce_shared"), nullptr,
-                                         llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-      g->setAlignment(llvm::Align(16));
-      shared = llvm::ConstantExpr::getAddrSpaceCast(g, llvm::PointerType::getUnqual(f.mc.ctx));
-    }
+    llvm::Value* shared = block_shared_array(f, dm, array, "reduce");
     auto slot = [&](llvm::Value* i) { return b.CreateInBoundsGEP(et, shared, i); };
     auto combine = [&](llvm::Value* a, TypedValue v) -> Result<llvm::Value*> {
       Result<TypedValue> r = codegen::wcr_combine(f, *wcr, TypedValue{a, t}, codegen::convert_typed(b, v, t), t);

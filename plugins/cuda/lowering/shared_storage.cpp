@@ -27,6 +27,19 @@ std::optional<int64_t> constant_elements(const ir::DataDescriptor& d) {
 
 }  // namespace
 
+llvm::Value* block_shared_array(codegen::Frame& f, const DeviceModule& dm, llvm::Type* array, const std::string& name) {
+  if (dm.emulate) {
+    llvm::AllocaInst* slot = f.entry_alloca(array, name + ".shared");
+    slot->setAlignment(llvm::Align(16));
+    return slot;
+  }
+  auto* g = new llvm::GlobalVariable(f.mc.module, array, false, llvm::GlobalValue::InternalLinkage,
+                                     llvm::UndefValue::get(array), f.mc.unique_name(name + "_shared"), nullptr,
+                                     llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
+  g->setAlignment(llvm::Align(16));
+  return llvm::ConstantExpr::getAddrSpaceCast(g, llvm::PointerType::getUnqual(f.mc.ctx));
+}
+
 Status SharedStorage::lower_allocation(codegen::AllocationContext& context) const {
   codegen::Frame& f = context.f;
   const std::string where = ir::path_of_data(f.sc.sdfg, context.name);
@@ -46,18 +59,7 @@ Status SharedStorage::lower_allocation(codegen::AllocationContext& context) cons
                                              std::to_string(kMaxStaticSharedBytes) + " per block");
   llvm::Type* et = codegen::element_storage_type(f.mc.ctx, context.desc.dtype);
   auto* array = llvm::ArrayType::get(et, static_cast<uint64_t>(std::max<int64_t>(1, *n)));
-  if (dm->emulate) {
-    // The kernel function runs once per block: its frame is the block's shared memory.
-    llvm::AllocaInst* slot = f.entry_alloca(array, context.name + ".shared");
-    slot->setAlignment(llvm::Align(16));
-    context.bound = slot;
-    return Status::success();
-  }
-  auto* g = new llvm::GlobalVariable(f.mc.module, array, false, llvm::GlobalValue::InternalLinkage,
-                                     llvm::UndefValue::get(array), f.mc.unique_name(context.name + "_shared"), nullptr,
-                                     llvm::GlobalValue::NotThreadLocal, kSharedAddressSpace);
-  g->setAlignment(llvm::Align(16));
-  context.bound = llvm::ConstantExpr::getAddrSpaceCast(g, llvm::PointerType::getUnqual(f.mc.ctx));
+  context.bound = block_shared_array(f, *dm, array, context.name);
   return Status::success();
 }
 

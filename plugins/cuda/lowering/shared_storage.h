@@ -9,6 +9,14 @@
 
 namespace dace::cuda {
 
+struct DeviceModule;
+
+// Memory the threads of one block share, `array` (an LLVM array type) in size, for the
+// kernel being emitted into `f`: a static addrspace(3) array of the device module, reached
+// through a generic pointer; emulated, a stack array of the kernel function, which runs once
+// per block. Used by GPU_Shared containers and by the plugin's own kernels' scratch space.
+llvm::Value* block_shared_array(codegen::Frame& f, const DeviceModule& dm, llvm::Type* array, const std::string& name);
+
 // Static shared memory per block that every CUDA GPU since sm_20 has.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 

@@ -39,8 +39,6 @@ Status scan(const ir::State& st, const std::function<bool(int)>& in_kernel, Layo
     if (n->kind == ir::NodeKind::MapEntry) {
       const auto& me = static_cast<const ir::MapEntry&>(*n);
       if (me.map.schedule == ir::ScheduleType::GPU_ThreadBlock) DACE_TRY(account(me, layout));
-      if (me.map.schedule == ir::ScheduleType::GPU_ThreadBlock_Dynamic)
-        return make_error(Code::Unsupported, "map \"" + me.label + "\": schedule GPU_ThreadBlock_Dynamic cannot be compiled yet");
     } else if (n->kind == ir::NodeKind::NestedSDFG) {
       const auto& nested = static_cast<const ir::NestedSDFGNode&>(*n);
       if (!nested.sdfg) continue;

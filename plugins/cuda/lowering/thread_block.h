@@ -16,7 +16,7 @@
 namespace dace::cuda {
 
 // Whether the GPU_Device map at `device_entry` holds GPU_ThreadBlock maps, and then the block
-// they need (x, y, z). Their ranges must be constant; GPU_ThreadBlock_Dynamic is refused.
+// they need (x, y, z). Their ranges must be constant (GPU_ThreadBlock_Dynamic maps: dynamic_map.h).
 // `parents` is the state's scope_parents() (the state emitter's, computed once per state).
 Result<bool> thread_block_layout(const ir::State& state, const std::vector<int>& parents, int device_entry,
                                  std::array<int64_t, 3>& block);

@@ -1,0 +1,159 @@
+// GPU_ThreadBlock_Dynamic maps (plugins/cuda/lowering/dynamic_map.h, docs/cuda.md): DaCe's
+// sparse matrix-vector product, a GPU_Device map over the rows of a CSR matrix (one row per
+// thread) around a dynamic map over the row's nonzeros, whose bounds A_row[i], A_row[i + 1]
+// arrive as dynamic map inputs. The block shares every row's nonzeros, so rows longer than
+// the block, empty rows and a partly idle last block all occur. Each program runs emulated
+// (and on the GPU where there is one) against a C++ loop over the CSR rows, and its PTX
+// passes ptxas for sm_80 and sm_90 with the barrier between the two phases and the shared
+// range arrays. Misplaced dynamic maps and 2-D blocks are refused naming the map.
+#include <gtest/gtest.h>
+#include <llvm/IR/LLVMContext.h>
+
+#include "analysis/validate.h"
+#include "codegen_test_builder.h"
+#include "codegen_test_support.h"
+#include "cuda_emulation_support.h"
+
+namespace dace::codegen::testing {
+namespace {
+
+using T = ir::ScalarType;
+using S = ir::ScheduleType;
+
+class CudaDynamicMap : public CudaTargetTest {};
+INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaDynamicMap);
+
+// b[i] += sum over k in A_row[i]:A_row[i + 1]:step of A_val[k] * x[A_col[k]]; a block of
+// `block` threads when nonzero (else the kernel's default).
+std::unique_ptr<ir::SDFG> spmv_sdfg(int64_t block, int64_t step) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_spmv_b" + std::to_string(block) + "_s" + std::to_string(step);
+  for (const char* n : {"H", "W", "NNZ"}) g->symbols[n] = ir::DType::of(T::Int64);
+  add_array(*g, "A_row", T::Int64, {"H + 1"});
+  add_array(*g, "A_col", T::Int64, {"NNZ"});
+  add_array(*g, "A_val", T::Float64, {"NNZ"});
+  add_array(*g, "x", T::Float64, {"W"});
+  add_array(*g, "b", T::Float64, {"H"});
+  for (const char* n : {"A_row", "A_col", "A_val", "x", "b"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"i"}, "0:H", S::GPU_Device);
+  if (block) static_cast<ir::MapEntry&>(*s.node(dev)).map.gpu_block_size = {E(std::to_string(block))};
+  auto [dyn, dyn_exit] = map(s, {"j"}, "rs:re:" + std::to_string(step), S::GPU_ThreadBlock_Dynamic);
+  // The row's bounds: dynamic map inputs of the dynamic map.
+  s.node(dev)->in_connectors["IN_A_row"] = ir::DType{};
+  s.node(dev)->out_connectors["OUT_A_row"] = ir::DType{};
+  s.node(dyn)->in_connectors["rs"] = ir::DType::of(T::Int64);
+  s.node(dyn)->in_connectors["re"] = ir::DType::of(T::Int64);
+  edge(s, access(s, "A_row"), "", dev, "IN_A_row", "A_row[0:H + 1]");
+  edge(s, dev, "OUT_A_row", dyn, "rs", "A_row[i]");
+  edge(s, dev, "OUT_A_row", dyn, "re", "A_row[i + 1]");
+  int t = tasklet(s, "o = v * xs[c]", {"v", "c", "xs"}, {"o"});
+  chain_in(s, access(s, "A_val"), {dev, dyn}, t, "v", "A_val", {"A_val[0:NNZ]", "A_val[0:NNZ]", "A_val[j]"});
+  chain_in(s, access(s, "A_col"), {dev, dyn}, t, "c", "A_col", {"A_col[0:NNZ]", "A_col[0:NNZ]", "A_col[j]"});
+  chain_in(s, access(s, "x"), {dev, dyn}, t, "xs", "x", {"x[0:W]", "x[0:W]", "x[0:W]"});
+  chain_out(s, t, "o", {dyn_exit, dev_exit}, access(s, "b"), "b", {"b[i]", "b[i]", "b[0:H]"}, "lambda a, b: a + b");
+  return g;
+}
+
+// A CSR matrix of H = 70 rows (three blocks of 32, the last with 6 rows): every seventh row
+// empty, row 5 with 300 nonzeros and row 40 with 77 (longer than a block), the others 1 to 5.
+struct Csr {
+  std::vector<int64_t> row{0}, col;
+  std::vector<double> val;
+};
+
+Csr make_csr(int64_t h, int64_t w) {
+  Csr a;
+  for (int64_t r = 0; r < h; ++r) {
+    const int64_t len = r % 7 == 3 ? 0 : r == 5 ? 300 : r == 40 ? 77 : r % 5 + 1;
+    for (int64_t k = 0; k < len; ++k) {
+      const auto n = static_cast<int64_t>(a.col.size());
+      a.col.push_back((7 * n + 3 + r) % w);
+      a.val.push_back(0.25 * static_cast<double>(n % 9 - 4));  // products and sums exact in double
+    }
+    a.row.push_back(static_cast<int64_t>(a.col.size()));
+  }
+  return a;
+}
+
+void expect_spmv(Where where, int64_t block, int64_t step) {
+  std::unique_ptr<ir::SDFG> g = spmv_sdfg(block, step);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, where);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t h = 70, w = 50;
+  Csr a = make_csr(h, w);
+  std::vector<double> x(static_cast<size_t>(w)), b(static_cast<size_t>(h));
+  for (int64_t k = 0; k < w; ++k) x[static_cast<size_t>(k)] = 0.5 * static_cast<double>(k % 5) - 1.0;
+  for (int64_t r = 0; r < h; ++r) b[static_cast<size_t>(r)] = static_cast<double>(r);  // WCR adds to it
+  std::vector<double> want = b;
+  for (int64_t r = 0; r < h; ++r)
+    for (int64_t k = a.row[static_cast<size_t>(r)]; k < a.row[static_cast<size_t>(r) + 1]; k += step)
+      want[static_cast<size_t>(r)] += a.val[static_cast<size_t>(k)] * x[static_cast<size_t>(a.col[static_cast<size_t>(k)])];
+  Status st = run(*p, {{"A_row", ArgValue::pointer(a.row.data())},
+                       {"A_col", ArgValue::pointer(a.col.data())},
+                       {"A_val", ArgValue::pointer(a.val.data())},
+                       {"x", ArgValue::pointer(x.data())},
+                       {"b", ArgValue::pointer(b.data())},
+                       {"H", ArgValue::scalar<int64_t>(h)},
+                       {"W", ArgValue::scalar<int64_t>(w)},
+                       {"NNZ", ArgValue::scalar<int64_t>(static_cast<int64_t>(a.col.size()))}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(b, want);
+  const std::string ptx = checked_ptx(*g);
+  EXPECT_NE(ptx.find("bar.sync"), std::string::npos) << "no barrier between the ranges and their iterations";
+  EXPECT_NE(ptx.find(".shared"), std::string::npos) << "the threads' ranges are not in shared memory";
+  EXPECT_NE(ptx.find("atom.global.add.f64"), std::string::npos) << "a row's sum is not atomic across threads";
+}
+
+TEST_P(CudaDynamicMap, SparseRowsSharedByTheBlockMatchCsrLoop) {
+  REQUIRE_CUDA_TARGET();
+  expect_spmv(GetParam(), 0, 1);
+}
+
+TEST_P(CudaDynamicMap, BlockOf64AndStep2MatchCsrLoop) {
+  REQUIRE_CUDA_TARGET();
+  expect_spmv(GetParam(), 64, 2);
+}
+
+Status lower_emulated(const ir::SDFG& g) {
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(g, ctx, emulated_options());
+  if (!m.ok()) return m.take_error();
+  return Status::success();
+}
+
+TEST(CudaDynamicMapRefusal, TwoDimensionalBlockIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = spmv_sdfg(32, 1);
+  ir::State& s = *g->all_states()[0];
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::MapEntry) {
+      ir::MapScope& m = static_cast<ir::MapEntry&>(*s.node(id)).map;
+      if (m.schedule == S::GPU_Device) m.gpu_block_size = {E("32"), E("2")};
+    }
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  EXPECT_NE(st.error().message.find("needs a 1-D block"), std::string::npos) << st.error().message;
+}
+
+TEST(CudaDynamicMapRefusal, DynamicMapOutsideAKernelIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_dyn_outside";
+  add_array(*g, "A", T::Float64, {"32"});
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"t"}, "0:32", S::GPU_ThreadBlock_Dynamic);
+  int t = tasklet(s, "o = 1", {}, {"o"});
+  edge(s, entry, "", t, "", "");
+  edge_out(s, t, "o", exit, access(s, "A"), "A[t]", "A[0:32]");
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  EXPECT_NE(st.error().message.find("must be directly inside a GPU_Device map"), std::string::npos) << st.error().message;
+}
+
+}  // namespace
+}  // namespace dace::codegen::testing
