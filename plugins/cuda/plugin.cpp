@@ -16,6 +16,7 @@
 #include "lowering/dynamic_map.h"
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
+#include "lowering/persistent.h"
 #include "lowering/reduce.h"
 #include "lowering/shared_storage.h"
 #include "lowering/thread_block.h"
@@ -40,6 +41,13 @@ class ThreadBlockSchedule final : public dace::plugin::ScheduleLowering {
  public:
   dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
     return dace::cuda::lower_thread_block_map(context);
+  }
+};
+
+class PersistentSchedule final : public dace::plugin::ScheduleLowering {
+ public:
+  dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
+    return dace::cuda::lower_persistent_map(context);
   }
 };
 
@@ -117,6 +125,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_launch", address_of(&dace_cuda_launch)},
       {"dace_cuda_synchronize", address_of(&dace_cuda_synchronize)},
       {"dace_cuda_reserve_stack", address_of(&dace_cuda_reserve_stack)},
+      {"dace_cuda_persistent_blocks", address_of(&dace_cuda_persistent_blocks)},
       {"dace_cuda_gemm", address_of(&dace_cuda_gemm)},
       {"dace_cuda_blas_status", address_of(&dace_cuda_blas_status)},
       // The emulated device (programs compiled with emulate_device call these instead).
@@ -138,11 +147,13 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_error_at", address_of(&dace_cuda_emu_error_at)},
       {"dace_cuda_emu_reserve_stack", address_of(&dace_cuda_emu_reserve_stack)},
       {"dace_cuda_emu_stack_limit", address_of(&dace_cuda_emu_stack_limit)},
+      {"dace_cuda_emu_persistent_blocks", address_of(&dace_cuda_emu_persistent_blocks)},
       {"dace_cuda_emu_inject_failure", address_of(&dace_cuda_emu_inject_failure)},
   };
   for (const Symbol& s : symbols)
     if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;
   if (!registry->add_schedule("GPU_Device", std::make_shared<DeviceSchedule>()).ok()) return 1;
+  if (!registry->add_schedule("GPU_Persistent", std::make_shared<PersistentSchedule>()).ok()) return 1;
   if (!registry->add_schedule("GPU_ThreadBlock", std::make_shared<ThreadBlockSchedule>()).ok()) return 1;
   if (!registry->add_schedule("GPU_ThreadBlock_Dynamic", std::make_shared<DynamicThreadBlockSchedule>()).ok()) return 1;
   if (!registry->add_storage("GPU_Global", std::make_shared<dace::cuda::GlobalStorage>()).ok()) return 1;

@@ -27,6 +27,8 @@ constexpr int kMemoryTypeDevice = 2;  // CU_MEMORYTYPE_DEVICE
 constexpr int kPointerAttributeMemoryType = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
 constexpr int kAttrComputeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kAttrComputeCapabilityMinor = 76;
+constexpr int kAttrMultiprocessorCount = 16;           // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+constexpr int kAttrMaxThreadsPerMultiprocessor = 39;  // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
 constexpr int kLimitStackSize = 0;  // CU_LIMIT_STACK_SIZE: bytes of stack per GPU thread
 
 // CUDA_MEMCPY2D (the layout is part of the driver's ABI).

@@ -177,7 +177,7 @@ std::string emulated_entry(const std::string& runtime_entry) {
   static const std::set<std::string> emulated = {"init",   "error",       "error_at",     "status", "malloc",
                                                  "free",   "copy",        "copy_2d",      "memset", "launch",
                                                  "synchronize", "gemm",  "argument_in",  "argument_out",
-                                                 "reserve_stack"};
+                                                 "reserve_stack", "persistent_blocks"};
   const std::string prefix = "dace_cuda_";
   if (runtime_entry.rfind(prefix, 0) != 0) return "";
   const std::string rest = runtime_entry.substr(prefix.size());

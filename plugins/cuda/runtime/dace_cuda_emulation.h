@@ -42,6 +42,10 @@ const char* dace_cuda_emu_error_at(const char* operation);
 /* Keeps the largest per-thread stack asked for (the emulated CU_LIMIT_STACK_SIZE, starting
  * at the driver's default of 1024 bytes); kernels run on the host's stack. */
 int32_t dace_cuda_emu_reserve_stack(int64_t bytes);
+/* The emulated device has DACE_CUDA_EMU_PERSISTENT_BLOCKS resident blocks whatever the block
+ * size, few enough that a GPU_Persistent kernel's threads take several grid strides. */
+#define DACE_CUDA_EMU_PERSISTENT_BLOCKS 3
+int64_t dace_cuda_emu_persistent_blocks(int64_t block_threads);
 int64_t dace_cuda_emu_stack_limit(void);
 
 /* Fault injection (tests of the generated code's failure paths): the call `skip` + 1 from now

@@ -52,6 +52,10 @@ int32_t dace_cuda_synchronize(void);
  * is asked, without making the error sticky: the status names the bytes. */
 #define DACE_CUDA_MAX_STACK_BYTES (512 * 1024)
 int32_t dace_cuda_reserve_stack(int64_t bytes);
+/* Blocks of `block_threads` threads that the device keeps resident at once: multiprocessors
+ * x (threads per multiprocessor / block_threads), at least one per multiprocessor; the grid
+ * of a GPU_Persistent kernel. 0 on failure (the runtime's error says why). */
+int64_t dace_cuda_persistent_blocks(int64_t block_threads);
 
 enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };
 /* C (m x n) = alpha * A (m x k) * B (k x n) + beta * C, all in device memory, element (i, j)

@@ -247,6 +247,8 @@ int32_t dace_cuda_emu_reserve_stack(int64_t bytes) {
   return 0;
 }
 
+int64_t dace_cuda_emu_persistent_blocks(int64_t) { return DACE_CUDA_EMU_PERSISTENT_BLOCKS; }
+
 int64_t dace_cuda_emu_stack_limit(void) {
   std::lock_guard<std::mutex> lock(stack_mutex);
   return stack_limit;

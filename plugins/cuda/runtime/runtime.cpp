@@ -1,5 +1,6 @@
 #include "runtime/dace_cuda_runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -355,6 +356,21 @@ int32_t dace_cuda_reserve_stack(int64_t bytes) {
     return 1;
   r.stack_limit = static_cast<size_t>(bytes);
   return 0;
+}
+
+int64_t dace_cuda_persistent_blocks(int64_t block_threads) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 0;
+  int sms = 0, threads = 0;
+  if (check(r, *d, d->cuDeviceGetAttribute(&sms, dace::cuda::kAttrMultiprocessorCount, 0),
+            "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)") ||
+      check(r, *d, d->cuDeviceGetAttribute(&threads, dace::cuda::kAttrMaxThreadsPerMultiprocessor, 0),
+            "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)"))
+    return 0;
+  const int64_t per_sm = std::max<int64_t>(1, threads / std::max<int64_t>(1, block_threads));
+  return static_cast<int64_t>(sms) * per_sm;
 }
 
 const char* dace_cuda_blas_status(void) {
