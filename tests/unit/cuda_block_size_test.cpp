@@ -139,48 +139,40 @@ void run_rows(const ir::SDFG& g, bool looping) {
   for (int64_t i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(r[i], want[i]) << "row " << i;
 }
 
-TEST(CudaBlockSize, MapWhoseThreadsRunLoopsLaunchesOneWarpPerBlock) {
+// One program of each kind: how it is built, whether its threads run loops, and the block
+// its launch must pass.
+struct BlockCase {
+  const char* name;
+  std::unique_ptr<ir::SDFG> (*build)(bool looping);
+  bool looping;
+  const char* block;
+};
+
+class CudaBlockSize : public ::testing::TestWithParam<BlockCase> {};
+
+TEST_P(CudaBlockSize, LaunchesItsBlockAndMatchesLoops) {
   REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = rows_sdfg(true);
+  const BlockCase& c = GetParam();
+  std::unique_ptr<ir::SDFG> g = c.build(c.looping);
   Status v = analysis::validate(*g);
   ASSERT_TRUE(v.ok()) << v.error().message;
-  EXPECT_EQ(launch_block(*g), "i64 32, i64 1, i64 1");
-  run_rows(*g, true);
+  EXPECT_EQ(launch_block(*g), c.block);
+  run_rows(*g, c.looping);
   checked_ptx(*g);
 }
 
-TEST(CudaBlockSize, MapOfOneElementPerThreadKeepsBlocksOf256) {
-  REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = rows_sdfg(false);
-  Status v = analysis::validate(*g);
-  ASSERT_TRUE(v.ok()) << v.error().message;
-  EXPECT_EQ(launch_block(*g), "i64 256, i64 1, i64 1");
-  run_rows(*g, false);
-  checked_ptx(*g);
-}
-
-// GPUTransformSDFG's wrapping of an element-wise body in a nested SDFG is no loop: blocks of
-// 256 (they were 32 when any nested SDFG counted as looping).
-TEST(CudaBlockSize, ElementBodyInNestedSdfgKeepsBlocksOf256) {
-  REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = nested_rows_sdfg(false);
-  Status v = analysis::validate(*g);
-  ASSERT_TRUE(v.ok()) << v.error().message;
-  EXPECT_EQ(launch_block(*g), "i64 256, i64 1, i64 1");
-  run_rows(*g, false);
-  checked_ptx(*g);
-}
-
-// A nested SDFG holding a LoopRegion makes each thread run a loop: one warp per block.
-TEST(CudaBlockSize, NestedSdfgWithLoopRegionLaunchesOneWarpPerBlock) {
-  REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = nested_rows_sdfg(true);
-  Status v = analysis::validate(*g);
-  ASSERT_TRUE(v.ok()) << v.error().message;
-  EXPECT_EQ(launch_block(*g), "i64 32, i64 1, i64 1");
-  run_rows(*g, true);
-  checked_ptx(*g);
-}
+INSTANTIATE_TEST_SUITE_P(
+    Kernels, CudaBlockSize,
+    ::testing::Values(
+        // A map whose threads each run a loop (a nested sequential map): one warp per block.
+        BlockCase{"MapWhoseThreadsRunLoopsLaunchesOneWarpPerBlock", rows_sdfg, true, "i64 32, i64 1, i64 1"},
+        BlockCase{"MapOfOneElementPerThreadKeepsBlocksOf256", rows_sdfg, false, "i64 256, i64 1, i64 1"},
+        // GPUTransformSDFG's wrapping of an element-wise body in a nested SDFG is no loop:
+        // blocks of 256 (they were 32 when any nested SDFG counted as looping).
+        BlockCase{"ElementBodyInNestedSdfgKeepsBlocksOf256", nested_rows_sdfg, false, "i64 256, i64 1, i64 1"},
+        // A nested SDFG holding a LoopRegion makes each thread run a loop: one warp per block.
+        BlockCase{"NestedSdfgWithLoopRegionLaunchesOneWarpPerBlock", nested_rows_sdfg, true, "i64 32, i64 1, i64 1"}),
+    [](const ::testing::TestParamInfo<BlockCase>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace dace::codegen::testing
