@@ -80,43 +80,56 @@ Result<CppCall> parse_cpp_call(const std::string& code) {
 
 namespace {
 
-// A value `T(re)` or `T(re, im)` of a declared scalar, T a C++ spelling of a float or complex type.
-struct DeclaredScalar {
-  double re = 0, im = 0;
-};
-
 std::optional<double> number(std::string s);
 
-// Leading `TYPE NAME = TYPE(...);` statements of a C++ tasklet; the rest is the call.
-Result<std::pair<std::map<std::string, DeclaredScalar>, std::string>> split_declarations(const std::string& code) {
+}  // namespace
+
+Result<std::optional<CppScalarDeclaration>> parse_cpp_scalar_declaration(const std::string& statement) {
   auto fail = [](const std::string& why) { return make_error(Code::Unsupported, why); };
-  std::map<std::string, DeclaredScalar> decls;
+  const std::string t = trim_cpp(statement);
+  const size_t eq = t.find('=');
+  const size_t paren = t.find('(');
+  // A declaration has a space-separated type before the name, and its '=' comes before any '('.
+  if (eq == std::string::npos || (paren != std::string::npos && paren < eq)) return std::optional<CppScalarDeclaration>();
+  const std::string lhs = trim_cpp(t.substr(0, eq));
+  const size_t space = lhs.find_last_of(" \t");
+  if (space == std::string::npos) return std::optional<CppScalarDeclaration>();
+  CppScalarDeclaration d;
+  d.type = trim_cpp(lhs.substr(0, space));
+  d.name = trim_cpp(lhs.substr(space + 1));
+  if (!is_cpp_identifier(d.name)) return fail("declaration of \"" + d.name + "\"");
+  const std::string value = trim_cpp(t.substr(eq + 1));
+  const size_t open = value.find('(');
+  std::optional<double> re, im = 0.0;
+  if (open == std::string::npos) {
+    re = number(value);
+  } else if (value.back() == ')') {
+    d.init_type = trim_cpp(value.substr(0, open));
+    const std::string inner = value.substr(open + 1, value.size() - open - 2);
+    const size_t comma = inner.find(',');
+    re = number(trim_cpp(inner.substr(0, comma)));
+    if (comma != std::string::npos) im = number(trim_cpp(inner.substr(comma + 1)));
+  }
+  if (!re || !im) return fail("initializer \"" + value + "\"");
+  d.re = *re;
+  d.im = *im;
+  return std::optional<CppScalarDeclaration>(d);
+}
+
+namespace {
+
+// Leading scalar declarations of a C++ tasklet, by name; the rest is the call.
+Result<std::pair<std::map<std::string, CppScalarDeclaration>, std::string>> split_declarations(const std::string& code) {
+  std::map<std::string, CppScalarDeclaration> decls;
   std::string rest = code;
   for (;;) {
     std::string t = trim_cpp(rest);
     size_t semi = t.find(';');
-    size_t eq = t.find('=');
-    size_t paren = t.find('(');
-    // A declaration has a space-separated type before the name, and its '=' comes before any '('.
-    if (semi == std::string::npos || eq == std::string::npos || eq > semi || (paren != std::string::npos && paren < eq))
-      return std::make_pair(decls, t);
-    std::string lhs = trim_cpp(t.substr(0, eq));
-    size_t space = lhs.find_last_of(" \t");
-    if (space == std::string::npos) return std::make_pair(decls, t);
-    std::string name = trim_cpp(lhs.substr(space + 1));
-    std::string value = trim_cpp(t.substr(eq + 1, semi - eq - 1));
-    if (!is_cpp_identifier(name)) return fail("declaration of \"" + name + "\"");
-    size_t open = value.find('(');
-    if (open == std::string::npos || value.back() != ')') return fail("initializer \"" + value + "\"");
-    std::string inner = value.substr(open + 1, value.size() - open - 2);
-    DeclaredScalar d;
-    size_t comma = inner.find(',');
-    std::optional<double> re = number(trim_cpp(inner.substr(0, comma)));
-    std::optional<double> im = comma == std::string::npos ? std::optional<double>(0.0) : number(trim_cpp(inner.substr(comma + 1)));
-    if (!re || !im) return fail("initializer \"" + value + "\"");
-    d.re = *re;
-    d.im = *im;
-    decls[name] = d;
+    if (semi == std::string::npos) return std::make_pair(decls, t);
+    Result<std::optional<CppScalarDeclaration>> d = parse_cpp_scalar_declaration(t.substr(0, semi));
+    if (!d) return d.take_error();
+    if (!*d) return std::make_pair(decls, t);
+    decls[(*d)->name] = **d;
     rest = t.substr(semi + 1);
   }
 }
@@ -193,7 +206,7 @@ Status emit_cpp_blas_tasklet(StateEmitter& se, int node) {
   if (is_cpp_lapack_tasklet(t.code.code)) return emit_cpp_lapack_tasklet(se, node);
   auto split = split_declarations(t.code.code);
   if (!split) return unsupported(split.error().message);
-  const std::map<std::string, DeclaredScalar>& declared = split->first;
+  const std::map<std::string, CppScalarDeclaration>& declared = split->first;
   Result<CppCall> call = parse_cpp_call(split->second);
   if (!call) return unsupported(call.error().message);
   const std::string& fn = call->function;

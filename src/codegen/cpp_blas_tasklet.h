@@ -2,6 +2,7 @@
 // lowered to the same CBLAS call when the registry offers OpenBLAS.
 // LAPACKE calls (and Cholesky's zeroing tasklet) are handed to cpp_lapack_tasklet.cpp.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,19 @@ struct CppCall {
 Result<CppCall> parse_cpp_call(const std::string& code);
 std::string trim_cpp(const std::string& s);
 bool is_cpp_identifier(const std::string& s);
+
+// `TYPE NAME = INIT` (one statement, without its ';') declaring a scalar, INIT `T(re)`,
+// `T(re, im)` or a number: what DaCe's BLAS expansions declare for alpha and beta (CBLAS
+// here, cuBLAS in the CUDA plugin).
+struct CppScalarDeclaration {
+  std::string type;       // the declared type as spelled ("double", "std::complex<float>")
+  std::string name;
+  std::string init_type;  // T of the initializer; "" for a plain number
+  double re = 0, im = 0;
+};
+// nullopt when the statement is no declaration (no type before the name, or a '(' before
+// the '='); Unsupported, naming the part, when it is one whose name or initializer is not.
+Result<std::optional<CppScalarDeclaration>> parse_cpp_scalar_declaration(const std::string& statement);
 
 // Unsupported, naming the tasklet and why, for any other C++ code (or without OpenBLAS).
 Status emit_cpp_blas_tasklet(StateEmitter& se, int node);

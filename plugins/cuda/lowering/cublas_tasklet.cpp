@@ -1,7 +1,6 @@
 #include "lowering/cublas_tasklet.h"
 
 #include <cctype>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <vector>
@@ -58,19 +57,6 @@ bool is_integer_literal(const std::string& s) {
 // C spelling and DaCe runtime spelling (its cuBLAS constants) of a real element type.
 const char* c_type(ScalarType t) { return t == ScalarType::Float32 ? "float" : "double"; }
 const char* runtime_type(ScalarType t) { return t == ScalarType::Float32 ? "Float" : "Double"; }
-
-// `T(number)` or a number, T the declared C type.
-std::optional<double> scalar_value(const std::string& text, ScalarType t) {
-  std::string s = without_space(text);
-  const std::string ct = c_type(t);
-  if (s.size() > ct.size() + 2 && s.compare(0, ct.size() + 1, ct + "(") == 0 && s.back() == ')')
-    s = s.substr(ct.size() + 1, s.size() - ct.size() - 2);
-  if (!s.empty() && (s.back() == 'f' || s.back() == 'F')) s.pop_back();
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size()) return std::nullopt;
-  return v;
-}
 
 // The calls DaCe's Gemm, Gemv and Dot expansions make, with their argument counts.
 const std::map<std::string, size_t>& product_arity() {
@@ -143,20 +129,15 @@ class Recognizer {
     return make_error(Code::Unsupported, cx_.where() + ": C++ tasklet is not a recognized cuBLAS call (" + why + ")");
   }
 
-  // `double NAME = double(V)` (or float): a host scalar for host pointer mode.
+  // `double NAME = double(V)` (or float, or a plain number): a host scalar for host pointer
+  // mode (codegen's parser of DaCe's BLAS declarations).
   bool declaration(const std::string& s) {
+    Result<std::optional<codegen::CppScalarDeclaration>> d = codegen::parse_cpp_scalar_declaration(s);
+    if (!d || !*d || (*d)->im != 0) return false;
     for (ScalarType t : {ScalarType::Float64, ScalarType::Float32}) {
       const std::string ct = c_type(t);
-      if (s.size() <= ct.size() || s.compare(0, ct.size(), ct) != 0 ||
-          !std::isspace(static_cast<unsigned char>(s[ct.size()])))
-        continue;
-      size_t eq = s.find('=');
-      if (eq == std::string::npos) return false;
-      std::string name = codegen::trim_cpp(s.substr(ct.size(), eq - ct.size()));
-      if (!codegen::is_cpp_identifier(name)) return false;
-      std::optional<double> v = scalar_value(s.substr(eq + 1), t);
-      if (!v) return false;
-      declared_[name] = Declared{t, *v};
+      if ((*d)->type != ct || (!(*d)->init_type.empty() && (*d)->init_type != ct)) continue;
+      declared_[(*d)->name] = Declared{t, (*d)->re};
       return true;
     }
     return false;
