@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <complex>
+#include <ctime>
 #include <limits>
 
 #include "analysis/arguments.h"
@@ -12,6 +13,7 @@
 #include "builder/api_options.h"
 #include "codegen/registry_query.h"
 #include "ir/equality.h"
+#include "ir/log.h"
 #include "jit/program.h"
 #include "jit/program_key.h"
 #include "jit/session.h"
@@ -82,6 +84,14 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// CPU time of the calling thread in ms: on a shared host the wall time of a start-up phase is
+// mostly waiting for a core, its CPU time is what the phase costs.
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
 // Directories searched for plugins: the context option "plugin_path" (colon-separated) when
 // set, which replaces DACE_PLUGIN_PATH and the folder next to libdace; otherwise those two.
 std::vector<std::string> search_dirs(dace_context_t* ctx, bool& from_option) {
@@ -102,7 +112,12 @@ Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir) {
   auto registry = std::make_shared<dace::plugin::Registry>();
   bool from_option = false;
   std::vector<std::string> dirs = search_dirs(ctx, from_option);
+  const auto t_plugins = Clock::now();
+  const double cpu_plugins = thread_cpu_ms();
   dace::plugin::DiscoveryReport report = dace::plugin::discover_plugins(*registry, dirs);
+  if (dace::log::enabled(dace::log::Level::Debug))
+    dace::log::debug("plugins", std::to_string(report.loaded.size()) + " loaded in " + dace::log::ms(ms_since(t_plugins)) +
+                                    " (thread CPU " + dace::log::ms(thread_cpu_ms() - cpu_plugins) + ")");
   // The same question codegen asks for each parallel map: the CPU_Multicore schedule's
   // runtime entry, which must also be among the runtime symbols the JIT resolves.
   dace::codegen::LowerOptions probe;
@@ -120,8 +135,14 @@ Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir) {
   }
   dace::jit::SessionOptions so;
   so.cache_dir = cache_dir;
+  const auto t_session = Clock::now();
+  const double cpu_session = thread_cpu_ms();
   auto session = dace::jit::JitSession::create(so);
   if (!session) return session.take_error();
+  if (dace::log::enabled(dace::log::Level::Debug))
+    dace::log::debug("compile", "JIT session (LLJIT, host target, libmvec) created in " +
+                                    dace::log::ms(ms_since(t_session)) + " (thread CPU " +
+                                    dace::log::ms(thread_cpu_ms() - cpu_session) + ")");
   for (const auto& s : registry->runtime_symbols()) DACE_TRY((*session)->define_runtime_symbol(s.name, s.address));
   // Optional vendor libraries (OpenBLAS, LAPACKE) are loaded when a lowering first asks for
   // them, and pipeline::compile hands them to the session before it links: a start-up without

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Progress on a terminal and DACE_LOG logs (docs/jit.md "Logs", docs/cli: progress).
 #   - no DACE_LOG: a compile writes nothing to stderr;
-#   - DACE_LOG=debug: plugin loading, the cache miss, every compile phase, the background
+#   - DACE_LOG=debug: plugin loading (each plugin, then the discovery's wall and CPU time), the
+#     JIT session's creation time, the cache miss, every compile phase, the background
 #     tier and the cache store are logged; a second compile logs the cache hit; DACE_LOG=info
 #     keeps the per-compile lines and drops the per-phase ones; optimizer passes are logged;
 #   - `dace optimize` on a terminal (made with script(1)) shows "[k/n] step" lines; with
@@ -27,7 +28,9 @@ env -u DACE_LOG "$DACE" compile "$G" --cache-dir "$TMP/c0" >/dev/null 2>"$TMP/qu
 DACE_LOG=debug "$DACE" compile "$G" --cache-dir "$TMP/c1" >/dev/null 2>"$TMP/debug.err"
 for re in 'libdace\[info [^]]*\] plugins: loaded cpu' 'cache: miss ' 'compile: sdfg "[^"]+": validate [0-9.]+ ms' \
           ': lower [0-9.]+ ms \([0-9]+ LLVM instructions\)' ': LLVM optimize O0 ' ': machine code [0-9.]+ ms' \
-          ': callable after [0-9.]+ ms \(first tier' ': O[1-3] tier compiled in [0-9.]+ ms' 'cache: stored '; do
+          ': callable after [0-9.]+ ms \(first tier' ': O[1-3] tier compiled in [0-9.]+ ms' 'cache: stored ' \
+          'plugins: [0-9]+ loaded in [0-9.]+ ms \(thread CPU [0-9.]+ ms\)' \
+          'compile: JIT session \(LLJIT, host target, libmvec\) created in [0-9.]+ ms \(thread CPU [0-9.]+ ms\)'; do
   has "$TMP/debug.err" "$re" && ok || bad "DACE_LOG=debug lacks /$re/" "$TMP/debug.err"
 done
 DACE_LOG=debug "$DACE" compile "$G" --cache-dir "$TMP/c1" >/dev/null 2>"$TMP/hit.err"
