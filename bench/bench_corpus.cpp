@@ -4,7 +4,7 @@
 //
 // Usage: bench_corpus --sdfg FILE [--inputs DIR] [--sym NAME=VALUE]... [--reps K]
 //          [--compile-reps C] [--budget-ms B] [--cache-dir DIR] [--restore A,B|none]
-//          [--save A,B] [--out-dir DIR] [--threads T] [--no-run]
+//          [--save A,B] [--out-dir DIR] [--threads T] [--no-run] [--no-tiers]
 //   --inputs   folder of NAME.npy files, one per argument (0-d files give scalars and
 //              symbols, as in the corpus's in/ folders)
 //   --sym      symbol values (also used to size outputs such as __return)
@@ -12,6 +12,8 @@
 //              default: every array read from --inputs
 //   --save     arrays written to --out-dir/NAME.npy after the first run (for checks)
 //   --budget-ms  stop repeating a phase once it has used this much time (at least 1 rep)
+//   --no-tiers one compile at the optimization level (tiered = 0), to compare the run time
+//              of tiered compilation's optimized code with the single-tier compile's
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -73,6 +75,7 @@ struct Options {
   int reps = 10, compile_reps = 5, threads = 0;
   double budget_ms = 2000;
   bool run = true;
+  bool tiered = true;
 };
 
 std::set<std::string> split_names(const std::string& s) {
@@ -114,6 +117,7 @@ Options parse_args(int argc, char** argv) {
     else if (a == "--threads") o.threads = static_cast<int>(number(i));
     else if (a == "--budget-ms") o.budget_ms = number(i);
     else if (a == "--no-run") o.run = false;
+    else if (a == "--no-tiers") o.tiered = false;
     else if (a == "--sym") {
       std::string kv = value(i);
       size_t eq = kv.find('=');
@@ -180,6 +184,7 @@ Compiled compile_fresh(const dace_sdfg_t* sdfg, const Options& o, const char* ca
   opts.cache_dir = cache_dir;
   opts.num_threads = o.threads;
   opts.wait_optimized = 1;  // the run phase times the optimized code, not a tier swap
+  opts.tiered = o.tiered ? 1 : 0;
   Clock::time_point t0 = Clock::now();
   dace_status_t st = dace_program_compile(&c.prog, c.ctx, sdfg, &opts);
   c.ms = ms_since(t0);

@@ -10,7 +10,7 @@ At size S libdace's (and DaCe's) outputs are compared with NumPy's within the ca
 rtol/atol. Prints a markdown table and writes it to --out.
 
   /usr/bin/python3 bench/run_corpus_bench.py --out corpus_bench.md [--kernels gemm,atax]
-      [--sizes S,M] [--no-dace] [--raw] [--reps K] [--budget-ms B] [--quiet|--progress]
+      [--sizes S,M] [--no-dace] [--raw] [--reps K] [--budget-ms B] [--quiet|--progress] [--no-tiers]
 Progress ("[k/N] kernel") on stderr when it is a terminal (bench/progress.py).
 """
 import argparse
@@ -230,6 +230,8 @@ def bench_kernel(k, a, tmp, bench_exe, dace_ok, log):
                    ",".join(in_place) or "none", "--save", ",".join(outputs), "--out-dir", dirs["libdace"]]
             for n, v in symbols.items():
                 cmd += ["--sym", "%s=%s" % (n, v)]
+            if a.no_tiers:
+                cmd.append("--no-tiers")
             ev, err = run_lines(cmd, a.timeout)
             log.append({"kernel": k, "size": size, "who": "libdace", "events": ev, "error": err})
             e = by_event(ev)
@@ -355,6 +357,9 @@ def main(argv):
     p.add_argument("--dace-python", default=DACE_PYTHON)
     p.add_argument("--no-dace", action="store_true")
     p.add_argument("--raw", action="store_true", help="also time the *.raw.sdfg files (compile + run at the first size)")
+    p.add_argument("--no-tiers", action="store_true",
+                   help="libdace compiles once at O3 (tiered = 0) instead of tiers; the run times then compare "
+                        "the single-tier code with the tiered compile's optimized code")
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--compile-reps", type=int, default=5)
     p.add_argument("--budget-ms", type=float, default=2000.0, help="stop repeating a phase after this much time")
