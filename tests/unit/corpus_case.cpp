@@ -1,4 +1,5 @@
 #include "corpus_case.h"
+#include "corpus_case_outputs.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -61,6 +62,11 @@ struct Buffer {
 }  // namespace
 
 void run_corpus_case(const std::string& dir, const ir::SDFG& g, const CompiledProgram& compiled) {
+  run_corpus_case_outputs(dir, g, compiled, nullptr);
+}
+
+void run_corpus_case_outputs(const std::string& dir, const ir::SDFG& g, const CompiledProgram& compiled,
+                             std::map<std::string, std::vector<uint8_t>>* outputs) {
   std::ifstream in(dir + "/case.json");
   ASSERT_TRUE(in.good());
   nlohmann::json cs = nlohmann::json::parse(in, nullptr, false);
@@ -128,6 +134,7 @@ void run_corpus_case(const std::string& dir, const ir::SDFG& g, const CompiledPr
     npy::Array got;
     got.dtype = desc.dtype.scalar;
     got.data.assign(buf->second.storage.begin(), buf->second.storage.begin() + expected->size() * tasklet::type_size(got.dtype));
+    if (outputs) (*outputs)[name].assign(got.data.begin(), got.data.end());
     bool complex = tasklet::is_complex(got.dtype);
     int comps = complex ? 2 : 1;
     int mismatches = 0;
