@@ -96,7 +96,8 @@ class DomBuilder : public nlohmann::json_sax<Json> {
 
 class SkeletonParser {
  public:
-  SkeletonParser(std::string_view text, ReadContext& ctx) : text_(text), ctx_(ctx) {}
+  SkeletonParser(std::string_view text, ReadContext& ctx, TextRelease release = {})
+      : text_(text), ctx_(ctx), release_(release) {}
 
   // The value starting at `pos` (after whitespace), descending into objects and arrays that
   // may hold control-flow blocks; false on anything unexpected.
@@ -116,6 +117,7 @@ class SkeletonParser {
         Json item;
         if (!descend(pos, item)) return false;
         out.push_back(std::move(item));
+        release_.passed(pos);
         skip_ws(pos);
         if (pos >= text_.size()) return false;
         if (text_[pos] == ',') {
@@ -163,8 +165,10 @@ class SkeletonParser {
           if (!skip_string(pos)) return false;
           continue;
         }
-        if (d == '{' || d == '[') ++depth;
-        else if (d == '}' || d == ']') {
+        if (d == '{' || d == '[') {
+          ++depth;
+          release_.passed(pos);  // a state's lists may be most of the file
+        } else if (d == '}' || d == ']') {
           if (--depth == 0) {
             ++pos;
             return true;
@@ -253,6 +257,7 @@ class SkeletonParser {
         if (k == "type") type = v.is_string() ? v.get<std::string>() : std::string();
         out[k] = std::move(v);
       }
+      release_.passed(pos);
       skip_ws(pos);
       if (pos >= text_.size()) return false;
       if (text_[pos] == ',') {
@@ -280,6 +285,8 @@ class SkeletonParser {
 
   std::string_view text_;
   ReadContext& ctx_;
+  // Mutable: skipping a value (const) passes text too.
+  mutable TextRelease release_;
   SimpleParseScratch scratch_;
 };
 
@@ -288,7 +295,7 @@ class SkeletonParser {
 bool parse_skeleton(std::string_view text, ReadContext& ctx, Json& out) {
   // nlohmann skips a UTF-8 byte-order mark; leave such files to it.
   if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF) return false;
-  SkeletonParser p(text, ctx);
+  SkeletonParser p(text, ctx, TextRelease(ctx.release_text));
   size_t pos = 0;
   if (!p.descend(pos, out)) return false;
   p.skip_ws(pos);
@@ -312,6 +319,8 @@ Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& 
   if (!deferred_range(list, begin, end) || end > ctx.text.size()) return parse_error(path, key, "bad deferred list");
   ++ctx.deferred_read;
   SkeletonParser p(ctx.text.substr(0, end), ctx);
+  TextRelease release(ctx.release_text);
+  release.start(begin);
   size_t pos = begin + 1;  // past '['
   p.skip_ws(pos);
   if (pos < end && ctx.text[pos] == ']') return {};
@@ -319,12 +328,16 @@ Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& 
     Json item;
     if (!p.plain(pos, item)) return parse_error(path, key, "JSON syntax error in the list");
     DACE_TRY(fn(item));
+    release.passed(pos);
     p.skip_ws(pos);
     if (pos < end && ctx.text[pos] == ',') {
       ++pos;
       continue;
     }
-    if (pos + 1 == end && ctx.text[pos] == ']') return {};
+    if (pos + 1 == end && ctx.text[pos] == ']') {
+      release.finish(end);
+      return {};
+    }
     return parse_error(path, key, "JSON syntax error in the list");
   }
 }

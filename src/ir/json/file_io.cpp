@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 
+#include "ir/json/mapped_file.h"
 #include "ir/json/sdfg_json.h"
 #include "ir/path.h"
 
@@ -146,8 +147,29 @@ Result<std::string> read_input_file(const std::string& path, int64_t limit) {
   return data;
 }
 
+namespace {
+
+Result<std::unique_ptr<SDFG>> named(Result<std::unique_ptr<SDFG>> sdfg, const std::string& path) {
+  if (!sdfg) {
+    Error e = sdfg.take_error();
+    e.message = ir::quoted(path) + ": " + e.message;
+    return e;
+  }
+  return sdfg;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<SDFG>> read_sdfg_file(const std::string& path) {
   const int64_t limit = max_input_bytes();
+  // A regular file is mapped rather than copied into a buffer: the reader hands back the pages
+  // it has passed, so the text does not add its size to the peak resident set. gzip content
+  // and everything that is not a regular file (FIFOs, devices) are read into memory.
+  if (auto mapped = MappedFile::open(path, limit); mapped && !is_gzip(mapped->text())) {
+    const MappedFile& file = *mapped;
+    const TextReleaseFn release = [&file](size_t begin, size_t end) { file.release(begin, end); };
+    return named(read_sdfg(file.text(), release), path);
+  }
   Result<std::string> read = read_input_file(path, limit);
   if (!read) return read.take_error();
   std::string data = std::move(*read);
@@ -160,13 +182,7 @@ Result<std::unique_ptr<SDFG>> read_sdfg_file(const std::string& path) {
     }
     data = std::move(*inflated);
   }
-  auto sdfg = read_sdfg(data);
-  if (!sdfg) {
-    Error e = sdfg.take_error();
-    e.message = ir::quoted(path) + ": " + e.message;
-    return e;
-  }
-  return sdfg;
+  return named(read_sdfg(data), path);
 }
 
 Status write_sdfg_file(const SDFG& sdfg, const std::string& path, const WriteOptions& options) {

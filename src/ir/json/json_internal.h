@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/json/sdfg_json.h"
+#include "ir/json/text_release.h"
 #include "ir/result.h"
 #include "ir/sdfg.h"
 
@@ -67,6 +68,9 @@ struct ReadContext {
   // was not read (so its syntax was never checked): read_sdfg then reads the old way.
   std::string_view text;
   size_t deferred_lists = 0, deferred_read = 0;
+  // Set when `text` is a mapped file: the reader hands back the pages it has passed
+  // (text_release.h). Null for text in ordinary memory.
+  const TextReleaseFn* release_text = nullptr;
 };
 
 // Nesting bound of SDFGs and regions against stack exhaustion on hostile input (DaCe's own
@@ -161,6 +165,8 @@ bool is_unmodeled_default(std::string_view key, const Json& value);
 // nlohmann. False on anything unexpected (malformed text, a byte-order mark): the caller then
 // parses the old way, whose error messages are the documented ones.
 bool parse_skeleton(std::string_view text, ReadContext& ctx, Json& out);
+// check_json_depth, handing the text it has passed to `release`.
+Status check_json_depth_releasing(std::string_view text, int limit, TextRelease& release);
 // Calls `fn` on each element of a list: a JSON array, or a list parse_skeleton deferred, whose
 // elements are then parsed one at a time. ParseError on malformed deferred text.
 Status for_each_element(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,

@@ -30,6 +30,12 @@ void line_column(std::string_view text, size_t byte, int& line, int& column) {
 }  // namespace
 
 Status check_json_depth(std::string_view text, int limit) {
+  TextRelease none;
+  return detail::check_json_depth_releasing(text, limit, none);
+}
+
+Status detail::check_json_depth_releasing(std::string_view text, int limit, TextRelease& release) {
+  release.start(0);
   int depth = 0;
   int line = 1;
   size_t line_start = 0;
@@ -58,6 +64,7 @@ Status check_json_depth(std::string_view text, int limit) {
                                 std::to_string(i) + ")",
                             line, column);
         }
+        release.passed(i);
         break;
       case ']':
       case '}':
@@ -70,6 +77,7 @@ Status check_json_depth(std::string_view text, int limit) {
       default: break;
     }
   }
+  release.finish(n);
   return {};
 }
 
@@ -94,14 +102,23 @@ struct NoopSax : nlohmann::json_sax<detail::Json> {
 
 }  // namespace
 
-Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text) {
+Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text) { return read_sdfg_streaming(text, {}); }
+
+Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text, const TextReleaseFn& release_text) {
   using detail::Json;
-  DACE_TRY(check_json_depth(text));
+  // Three passes over the text: depth, skeleton, then each state's lists; each hands back the
+  // pages it has passed when the text is a mapped file.
+  TextRelease release(&release_text);
+  DACE_TRY(detail::check_json_depth_releasing(text, kMaxJsonDepth, release));
   try {
     detail::ReadContext ctx;
     ctx.text = text;
+    ctx.release_text = release.active() ? &release_text : nullptr;
     Json skeleton;
-    if (!detail::parse_skeleton(text, ctx, skeleton)) return std::unique_ptr<SDFG>();
+    const bool parsed = detail::parse_skeleton(text, ctx, skeleton);
+    release.start(0);
+    release.finish(text.size());
+    if (!parsed) return std::unique_ptr<SDFG>();
     auto sdfg = std::make_unique<SDFG>();
     if (Status read = detail::read_sdfg_json(skeleton, ctx, "", *sdfg); !read.ok()) {
       // A content error. The whole-DOM reader runs the same readers in the same order on the
@@ -153,8 +170,10 @@ Result<std::unique_ptr<SDFG>> read_sdfg_whole_dom(std::string_view text) {
   }
 }
 
-Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) {
-  auto fast = read_sdfg_streaming(text);
+Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text) { return read_sdfg(text, {}); }
+
+Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text, const TextReleaseFn& release_text) {
+  auto fast = read_sdfg_streaming(text, release_text);
   if (!fast || *fast) return fast;
   return read_sdfg_whole_dom(text);
 }

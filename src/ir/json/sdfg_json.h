@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "ir/json/text_release.h"
 #include "ir/result.h"
 #include "ir/sdfg.h"
 
@@ -34,6 +35,10 @@ inline constexpr int kMaxScopeDepth = 1024;
 // whose scopes nest deeper than kMaxScopeDepth is a ParseError naming the entry that opens
 // level kMaxScopeDepth + 1.
 Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text);
+// The same, for text that is a memory-mapped file (read_sdfg_file): the streaming way hands
+// `release_text` the byte ranges it has passed (text_release.h), so the file's pages do not
+// all stay resident. Same result, statuses and messages as without.
+Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text, const TextReleaseFn& release_text);
 // The two ways read_sdfg tries, in this order (docs/sdfg-json.md "Reading large files"):
 // - streaming: a DOM of the control-flow skeleton only; the nodes and edges of each state are
 //   parsed one at a time while the state is read, so memory is the SDFG plus one element.
@@ -45,6 +50,7 @@ Result<std::unique_ptr<SDFG>> read_sdfg(std::string_view text);
 //   text), then reads it; its errors are the documented ones, so read_sdfg reports every
 //   error through it. Both give the same SDFG for every file the streaming way accepts.
 Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text);
+Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text, const TextReleaseFn& release_text);
 Result<std::unique_ptr<SDFG>> read_sdfg_whole_dom(std::string_view text);
 // Input files are read up to a limit: kDefaultMaxInputBytes (1 GiB; the largest real SDFGs
 // are a few MB, a million-node one a few hundred), or the environment variable
