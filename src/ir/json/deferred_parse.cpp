@@ -275,6 +275,9 @@ class SkeletonParser {
         continue;
       }
       size_t at = p.begin;
+      // Reading the list again (the root's block list is most of the file) makes its pages
+      // resident again: release them as this pass moves through them too.
+      release_.start(at);
       Json v;
       const bool blocks = p.key == "nodes" && !p.superseded;
       if (!(blocks ? descend(at, v) : plain(at, v))) return false;
