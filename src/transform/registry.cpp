@@ -32,6 +32,7 @@
 #include "transform/map_fusion_horizontal.h"
 #include "transform/map_interchange.h"
 #include "transform/map_tiling.h"
+#include "transform/mat_vec_pair_row_blocking.h"
 #include "transform/matmul_scaling_to_output.h"
 #include "transform/move_loop_into_map.h"
 #include "transform/mpi_transform_map.h"
@@ -81,6 +82,7 @@ constexpr PatternEntry kPatterns[] = {
     {"MapInterchange", &make_t<MapInterchange>},
     {"MapTiling", &make_t<MapTiling>},
     {"MatMulScalingToOutput", &make_t<MatMulScalingToOutput>},
+    {"MatVecPairRowBlocking", &make_t<MatVecPairRowBlocking>},
     {"MoveLoopIntoMap", &make_t<MoveLoopIntoMap>},
     {"OutLocalStorage", &make_t<OutLocalStorage>},
     {"RedundantArray", &make_t<RedundantArray>},

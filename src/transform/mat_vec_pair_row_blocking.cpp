@@ -1,0 +1,296 @@
+#include "transform/mat_vec_pair_row_blocking.h"
+
+#include <optional>
+#include <set>
+
+#include "transform/blas_classes.h"
+#include "transform/block_placement.h"
+
+namespace dace::transform {
+namespace {
+
+constexpr const char* kSum = "lambda a, b: a + b";
+
+ir::Memlet memlet(const std::string& data, sym::Subset subset, const std::string& wcr = "") {
+  ir::Memlet m;
+  m.data = data;
+  m.subset = std::move(subset);
+  m.wcr = wcr;
+  return m;
+}
+
+sym::Range range(sym::Expr start, sym::Expr end, sym::Expr step = sym::integer(1)) {
+  return sym::Range{sym::simplify(std::move(start)), sym::simplify(std::move(end)), std::move(step), sym::integer(1)};
+}
+
+bool in_cpu_memory(const ir::DataDescriptor& d) {
+  switch (d.storage) {
+    case ir::StorageType::Default:
+    case ir::StorageType::CPU_Heap:
+    case ir::StorageType::CPU_Pinned:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The pieces of one match, found by `analyze` for can_apply and apply alike.
+struct Plan {
+  int first = -1, second = -1;              // the two MatMuls
+  int first_a = -1, first_x = -1;           // edges A -> first._a, x -> first._b
+  int first_out = -1, temp = -1;            // first._c -> t, t's access node
+  int second_t = -1, second_a = -1;         // t -> second._a, A -> second._b
+  int second_out = -1, result = -1;         // second._c -> y, y's access node
+  std::string a, x, t, y;                   // containers
+};
+
+const ir::DataflowEdge* in_edge(const ir::State& state, int node, const char* conn, int* id) {
+  for (int e : state.in_edges(node))
+    if (state.edge(e)->dst_conn == conn) {
+      *id = e;
+      return state.edge(e);
+    }
+  return nullptr;
+}
+
+const ir::AccessNode* access_at(const ir::State& state, int node) {
+  const ir::Node* n = state.node(node);
+  return n && n->kind == ir::NodeKind::Access ? static_cast<const ir::AccessNode*>(n) : nullptr;
+}
+
+bool written_in(const ir::State& state, const std::string& data) {
+  for (int id : state.node_ids()) {
+    const ir::AccessNode* an = access_at(state, id);
+    if (an && an->data == data && !state.in_edges(id).empty()) return true;
+  }
+  return false;
+}
+
+int access_nodes_of(const ir::State& state, const std::string& data) {
+  int k = 0;
+  for (int id : state.node_ids()) {
+    const ir::AccessNode* an = access_at(state, id);
+    if (an && an->data == data) ++k;
+  }
+  return k;
+}
+
+// A plain memlet (no WCR, no other subset) covering all of `data`.
+bool reads_whole(const ir::SDFG& sdfg, const ir::Memlet& m, const std::string& data) {
+  return m.data == data && m.wcr.empty() && !m.other_subset && is_whole(m.subset, sdfg.arrays.at(data).shape);
+}
+
+std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const ScopeTree& scopes, int first,
+                            std::string* why) {
+  auto fail = [&](std::string w) -> std::optional<Plan> {
+    *why = std::move(w);
+    return std::nullopt;
+  };
+  const auto matmul = [&](int id) { return as_class(state.node(id), kMatMulClass); };
+  const std::string p_name = "MatMul " + std::to_string(first);
+  if (!matmul(first)) return fail("node " + std::to_string(first) + " is not a MatMul");
+  if (scopes.parent[static_cast<size_t>(first)] >= 0) return fail(p_name + " is inside a scope");
+  Plan p;
+  p.first = first;
+  if (state.in_edges(first).size() != 2 || state.out_edges(first).size() != 1)
+    return fail(p_name + " does not have exactly the edges _a, _b and _c");
+
+  const ir::DataflowEdge* ea = in_edge(state, first, "_a", &p.first_a);
+  const ir::DataflowEdge* ex = in_edge(state, first, "_b", &p.first_x);
+  if (!ea || !ex) return fail(p_name + " lacks an input _a or _b");
+  const ir::AccessNode* an = access_at(state, ea->src);
+  const ir::AccessNode* xn = access_at(state, ex->src);
+  if (!an || !xn) return fail(p_name + " does not read its operands from access nodes");
+  p.a = an->data;
+  p.x = xn->data;
+  const ir::DataDescriptor& ad = sdfg.arrays.at(p.a);
+  const ir::DataDescriptor& xd = sdfg.arrays.at(p.x);
+  if (ad.kind != ir::DataKind::Array || ad.shape.size() != 2) return fail("\"" + p.a + "\" is not a 2-D array");
+  if (xd.kind != ir::DataKind::Array || xd.shape.size() != 1) return fail("\"" + p.x + "\" is not a vector");
+  if (!reads_whole(sdfg, ea->memlet, p.a) || !reads_whole(sdfg, ex->memlet, p.x))
+    return fail(p_name + " does not read all of \"" + p.a + "\" and \"" + p.x + "\"");
+
+  p.first_out = state.out_edges(first)[0];
+  const ir::DataflowEdge& eo = *state.edge(p.first_out);
+  const ir::AccessNode* tn = access_at(state, eo.dst);
+  if (eo.src_conn != "_c" || !tn) return fail(p_name + " does not write _c into an access node");
+  p.temp = eo.dst;
+  p.t = tn->data;
+  const ir::DataDescriptor& td = sdfg.arrays.at(p.t);
+  if (!td.transient || td.kind != ir::DataKind::Array || td.shape.size() != 1)
+    return fail("\"" + p.t + "\" is not a transient vector");
+  if (!reads_whole(sdfg, eo.memlet, p.t)) return fail(p_name + " does not write all of \"" + p.t + "\"");
+  if (state.in_edges(p.temp).size() != 1 || state.out_edges(p.temp).size() != 1)
+    return fail("\"" + p.t + "\" has other readers or writers in this state");
+
+  p.second_t = state.out_edges(p.temp)[0];
+  const ir::DataflowEdge& et = *state.edge(p.second_t);
+  p.second = et.dst;
+  const std::string q_name = "MatMul " + std::to_string(p.second);
+  if (!matmul(p.second) || et.dst_conn != "_a")
+    return fail("\"" + p.t + "\" is not the left operand of a MatMul");
+  if (scopes.parent[static_cast<size_t>(p.second)] >= 0) return fail(q_name + " is inside a scope");
+  if (!reads_whole(sdfg, et.memlet, p.t)) return fail(q_name + " does not read all of \"" + p.t + "\"");
+  if (state.in_edges(p.second).size() != 2 || state.out_edges(p.second).size() != 1)
+    return fail(q_name + " does not have exactly the edges _a, _b and _c");
+  const ir::DataflowEdge* eb = in_edge(state, p.second, "_b", &p.second_a);
+  const ir::AccessNode* bn = eb ? access_at(state, eb->src) : nullptr;
+  if (!bn || bn->data != p.a)
+    return fail(q_name + " does not read \"" + p.a + "\" from an access node as its right operand");
+  if (!reads_whole(sdfg, eb->memlet, p.a)) return fail(q_name + " does not read all of \"" + p.a + "\"");
+
+  p.second_out = state.out_edges(p.second)[0];
+  const ir::DataflowEdge& ey = *state.edge(p.second_out);
+  const ir::AccessNode* yn = access_at(state, ey.dst);
+  if (ey.src_conn != "_c" || !yn) return fail(q_name + " does not write _c into an access node");
+  p.result = ey.dst;
+  p.y = yn->data;
+  const ir::DataDescriptor& yd = sdfg.arrays.at(p.y);
+  if (yd.kind != ir::DataKind::Array || yd.shape.size() != 1) return fail("\"" + p.y + "\" is not a vector");
+  if (!reads_whole(sdfg, ey.memlet, p.y)) return fail(q_name + " does not write all of \"" + p.y + "\" (or has a WCR)");
+
+  // Shapes: t has A's rows, x and y its columns.
+  if (!same_value(td.shape[0], ad.shape[0]) || !same_value(xd.shape[0], ad.shape[1]) ||
+      !same_value(yd.shape[0], ad.shape[1]))
+    return fail("the shapes of \"" + p.a + "\", \"" + p.x + "\", \"" + p.t + "\" and \"" + p.y + "\" do not fit");
+  const ir::DType dt = ad.dtype;
+  if (dt.pointer_depth != 0 || (dt.scalar != ir::ScalarType::Float32 && dt.scalar != ir::ScalarType::Float64))
+    return fail("\"" + p.a + "\" is not of float32 or float64");
+  for (const std::string* d : {&p.x, &p.t, &p.y})
+    if (!(sdfg.arrays.at(*d).dtype == dt)) return fail("\"" + *d + "\" differs from \"" + p.a + "\" in element type");
+  for (const std::string* d : {&p.a, &p.x, &p.t, &p.y})
+    if (!in_cpu_memory(sdfg.arrays.at(*d))) return fail("\"" + *d + "\" is not in CPU memory");
+  if (p.y == p.a || p.y == p.x || p.y == p.t || p.x == p.a || p.t == p.a || p.t == p.x)
+    return fail("the operands of " + p_name + " and " + q_name + " are not distinct containers");
+
+  // The products now read A and x while y is being written, block after block.
+  if (written_in(state, p.a)) return fail("\"" + p.a + "\" is written in this state");
+  if (written_in(state, p.x)) return fail("\"" + p.x + "\" is written in this state");
+  // y is set to zero first and accumulated: nothing else in the state may touch it before.
+  if (access_nodes_of(state, p.y) != 1 || state.in_edges(p.result).size() != 1)
+    return fail("\"" + p.y + "\" has another access node or writer in this state");
+  return p;
+}
+
+// A name for the block parameter used by nothing in the SDFG's top level or this state.
+std::string fresh_parameter(const ir::SDFG& sdfg, const ir::State& state) {
+  std::set<std::string> used;
+  for (const auto& [n, _] : sdfg.symbols) used.insert(n);
+  for (const auto& [n, _] : sdfg.arrays) used.insert(n);
+  for (int id : state.node_ids()) {
+    const ir::Node* n = state.node(id);
+    if (n->kind == ir::NodeKind::MapEntry)
+      for (const std::string& q : static_cast<const ir::MapEntry*>(n)->map.params) used.insert(q);
+  }
+  std::string name = "__row_block";
+  for (int k = 1; used.count(name); ++k) name = "__row_block" + std::to_string(k);
+  return name;
+}
+
+}  // namespace
+
+MatVecPairRowBlocking::MatVecPairRowBlocking() { props_.bind_int("block_rows", &block_rows_); }
+
+void MatVecPairRowBlocking::state_matches(const ir::State& state, const ScopeTree&,
+                                          std::vector<std::vector<int>>& out) {
+  for (int id : state.node_ids())
+    if (as_class(state.node(id), kMatMulClass)) out.push_back({id});
+}
+
+bool MatVecPairRowBlocking::can_apply(const Site& site, const std::vector<int>& nodes) {
+  if (block_rows_ < 1) return refuse("block_rows must be at least 1, not " + std::to_string(block_rows_));
+  std::string why;
+  if (!analyze(site.sdfg, site.state, site.scopes, nodes[0], &why)) return refuse(why);
+  return true;
+}
+
+Status MatVecPairRowBlocking::apply_at(const Site& site, const std::vector<int>& nodes) {
+  if (block_rows_ < 1) return make_error(Code::InvalidArgument, "MatVecPairRowBlocking: block_rows must be at least 1");
+  std::string why;
+  std::optional<Plan> plan = analyze(site.sdfg, site.state, site.scopes, nodes[0], &why);
+  if (!plan) return make_error(Code::InvalidArgument, "MatVecPairRowBlocking: " + why);
+  const Plan& p = *plan;
+  ir::State& state = site.state;
+  const ir::DataDescriptor& ad = site.sdfg.arrays.at(p.a);
+  const sym::Expr one = sym::integer(1);
+  const sym::Expr last_row = sym::simplify(sym::sub(ad.shape[0], one));
+  const sym::Expr last_col = sym::simplify(sym::sub(ad.shape[1], one));
+  const std::string ib = fresh_parameter(site.sdfg, state);
+  const sym::Expr b = sym::symbol(ib);
+  // Rows ib .. min(ib + B - 1, M - 1): the last block may be short.
+  const sym::Range rows = range(b, sym::min(sym::add(b, sym::integer(block_rows_ - 1)), last_row));
+  const sym::Subset a_block{{rows, range(sym::integer(0), last_col)}};
+  const sym::Subset t_block{{rows}};
+
+  const int a_node = state.edge(p.first_a)->src;
+  const int x_node = state.edge(p.first_x)->src;
+  const int a_node_second = state.edge(p.second_a)->src;
+  const ir::Memlet result_memlet = state.edge(p.second_out)->memlet;
+  for (int e : {p.first_a, p.first_x, p.first_out, p.second_t, p.second_a, p.second_out}) state.remove_edge(e);
+  if (a_node_second != a_node && state.in_edges(a_node_second).empty() && state.out_edges(a_node_second).empty())
+    state.remove_node(a_node_second);
+
+  // The sequential map over blocks of rows.
+  auto entry = std::make_unique<ir::MapEntry>();
+  entry->label = "matvec_pair_row_blocks";
+  entry->map.params = {ib};
+  entry->map.range.dims = {range(sym::integer(0), last_row, sym::integer(block_rows_))};
+  entry->map.schedule = ir::ScheduleType::Sequential;
+  for (const std::string* d : {&p.a, &p.x}) {
+    entry->in_connectors["IN_" + *d] = ir::DType{};
+    entry->out_connectors["OUT_" + *d] = ir::DType{};
+  }
+  const int me = state.add_node(std::move(entry));
+  auto exit = std::make_unique<ir::MapExit>();
+  exit->label = "matvec_pair_row_blocks";
+  exit->entry = me;
+  exit->in_connectors["IN_" + p.y] = ir::DType{};
+  exit->out_connectors["OUT_" + p.y] = ir::DType{};
+  const int mx = state.add_node(std::move(exit));
+
+  const sym::Subset all_a = whole(ad.shape), all_x = whole(site.sdfg.arrays.at(p.x).shape);
+  const sym::Subset all_y = whole(site.sdfg.arrays.at(p.y).shape);
+  state.add_edge(ir::DataflowEdge{a_node, me, "", "IN_" + p.a, memlet(p.a, all_a)});
+  state.add_edge(ir::DataflowEdge{x_node, me, "", "IN_" + p.x, memlet(p.x, all_x)});
+  state.add_edge(ir::DataflowEdge{me, p.first, "OUT_" + p.a, "_a", memlet(p.a, a_block)});
+  state.add_edge(ir::DataflowEdge{me, p.first, "OUT_" + p.x, "_b", memlet(p.x, all_x)});
+  state.add_edge(ir::DataflowEdge{p.first, p.temp, "_c", "", memlet(p.t, t_block)});
+  state.add_edge(ir::DataflowEdge{p.temp, p.second, "", "_a", memlet(p.t, t_block)});
+  state.add_edge(ir::DataflowEdge{me, p.second, "OUT_" + p.a, "_b", memlet(p.a, a_block)});
+  state.add_edge(ir::DataflowEdge{p.second, mx, "_c", "IN_" + p.y, memlet(p.y, all_y, kSum)});
+  ir::Memlet out = result_memlet;
+  out.wcr = kSum;
+  state.add_edge(ir::DataflowEdge{mx, p.result, "OUT_" + p.y, "", out});
+
+  // y[:] = 0 before the first block: a map writing zeros into a new access node of y,
+  // ordered before the block map by an empty edge.
+  auto init_entry = std::make_unique<ir::MapEntry>();
+  init_entry->label = "matvec_pair_init";
+  const std::string j = ib == "__j" ? "__j1" : "__j";
+  init_entry->map.params = {j};
+  init_entry->map.range = all_y;
+  const int ie = state.add_node(std::move(init_entry));
+  auto init_exit = std::make_unique<ir::MapExit>();
+  init_exit->label = "matvec_pair_init";
+  init_exit->entry = ie;
+  init_exit->in_connectors["IN_" + p.y] = ir::DType{};
+  init_exit->out_connectors["OUT_" + p.y] = ir::DType{};
+  const int ix = state.add_node(std::move(init_exit));
+  auto zero = std::make_unique<ir::Tasklet>();
+  zero->label = "matvec_pair_zero";
+  zero->code = ir::CodeBlock{"out = 0", ir::Language::Python};
+  zero->out_connectors["out"] = ir::DType{};
+  const int zt = state.add_node(std::move(zero));
+  auto y_init = std::make_unique<ir::AccessNode>();
+  y_init->label = p.y;
+  y_init->data = p.y;
+  const int yi = state.add_node(std::move(y_init));
+  const sym::Expr jj = sym::symbol(j);
+  state.add_edge(ir::DataflowEdge{ie, zt, "", "", ir::Memlet{}});
+  state.add_edge(ir::DataflowEdge{zt, ix, "out", "IN_" + p.y, memlet(p.y, sym::Subset{{range(jj, jj)}})});
+  state.add_edge(ir::DataflowEdge{ix, yi, "OUT_" + p.y, "", memlet(p.y, all_y)});
+  state.add_edge(ir::DataflowEdge{yi, me, "", "", ir::Memlet{}});
+  return Status::success();
+}
+
+}  // namespace dace::transform
