@@ -62,9 +62,6 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   // place (see fold_scaling_into_gemm.h): after fusion, which gathers the scaling and the
   // update into that one map.
   add_step(*p, "FoldScalingIntoGemm");
-  // `t = A @ x; y = t @ A` runs block of rows by block of rows, each block of A read once
-  // from memory for both products (see mat_vec_pair_row_blocking.h).
-  add_step(*p, "MatVecPairRowBlocking");
   // A time loop around one parallel map of several dimensions goes inside the map's first
   // dimension (see loop_into_row_maps.h); DaCe moves it into the whole map.
   for (std::string_view step : {"simplify", "MoveLoopIntoOuterMapDimension", "MakeTransientsPersistent"})
