@@ -257,7 +257,54 @@ Status MatVecPairRowBlocking::apply_at(const Site& site, const std::vector<int>&
   state.add_edge(ir::DataflowEdge{p.first, p.temp, "_c", "", memlet(p.t, t_block)});
   state.add_edge(ir::DataflowEdge{p.temp, p.second, "", "_a", memlet(p.t, t_block)});
   state.add_edge(ir::DataflowEdge{me, p.second, "OUT_" + p.a, "_b", memlet(p.a, a_block)});
-  state.add_edge(ir::DataflowEdge{p.second, mx, "_c", "IN_" + p.y, memlet(p.y, all_y, kSum)});
+  // The second product writes its block's partial sum into a transient, which a map adds to
+  // y with the WCR: DaCe's MatMul expansion honours a WCR on a Gemv's output not at all.
+  std::string partial = "__matvec_pair_partial";
+  for (int k = 1; site.sdfg.arrays.count(partial) || site.sdfg.symbols.count(partial); ++k)
+    partial = "__matvec_pair_partial" + std::to_string(k);
+  {
+    ir::DataDescriptor d = site.sdfg.arrays.at(p.y);
+    d.transient = true;
+    d.storage = ir::StorageType::Default;
+    d.lifetime = ir::Lifetime::Scope;
+    d.strides.clear();
+    d.offset.clear();
+    d.total_size = nullptr;
+    d.start_offset = nullptr;
+    ir::complete_defaults(d);
+    site.sdfg.arrays[partial] = std::move(d);
+  }
+  auto pn = std::make_unique<ir::AccessNode>();
+  pn->label = partial;
+  pn->data = partial;
+  const int part = state.add_node(std::move(pn));
+  state.add_edge(ir::DataflowEdge{p.second, part, "_c", "", memlet(partial, all_y)});
+  const std::string k = ib == "__k" ? "__k1" : "__k";
+  auto add_entry = std::make_unique<ir::MapEntry>();
+  add_entry->label = "matvec_pair_accumulate";
+  add_entry->map.params = {k};
+  add_entry->map.range = all_y;
+  add_entry->map.schedule = ir::ScheduleType::Sequential;
+  add_entry->in_connectors["IN_" + partial] = ir::DType{};
+  add_entry->out_connectors["OUT_" + partial] = ir::DType{};
+  const int ae = state.add_node(std::move(add_entry));
+  auto add_exit = std::make_unique<ir::MapExit>();
+  add_exit->label = "matvec_pair_accumulate";
+  add_exit->entry = ae;
+  add_exit->in_connectors["IN_" + p.y] = ir::DType{};
+  add_exit->out_connectors["OUT_" + p.y] = ir::DType{};
+  const int ax = state.add_node(std::move(add_exit));
+  auto add = std::make_unique<ir::Tasklet>();
+  add->label = "matvec_pair_add";
+  add->code = ir::CodeBlock{"out = v", ir::Language::Python};
+  add->in_connectors["v"] = ir::DType{};
+  add->out_connectors["out"] = ir::DType{};
+  const int at = state.add_node(std::move(add));
+  const sym::Expr kk = sym::symbol(k);
+  state.add_edge(ir::DataflowEdge{part, ae, "", "IN_" + partial, memlet(partial, all_y)});
+  state.add_edge(ir::DataflowEdge{ae, at, "OUT_" + partial, "v", memlet(partial, sym::Subset{{range(kk, kk)}})});
+  state.add_edge(ir::DataflowEdge{at, ax, "out", "IN_" + p.y, memlet(p.y, sym::Subset{{range(kk, kk)}}, kSum)});
+  state.add_edge(ir::DataflowEdge{ax, mx, "OUT_" + p.y, "IN_" + p.y, memlet(p.y, all_y, kSum)});
   ir::Memlet out = result_memlet;
   out.wcr = kSum;
   state.add_edge(ir::DataflowEdge{mx, p.result, "OUT_" + p.y, "", out});

@@ -6,7 +6,8 @@
 //   y[:] = 0
 //   for ib in 0:M:block_rows (a Sequential map):
 //     t[ib:ib+B] = A[ib:ib+B, :] @ x              (the first MatMul, on the block)
-//     y += t[ib:ib+B] @ A[ib:ib+B, :]             (the second, its output a WCR sum)
+//     p = t[ib:ib+B] @ A[ib:ib+B, :]              (the second, into a transient p)
+//     y += p                                      (a map with a WCR sum)
 //
 // Why: both products are memory-bound (two flops per element of A); as two library calls
 // they stream A twice, which is the whole cost once A exceeds the cache. Each MatMul stays a
@@ -30,7 +31,7 @@ class MatVecPairRowBlocking : public SingleStateTransformation {
  public:
   MatVecPairRowBlocking();
   std::string_view name() const override { return "MatVecPairRowBlocking"; }
-  Modifies modifies() const override { return Modifies::AccessNodes | Modifies::Scopes | Modifies::Tasklets | Modifies::Memlets; }
+  Modifies modifies() const override { return Modifies::Descriptors | Modifies::AccessNodes | Modifies::Scopes | Modifies::Tasklets | Modifies::Memlets; }
 
  protected:
   size_t pattern_size() const override { return 1; }  // the first MatMul
