@@ -1,47 +1,56 @@
 #include "transform/analysis_manager.h"
 
 namespace dace::transform {
+namespace {
 
-const ScopeTree& AnalysisManager::scope_tree(const ir::State& state) {
-  auto it = scope_trees_.find(&state);
-  if (it != scope_trees_.end()) {
-    ++cached_;
+// The cached entry of `state` in `cache`, or the one `compute()` makes now; counts either.
+template <class T, class Compute>
+const T& lookup(std::unordered_map<const ir::State*, std::unique_ptr<T>>& cache, const ir::State& state,
+                int64_t& computed, int64_t& cached, Compute compute) {
+  auto it = cache.find(&state);
+  if (it != cache.end()) {
+    ++cached;
     return *it->second;
   }
-  ++computed_;
-  auto tree = std::make_unique<ScopeTree>(ScopeTree::compute(state));
-  return *scope_trees_.emplace(&state, std::move(tree)).first->second;
+  auto value = std::make_unique<T>(compute());
+  ++computed;
+  return *cache.emplace(&state, std::move(value)).first->second;
+}
+
+}  // namespace
+
+const ScopeTree& AnalysisManager::scope_tree(const ir::State& state) {
+  return lookup(scope_trees_, state, computed_, cached_, [&] { return ScopeTree::compute(state); });
 }
 
 const AccessSets& AnalysisManager::access_sets(const ir::State& state) {
-  auto it = access_sets_.find(&state);
-  if (it != access_sets_.end()) {
-    ++cached_;
-    return *it->second;
-  }
-  ++computed_;
-  auto sets = std::make_unique<AccessSets>(AccessSets::compute(state));
-  return *access_sets_.emplace(&state, std::move(sets)).first->second;
+  return lookup(access_sets_, state, computed_, cached_, [&] { return AccessSets::compute(state); });
 }
 
 const ScopeAccessSets& AnalysisManager::scope_access_sets(const ir::State& state) {
-  auto it = scope_access_sets_.find(&state);
-  if (it != scope_access_sets_.end()) {
-    ++cached_;
-    return *it->second;
-  }
-  const ScopeTree& tree = scope_tree(state);
-  ++computed_;
-  auto sets = std::make_unique<ScopeAccessSets>(ScopeAccessSets::compute(state, tree));
-  return *scope_access_sets_.emplace(&state, std::move(sets)).first->second;
+  return lookup(scope_access_sets_, state, computed_, cached_,
+                [&] { return ScopeAccessSets::compute(state, scope_tree(state)); });
+}
+
+const DependenceSets& AnalysisManager::dependence_sets(const ir::State& state) {
+  return lookup(dependence_sets_, state, computed_, cached_,
+                [&] { return DependenceSets::compute(state, scope_tree(state)); });
+}
+
+const ScopeMemlets& AnalysisManager::scope_memlets(const ir::SDFG& sdfg, const ir::State& state) {
+  return lookup(scope_memlets_, state, computed_, cached_,
+                [&] { return ScopeMemlets::compute(sdfg, state, scope_tree(state)); });
 }
 
 void AnalysisManager::invalidate(Modifies modified) {
   // Removing or merging states may free a State and reuse its address for a new one: any
   // change to the set of states drops every per-state analysis.
-  if (any(modified & (kScopeTreeDependsOn | Modifies::States))) scope_trees_.clear();
-  if (any(modified & (kAccessSetsDependOn | Modifies::States))) access_sets_.clear();
-  if (any(modified & (kScopeTreeDependsOn | kAccessSetsDependOn | Modifies::States))) scope_access_sets_.clear();
+  auto drops = [&](Modifies depends_on) { return any(modified & (depends_on | Modifies::States)); };
+  if (drops(kScopeTreeDependsOn)) scope_trees_.clear();
+  if (drops(kAccessSetsDependOn)) access_sets_.clear();
+  if (drops(kScopeTreeDependsOn | kAccessSetsDependOn)) scope_access_sets_.clear();
+  if (drops(kDependenceSetsDependOn)) dependence_sets_.clear();
+  if (drops(kScopeMemletsDependOn)) scope_memlets_.clear();
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
@@ -54,6 +63,10 @@ void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
   if (any(modified & kScopeTreeDependsOn)) scope_trees_.erase(&state);
   if (any(modified & kAccessSetsDependOn)) access_sets_.erase(&state);
   if (any(modified & (kScopeTreeDependsOn | kAccessSetsDependOn))) scope_access_sets_.erase(&state);
+  if (any(modified & kDependenceSetsDependOn)) dependence_sets_.erase(&state);
+  // Descriptors belong to the SDFG, not to this state: every state's propagation may use them.
+  if (any(modified & Modifies::Descriptors)) scope_memlets_.clear();
+  else if (any(modified & kScopeMemletsDependOn)) scope_memlets_.erase(&state);
 }
 
 }  // namespace dace::transform

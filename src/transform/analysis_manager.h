@@ -9,7 +9,9 @@
 
 #include "ir/state.h"
 #include "transform/access_sets.h"
+#include "transform/dependence_sets.h"
 #include "transform/modifies.h"
+#include "transform/scope_memlets.h"
 #include "transform/scope_tree.h"
 
 namespace dace::transform {
@@ -22,11 +24,26 @@ class AnalysisManager {
   // What the access sets are computed from: access nodes and the memlets at them.
   static constexpr Modifies kAccessSetsDependOn = Modifies::AccessNodes | Modifies::Memlets;
 
+  // What the dependence sets are computed from: access nodes, their memlets and the scope
+  // tree (which access nodes are at the top level).
+  static constexpr Modifies kDependenceSetsDependOn = kScopeTreeDependsOn;
+
+  // What memlet propagation per map scope is computed from: the scopes, the memlets inside
+  // and the descriptors (shapes bound the propagated subsets). Descriptors are the SDFG's,
+  // shared by all its states: a state-local report of Descriptors drops every state's.
+  static constexpr Modifies kScopeMemletsDependOn = kScopeTreeDependsOn | Modifies::Descriptors;
+
   const ScopeTree& scope_tree(const ir::State& state);
   const AccessSets& access_sets(const ir::State& state);
   // Per map or consume scope of the state; computed from its scope tree and access nodes, so
   // dropped when either would be.
   const ScopeAccessSets& scope_access_sets(const ir::State& state);
+  // The memlets at every access node of the state (dependence_sets.h): what LoopToMap's
+  // dependence test reads from each state of a loop body.
+  const DependenceSets& dependence_sets(const ir::State& state);
+  // The propagated memlets of every map scope of the state (scope_memlets.h); `sdfg` owns
+  // the state (its descriptors).
+  const ScopeMemlets& scope_memlets(const ir::SDFG& sdfg, const ir::State& state);
 
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
@@ -38,6 +55,8 @@ class AnalysisManager {
     scope_trees_.clear();
     access_sets_.clear();
     scope_access_sets_.clear();
+    dependence_sets_.clear();
+    scope_memlets_.clear();
   }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
@@ -48,6 +67,8 @@ class AnalysisManager {
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeTree>> scope_trees_;
   std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeAccessSets>> scope_access_sets_;
+  std::unordered_map<const ir::State*, std::unique_ptr<DependenceSets>> dependence_sets_;
+  std::unordered_map<const ir::State*, std::unique_ptr<ScopeMemlets>> scope_memlets_;
   int64_t computed_ = 0, cached_ = 0;
 };
 

@@ -207,35 +207,6 @@ bool used_outside(const ir::ControlFlowRegion& r, const ir::LoopRegion& loop, co
   return false;
 }
 
-// Inside an inner scope, memlets are in the inner parameters; the dependence test sees such
-// a node only through the propagated memlets of the top level. That is complete only when
-// its data crosses the scope: it is read from the entry, or what is written into it leaves
-// through exits (memlet paths through scope nodes name one container).
-bool crosses_its_scope(const ir::State& s, int n, const std::string& data) {
-  const std::vector<int> ins = s.in_edges(n);
-  if (ins.empty()) return false;
-  bool from_entry = true;
-  for (int e : ins) {
-    const ir::DataflowEdge& de = *s.edge(e);
-    if (de.memlet.is_empty() || de.memlet.data != data) return false;
-    from_entry = from_entry && s.node(de.src)->is_scope_entry();
-  }
-  if (from_entry) return true;
-  for (int e : s.out_edges(n)) {
-    const ir::DataflowEdge& de = *s.edge(e);
-    if (!s.node(de.dst)->is_scope_exit() || de.memlet.is_empty() || de.memlet.data != data) return false;
-  }
-  return true;
-}
-
-// The subset of `data` an edge touches at its access node of `data`: the memlet's subset
-// when it names `data`, else its other subset, else (unknown) the whole container.
-sym::Subset subset_at(const ir::Memlet& m, const std::string& data, const ir::DataDescriptor& desc) {
-  if (m.data == data) return m.subset;
-  if (m.other_subset) return *m.other_subset;
-  return analysis::whole_subset(desc);
-}
-
 bool used_outside_loop(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const std::string& data, AnalysisManager& am) {
   for (const ir::State* s : sdfg.all_states())
     if (!inside(*s, loop) && am.access_sets(*s).present.count(data)) return true;
@@ -288,34 +259,30 @@ bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const L
 
   bool ok = true;
   for_each_state(loop, ctx, [&](const ir::State& s, const std::vector<InnerLoop>& inner) {
-    const std::vector<int> parents = s.scope_parents();
-    for (int n : s.node_ids()) {
-      if (s.node(n)->kind != ir::NodeKind::Access) continue;
-      const std::string& d = static_cast<const ir::AccessNode&>(*s.node(n)).data;
+    for (const AccessNodeMemlets& a : am.dependence_sets(s).access_nodes) {
+      const std::string& d = a.data;
       if (out.local.count(d)) continue;
       const ir::DataDescriptor& desc = sdfg.arrays.at(d);
-      if (parents[static_cast<size_t>(n)] != -1) {
-        if (crosses_its_scope(s, n, d)) continue;
+      // Inside an inner scope, memlets are in the inner parameters; the dependence test sees
+      // such a node only through the propagated memlets of the top level.
+      if (!a.top_level) {
+        if (a.crosses_scope) continue;
         why = "an access node of '" + d + "' inside a nested scope whose data does not cross the scope";
         return ok = false;
       }
-      if (s.in_edges(n).empty() && s.out_edges(n).empty()) out.reads.insert(d);  // keeps it declared
-      for (bool write : {true, false}) {
-        for (int e : write ? s.in_edges(n) : s.out_edges(n)) {
-          const ir::Memlet& m = s.edge(e)->memlet;
-          if (m.is_empty()) continue;
-          sym::Subset sub = subset_at(m, d, desc);
-          for (auto it = inner.rbegin(); it != inner.rend(); ++it)
-            sub = it->range ? analysis::propagate_over_map(sub, desc, {it->var}, sym::Subset{{*it->range}})
-                            : analysis::whole_subset(desc);
-          for (const std::string& f : free_symbols(sub))
-            if (out.assigned.count(f)) {
-              why = "the subset of '" + d + "' in state '" + s.label + "' uses '" + f + "', which the body assigns";
-              return ok = false;
-            }
-          (write ? out.writes : out.reads).insert(d);
-          out.accesses.push_back({d, sub, write, write ? m.wcr : std::string()});
-        }
+      if (a.isolated) out.reads.insert(d);  // keeps it declared
+      for (const AccessMemlet& m : a.memlets) {
+        sym::Subset sub = m.subset ? *m.subset : analysis::whole_subset(desc);
+        for (auto it = inner.rbegin(); it != inner.rend(); ++it)
+          sub = it->range ? analysis::propagate_over_map(sub, desc, {it->var}, sym::Subset{{*it->range}})
+                          : analysis::whole_subset(desc);
+        for (const std::string& f : free_symbols(sub))
+          if (out.assigned.count(f)) {
+            why = "the subset of '" + d + "' in state '" + s.label + "' uses '" + f + "', which the body assigns";
+            return ok = false;
+          }
+        (m.write ? out.writes : out.reads).insert(d);
+        out.accesses.push_back({d, sub, m.write, m.wcr});
       }
     }
     return true;
