@@ -23,6 +23,16 @@ const fs::path& build_dir() {
   return dir;
 }
 
+// A fresh folder of the running test's own, library_dependencies_cases/<test name>: ctest runs
+// each test as its own process, side by side, so no test may remove a folder another uses.
+fs::path fresh_case_dir() {
+  const char* test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const fs::path dir = build_dir() / "tests" / "library_dependencies_cases" / test;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
 // `readelf -d FILE`'s "(NEEDED) Shared library: [name]" entries; nullopt-like flag when
 // readelf cannot be run.
 bool readelf_needed(const fs::path& file, std::vector<std::string>& needed) {
@@ -59,9 +69,7 @@ TEST(LibraryDependencies, RunPathWithOriginIsSearchedFromTheFilesFolder) {
   // has the run path $ORIGIN/deps:$ORIGIN. Copied alone into a folder, its dependency is
   // nowhere; once a copy of that library is in the folder's deps/, it is found there.
   const fs::path fixtures = build_dir() / "tests" / "render_module";
-  const fs::path dir = build_dir() / "tests" / "library_dependencies_cases" / "origin";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_case_dir();
   const fs::path module = dir / "module.so";
   fs::copy_file(fixtures / "librender_module_origin.so", module);
   DynamicDependencies deps;
@@ -86,9 +94,7 @@ TEST(LibraryDependencies, OnlyTheDependencyThatIsNowhereIsUnloadable) {
 }
 
 TEST(LibraryDependencies, BadFilesAreRefusedNamingThePath) {
-  const fs::path dir = build_dir() / "tests" / "library_dependencies_cases";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = fresh_case_dir();
   const fs::path text = dir / "text.so";
   std::ofstream(text) << "not an object\n";
   // The first 200 bytes of a real library: a valid header whose program headers and dynamic
