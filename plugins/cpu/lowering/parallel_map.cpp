@@ -113,8 +113,9 @@ int64_t point_cost(llvm::Function* kernel, size_t depth) {
 // r) at S ran slower on 2 threads than on one on the loaded 2-core VM, the helper running
 // 15-18 % of the dgemm samples; with dynamic pieces 27-29 %, and a preempted helper holds one
 // small piece. Which indices each body call runs changes, not what they compute.
-bool coarse_iterations(llvm::Function* kernel, size_t depth) {
-  if (point_cost(kernel, depth) == 0) return true;
+// `cost` is point_cost(kernel, depth), computed once per map by the caller.
+bool coarse_iterations(llvm::Function* kernel, int64_t cost) {
+  if (cost == 0) return true;
   // DaCe's OpenBLAS/LAPACKE tasklets (cpp_blas_tasklet, cpp_lapack_tasklet) call the vendor
   // library straight from the map's body, which point_cost counts as a cheap math call.
   for (llvm::BasicBlock& bb : *kernel)
@@ -127,10 +128,9 @@ bool coarse_iterations(llvm::Function* kernel, size_t depth) {
   return false;
 }
 
-int32_t map_schedule(llvm::Function* fn, const ir::MapScope& map, size_t depth) {
+int32_t map_schedule(const ir::MapScope& map, llvm::Function* kernel, int64_t cost) {
   if (map.omp_schedule != ir::OmpSchedule::Default || map.omp_chunk_size > 0) return schedule_code(map.omp_schedule);
-  llvm::Function* kernel = fn->getParent()->getFunction((fn->getName() + ".kernel").str());
-  return coarse_iterations(kernel, depth) ? schedule_code(ir::OmpSchedule::Dynamic) : schedule_code(map.omp_schedule);
+  return coarse_iterations(kernel, cost) ? schedule_code(ir::OmpSchedule::Dynamic) : schedule_code(map.omp_schedule);
 }
 
 // Number of points of all of a map's dimensions, evaluated before the map: `total` (the
@@ -146,17 +146,16 @@ llvm::Value* map_points(Frame& outer, const ir::MapScope& map, size_t ncollapse,
 
 // Fills the closure with the body's captures, right before the call, and calls the runtime.
 // threads == 0 takes the program's default (LowerOptions::default_num_threads).
-// `points` and `depth` describe the whole iteration space for the inline-or-fork decision:
-// its number of points (emitted only when that decision is made; nullptr: unknown before the
-// map) and how many loops the kernel nests over it.
+// `points_of` and `point_work` describe the whole iteration space for the inline-or-fork
+// decision: its number of points (emitted only when that decision is made; nullptr: unknown
+// before the map) and the kernel's point_cost (0: never inline).
 Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total,
                     int64_t chunk, int32_t schedule, int64_t threads, const std::function<llvm::Value*()>& points_of,
-                    size_t depth) {
+                    int64_t point_work) {
   ModuleContext& mc = outer.mc;
   // Maps that name their thread count keep their team whatever their size.
   const bool may_inline = threads <= 0 && mc.options.inline_small_parallel_maps;
-  const int64_t cost =
-      !may_inline ? 0 : point_cost(fn->getParent()->getFunction((fn->getName() + ".kernel").str()), depth);
+  const int64_t cost = may_inline ? point_work : 0;
   llvm::Value* points = cost > 0 ? points_of() : nullptr;
   if (threads <= 0) threads = mc.options.default_num_threads;
   llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
@@ -207,8 +206,8 @@ bool private_memory(const Frame& body, const Frame::Capture& c) {
 // Moves the outlined body into `kernel(captures..., begin, end)` whose private pointers are
 // `noalias`, and makes `fn` a wrapper that loads the closure and calls it. LLVM inlines the
 // kernel back and keeps the no-alias facts as scoped metadata, so loops vectorize without
-// runtime alias checks.
-void split_kernel(Frame& body, llvm::Function* fn) {
+// runtime alias checks. Returns the kernel.
+llvm::Function* split_kernel(Frame& body, llvm::Function* fn) {
   ModuleContext& mc = body.mc;
   // A view or reference in the body may point into any other container: then nothing is
   // private.
@@ -256,6 +255,7 @@ void split_kernel(Frame& body, llvm::Function* fn) {
   args.push_back(fn->getArg(2));
   b.CreateCall(kernel, args);
   b.CreateRetVoid();
+  return kernel;
 }
 
 Status emit_parallel_loop(const std::string& entry, StateEmitter& se, llvm::Value* total, const std::string& name,
@@ -277,8 +277,8 @@ Status emit_parallel_loop(const std::string& entry, StateEmitter& se, llvm::Valu
   }();
   se.f = &outer;
   if (!s.ok()) return s;
-  split_kernel(body, fn);
-  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, [total] { return total; }, 1);
+  llvm::Function* kernel = split_kernel(body, fn);
+  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, [total] { return total; }, point_cost(kernel, 1));
 }
 
 Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int entry, const ir::MapScope& map) {
@@ -340,10 +340,12 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   se.parallel_params = saved_params;
   se.scope_symbols = saved_symbols;
   if (!s.ok()) return s;
-  split_kernel(body, fn);
-  const size_t depth = 1 + map.params.size() - ncollapse;
-  return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, map_schedule(fn, map, depth),
-                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); }, depth);
+  llvm::Function* kernel = split_kernel(body, fn);
+  // One dominator-tree and loop analysis of the kernel serves the schedule and the
+  // inline-or-fork decision.
+  const int64_t cost = point_cost(kernel, 1 + map.params.size() - ncollapse);
+  return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, map_schedule(map, kernel, cost),
+                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); }, cost);
 }
 
 }  // namespace
