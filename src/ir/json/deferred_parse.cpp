@@ -45,6 +45,8 @@ class DomBuilder : public nlohmann::json_sax<Json> {
   bool string(string_t& v) override { return put(Json(std::move(v))); }
   bool binary(binary_t& v) override { return put(Json::binary(std::move(v))); }
   bool start_object(std::size_t) override {
+    // Bounded here too, not only by the depth check's pass over possibly different text.
+    if (frames_.size() >= static_cast<size_t>(kMaxJsonDepth)) return false;
     frames_.push_back(Frame{true, {}, {}, {}});
     return true;
   }
@@ -62,6 +64,8 @@ class DomBuilder : public nlohmann::json_sax<Json> {
     return put(std::move(obj));
   }
   bool start_array(std::size_t) override {
+    // Bounded here too, not only by the depth check's pass over possibly different text.
+    if (frames_.size() >= static_cast<size_t>(kMaxJsonDepth)) return false;
     frames_.push_back(Frame{false, {}, {}, {}});
     return true;
   }
@@ -104,32 +108,42 @@ class SkeletonParser {
   bool descend(size_t& pos, Json& out) {
     skip_ws(pos);
     if (pos >= text_.size()) return false;
+    if (text_[pos] != '{' && text_[pos] != '[') return plain(pos, out);
+    // The recursion keeps its own bound instead of relying on the depth check's pass: a mapped
+    // file rewritten between the passes could nest deeper than that pass saw. Refusing hands
+    // the text to the whole-DOM reader, which bounds its own parse.
+    if (nesting_ >= kMaxJsonDepth) return false;
+    ++nesting_;
+    const bool ok = container(pos, out);
+    --nesting_;
+    return ok;
+  }
+
+  // An object or array (at `pos`), whose values may hold control-flow blocks.
+  bool container(size_t& pos, Json& out) {
     if (text_[pos] == '{') return object(pos, out);
-    if (text_[pos] == '[') {
+    ++pos;
+    out = Json::array();
+    skip_ws(pos);
+    if (pos < text_.size() && text_[pos] == ']') {
       ++pos;
-      out = Json::array();
-      skip_ws(pos);
-      if (pos < text_.size() && text_[pos] == ']') {
-        ++pos;
-        return true;
-      }
-      for (;;) {
-        Json item;
-        if (!descend(pos, item)) return false;
-        out.push_back(std::move(item));
-        release_.passed(pos);
-        skip_ws(pos);
-        if (pos >= text_.size()) return false;
-        if (text_[pos] == ',') {
-          ++pos;
-          continue;
-        }
-        if (text_[pos] != ']') return false;
-        ++pos;
-        return true;
-      }
+      return true;
     }
-    return plain(pos, out);
+    for (;;) {
+      Json item;
+      if (!descend(pos, item)) return false;
+      out.push_back(std::move(item));
+      release_.passed(pos);
+      skip_ws(pos);
+      if (pos >= text_.size()) return false;
+      if (text_[pos] == ',') {
+        ++pos;
+        continue;
+      }
+      if (text_[pos] != ']') return false;
+      ++pos;
+      return true;
+    }
   }
 
   // The value at `pos`, parsed whole: by parse_simple_value when it can, else by nlohmann.
@@ -290,6 +304,7 @@ class SkeletonParser {
   ReadContext& ctx_;
   // Mutable: skipping a value (const) passes text too.
   mutable TextRelease release_;
+  int nesting_ = 0;  // objects and arrays `descend` is inside
   SimpleParseScratch scratch_;
 };
 

@@ -162,13 +162,22 @@ Result<std::unique_ptr<SDFG>> named(Result<std::unique_ptr<SDFG>> sdfg, const st
 
 Result<std::unique_ptr<SDFG>> read_sdfg_file(const std::string& path) {
   const int64_t limit = max_input_bytes();
-  // A regular file is mapped rather than copied into a buffer: the reader hands back the pages
-  // it has passed, so the text does not add its size to the peak resident set. gzip content
-  // and everything that is not a regular file (FIFOs, devices) are read into memory.
-  if (auto mapped = MappedFile::open(path, limit); mapped && !is_gzip(mapped->text())) {
+  // A large regular file (kMapThresholdBytes and up) is mapped rather than copied into a
+  // buffer: the reader hands back the pages it has passed, so the text does not add its size
+  // to the peak resident set. Smaller files, gzip content and everything that is not a regular
+  // file (FIFOs, devices) are read into memory.
+  struct stat st{};
+  const bool large = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= map_threshold_bytes();
+  if (auto mapped = large ? MappedFile::open(path, limit) : nullptr; mapped && !is_gzip(mapped->text())) {
+    count_mapped_file_read();
     const MappedFile& file = *mapped;
     const TextReleaseFn release = [&file](size_t begin, size_t end) { file.release(begin, end); };
-    return named(read_sdfg(file.text(), release), path);
+    auto sdfg = read_sdfg(file.text(), release);
+    // The passes re-read released pages from the file: if it was written to meanwhile they
+    // may have seen different text, so neither the SDFG nor an error about it can be trusted.
+    if (!file.unchanged())
+      return make_error(Code::IoError, ir::quoted(path) + ": the file changed while it was read");
+    return named(std::move(sdfg), path);
   }
   Result<std::string> read = read_input_file(path, limit);
   if (!read) return read.take_error();

@@ -138,6 +138,10 @@ Result<std::unique_ptr<SDFG>> read_sdfg_streaming(std::string_view text, const T
   }
 }
 
+namespace {
+struct NestingTooDeep {};
+}  // namespace
+
 Result<std::unique_ptr<SDFG>> read_sdfg_whole_dom(std::string_view text) {
   using detail::Json;
   // Before parsing: nlohmann's parser, dump and destructor, and the readers recurse per level.
@@ -145,7 +149,14 @@ Result<std::unique_ptr<SDFG>> read_sdfg_whole_dom(std::string_view text) {
   try {
     Json j;
     try {
-      j = Json::parse(text.begin(), text.end());
+      // The parse bounds its own nesting as well: for a mapped file, the text it reads may
+      // differ from what check_json_depth read, if the file was rewritten in between.
+      j = Json::parse(text.begin(), text.end(), [](int depth, Json::parse_event_t, Json&) {
+        if (depth > kMaxJsonDepth) throw NestingTooDeep{};
+        return true;
+      });
+    } catch (const NestingTooDeep&) {
+      return make_error(Code::ParseError, "JSON nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     } catch (const Json::parse_error& e) {
       int line = 0, column = 0;
       line_column(text, e.byte, line, column);
