@@ -159,6 +159,11 @@ std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTr
     why = name + " has implementation \"" + n->implementation + "\", not \"PBLAS\"";
     return std::nullopt;
   }
+  if (sdfg.parent_node) {
+    why = name + " is in a nested SDFG (the BLACS grid's symbols Px and Py would be program arguments of the "
+                 "nested SDFG only, not of the enclosing SDFGs nor in their symbol mappings)";
+    return std::nullopt;
+  }
   if (scopes.parent[static_cast<size_t>(node)] >= 0) {
     why = name + " is inside a scope (the distributed product is a collective of every rank)";
     return std::nullopt;

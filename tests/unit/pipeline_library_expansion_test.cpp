@@ -12,8 +12,10 @@
 #include "ir/equality.h"
 #include "ir/json/sdfg_json.h"
 #include "ir/sdfg.h"
+#include "analysis/validate.h"
 #include "libdace.h"
 #include "pipeline/library_expansion_step.h"
+#include "transform_test_support.h"
 
 namespace dace {
 namespace {
@@ -110,6 +112,65 @@ TEST(PipelineLibraryExpansion, CompileReportsTheRefusal) {
   EXPECT_EQ(dace_program_compile(&p, ctx, sdfg, nullptr), DACE_ERROR_UNSUPPORTED);
   const std::string message = dace_last_error_message();
   EXPECT_NE(message.find("(\"" + gemm->label + "\") has alpha 2.0"), std::string::npos) << message;
+  EXPECT_EQ(p, nullptr);
+  dace_context_release(ctx);
+  dace_sdfg_release(sdfg);
+}
+
+// DaCe's gemm_pblas_f64 nested in a valid outer SDFG (A, B, C and M, K, N mapped through).
+// Expanding it would give Px and Py to the nested SDFG only (not to its symbol mapping nor the
+// outer SDFG), which fails validation; ExpandGemmPBLAS refuses it instead, naming the node.
+std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label) {
+  namespace ct = codegen::testing;
+  std::unique_ptr<ir::SDFG> inner = dace_written("gemm_pblas_f64");
+  if (!inner) return nullptr;
+  ir::LibraryNode* gemm = pblas_product(*inner);
+  EXPECT_TRUE(gemm);
+  if (!gemm) return nullptr;
+  label = gemm->label;
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer_of_gemm_pblas";
+  for (const char* n : {"M", "K", "N"}) g->symbols[n] = ir::DType::of(ir::ScalarType::Int32);
+  ct::add_array(*g, "A", ir::ScalarType::Float64, {"M", "K"});
+  ct::add_array(*g, "B", ir::ScalarType::Float64, {"K", "N"});
+  ct::add_array(*g, "C", ir::ScalarType::Float64, {"M", "N"});
+  g->arg_names = {"A", "B", "C"};
+  ir::State& s = ct::add_state(*g, *g, "outer");
+  const int nested =
+      transform::testing::add_nested(s, std::move(inner), {"A", "B"}, {"C"}, {{"M", "M"}, {"K", "K"}, {"N", "N"}});
+  ct::edge(s, ct::access(s, "A"), "", nested, "A", "A[0:M, 0:K]");
+  ct::edge(s, ct::access(s, "B"), "", nested, "B", "B[0:K, 0:N]");
+  ct::edge(s, nested, "C", ct::access(s, "C"), "", "C[0:M, 0:N]");
+  return g;
+}
+
+TEST(PipelineLibraryExpansion, NestedPblasProductIsUnsupportedNamingTheNode) {
+  std::string label;
+  std::unique_ptr<ir::SDFG> g = nested_pblas_gemm(label);
+  ASSERT_TRUE(g);
+  Status valid = analysis::validate(*g);
+  ASSERT_TRUE(valid.ok()) << "the input is valid: " << valid.error().message;
+  ASSERT_TRUE(pipeline::has_distributed_products(*g));
+  const std::string before = ir::content_hash(*g);
+  std::unique_ptr<ir::SDFG> compiled;
+  Status s = pipeline::expand_for_compile(*g, compiled);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Code::Unsupported) << s.error().message;
+  EXPECT_NE(s.error().message.find("(\"" + label + "\") is in a nested SDFG"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("implementation \"PBLAS\""), std::string::npos) << s.error().message;
+  EXPECT_FALSE(compiled);
+  EXPECT_EQ(ir::content_hash(*g), before) << "the caller's SDFG must not change";
+
+  // Through the C API: Unsupported naming the node, not an invalid SDFG blamed on the user.
+  const std::string text = ir::json::write_sdfg(*g);
+  dace_sdfg_t* sdfg = nullptr;
+  ASSERT_EQ(dace_sdfg_load_string(&sdfg, text.c_str()), DACE_OK) << dace_last_error_message();
+  dace_context_t* ctx = nullptr;
+  ASSERT_EQ(dace_context_create(&ctx), DACE_OK);
+  dace_program_t* p = nullptr;
+  EXPECT_EQ(dace_program_compile(&p, ctx, sdfg, nullptr), DACE_ERROR_UNSUPPORTED);
+  const std::string message = dace_last_error_message();
+  EXPECT_NE(message.find("(\"" + label + "\") is in a nested SDFG"), std::string::npos) << message;
   EXPECT_EQ(p, nullptr);
   dace_context_release(ctx);
   dace_sdfg_release(sdfg);

@@ -252,5 +252,30 @@ TEST(TransformExpandGemmPBLAS, Refusals) {
   expect_refused(o, "\"A\" is not C-contiguous");
 }
 
+// The product in a nested SDFG (A, B, C and M, K, N mapped from a valid outer SDFG): Px and
+// Py would be symbols of the nested SDFG only, neither in its symbol mapping nor arguments
+// of the outer one, so the result would not validate. Refused naming the node, unchanged.
+TEST(TransformExpandGemmPBLAS, NestedSdfgIsRefused) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "outer";
+  for (const char* s : {"M", "N", "K"}) g->symbols[s] = ir::DType::of(T::Int32);
+  add_array(*g, "A", T::Float64, {"M", "K"});
+  add_array(*g, "B", T::Float64, {"K", "N"});
+  add_array(*g, "C", T::Float64, {"M", "N"});
+  ir::State& s = add_state(*g, *g, "outer");
+  const int nested = add_nested(s, product(), {"A", "B"}, {"C"}, {{"M", "M"}, {"K", "K"}, {"N", "N"}});
+  edge(s, access(s, "A"), "", nested, "A", "A[0:M, 0:K]");
+  edge(s, access(s, "B"), "", nested, "B", "B[0:K, 0:N]");
+  edge(s, nested, "C", access(s, "C"), "", "C[0:M, 0:N]");
+  Status valid = analysis::validate(*g);
+  ASSERT_TRUE(valid.ok()) << valid.error().message;
+  const std::unique_ptr<ir::SDFG> before = g->clone_sdfg();
+  std::string reasons;
+  EXPECT_FALSE(applies_anywhere(*g, "ExpandGemmPBLAS", &reasons));
+  EXPECT_NE(reasons.find("(\"_MatMult_gemm\") is in a nested SDFG"), std::string::npos) << reasons;
+  std::string difference;
+  EXPECT_TRUE(ir::structurally_equal(*g, *before, &difference)) << difference;
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
