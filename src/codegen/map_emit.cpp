@@ -176,13 +176,8 @@ void end_block_reuse(StateEmitter& se, const std::vector<std::string>& names) {
   }
 }
 
-Status emit_map(StateEmitter& se, int entry) {
-  const auto& node = static_cast<const ir::MapEntry&>(*se.state.node(entry));
-  const ir::MapScope& map = node.map;
+Status bind_dynamic_map_inputs(StateEmitter& se, int entry) {
   Frame& f = *se.f;
-  f.push_scope();
-  auto saved = se.scope_symbols;
-  // Dynamic map ranges: connectors that are not IN_* carry scalars the ranges use.
   for (int e : se.state.in_edges(entry)) {
     const ir::DataflowEdge* edge = se.state.edge(e);
     if (edge->dst_conn.empty() || edge->dst_conn.rfind("IN_", 0) == 0 || edge->memlet.is_empty()) continue;
@@ -193,6 +188,21 @@ Status emit_map(StateEmitter& se, int entry) {
     TypedValue v = load_scalar(f.b, *p, d->desc->dtype.scalar, edge->dst_conn.c_str());
     f.bind_symbol(edge->dst_conn, SymbolBinding{v.value, v.type, false});
     se.scope_symbols[edge->dst_conn] = v.type;
+  }
+  return Status::success();
+}
+
+Status emit_map(StateEmitter& se, int entry) {
+  const auto& node = static_cast<const ir::MapEntry&>(*se.state.node(entry));
+  const ir::MapScope& map = node.map;
+  Frame& f = *se.f;
+  f.push_scope();
+  auto saved = se.scope_symbols;
+  // Dynamic map ranges: connectors that are not IN_* carry scalars the ranges use.
+  if (Status bound = bind_dynamic_map_inputs(se, entry); !bound.ok()) {
+    se.scope_symbols = saved;
+    f.pop_scope();
+    return bound;
   }
   Result<ScheduleLowering> how = choose(se, entry, map);
   Status s = Status::success();

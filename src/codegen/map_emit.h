@@ -27,6 +27,11 @@ struct MapDimension {
 // Dimensions `first` up to `n` (exclusive).
 Result<std::vector<MapDimension>> map_dimensions(Frame& f, const ir::MapScope& map, size_t n, size_t first = 0);
 
+// Binds the dynamic map inputs of `entry` (in-connectors other than IN_*: scalars its range
+// and body read, e.g. a CSR row's bounds) as symbols in the current scope of se.f, each loaded
+// with the symbols bound now, and records their types in se.scope_symbols.
+Status bind_dynamic_map_inputs(StateEmitter& se, int entry);
+
 // Opens loops over dimensions [first, n) of the map (binding each parameter), runs `inner`
 // inside, closes them.
 Status emit_map_loops(StateEmitter& se, const ir::MapScope& map, size_t first, const std::function<Status()>& inner);

@@ -27,26 +27,6 @@ bool is_dynamic_entry(const StateEmitter& se, int id) {
          static_cast<const ir::MapEntry&>(*n).map.schedule == ir::ScheduleType::GPU_ThreadBlock_Dynamic;
 }
 
-// Binds the dynamic map inputs of `entry` (connectors other than IN_*: scalars its range and
-// body read, e.g. a CSR row's bounds) in the current scope of se.f, loaded with the point
-// now bound. DaCe defines them outside the dynamic schedule (for the thread's own range) and
-// again inside it (for the owner of the iteration).
-Status bind_dynamic_inputs(StateEmitter& se, int entry) {
-  Frame& f = *se.f;
-  for (int e : se.state.in_edges(entry)) {
-    const ir::DataflowEdge* edge = se.state.edge(e);
-    if (edge->dst_conn.empty() || edge->dst_conn.rfind("IN_", 0) == 0 || edge->memlet.is_empty()) continue;
-    Result<codegen::DataBinding> d = f.data(edge->memlet.data);
-    if (!d) return d.take_error();
-    Result<llvm::Value*> p = codegen::subset_pointer(f, *d, edge->memlet.subset);
-    if (!p) return p.take_error();
-    codegen::TypedValue v = codegen::load_scalar(f.b, *p, d->desc->dtype.scalar, edge->dst_conn.c_str());
-    f.bind_symbol(edge->dst_conn, codegen::SymbolBinding{v.value, v.type, false});
-    se.scope_symbols[edge->dst_conn] = v.type;
-  }
-  return Status::success();
-}
-
 // The point of the GPU_Device map that thread `thread` (along x) of this block owns.
 std::array<llvm::Value*, 3> owned_point(llvm::IRBuilder<>& b, const KernelState& ks, const std::array<llvm::Value*, 3>& block,
                                         llvm::Value* thread) {
@@ -96,9 +76,18 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   // Each thread's range (start, step, trip count) where every thread of the block reads it.
   llvm::Type* i64 = b.getInt64Ty();
   auto* per_thread = llvm::ArrayType::get(i64, static_cast<uint64_t>(threads));
-  llvm::Value* starts = block_shared_array(f, dm, per_thread, "dynmap_start");
-  llvm::Value* steps = block_shared_array(f, dm, per_thread, "dynmap_step");
-  llvm::Value* counts = block_shared_array(f, dm, per_thread, "dynmap_count");
+  std::array<llvm::Value*, 3> ranges{};  // starts, steps, trip counts
+  const char* range_names[3] = {"dynmap_start", "dynmap_step", "dynmap_count"};
+  for (size_t k = 0; k < 3; ++k) {
+    Result<llvm::Value*> a = block_shared_array(f, dm, per_thread, threads * 8, range_names[k],
+                                                "the thread ranges (" + std::string(range_names[k]) + ") of the "
+                                                "GPU_ThreadBlock_Dynamic map " + se.where(dynamic_entry));
+    if (!a) return a.take_error();
+    ranges[k] = *a;
+  }
+  llvm::Value* starts = ranges[0];
+  llvm::Value* steps = ranges[1];
+  llvm::Value* counts = ranges[2];
   auto slot = [&](llvm::Value* array, llvm::Value* t) { return b.CreateInBoundsGEP(i64, array, t); };
 
   // Phase 1: every thread (also one past the map's end, which must reach the barrier) its own
@@ -115,7 +104,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   f.push_scope();
   bind_point(se, f, device, *dims, clamped);
   bind_builtins(f, ks, &block, &thread_index);
-  Status s = bind_dynamic_inputs(se, dynamic_entry);
+  Status s = codegen::bind_dynamic_map_inputs(se, dynamic_entry);
   Result<std::vector<Dim>> range = s.ok() ? codegen::map_dimensions(f, dynamic, 1) : Result<std::vector<Dim>>(s.error());
   f.pop_scope();
   se.scope_symbols = saved_symbols;
@@ -141,7 +130,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   f.push_scope();
   bind_point(se, f, device, *dims, owned_point(b, ks, block, owners.iv));
   bind_builtins(f, ks, &block, &thread_index);
-  s = bind_dynamic_inputs(se, dynamic_entry);
+  s = codegen::bind_dynamic_map_inputs(se, dynamic_entry);
   if (s.ok()) {
     const std::string& p = dynamic.params[0];
     f.bind_symbol(p, codegen::SymbolBinding{b.CreateAdd(start, b.CreateMul(iterations.iv, step), p), ir::ScalarType::Int64, false});
