@@ -13,6 +13,7 @@
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "cuda_emulation_support.h"
+#include "ir/path.h"
 
 namespace dace::codegen::testing {
 namespace {
@@ -24,10 +25,12 @@ class CudaDynamicMap : public CudaTargetTest {};
 INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaDynamicMap);
 
 // b[i] += sum over k in A_row[i]:A_row[i + 1]:step of A_val[k] * x[A_col[k]]; a block of
-// `block` threads when nonzero (else the kernel's default).
-std::unique_ptr<ir::SDFG> spmv_sdfg(int64_t block, int64_t step) {
+// `block` threads when nonzero (else the kernel's default). With `shared` > 0 each product
+// passes through S[k] of a GPU_Shared float64 array S of `shared` elements (more than the
+// nonzeros: iteration k alone writes and then reads S[k]).
+std::unique_ptr<ir::SDFG> spmv_sdfg(int64_t block, int64_t step, int64_t shared = 0) {
   auto g = std::make_unique<ir::SDFG>();
-  g->name = "emu_spmv_b" + std::to_string(block) + "_s" + std::to_string(step);
+  g->name = "emu_spmv_b" + std::to_string(block) + "_s" + std::to_string(step) + "_sh" + std::to_string(shared);
   for (const char* n : {"H", "W", "NNZ"}) g->symbols[n] = ir::DType::of(T::Int64);
   add_array(*g, "A_row", T::Int64, {"H + 1"});
   add_array(*g, "A_col", T::Int64, {"NNZ"});
@@ -51,6 +54,14 @@ std::unique_ptr<ir::SDFG> spmv_sdfg(int64_t block, int64_t step) {
   chain_in(s, access(s, "A_val"), {dev, dyn}, t, "v", "A_val", {"A_val[0:NNZ]", "A_val[0:NNZ]", "A_val[j]"});
   chain_in(s, access(s, "A_col"), {dev, dyn}, t, "c", "A_col", {"A_col[0:NNZ]", "A_col[0:NNZ]", "A_col[j]"});
   chain_in(s, access(s, "x"), {dev, dyn}, t, "xs", "x", {"x[0:W]", "x[0:W]", "x[0:W]"});
+  if (shared > 0) {
+    add_array(*g, "S", T::Float64, {std::to_string(shared)}, true);
+    g->arrays.at("S").storage = ir::StorageType::GPU_Shared;
+    const int staged = access(s, "S");
+    edge(s, t, "o", staged, "", "S[j]");
+    t = tasklet(s, "o = p", {"p"}, {"o"});
+    edge(s, staged, "", t, "p", "S[j]");
+  }
   chain_out(s, t, "o", {dyn_exit, dev_exit}, access(s, "b"), "b", {"b[i]", "b[i]", "b[0:H]"}, "lambda a, b: a + b");
   return g;
 }
@@ -76,8 +87,8 @@ Csr make_csr(int64_t h, int64_t w) {
   return a;
 }
 
-void expect_spmv(Where where, int64_t block, int64_t step) {
-  std::unique_ptr<ir::SDFG> g = spmv_sdfg(block, step);
+void expect_spmv(Where where, int64_t block, int64_t step, int64_t shared = 0) {
+  std::unique_ptr<ir::SDFG> g = spmv_sdfg(block, step, shared);
   Status v = analysis::validate(*g);
   ASSERT_TRUE(v.ok()) << v.error().message;
   Result<CompiledProgram> p = compile_on(*g, where);
@@ -117,6 +128,13 @@ TEST_P(CudaDynamicMap, BlockOf64AndStep2MatchCsrLoop) {
   expect_spmv(GetParam(), 64, 2);
 }
 
+// 30 KiB of GPU_Shared float64 beside the dynamic map's three int64 range arrays of a block
+// of 64 (1.5 KiB): 31.5 KiB of the 48 KiB a block may have statically.
+TEST_P(CudaDynamicMap, SharedArrayBesideTheRangesWithinTheLimitMatchesCsrLoop) {
+  REQUIRE_CUDA_TARGET();
+  expect_spmv(GetParam(), 64, 1, 30 * 1024 / 8);
+}
+
 Status lower_emulated(const ir::SDFG& g) {
   llvm::LLVMContext ctx;
   Result<LoweredModule> m = lower(g, ctx, emulated_options());
@@ -153,6 +171,34 @@ TEST(CudaDynamicMapRefusal, DynamicMapOutsideAKernelIsRefused) {
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, Code::Unsupported);
   EXPECT_NE(st.error().message.find("must be directly inside a GPU_Device map"), std::string::npos) << st.error().message;
+}
+
+// A block of 1024 gives the dynamic map's three int64 range arrays 24 KiB; with a 30 KiB
+// GPU_Shared array the kernel needs 54 KiB of shared memory per block, over the 48 KiB
+// static limit: refused naming the kernel's map (the launch would fail on a GPU). Each
+// part alone fits, so only the per-kernel total refuses it.
+TEST(CudaDynamicMapRefusal, SharedMemoryTotalOverTheStaticLimitIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  const int64_t shared = 30 * 1024 / 8;
+  ASSERT_TRUE(lower_emulated(*spmv_sdfg(1024, 1)).ok()) << "the ranges of a block of 1024 alone fit";
+  ASSERT_TRUE(lower_emulated(*spmv_sdfg(32, 1, shared)).ok()) << "30 KiB beside a block of 32 fit";
+  std::unique_ptr<ir::SDFG> g = spmv_sdfg(1024, 1, shared);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  const std::string& m = st.error().message;
+  const ir::State& state = *g->all_states()[0];
+  for (int id : state.node_ids()) {
+    if (state.node(id)->kind == ir::NodeKind::MapEntry &&
+        static_cast<const ir::MapEntry&>(*state.node(id)).map.schedule == S::GPU_Device) {
+      EXPECT_EQ(m.rfind(ir::path_of_node(*g, state, id) + ": ", 0), 0u) << "names the kernel's map first: " << m;
+    }
+  }
+  EXPECT_NE(m.find("\"S\""), std::string::npos) << m;
+  EXPECT_NE(m.find("after 24576 bytes"), std::string::npos) << m;  // 3 x 1024 x 8, by hand
+  EXPECT_NE(m.find("49152"), std::string::npos) << m;
 }
 
 }  // namespace

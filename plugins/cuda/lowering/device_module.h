@@ -34,6 +34,10 @@ struct KernelState {
   bool in_thread_block = false;  // lowering a GPU_ThreadBlock map's body
   // Emulation: the induction variables of the innermost thread loop (x, y, z); null outside.
   std::array<llvm::Value*, 3> tid{};
+  std::string where;  // the map (or node) the kernel lowers: what a refusal names
+  // Static shared memory the kernel has placed so far (block_shared_array): the block's
+  // total must stay within kMaxStaticSharedBytes, or the launch would fail on the device.
+  int64_t shared_bytes = 0;
 };
 
 struct DeviceModule {

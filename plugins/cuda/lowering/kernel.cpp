@@ -310,6 +310,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
   if (map.range.dims.size() < map.params.size())
     return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
   KernelState ks;
+  ks.where = where;
   Result<bool> thread_blocks = thread_block_layout(se.state, se.parents, entry, ks.block);
   if (!thread_blocks) return thread_blocks.take_error();
   ks.thread_blocks = *thread_blocks;

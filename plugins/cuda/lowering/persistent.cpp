@@ -82,6 +82,7 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
     return make_error(Code::Unsupported, where + ": " + *inner + " inside a GPU_Persistent map cannot be compiled yet "
                                                  "(grid-wide barriers between GPU scopes)");
   KernelState ks;
+  ks.where = where;
   Result<std::array<int64_t, 3>> block = point_kernel_block(se, entry, where);
   if (!block) return block.take_error();
   ks.block = {(*block)[0] * (*block)[1] * (*block)[2], 1, 1};  // the points are walked linearly

@@ -105,6 +105,7 @@ Status lower_device_reduce(codegen::LibraryNodeContext& context) {
   KernelState ks;
   ks.thread_blocks = true;  // one block per output element, its threads share the work
   ks.block = {kReduceBlock, 1, 1};
+  ks.where = where;
   auto emit_body = [&](Frame& f, DeviceModule& dm) -> Status {
     llvm::IRBuilder<>& b = f.b;
     Result<codegen::Operand> in = codegen::library_operand(se, node, spec->in_conn, true);
@@ -133,7 +134,11 @@ Status lower_device_reduce(codegen::LibraryNodeContext& context) {
 
     llvm::Type* et = codegen::storage_type(f.mc.ctx, t);
     auto* array = llvm::ArrayType::get(et, static_cast<uint64_t>(kReduceBlock));
-    llvm::Value* shared = block_shared_array(f, dm, array, "reduce");
+    Result<llvm::Value*> shared_array =
+        block_shared_array(f, dm, array, kReduceBlock * std::max(1, ir::element_size(ir::DType::of(t))), "reduce",
+                           "the block's partial results");
+    if (!shared_array) return shared_array.take_error();
+    llvm::Value* shared = *shared_array;
     auto slot = [&](llvm::Value* i) { return b.CreateInBoundsGEP(et, shared, i); };
     auto combine = [&](llvm::Value* a, TypedValue v) -> Result<llvm::Value*> {
       Result<TypedValue> r = codegen::wcr_combine(f, *wcr, TypedValue{a, t}, codegen::convert_typed(b, v, t), t);

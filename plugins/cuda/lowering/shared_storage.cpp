@@ -27,7 +27,16 @@ std::optional<int64_t> constant_elements(const ir::DataDescriptor& d) {
 
 }  // namespace
 
-llvm::Value* block_shared_array(codegen::Frame& f, const DeviceModule& dm, llvm::Type* array, const std::string& name) {
+Result<llvm::Value*> block_shared_array(codegen::Frame& f, DeviceModule& dm, llvm::Type* array, int64_t bytes,
+                                        const std::string& name, const std::string& what) {
+  if (!dm.kernel) return make_error(Code::Internal, what + ": shared memory outside a kernel");
+  KernelState& ks = *dm.kernel;
+  if (bytes > kMaxStaticSharedBytes - ks.shared_bytes)
+    return make_error(Code::Unsupported, ks.where + ": " + what + " needs " + std::to_string(bytes) +
+                                             " bytes of shared memory per block, after " + std::to_string(ks.shared_bytes) +
+                                             " bytes this kernel already uses: more than the " +
+                                             std::to_string(kMaxStaticSharedBytes) + " bytes of static shared memory per block");
+  ks.shared_bytes += bytes;
   if (dm.emulate) {
     llvm::AllocaInst* slot = f.entry_alloca(array, name + ".shared");
     slot->setAlignment(llvm::Align(16));
@@ -54,12 +63,18 @@ Status SharedStorage::lower_allocation(codegen::AllocationContext& context) cons
   std::optional<int64_t> n = constant_elements(context.desc);
   const int64_t elem_bytes = std::max(1, ir::element_size(context.desc.dtype));
   if (!n) return make_error(Code::Unsupported, where + ": a GPU_Shared container needs a constant size");
-  if (*n * elem_bytes > kMaxStaticSharedBytes)
-    return make_error(Code::Unsupported, where + ": " + std::to_string(*n * elem_bytes) + " bytes of GPU_Shared memory exceed " +
-                                             std::to_string(kMaxStaticSharedBytes) + " per block");
+  // Checked before the product, which a huge constant shape would overflow.
+  if (*n > kMaxStaticSharedBytes / elem_bytes)
+    return make_error(Code::Unsupported, dm->kernel->where + ": the GPU_Shared container " + where + " needs " +
+                                             std::to_string(*n) + " elements of " + std::to_string(elem_bytes) +
+                                             " bytes: more than the " + std::to_string(kMaxStaticSharedBytes) +
+                                             " bytes of static shared memory per block");
   llvm::Type* et = codegen::element_storage_type(f.mc.ctx, context.desc.dtype);
   auto* array = llvm::ArrayType::get(et, static_cast<uint64_t>(std::max<int64_t>(1, *n)));
-  context.bound = block_shared_array(f, *dm, array, context.name);
+  Result<llvm::Value*> bound =
+      block_shared_array(f, *dm, array, std::max<int64_t>(1, *n) * elem_bytes, context.name, "the GPU_Shared container " + where);
+  if (!bound) return bound.take_error();
+  context.bound = *bound;
   return Status::success();
 }
 

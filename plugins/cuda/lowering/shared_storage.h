@@ -11,14 +11,18 @@ namespace dace::cuda {
 
 struct DeviceModule;
 
-// Memory the threads of one block share, `array` (an LLVM array type) in size, for the
-// kernel being emitted into `f`: a static addrspace(3) array of the device module, reached
-// through a generic pointer; emulated, a stack array of the kernel function, which runs once
-// per block. Used by GPU_Shared containers and by the plugin's own kernels' scratch space.
-llvm::Value* block_shared_array(codegen::Frame& f, const DeviceModule& dm, llvm::Type* array, const std::string& name);
-
 // Static shared memory per block that every CUDA GPU since sm_20 has.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+// Memory the threads of one block share, `array` (an LLVM array type, `bytes` in size), for
+// the kernel being emitted into `f` (dm.kernel): a static addrspace(3) array of the device
+// module, reached through a generic pointer; emulated, a stack array of the kernel function,
+// which runs once per block. Used by GPU_Shared containers and by the plugin's own kernels'
+// scratch space. Adds `bytes` to the kernel's total and refuses (Unsupported, naming the
+// kernel's map and `what`) when the total passes kMaxStaticSharedBytes: checked while
+// compiling, also when emulated, so a program that runs emulated also launches on a GPU.
+Result<llvm::Value*> block_shared_array(codegen::Frame& f, DeviceModule& dm, llvm::Type* array, int64_t bytes,
+                                        const std::string& name, const std::string& what);
 
 class SharedStorage final : public plugin::StorageLowering {
  public:
