@@ -147,17 +147,32 @@ struct Input {
   ArrayRef array;
 };
 
-// Whether a WCR write with this subset may collide with another thread's write.
-bool conflicted(const sym::Subset& subset, const std::vector<std::string>& params) {
+// Whether a WCR write with this subset may collide with another thread's write. It is free of
+// collisions only when the index tuple is injective over the parallel parameters, checked
+// conservatively: every parallel parameter p owns a point dimension whose index is
+// `c*p + rest` (c != 0) with `rest` free of every symbol that can differ between threads or
+// between one thread's iterations (the parallel parameters and every other scope symbol:
+// inner sequential or non-collapsed map parameters, dynamic map inputs). Two threads differ in
+// some p and so in p's dimension. `b[i + j]`, `b[i*j]`, `b[i + k]` (k an inner loop) and
+// `b[i, i + j]` all count as conflicted.
+bool conflicted(const sym::Subset& subset, const std::vector<std::string>& params,
+                const std::map<std::string, ScalarType>& scope_symbols) {
   if (params.empty()) return true;
+  std::set<std::string> varying(params.begin(), params.end());
+  for (const auto& [name, type] : scope_symbols) varying.insert(name);
   for (const std::string& p : params) {
-    bool found = false;
+    bool owned = false;
     for (const sym::Range& r : subset.dims) {
       if (r.start != r.end) continue;
+      std::set<std::string> used;
+      for (const std::string& s : sym::free_symbols(r.start))
+        if (varying.count(s)) used.insert(s);
+      if (used != std::set<std::string>{p}) continue;
       std::optional<sym::Affine> a = sym::affine(r.start, {p});
-      if (a && a->coefficients.count(p) && a->coefficients.at(p) != 0) found = true;
+      // affine() drops zero coefficients and puts only p-free terms in the constant.
+      if (a && a->coefficients.size() == 1 && a->coefficients.count(p)) owned = true;
     }
-    if (!found) return true;
+    if (!owned) return true;
   }
   return false;
 }
@@ -409,7 +424,7 @@ class TaskletEmitter : public NameEnv {
         if (!w) return fail(w.error());
         tg.wcr = *w;
         tg.atomic = f_.parallel_context && !d->thread_local_storage && !edge->memlet.wcr_nonatomic &&
-                    conflicted(subset, se_.parallel_params);
+                    conflicted(subset, se_.parallel_params, se_.scope_symbols);
       }
       out.dynamic = out.dynamic || edge->memlet.dynamic;
       auto ar = arity.find(conn);
@@ -475,7 +490,7 @@ class TaskletEmitter : public NameEnv {
       if (!w) return fail(w.error());
       dst.wcr = *w;
       dst.atomic = f_.parallel_context && !d.thread_local_storage && !edge->memlet.wcr_nonatomic &&
-                   conflicted(subset, se_.parallel_params);
+                   conflicted(subset, se_.parallel_params, se_.scope_symbols);
     }
     StructOutput& so = struct_outputs_[conn];
     so.layout = layout;
