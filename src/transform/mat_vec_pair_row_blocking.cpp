@@ -1,5 +1,6 @@
 #include "transform/mat_vec_pair_row_blocking.h"
 
+#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -80,6 +81,44 @@ bool reads_whole(const ir::SDFG& sdfg, const ir::Memlet& m, const std::string& d
   return m.data == data && m.wcr.empty() && !m.other_subset && is_whole(m.subset, sdfg.arrays.at(data).shape);
 }
 
+// The node's property `key` as a number, quotes stripped; nullopt when absent, null or no number.
+std::optional<double> number_property(const ir::LibraryNode& n, const std::string& key) {
+  auto it = n.properties.find(key);
+  if (it == n.properties.end()) return std::nullopt;
+  std::string v = it->second;
+  if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || end == v.c_str() || *end != '\0') return std::nullopt;
+  return d;
+}
+
+bool has_property(const ir::LibraryNode& n, const std::string& key) {
+  auto it = n.properties.find(key);
+  return it != n.properties.end() && it->second != "null";
+}
+
+// The rewrite assumes plain products C = A @ B: codegen applies alpha, beta, transA and transB
+// (library_matmul.cpp), and blocking rows changes what each of them means (beta would scale a
+// partial sum never initialised, a transposed operand would be read out of its rows). alpha is
+// refused too unless 1: it may name a container the rewrite writes, so it is not carried over.
+std::string not_plain_product(const ir::LibraryNode& n, const std::string& name) {
+  if (has_property(n, "beta")) {
+    std::optional<double> beta = number_property(n, "beta");
+    if (!beta || *beta != 0.0) return name + " has beta " + n.properties.at("beta") + " (only 0 or none is blocked)";
+  }
+  if (has_property(n, "alpha")) {
+    std::optional<double> alpha = number_property(n, "alpha");
+    if (!alpha || *alpha != 1.0) return name + " has alpha " + n.properties.at("alpha") + " (only 1 or none is blocked)";
+  }
+  for (const char* key : {"transA", "transB"}) {
+    auto it = n.properties.find(key);
+    if (it != n.properties.end() && it->second != "false")
+      return name + " has " + key + " " + it->second + " (only false or none is blocked)";
+  }
+  return "";
+}
+
 std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const ScopeTree& scopes, int first,
                             std::string* why) {
   auto fail = [&](std::string w) -> std::optional<Plan> {
@@ -90,6 +129,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
   const std::string p_name = "MatMul " + std::to_string(first);
   if (!matmul(first)) return fail("node " + std::to_string(first) + " is not a MatMul");
   if (scopes.parent[static_cast<size_t>(first)] >= 0) return fail(p_name + " is inside a scope");
+  if (std::string w = not_plain_product(*matmul(first), p_name); !w.empty()) return fail(w);
   Plan p;
   p.first = first;
   if (state.in_edges(first).size() != 2 || state.out_edges(first).size() != 1)
@@ -130,6 +170,7 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
   if (!matmul(p.second) || et.dst_conn != "_a")
     return fail("\"" + p.t + "\" is not the left operand of a MatMul");
   if (scopes.parent[static_cast<size_t>(p.second)] >= 0) return fail(q_name + " is inside a scope");
+  if (std::string w = not_plain_product(*matmul(p.second), q_name); !w.empty()) return fail(w);
   if (!reads_whole(sdfg, et.memlet, p.t)) return fail(q_name + " does not read all of \"" + p.t + "\"");
   if (state.in_edges(p.second).size() != 2 || state.out_edges(p.second).size() != 1)
     return fail(q_name + " does not have exactly the edges _a, _b and _c");
@@ -172,9 +213,10 @@ std::optional<Plan> analyze(const ir::SDFG& sdfg, const ir::State& state, const 
   return p;
 }
 
-// A name for the block parameter used by nothing in the SDFG's top level or this state.
-std::string fresh_parameter(const ir::SDFG& sdfg, const ir::State& state) {
-  std::set<std::string> used;
+// A name starting with `base` used by nothing in the SDFG's top level, this state or `taken`.
+std::string fresh_parameter(const ir::SDFG& sdfg, const ir::State& state, const std::string& base,
+                            const std::set<std::string>& taken = {}) {
+  std::set<std::string> used = taken;
   for (const auto& [n, _] : sdfg.symbols) used.insert(n);
   for (const auto& [n, _] : sdfg.arrays) used.insert(n);
   for (int id : state.node_ids()) {
@@ -182,8 +224,8 @@ std::string fresh_parameter(const ir::SDFG& sdfg, const ir::State& state) {
     if (n->kind == ir::NodeKind::MapEntry)
       for (const std::string& q : static_cast<const ir::MapEntry*>(n)->map.params) used.insert(q);
   }
-  std::string name = "__row_block";
-  for (int k = 1; used.count(name); ++k) name = "__row_block" + std::to_string(k);
+  std::string name = base;
+  for (int k = 1; used.count(name); ++k) name = base + std::to_string(k);
   return name;
 }
 
@@ -215,7 +257,11 @@ Status MatVecPairRowBlocking::apply_at(const Site& site, const std::vector<int>&
   const sym::Expr one = sym::integer(1);
   const sym::Expr last_row = sym::simplify(sym::sub(ad.shape[0], one));
   const sym::Expr last_col = sym::simplify(sym::sub(ad.shape[1], one));
-  const std::string ib = fresh_parameter(site.sdfg, state);
+  const std::string ib = fresh_parameter(site.sdfg, state, "__row_block");
+  // The maps' parameters are chosen before any node is added: each is fresh against the SDFG's
+  // symbols and containers, this state's map parameters and the other new parameters.
+  const std::string k = fresh_parameter(site.sdfg, state, "__k", {ib});
+  const std::string j = fresh_parameter(site.sdfg, state, "__j", {ib, k});
   const sym::Expr b = sym::symbol(ib);
   // Rows ib .. min(ib + B - 1, M - 1): the last block may be short.
   const sym::Range rows = range(b, sym::min(sym::add(b, sym::integer(block_rows_ - 1)), last_row));
@@ -279,7 +325,6 @@ Status MatVecPairRowBlocking::apply_at(const Site& site, const std::vector<int>&
   pn->data = partial;
   const int part = state.add_node(std::move(pn));
   state.add_edge(ir::DataflowEdge{p.second, part, "_c", "", memlet(partial, all_y)});
-  const std::string k = ib == "__k" ? "__k1" : "__k";
   auto add_entry = std::make_unique<ir::MapEntry>();
   add_entry->label = "matvec_pair_accumulate";
   add_entry->map.params = {k};
@@ -313,7 +358,6 @@ Status MatVecPairRowBlocking::apply_at(const Site& site, const std::vector<int>&
   // ordered before the block map by an empty edge.
   auto init_entry = std::make_unique<ir::MapEntry>();
   init_entry->label = "matvec_pair_init";
-  const std::string j = ib == "__j" ? "__j1" : "__j";
   init_entry->map.params = {j};
   init_entry->map.range = all_y;
   const int ie = state.add_node(std::move(init_entry));

@@ -2,13 +2,18 @@
 // of A (a short last block included) with y zeroed first and accumulated per block. Results
 // against C++ loops of A^T (A x), y starting as NaN (a missing zeroing would show); refused
 // where the second product reads another matrix or the first reads other rows (applied
-// anyway, both would compute something else).
+// anyway, both would compute something else), and where a product has beta, alpha, transA or
+// transB (each refusal leaves the SDFG's bytes unchanged and apply at each match fails); map
+// parameters fresh against a symbol named `__j` / `__k`.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
 
 #include "codegen_test_builder.h"
+#include "ir/json/sdfg_json.h"
 #include "ir/sdfg.h"
 #include "transform/map_utils.h"
 #include "transform_test_support.h"
@@ -20,12 +25,15 @@ using namespace codegen::testing;
 using T = ir::ScalarType;
 
 struct Options {
-  bool other_matrix = false;  // the second product reads B instead of A
-  bool shifted_rows = false;  // A has M + 1 rows; the first product reads rows 1..M
+  bool other_matrix = false;   // the second product reads B instead of A
+  bool shifted_rows = false;   // A has M + 1 rows; the first product reads rows 1..M, the second 0..M-1
+  std::string cols = "N";      // the symbol of x's and y's length (A's columns)
+  std::map<std::string, std::string> first_props, second_props;  // MatMul properties (JSON text)
 };
 
-int matmul(ir::State& s) {
+int matmul(ir::State& s, const std::map<std::string, std::string>& props) {
   auto n = std::make_unique<ir::LibraryNode>();
+  for (const auto& [k, v] : props) n->properties[k] = v;
   n->name = n->label = "_MatMult_";
   n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
   n->in_connectors["_a"] = ir::DType{};
@@ -37,23 +45,25 @@ int matmul(ir::State& s) {
 std::unique_ptr<ir::SDFG> matvec_pair(const Options& o) {
   auto g = std::make_unique<ir::SDFG>();
   g->name = "matvec_pair";
-  for (const char* n : {"M", "N"}) g->symbols[n] = ir::DType::of(T::Int64);
-  add_array(*g, "A", T::Float64, {o.shifted_rows ? "M + 1" : "M", "N"});
-  add_array(*g, "B", T::Float64, {"M", "N"});
-  add_array(*g, "x", T::Float64, {"N"});
-  add_array(*g, "y", T::Float64, {"N"});
+  const std::string& n = o.cols;
+  for (const std::string& s : {std::string("M"), n}) g->symbols[s] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {o.shifted_rows ? "M + 1" : "M", n});
+  add_array(*g, "B", T::Float64, {"M", n});
+  add_array(*g, "x", T::Float64, {n});
+  add_array(*g, "y", T::Float64, {n});
   add_array(*g, "t", T::Float64, {"M"}, true);
   ir::State& s = add_state(*g, *g, "s");
   const int a = access(s, "A");
-  const int p = matmul(s), q = matmul(s);
-  edge(s, a, "", p, "_a", o.shifted_rows ? "A[1:M + 1, 0:N]" : "A[0:M, 0:N]");
-  edge(s, access(s, "x"), "", p, "_b", "x[0:N]");
+  const int p = matmul(s, o.first_props), q = matmul(s, o.second_props);
+  const std::string rows0 = "A[0:M, 0:" + n + "]", rows1 = "A[1:M + 1, 0:" + n + "]";
+  edge(s, a, "", p, "_a", o.shifted_rows ? rows1 : rows0);
+  edge(s, access(s, "x"), "", p, "_b", "x[0:" + n + "]");
   const int t = access(s, "t");
   edge(s, p, "_c", t, "", "t[0:M]");
   edge(s, t, "", q, "_a", "t[0:M]");
-  if (o.other_matrix) edge(s, access(s, "B"), "", q, "_b", "B[0:M, 0:N]");
-  else edge(s, a, "", q, "_b", o.shifted_rows ? "A[0:M, 0:N]" : "A[0:M, 0:N]");
-  edge(s, q, "_c", access(s, "y"), "", "y[0:N]");
+  if (o.other_matrix) edge(s, access(s, "B"), "", q, "_b", "B[0:M, 0:" + n + "]");
+  else edge(s, a, "", q, "_b", rows0);
+  edge(s, q, "_c", access(s, "y"), "", "y[0:" + n + "]");
   return g;
 }
 
@@ -90,8 +100,26 @@ void expect_matches(const std::vector<double>& got, const std::vector<double>& w
   for (size_t j = 0; j < got.size(); ++j) EXPECT_NEAR(got[j], want[j], 1e-12 * (1 + std::abs(want[j]))) << "y[" << j << "]";
 }
 
-void run(const ir::SDFG& g, Data& d) {
-  run_sdfg(g, {{"A", &d.A}, {"B", &d.B}, {"x", &d.x}, {"y", &d.y}}, {{"M", kM}, {"N", kN}});
+void run(const ir::SDFG& g, Data& d, const std::string& cols = "N") {
+  run_sdfg(g, {{"A", &d.A}, {"B", &d.B}, {"x", &d.x}, {"y", &d.y}}, {{"M", kM}, {cols, kN}});
+}
+
+// Every match is refused with a reason containing `want`; applying at each one fails and leaves
+// the SDFG's bytes as they were.
+void expect_refused_everywhere(ir::SDFG& g, const std::string& want) {
+  const std::string before = ir::json::write_sdfg(g);
+  std::string why;
+  EXPECT_FALSE(applies_anywhere(g, "MatVecPairRowBlocking", &why));
+  EXPECT_NE(why.find(want), std::string::npos) << why;
+  std::unique_ptr<Transformation> t = make_transformation("MatVecPairRowBlocking");
+  AnalysisManager am;
+  const std::vector<Match> matches = t->enumerate(g, am);
+  EXPECT_EQ(matches.size(), 2u);
+  for (const Match& m : matches) {
+    Status st = apply_at(g, *t, m, am);
+    EXPECT_FALSE(st.ok());
+    EXPECT_EQ(ir::json::write_sdfg(g), before);
+  }
 }
 
 TEST(TransformMatVecPair, BlocksOfRowsGiveTheProductsResult) {
@@ -126,16 +154,85 @@ TEST(TransformMatVecPair, RefusedWhenTheSecondProductReadsAnotherMatrix) {
   expect_matches(d.y, reference(d, o));
 }
 
+// The first product reads rows 1..M, the second 0..M-1 of an (M + 1)-row A: refused by the
+// first product's check (the message names MatMul 1; without that check the second's would
+// refuse naming MatMul 2).
 TEST(TransformMatVecPair, RefusedWhenTheProductsReadDifferentRows) {
   Options o;
   o.shifted_rows = true;
   auto g = matvec_pair(o);
-  std::string why;
-  EXPECT_FALSE(applies_anywhere(*g, "MatVecPairRowBlocking", &why));
-  EXPECT_NE(why.find("does not read all of \"A\""), std::string::npos) << why;
+  expect_refused_everywhere(*g, "MatMul 1 does not read all of \"A\" and \"x\"");
   Data d = inputs(o);
   run(*g, d);
   expect_matches(d.y, reference(d, o));
+}
+
+// y = beta * y + t @ A: blocked, the old y would be lost (and beta would scale the partial sums).
+TEST(TransformMatVecPair, RefusedWhenTheSecondProductHasBeta) {
+  Options o;
+  o.second_props["beta"] = "\"1\"";
+  auto g = matvec_pair(o);
+  expect_refused_everywhere(*g, "MatMul 2 has beta");
+  Data d = inputs(o);
+  d.y.assign(kN, 0.5);
+  std::vector<double> want = reference(d, o);
+  for (double& v : want) v += 0.5;
+  run(*g, d);
+  expect_matches(d.y, want);
+}
+
+TEST(TransformMatVecPair, RefusedWhenTheFirstProductHasBeta) {
+  Options o;
+  o.first_props["beta"] = "1.0";
+  auto g = matvec_pair(o);
+  expect_refused_everywhere(*g, "MatMul 1 has beta");
+}
+
+TEST(TransformMatVecPair, RefusedWhenAProductHasAlpha) {
+  Options o;
+  o.first_props["alpha"] = "2";
+  auto g = matvec_pair(o);
+  expect_refused_everywhere(*g, "MatMul 1 has alpha");
+  Options q;
+  q.second_props["alpha"] = "\"2\"";
+  auto h = matvec_pair(q);
+  expect_refused_everywhere(*h, "MatMul 2 has alpha");
+}
+
+// transA on the first product of a square A: t = A^T x, which the row blocks would not compute.
+TEST(TransformMatVecPair, RefusedWhenTheFirstProductTransposesA) {
+  Options o;
+  o.first_props["transA"] = "true";
+  auto g = matvec_pair(o);
+  expect_refused_everywhere(*g, "MatMul 1 has transA");
+}
+
+TEST(TransformMatVecPair, RefusedWhenTheSecondProductTransposesA) {
+  Options o;
+  o.second_props["transB"] = "true";
+  auto g = matvec_pair(o);
+  expect_refused_everywhere(*g, "MatMul 2 has transB");
+}
+
+// The length of x and y is a symbol named `__j`, the name the zeroing map's parameter would
+// take: the rewrite picks another one and the result stays y = A^T (A x).
+TEST(TransformMatVecPair, MapParametersAvoidTheSDFGsSymbols) {
+  for (const char* cols : {"__j", "__k"}) {
+    Options o;
+    o.cols = cols;
+    auto g = matvec_pair(o);
+    ASSERT_TRUE(apply_once(*g, "MatVecPairRowBlocking")) << cols;
+    const ir::State& s = *g->all_states()[0];
+    for (int id : s.node_ids()) {
+      const auto* me = as_map_entry(s.node(id));
+      if (me) {
+        EXPECT_NE(me->map.params[0], cols) << me->label;
+      }
+    }
+    Data d = inputs(o);
+    run(*g, d, cols);
+    expect_matches(d.y, reference(d, o));
+  }
 }
 
 }  // namespace
