@@ -22,7 +22,9 @@ namespace dace::transform {
 class RefineNestedAccess : public SingleStateTransformation {
  public:
   std::string_view name() const override { return "RefineNestedAccess"; }
-  Modifies modifies() const override { return Modifies::Memlets; }
+  // Memlets of this state and of every state of the nested SDFG: the latter are other states,
+  // whose cached analyses only a NestedSDFGs report drops.
+  Modifies modifies() const override { return Modifies::Memlets | Modifies::NestedSDFGs; }
 
  protected:
   size_t pattern_size() const override { return 1; }

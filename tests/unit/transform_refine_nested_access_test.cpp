@@ -71,6 +71,34 @@ TEST(TransformRefineNestedAccess, NarrowsTheOuterMemletToTheBlockRead) {
   EXPECT_FALSE(applies_anywhere(*g, "RefineNestedAccess"));
 }
 
+// The inner memlets it re-bases are in another state than the one it is applied in: the
+// dependence sets cached for the nested state before are recomputed after (x read at 0:4 from
+// both access nodes, derived by hand from the block 1:5), not served stale (1:5).
+TEST(TransformRefineNestedAccess, DropsTheNestedStatesCachedDependenceSets) {
+  auto g = program(1);
+  const ir::State& s = *g->all_states()[0];
+  const ir::State* inner = nullptr;
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::NestedSDFG)
+      inner = static_cast<const ir::NestedSDFGNode*>(s.node(id))->sdfg->all_states()[0];
+  ASSERT_TRUE(inner);
+  AnalysisManager am;
+  auto x_reads = [&](const DependenceSets& d) {
+    std::vector<std::string> out;
+    for (const AccessNodeMemlets& a : d.access_nodes)
+      if (a.data == "x")
+        for (const AccessMemlet& m : a.memlets) out.push_back(m.subset ? sym::to_string(*m.subset) : "whole");
+    return out;
+  };
+  EXPECT_EQ(x_reads(am.dependence_sets(*inner)), (std::vector<std::string>{"1:5", "1:5"}));
+  std::unique_ptr<Transformation> t = make_transformation("RefineNestedAccess");
+  const Match m = t->enumerate(*g, am).at(0);
+  ASSERT_TRUE(apply_at(*g, *t, m, am).ok());
+  const int64_t computed = am.computed();
+  EXPECT_EQ(x_reads(am.dependence_sets(*inner)), (std::vector<std::string>{"0:4", "0:4"}));
+  EXPECT_GT(am.computed(), computed);  // recomputed (with its scope tree), not served cached
+}
+
 TEST(TransformRefineNestedAccess, RefusesAccessesToDifferentBlocks) {
   auto g = program(3);
   std::string why;
