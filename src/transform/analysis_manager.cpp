@@ -38,8 +38,14 @@ const DependenceSets& AnalysisManager::dependence_sets(const ir::State& state) {
 }
 
 const ScopeMemlets& AnalysisManager::scope_memlets(const ir::SDFG& sdfg, const ir::State& state) {
-  return lookup(scope_memlets_, state, computed_, cached_,
-                [&] { return ScopeMemlets::compute(sdfg, state, scope_tree(state)); });
+  auto it = scope_memlets_.find({&sdfg, &state});
+  if (it != scope_memlets_.end()) {
+    ++cached_;
+    return *it->second;
+  }
+  auto value = std::make_unique<ScopeMemlets>(ScopeMemlets::compute(sdfg, state, scope_tree(state)));
+  ++computed_;
+  return *scope_memlets_.emplace(std::make_pair(&sdfg, &state), std::move(value)).first->second;
 }
 
 void AnalysisManager::invalidate(Modifies modified) {
@@ -66,7 +72,8 @@ void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
   if (any(modified & kDependenceSetsDependOn)) dependence_sets_.erase(&state);
   // Descriptors belong to the SDFG, not to this state: every state's propagation may use them.
   if (any(modified & Modifies::Descriptors)) scope_memlets_.clear();
-  else if (any(modified & kScopeMemletsDependOn)) scope_memlets_.erase(&state);
+  else if (any(modified & kScopeMemletsDependOn))
+    std::erase_if(scope_memlets_, [&](const auto& entry) { return entry.first.second == &state; });
 }
 
 }  // namespace dace::transform

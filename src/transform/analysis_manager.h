@@ -4,8 +4,10 @@
 // for iteration order that could reach output.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 #include "ir/state.h"
 #include "transform/access_sets.h"
@@ -42,7 +44,8 @@ class AnalysisManager {
   // dependence test reads from each state of a loop body.
   const DependenceSets& dependence_sets(const ir::State& state);
   // The propagated memlets of every map scope of the state (scope_memlets.h); `sdfg` owns
-  // the state (its descriptors).
+  // the state (its descriptors). Cached per (sdfg, state): the descriptors are part of what
+  // it was computed from, so another sdfg given with the same state gets its own entry.
   const ScopeMemlets& scope_memlets(const ir::SDFG& sdfg, const ir::State& state);
 
   // Drops every cached analysis that depends on `modified` (all states).
@@ -68,7 +71,7 @@ class AnalysisManager {
   std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeAccessSets>> scope_access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<DependenceSets>> dependence_sets_;
-  std::unordered_map<const ir::State*, std::unique_ptr<ScopeMemlets>> scope_memlets_;
+  std::map<std::pair<const ir::SDFG*, const ir::State*>, std::unique_ptr<ScopeMemlets>> scope_memlets_;
   int64_t computed_ = 0, cached_ = 0;
 };
 

@@ -176,5 +176,26 @@ TEST(TransformScopeMemlets, ADescriptorChangeAnywhereDropsThem) {
   EXPECT_TRUE(same(now.propagated.subset.dims[0].end, E("2 * M - 1")));
 }
 
+// The cache is keyed by (sdfg, state): the descriptors come from the sdfg argument, so the same
+// state given with another SDFG (B twice as long) is propagated against that one's shapes, and
+// the first entry stays as it was.
+TEST(TransformScopeMemlets, KeyedByTheSdfgAsWellAsTheState) {
+  StencilMap x;
+  AnalysisManager am;
+  ir::SDFG other;
+  other.name = "other";
+  other.symbols = x.g->symbols;
+  other.arrays = x.g->arrays;
+  other.arrays.at("B").shape = {E("2 * M")};
+  EXPECT_TRUE(same(am.scope_memlets(*x.g, *x.s).of(x.entry)->outputs.at(0).propagated.subset.dims[0].end, E("M - 1")));
+  EXPECT_TRUE(same(am.scope_memlets(other, *x.s).of(x.entry)->outputs.at(0).propagated.subset.dims[0].end, E("2 * M - 1")));
+  EXPECT_TRUE(same(am.scope_memlets(*x.g, *x.s).of(x.entry)->outputs.at(0).propagated.subset.dims[0].end, E("M - 1")));
+  am.invalidate(*x.s, Modifies::Memlets);  // drops the state's entries under both SDFGs
+  const int64_t computed = am.computed();
+  am.scope_memlets(*x.g, *x.s);
+  am.scope_memlets(other, *x.s);
+  EXPECT_GE(am.computed(), computed + 2);
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
