@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +22,7 @@
 
 namespace dace::jit {
 class JitSession;
+class Program;
 }
 namespace dace::plugin {
 class Registry;
@@ -36,6 +38,9 @@ struct dace_context {
   std::shared_ptr<dace::plugin::Registry> registry;
   // jit::plugins_fingerprint of `registry`, computed once (part of every cache key).
   std::string plugins_fingerprint;
+  // Tests only (pipeline::CompileRequest::before_optimized_install), read under jit_mutex:
+  // holds each tiered program's swap until it returns.
+  std::function<void()> before_optimized_install;
 };
 
 struct dace_sdfg {
@@ -59,6 +64,9 @@ struct dace_sdfg {
 };
 
 namespace dace::capi {
+
+// The compiled program behind a handle (tests read its tier state: jit::TierState).
+const jit::Program& jit_program_of(const dace_program_t& program);
 
 // Records `error` as this thread's last error and returns its status. Never throws.
 dace_status_t record(Error error) noexcept;

@@ -462,6 +462,10 @@ Status evaluate_layout(int64_t* out, size_t capacity, size_t* out_ndim, const da
 
 }  // namespace
 
+namespace dace::capi {
+const jit::Program& jit_program_of(const dace_program_t& program) { return *program.program; }
+}  // namespace dace::capi
+
 extern "C" {
 
 dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version) {
@@ -483,9 +487,11 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     const auto t_start = Clock::now();
     DACE_TRY(ensure_jit(context, str_or_empty(opts.cache_dir)));
     dace::pipeline::Backend backend;
+    std::function<void()> hold_swap;
     {
       std::lock_guard<std::mutex> lock(context->jit_mutex);
       backend = {context->session, context->registry, context->plugins_fingerprint};
+      hold_swap = context->before_optimized_install;
     }
     dace::pipeline::CompileRequest request;
     request.sdfg = &g;
@@ -498,6 +504,7 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     request.optimize = str_or_empty(opts.optimize);
     request.tiered = opts.tiered != 0;
     request.wait_optimized = opts.wait_optimized != 0;
+    request.before_optimized_install = std::move(hold_swap);
     request.emulate_device = opts.emulate_device != 0;
     request.bounds_check = opts.bounds_check != 0;
     auto compiled = dace::pipeline::compile(request, backend);

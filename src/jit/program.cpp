@@ -4,6 +4,7 @@
 #include <ffi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <new>
 #include <string>
@@ -70,6 +71,9 @@ struct Program::Impl {
   std::mutex mutex;  // taken by calls, reset, release and the tier swap
   void* state = nullptr;
   bool released = false;
+  int code_tier = 2;  // the tier of init/program/exit (under `mutex`)
+  // Read without the call lock by optimized_tier(); written under it.
+  std::atomic<uint64_t> first_tier_calls{0}, optimized_tier_calls{0};
 
   // The optimized tier: its job's thread, and what it reported (under tier_mutex).
   ProgramEntryPoints entry;
@@ -93,6 +97,7 @@ struct Program::Impl {
       init = *init_fn;
       program = *program_fn;
       exit = *exit_fn;
+      code_tier = 2;
       Result<void*> st = next->lookup(codegen::kStatusSymbol);
       status = st ? static_cast<codegen::StatusRecord*>(*st) : nullptr;
       Result<void*> ir = next->lookup(codegen::kInstrumentSymbol);
@@ -231,6 +236,7 @@ Status Program::call(const std::vector<ArgValue>& values) {
     p.state = state;
   }
   for (size_t i = 0; i < values.size(); ++i) p.slots[i] = values[i];
+  (p.code_tier == 1 ? p.first_tier_calls : p.optimized_tier_calls).fetch_add(1, std::memory_order_relaxed);
   if (p.status) p.status->code = 0;
   if (p.instrument) p.instrument->count = 0;
   ffi_call(&p.program_cif, FFI_FN(p.program), nullptr, p.program_values.data());
@@ -268,6 +274,10 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
   // allocate (a bad_alloc thrown in the thread ends the process).
   Status out_of_memory = make_error(Code::OutOfMemory, "out of memory compiling the optimized tier");
   Status not_started = make_error(Code::OutOfMemory, "cannot start the optimized tier's compile thread");
+  {
+    std::lock_guard<std::mutex> lock(p.mutex);
+    p.code_tier = 1;
+  }
   {
     std::lock_guard<std::mutex> lock(p.tier_mutex);
     p.tier.tier = 1;
@@ -339,8 +349,14 @@ Status Program::wait_optimized_tier() {
 }
 
 TierState Program::optimized_tier() const {
-  std::lock_guard<std::mutex> lock(impl_->tier_mutex);
-  return impl_->tier;
+  TierState out;
+  {
+    std::lock_guard<std::mutex> lock(impl_->tier_mutex);
+    out = impl_->tier;
+  }
+  out.first_tier_calls = impl_->first_tier_calls.load(std::memory_order_relaxed);
+  out.optimized_tier_calls = impl_->optimized_tier_calls.load(std::memory_order_relaxed);
+  return out;
 }
 
 }  // namespace dace::jit

@@ -63,6 +63,10 @@ struct TierState {
   std::optional<std::chrono::steady_clock::time_point> swapped_at;  // when tier 2 came in
   double swap_ms = 0;           // taking the call lock and installing the new entry points
   CompileStats optimized;       // the optimized module's compile statistics
+  // Calls that ran the tier 1 code and the tier 2 (optimized or only) code, counted under
+  // the call lock by the code they ran, so a test can tell which side of the swap each
+  // call was on (capi_program_tiers_test.cpp).
+  uint64_t first_tier_calls = 0, optimized_tier_calls = 0;
 };
 
 class Program {

@@ -189,7 +189,8 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   if (tiered) {
     std::shared_ptr<jit::JitSession> shared = backend.session;
     out.program->start_optimized_tier(
-        [shared, co, bitcode = std::move(bitcode), name = g.name]() -> Result<std::unique_ptr<jit::JitModule>> {
+        [shared, co, bitcode = std::move(bitcode), name = g.name,
+         hold = request.before_optimized_install]() -> Result<std::unique_ptr<jit::JitModule>> {
           const auto t_tier = Clock::now();
           auto context = std::make_unique<llvm::LLVMContext>();
           auto module = jit::read_bitcode(bitcode, *context);
@@ -198,6 +199,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
           log::info("compile", "sdfg \"" + name + "\": O" + std::to_string(co.opt.level) + " tier " +
                                    (compiled ? "compiled in " : "failed after ") + log::ms(ms_since(t_tier)) +
                                    (compiled ? " (swapped in before the next call)" : ": " + compiled.error().message));
+          if (compiled && hold) hold();
           return compiled;
         });
   }

@@ -14,6 +14,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -48,6 +49,10 @@ struct CompileRequest {
   // at opt_level 0, with a dump_dir or on a cache hit: one compile at opt_level, as before.
   bool tiered = true;
   bool wait_optimized = false;  // return only once the optimized tier is in (or failed)
+  // Tests only: run on the optimized tier's thread once its code is compiled, before it is
+  // swapped in; blocking in it holds the swap, so a test can have calls racing a swap it
+  // releases (capi_program_tiers_test.cpp). Not set by any user-facing option.
+  std::function<void()> before_optimized_install;
   // Device code runs on the host (codegen::LowerOptions::emulate_device); DACE_CUDA_EMULATE=1
   // in the environment sets it too.
   bool emulate_device = false;

@@ -4,8 +4,10 @@
 // with the optimized tier in, tiered = 0 is one compile as in version 2, and the cache holds
 // the optimized tier (byte-identical to a single-tier compile's entry).
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <string>
 #include <thread>
@@ -15,6 +17,7 @@
 
 #include "builder/api_internal.h"
 #include "capi_program_test_util.h"
+#include "jit/program.h"
 #include "jit/session.h"
 
 namespace {
@@ -189,48 +192,98 @@ TEST(CApiProgramTiers, WaitOptimizedReturnsWithTheOptimizedTierCached) {
   dace_sdfg_release(sdfg);
 }
 
-// Eight threads call a tiered program from its first call until well after the optimized
-// tier came in; every call must give the plain loop's result.
+// Waits (sleeping) until `done()` or about a minute has passed; whether it got there.
+template <class F>
+bool wait_until(F done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// Eight threads call a tiered program while its optimized tier is held back after its
+// compile (the context's test hook, pipeline::CompileRequest::before_optimized_install), so
+// on any machine they run on tier 1 first; the swap is then let go while they keep calling,
+// and they go on calling on the optimized tier. The program counts the calls each tier's code
+// ran (jit::TierState, under the call lock), so the test knows which side of the swap every
+// call was on. Every call must give the plain loop's result. A swap that installed the new
+// entry points or unloaded the old module without taking the call lock would pull code or
+// state from under a running call (a crash or a wrong B) or miscount the tiers.
 TEST(CApiProgramTiers, EightThreadsCallAcrossTheSwap) {
   dace_context_t* ctx = nullptr;
   ASSERT_DACE_OK(dace_context_create(&ctx));
+  std::promise<void> gate;
+  std::shared_future<void> opened = gate.get_future().share();
+  bool gate_open = false;
+  auto open_gate = [&] {
+    if (!gate_open) gate.set_value();
+    gate_open = true;
+  };
+  std::atomic<bool> held{false};
+  {
+    std::lock_guard<std::mutex> lock(ctx->jit_mutex);
+    ctx->before_optimized_install = [opened, &held] {
+      held = true;
+      opened.wait();
+    };
+  }
   dace_sdfg_t* sdfg = make_axpb("tiers_threads", "3");
   dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
   dace_program_t* p = nullptr;
   ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+  const dace::jit::Program& program = dace::capi::jit_program_of(*p);
   ASSERT_EQ(stats_of(p).tiered, 1);
-  std::atomic<int> calls_in_tier1{0}, calls_after{0}, failures{0};
-  std::atomic<bool> swapped{false};
+
+  constexpr int kThreads = 8, kCallsBefore = 20, kCallsAfter = 50;
+  std::atomic<int> failures{0}, threads_ready{0};
+  std::atomic<uint64_t> calls_made{0};
+  std::atomic<bool> swap_done{false}, give_up{false};
   std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t) {
+  for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      const int64_t n = 200 + 37 * t;  // different sizes: calls re-initialize the state too
-      for (int k = 0; k < 100000; ++k) {
-        const bool after = swapped.load();
+      const int64_t n = 2000 + 37 * t;  // different sizes: calls re-initialize the state too
+      int before = 0, after = 0;
+      while (!give_up.load()) {
+        const bool swapped = swap_done.load();
         if (!call_and_check(p, n, 0.5 * t)) failures++;
-        if (after && ++calls_after > 400) break;
-        if (!after) {
-          dace_compile_stats_t st{};
-          st.version = DACE_COMPILE_STATS_VERSION;
-          if (dace_program_compile_stats(&st, p) != DACE_OK) failures++;
-          if (st.tier == 2) {
-            swapped = true;
-          } else {
-            calls_in_tier1++;
-          }
-        }
+        calls_made++;
+        if (!swapped && ++before == kCallsBefore) threads_ready++;
+        if (swapped && ++after == kCallsAfter) break;
       }
     });
   }
+  // Every thread has called on tier 1 and the optimized code is compiled and held.
+  const bool ready = wait_until([&] { return threads_ready.load() == kThreads && held.load(); });
+  EXPECT_TRUE(ready) << "threads ready " << threads_ready.load() << ", optimized tier held " << held.load();
+  const dace::jit::TierState held_state = program.optimized_tier();
+  EXPECT_EQ(held_state.tier, 1);
+  EXPECT_TRUE(held_state.pending);
+  EXPECT_GE(held_state.first_tier_calls, uint64_t{kThreads * kCallsBefore});
+  EXPECT_EQ(held_state.optimized_tier_calls, 0u) << "a call ran the optimized code while its install was held";
+  EXPECT_EQ(stats_of(p).tier, 1);
+
+  open_gate();  // the swap happens while the eight threads call
+  const bool swapped = wait_until([&] { return !program.optimized_tier().pending; });
+  EXPECT_TRUE(swapped) << "the optimized tier did not come in";
+  const dace::jit::TierState at_swap = program.optimized_tier();
+  EXPECT_EQ(at_swap.tier, 2);
+  EXPECT_TRUE(at_swap.status.ok()) << at_swap.status.error().message;
+  swap_done = true;
+  if (!ready || !swapped) give_up = true;
   for (auto& th : threads) th.join();
+
   EXPECT_EQ(failures.load(), 0);
-  EXPECT_TRUE(swapped.load()) << "the optimized tier never came in";
-  EXPECT_GT(calls_after.load(), 400);
+  const dace::jit::TierState end = program.optimized_tier();
+  EXPECT_EQ(end.first_tier_calls, at_swap.first_tier_calls) << "a call ran tier 1 code after the swap";
+  EXPECT_GE(end.optimized_tier_calls, uint64_t{kThreads * kCallsAfter});
+  EXPECT_EQ(end.first_tier_calls + end.optimized_tier_calls, calls_made.load()) << "each call ran exactly one tier";
   dace_compile_stats_t st = stats_of(p);
   EXPECT_EQ(st.tier, 2);
   EXPECT_GE(st.optimized_ms, st.total_ms);
-  // calls_in_tier1 may be 0 on a fast machine: the swap can beat the threads' first calls.
-  RecordProperty("calls_in_tier1", calls_in_tier1.load());
+  RecordProperty("calls_in_tier1", static_cast<int>(end.first_tier_calls));
+  RecordProperty("calls_in_tier2", static_cast<int>(end.optimized_tier_calls));
   dace_program_release(p);
   EXPECT_EQ(live_modules(ctx), 0u);
   dace_sdfg_release(sdfg);
