@@ -298,17 +298,22 @@ Result<std::array<int64_t, 3>> point_kernel_block(const StateEmitter& se, int en
   return block_size(node.map, threads_run_loops(se.state, se.parents, entry), where);
 }
 
+Status check_kernel_map(const codegen::ScopeContext& context, const std::string& schedule) {
+  const std::string where = context.se.where(context.entry);
+  if (context.se.f->parallel_context)
+    return make_error(Code::Unsupported, where + ": a " + schedule + " map inside a parallel map or a kernel cannot be compiled yet");
+  if (context.map.params.empty()) return make_error(Code::InvalidSdfg, where + ": " + schedule + " map without parameters");
+  if (context.map.range.dims.size() < context.map.params.size())
+    return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
+  return Status::success();
+}
+
 Status lower_device_map(codegen::ScopeContext& context) {
   StateEmitter& se = context.se;
   const ir::MapScope& map = context.map;
   const int entry = context.entry;
-  Frame& outer = *se.f;
   const std::string where = se.where(entry);
-  if (outer.parallel_context)
-    return make_error(Code::Unsupported, where + ": a GPU_Device map inside a parallel map or a kernel cannot be compiled yet");
-  if (map.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_Device map without parameters");
-  if (map.range.dims.size() < map.params.size())
-    return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
+  if (Status placed = check_kernel_map(context, "GPU_Device"); !placed.ok()) return placed;
   KernelState ks;
   ks.where = where;
   Result<bool> thread_blocks = thread_block_layout(se.state, se.parents, entry, ks.block);

@@ -21,6 +21,9 @@ constexpr int64_t kDefaultBlock1D = 256;
 // load/store units then serve all 200 threads' uncoalesced accesses).
 constexpr int64_t kLoopingThreadsBlock1D = 32;
 
+// A map that becomes a kernel of its own (GPU_Device, GPU_Persistent) must sit in host code and
+// have parameters with a range each; `schedule` names it in the message.
+Status check_kernel_map(const codegen::ScopeContext& context, const std::string& schedule);
 Status lower_device_map(codegen::ScopeContext& context);
 
 // The block of a kernel whose threads each run one point of the map at `entry`: its

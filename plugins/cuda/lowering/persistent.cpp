@@ -68,11 +68,7 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
   const int entry = context.entry;
   Frame& outer = *se.f;
   const std::string where = se.where(entry);
-  if (outer.parallel_context)
-    return make_error(Code::Unsupported, where + ": a GPU_Persistent map inside a parallel map or a kernel cannot be compiled yet");
-  if (map.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_Persistent map without parameters");
-  if (map.range.dims.size() < map.params.size())
-    return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
+  if (Status placed = check_kernel_map(context, "GPU_Persistent"); !placed.ok()) return placed;
   auto inside = [&](int id) {
     for (int p = se.parents[static_cast<size_t>(id)]; p >= 0; p = se.parents[static_cast<size_t>(p)])
       if (p == entry) return true;
