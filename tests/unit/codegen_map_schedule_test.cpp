@@ -10,6 +10,7 @@
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "parallel_for_calls.h"
+#include "triangle_sdfg_support.h"
 
 namespace dace::codegen::testing {
 namespace {
@@ -34,27 +35,11 @@ std::unique_ptr<ir::SDFG> flat_map() {
 // C[i, j] = i * 100 + j for j <= i: a parallel map over rows of uneven length, each row a
 // sequential inner map (the body nests a loop of its own).
 std::unique_ptr<ir::SDFG> triangle_rows(ir::OmpSchedule schedule, int64_t chunk) {
-  auto g = std::make_unique<ir::SDFG>();
-  g->name = "triangle";
-  g->symbols["N"] = ir::DType::of(T::Int64);
-  add_array(*g, "C", T::Int64, {"N", "N"});
-  ir::State& s = add_state(*g, *g, "s");
-  auto [oe, ox] = map(s, {"i"}, "0:N", ir::ScheduleType::CPU_Multicore);
-  auto& rows = static_cast<ir::MapEntry*>(s.node(oe))->map;
+  TriangleSdfg tri = triangle_sdfg("triangle", ir::ScheduleType::CPU_Multicore, ir::ScheduleType::Sequential);
+  auto& rows = static_cast<ir::MapEntry*>(tri.state->node(tri.outer_entry))->map;
   rows.omp_schedule = schedule;
   rows.omp_chunk_size = chunk;
-  auto [ie, ix] = map(s, {"j"}, "0:i+1", ir::ScheduleType::Sequential);
-  int t = tasklet(s, "c = i * 100 + j", {}, {"c"});
-  edge(s, oe, "", ie, "", "");
-  edge(s, ie, "", t, "", "");
-  s.node(ix)->in_connectors["IN_C"] = ir::DType{};
-  s.node(ix)->out_connectors["OUT_C"] = ir::DType{};
-  s.node(ox)->in_connectors["IN_C"] = ir::DType{};
-  s.node(ox)->out_connectors["OUT_C"] = ir::DType{};
-  edge(s, t, "c", ix, "IN_C", "C[i, j]");
-  edge(s, ix, "OUT_C", ox, "IN_C", "C[i, 0:i+1]");
-  edge(s, ox, "OUT_C", access(s, "C"), "", "C[0:N, 0:N]");
-  return g;
+  return std::move(tri.sdfg);
 }
 
 TEST(CodegenMapSchedule, FlatBodyKeepsStaticBlocks) {

@@ -8,6 +8,7 @@
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
+#include "triangle_sdfg_support.h"
 
 namespace dace::codegen::testing {
 namespace {
@@ -197,23 +198,7 @@ TEST(CodegenMap, WcrCustomAndMax) {
 // A map nested in a map, with symbolic inner bounds depending on the outer parameter
 // (a triangle).
 TEST(CodegenMap, NestedTriangularMaps) {
-  auto g = std::make_unique<ir::SDFG>();
-  g->name = "tri";
-  g->symbols["N"] = ir::DType::of(T::Int64);
-  add_array(*g, "C", T::Int64, {"N", "N"});
-  ir::State& s = add_state(*g, *g, "s");
-  auto [oe, ox] = map(s, {"i"}, "0:N", ir::ScheduleType::Default);
-  auto [ie, ix] = map(s, {"j"}, "0:i+1", ir::ScheduleType::Default);
-  int t = tasklet(s, "c = i * 100 + j", {}, {"c"});
-  edge(s, oe, "", ie, "", "");
-  edge(s, ie, "", t, "", "");
-  s.node(ix)->in_connectors["IN_C"] = ir::DType{};
-  s.node(ix)->out_connectors["OUT_C"] = ir::DType{};
-  s.node(ox)->in_connectors["IN_C"] = ir::DType{};
-  s.node(ox)->out_connectors["OUT_C"] = ir::DType{};
-  edge(s, t, "c", ix, "IN_C", "C[i, j]");
-  edge(s, ix, "OUT_C", ox, "IN_C", "C[i, 0:i+1]");
-  edge(s, ox, "OUT_C", access(s, "C"), "", "C[0:N, 0:N]");
+  std::unique_ptr<ir::SDFG> g = triangle_sdfg("tri", ir::ScheduleType::Default, ir::ScheduleType::Default).sdfg;
   ASSERT_TRUE(analysis::validate(*g).ok()) << analysis::validate(*g).error().message;
   const int64_t n = 9;
   std::vector<int64_t> c(n * n, -1);
