@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -237,6 +238,26 @@ TEST(CudaStreams, LibraryNodesAndDeviceTaskletsAreWorkItems) {
   EXPECT_EQ(cuda::plan_streams(*g, s, 4, no_device_tasklet).items.size(), 1u);
 }
 
+// The edge binding a view to its data moves nothing: not a copy item, and the kernel reading
+// the view continues the stream of the kernel that wrote the data.
+TEST(CudaStreams, AViewBindingIsNoCopy) {
+  auto g = gpu_sdfg("view", {"A", "X", "B"});
+  add_view(*g, "V", T::Float64, {"N"}, {"1"});
+  g->arrays.at("V").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  int x = access(s, "X"), v = access(s, "V");
+  kernel(s, access(s, "A"), "A", x, "X", "kx");
+  edge(s, x, "", v, "", "X[0:N]");
+  kernel(s, v, "V", access(s, "B"), "B", "kv");
+  cuda::StreamPlan plan = cuda::plan_streams(*g, s, 4, no_device_tasklet);
+  const char* expected =
+      "item 0: kernel 3 \"kx\" stream 0\n"
+      "item 1: kernel 7 \"kv\" stream 0\n"
+      "streams 1\n";
+  EXPECT_EQ(cuda::describe(plan, s), expected);
+  EXPECT_EQ(plan.items[1].producers, std::vector<int>{0});
+}
+
 // The same state, planned again or copied, gives the same plan, byte for byte.
 TEST(CudaStreams, TheAssignmentIsDeterministic) {
   std::unique_ptr<ir::SDFG> g = join_sdfg();
@@ -301,6 +322,9 @@ TEST(CudaStreams, CorpusGpuStatesArePlannedConsistently) {
         }
       }
       planned += plan.items.size();
+      if (plan.concurrent())
+        std::printf("%s state \"%s\": %zu items on %d streams\n", file.filename().c_str(), s.label.c_str(),
+                    plan.items.size(), plan.streams);
     }
   }
   EXPECT_GT(planned, 0u) << "no GPU work found in the corpus's GPU SDFGs";

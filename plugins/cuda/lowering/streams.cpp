@@ -52,7 +52,7 @@ struct Units {
       const ir::DataflowEdge* edge = state.edge(e);
       const int src = unit_of(edge->src), dst = unit_of(edge->dst);
       if (src == -1 || dst == -1 || src == dst) continue;
-      if (as_access(state, edge->src) && as_access(state, edge->dst)) {
+      if (as_access(state, edge->src) && as_access(state, edge->dst) && !aliases(edge->src) && !aliases(edge->dst)) {
         const int c = copy_unit(e);
         all.insert(c);
         link(src, c);
@@ -61,6 +61,14 @@ struct Units {
         link(src, dst);
       }
     }
+  }
+
+  // A view or reference: an edge between it and other data binds it (no data moves), so
+  // it passes dependencies on like an access node instead of being a copy.
+  bool aliases(int node) const {
+    auto it = sdfg.arrays.find(as_access(state, node)->data);
+    return it != sdfg.arrays.end() &&
+           (it->second.kind == ir::DataKind::View || it->second.kind == ir::DataKind::Reference);
   }
 
   void link(int a, int b) {

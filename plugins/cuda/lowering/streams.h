@@ -1,6 +1,7 @@
 // Which CUDA stream each piece of GPU work of a state runs on (docs/cuda.md "Streams and
 // events"). The work items of a state are its top-level GPU_Device / GPU_Persistent maps
-// (kernels), its copies from or to GPU_Global memory, its library nodes with operands there
+// (kernels), its copies from or to GPU_Global memory (not the edges that bind a view or a
+// reference), its library nodes with operands there
 // (Reduce kernels, cuBLAS products) and its cuBLAS C++ tasklets. One item depends on another
 // when data flows from the producer to the consumer through access nodes only; a path through
 // host work (a host tasklet or map, a nested SDFG) is ordered by the host, which synchronizes
