@@ -63,6 +63,17 @@ Loaded load() {
             resolve(get, "cuModuleLoadData", d.cuModuleLoadData, l.error) &&
             resolve(get, "cuModuleGetFunction", d.cuModuleGetFunction, l.error) &&
             resolve(get, "cuLaunchKernel", d.cuLaunchKernel, l.error) &&
+            resolve(get, "cuStreamCreate", d.cuStreamCreate, l.error) &&
+            resolve(get, "cuStreamDestroy", d.cuStreamDestroy, l.error) &&
+            resolve(get, "cuStreamSynchronize", d.cuStreamSynchronize, l.error) &&
+            resolve(get, "cuStreamWaitEvent", d.cuStreamWaitEvent, l.error) &&
+            resolve(get, "cuEventCreate", d.cuEventCreate, l.error) &&
+            resolve(get, "cuEventDestroy", d.cuEventDestroy, l.error) &&
+            resolve(get, "cuEventRecord", d.cuEventRecord, l.error) &&
+            resolve(get, "cuMemcpyHtoDAsync", d.cuMemcpyHtoDAsync, l.error) &&
+            resolve(get, "cuMemcpyDtoHAsync", d.cuMemcpyDtoHAsync, l.error) &&
+            resolve(get, "cuMemcpyDtoDAsync", d.cuMemcpyDtoDAsync, l.error) &&
+            resolve(get, "cuMemcpy2DAsync", d.cuMemcpy2DAsync, l.error) &&
             resolve(get, "cuGetErrorString", d.cuGetErrorString, l.error) &&
             resolve(get, "cuGetErrorName", d.cuGetErrorName, l.error);
   if (!ok) return l;

@@ -177,7 +177,12 @@ std::string emulated_entry(const std::string& runtime_entry) {
   static const std::set<std::string> emulated = {"init",   "error",       "error_at",     "status", "malloc",
                                                  "free",   "copy",        "copy_2d",      "memset", "launch",
                                                  "synchronize", "gemm",  "argument_in",  "argument_out",
-                                                 "reserve_stack", "persistent_blocks"};
+                                                 "reserve_stack", "persistent_blocks",
+                                                 // streams and events (runtime/dace_cuda_runtime.h)
+                                                 "stream_create", "stream_destroy", "event_create",
+                                                 "event_destroy", "event_record", "stream_wait_event",
+                                                 "stream_synchronize", "launch_on", "copy_on", "copy_2d_on",
+                                                 "gemm_on"};
   const std::string prefix = "dace_cuda_";
   if (runtime_entry.rfind(prefix, 0) != 0) return "";
   const std::string rest = runtime_entry.substr(prefix.size());

@@ -36,6 +36,29 @@ int32_t dace_cuda_emu_synchronize(void);
 int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                            int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                            int64_t c_cs);
+/* Streams and events of the emulated device: work runs in call order on the calling thread,
+ * so nothing waits, but the handles are checked as the real runtime checks them (an event
+ * waited on must have been recorded, handles must be live: runtime/stream_book.h); a misuse
+ * fails the call and records the error. Handles are distinct non-null tokens. */
+void* dace_cuda_emu_stream_create(void);
+int32_t dace_cuda_emu_stream_destroy(void* stream);
+void* dace_cuda_emu_event_create(void);
+int32_t dace_cuda_emu_event_destroy(void* event);
+int32_t dace_cuda_emu_event_record(void* event, void* stream);
+int32_t dace_cuda_emu_stream_wait_event(void* stream, void* event);
+int32_t dace_cuda_emu_stream_synchronize(void* stream);
+int32_t dace_cuda_emu_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
+                                int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z,
+                                int32_t shared_bytes, void** params);
+int32_t dace_cuda_emu_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind);
+int32_t dace_cuda_emu_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
+                                 int64_t width_bytes, int64_t height, int32_t kind);
+int32_t dace_cuda_emu_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int64_t k, double alpha,
+                              const void* a, int64_t a_rs, int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs,
+                              double beta, void* c, int64_t c_rs, int64_t c_cs);
+/* Streams and events created and not yet destroyed (tests check a program's exit path). */
+int64_t dace_cuda_emu_live_streams(void);
+int64_t dace_cuda_emu_live_events(void);
 /* The index (x, y, z) of the block the calling thread's launch is running. */
 const int64_t* dace_cuda_emu_block_index(void);
 const char* dace_cuda_emu_error_at(const char* operation);
@@ -50,7 +73,8 @@ int64_t dace_cuda_emu_stack_limit(void);
 
 /* Fault injection (tests of the generated code's failure paths): the call `skip` + 1 from now
  * of dace_cuda_emu_`entry` ("malloc", "copy", "copy_2d", "memset", "free", "argument_in",
- * "argument_out", "launch", "synchronize", "gemm", "reserve_stack") fails as the driver's would: it does
+ * "argument_out", "launch", "synchronize", "gemm", "reserve_stack", "stream_create", "event_create",
+ * "event_record", "stream_wait_event", "stream_synchronize") fails as the driver's would: it does
  * nothing, returns its failure value and records "dace_cuda_<entry>: injected failure" as
  * the error, replacing any earlier one. From then on every one of those entries fails (the
  * real runtime's errors are sticky), until `entry` NULL cancels the injection and clears the

@@ -57,6 +57,35 @@ int32_t dace_cuda_reserve_stack(int64_t bytes);
  * of a GPU_Persistent kernel. 0 on failure (the runtime's error says why). */
 int64_t dace_cuda_persistent_blocks(int64_t block_threads);
 
+/* Streams and events (docs/cuda.md "Streams and events"). A program that runs independent
+ * work concurrently creates its streams and events at init and destroys them at exit; a NULL
+ * stream is the default stream. Streams are created blocking (CU_STREAM_DEFAULT): work on
+ * the default stream (argument copies, work left there) waits for theirs and theirs for it,
+ * so only work on two created streams overlaps. The host still synchronizes a stream before
+ * it reads what a copy to host memory queued there wrote. Waiting on an event that was never
+ * recorded, and using a handle that is not live, is an error of the generated code: the call
+ * fails with the status naming it (CUDA itself would let such a wait pass). NULL / nonzero
+ * on failure. */
+void* dace_cuda_stream_create(void);
+int32_t dace_cuda_stream_destroy(void* stream);
+void* dace_cuda_event_create(void);
+int32_t dace_cuda_event_destroy(void* event);
+/* The event completes when the work queued on `stream` so far has. */
+int32_t dace_cuda_event_record(void* event, void* stream);
+/* Work queued on `stream` after this call starts once `event` (recorded before) completed. */
+int32_t dace_cuda_stream_wait_event(void* stream, void* event);
+/* The host waits for the work queued on `stream`; a failure of that work is the status. */
+int32_t dace_cuda_stream_synchronize(void* stream);
+/* dace_cuda_launch / copy / copy_2d queued on `stream` (NULL: the default stream, which is what
+ * the entries above without a stream use). Copies to host memory are complete only after the
+ * stream is synchronized. */
+int32_t dace_cuda_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
+                            int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes,
+                            void** params);
+int32_t dace_cuda_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind);
+int32_t dace_cuda_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
+                             int64_t width_bytes, int64_t height, int32_t kind);
+
 enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };
 /* C (m x n) = alpha * A (m x k) * B (k x n) + beta * C, all in device memory, element (i, j)
  * of X at X + i * x_rs + j * x_cs (elements), through cuBLAS (libcublas opened at the first
@@ -64,6 +93,10 @@ enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };
 int32_t dace_cuda_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                        int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                        int64_t c_cs);
+/* dace_cuda_gemm queued on `stream` (cublasSetStream before the call; NULL: the default stream). */
+int32_t dace_cuda_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
+                          int64_t a_rs, int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c,
+                          int64_t c_rs, int64_t c_cs);
 /* "cuBLAS <version> (<library>)" when libcublas can be opened, else why not; no device needed. */
 const char* dace_cuda_blas_status(void);
 

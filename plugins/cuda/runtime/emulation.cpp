@@ -2,6 +2,7 @@
 #include "runtime/dace_cuda_runtime.h"
 
 #include "runtime/gemm_plan.h"
+#include "runtime/stream_book.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -82,6 +83,40 @@ bool injected(const char* entry) {
   e.first = std::string("dace_cuda_") + entry + ": injected failure (emulated device)";
   std::fprintf(stderr, "libdace cuda (emulated): %s\n", e.first.c_str());
   return true;
+}
+
+// Live streams and events of the emulated device. Handles are tokens from a counter (never
+// dereferenced), distinct from each other and from null, the default stream.
+struct Streams {
+  std::mutex mutex;
+  dace::cuda::StreamBook book;
+  uintptr_t next_token = 0x5000;
+};
+
+Streams& streams() {
+  static Streams s;
+  return s;
+}
+
+void* new_token(bool stream) {
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  void* token = reinterpret_cast<void*>(s.next_token);
+  s.next_token += 0x10;
+  if (stream) s.book.add_stream(token); else s.book.add_event(token);
+  return token;
+}
+
+// "" when `check` (run on the book under its lock) accepts the use, else records the error.
+template <class Check>
+int32_t checked(const char* entry, Check check) {
+  std::string bad;
+  {
+    Streams& s = streams();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    bad = check(s.book);
+  }
+  return bad.empty() ? 0 : fail(std::string("dace_cuda_") + entry + ": " + bad);
 }
 
 std::mutex stack_mutex;
@@ -219,6 +254,70 @@ int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double
     return fail("gemm of an unknown element type " + std::to_string(type));
   }
   return 0;
+}
+
+void* dace_cuda_emu_stream_create(void) { return injected("stream_create") ? nullptr : new_token(true); }
+
+int32_t dace_cuda_emu_stream_destroy(void* stream) {
+  return checked("stream_destroy", [&](dace::cuda::StreamBook& b) { return b.remove_stream(stream); });
+}
+
+void* dace_cuda_emu_event_create(void) { return injected("event_create") ? nullptr : new_token(false); }
+
+int32_t dace_cuda_emu_event_destroy(void* event) {
+  return checked("event_destroy", [&](dace::cuda::StreamBook& b) { return b.remove_event(event); });
+}
+
+int32_t dace_cuda_emu_event_record(void* event, void* stream) {
+  if (injected("event_record")) return 1;
+  return checked("event_record", [&](dace::cuda::StreamBook& b) { return b.record(event, stream); });
+}
+
+int32_t dace_cuda_emu_stream_wait_event(void* stream, void* event) {
+  if (injected("stream_wait_event")) return 1;
+  return checked("stream_wait_event", [&](dace::cuda::StreamBook& b) { return b.wait(stream, event); });
+}
+
+int32_t dace_cuda_emu_stream_synchronize(void* stream) {
+  if (injected("stream_synchronize")) return 1;
+  return checked("stream_synchronize", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); });
+}
+
+int32_t dace_cuda_emu_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
+                                int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z,
+                                int32_t shared_bytes, void** params) {
+  if (checked("launch_on", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
+  return dace_cuda_emu_launch(ptx, kernel, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes, params);
+}
+
+int32_t dace_cuda_emu_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind) {
+  if (checked("copy_on", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
+  return dace_cuda_emu_copy(dst, src, bytes, kind);
+}
+
+int32_t dace_cuda_emu_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
+                                 int64_t width_bytes, int64_t height, int32_t kind) {
+  if (checked("copy_2d_on", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
+  return dace_cuda_emu_copy_2d(dst, dst_pitch, src, src_pitch, width_bytes, height, kind);
+}
+
+int32_t dace_cuda_emu_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int64_t k, double alpha,
+                              const void* a, int64_t a_rs, int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs,
+                              double beta, void* c, int64_t c_rs, int64_t c_cs) {
+  if (checked("gemm_on", [&](dace::cuda::StreamBook& book) { return book.use_stream(stream); })) return 1;
+  return dace_cuda_emu_gemm(type, m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+}
+
+int64_t dace_cuda_emu_live_streams(void) {
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return static_cast<int64_t>(s.book.live_streams());
+}
+
+int64_t dace_cuda_emu_live_events(void) {
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return static_cast<int64_t>(s.book.live_events());
 }
 
 const int64_t* dace_cuda_emu_block_index(void) { return block_index; }

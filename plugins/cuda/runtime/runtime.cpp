@@ -10,6 +10,7 @@
 
 #include "driver/cuda_driver.h"
 #include "runtime/gemm_plan.h"
+#include "runtime/stream_book.h"
 
 #include <dlfcn.h>
 
@@ -19,6 +20,8 @@ namespace {
 
 using dace::cuda::CUcontext;
 using dace::cuda::CUdeviceptr;
+using dace::cuda::CUevent;
+using dace::cuda::CUstream;
 using dace::cuda::CUfunction;
 using dace::cuda::CUmodule;
 using dace::cuda::CUresult;
@@ -37,6 +40,7 @@ struct Runtime {
   size_t stack_limit = 0;  // CU_LIMIT_STACK_SIZE as last read or set; 0 = not read yet
   std::set<std::string> messages;  // dace_cuda_error_at's texts (stable addresses)
   std::string refusal;  // the last refused request that left the runtime usable (not sticky)
+  dace::cuda::StreamBook streams;  // live streams and events, recorded events
 };
 
 Runtime& rt() {
@@ -92,12 +96,22 @@ int32_t check(Runtime& r, const Driver& d, CUresult e, const char* what) {
 
 CUdeviceptr dev(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p)); }
 
+CUstream as_stream(void* s) { return static_cast<CUstream>(s); }
+CUevent as_event(void* e) { return static_cast<CUevent>(e); }
+
+// Records `bad` (a misuse of streams or events by generated code, runtime/stream_book.h) as
+// the error of `entry`; 0 when there is none.
+int32_t misuse(Runtime& r, const char* entry, const std::string& bad) {
+  return bad.empty() ? 0 : fail(r, std::string(entry) + ": " + bad);
+}
+
 // cuBLAS, opened at the first product (no CUDA library is linked): our own declarations of
 // the few entry points used (cublas_api.h's v2 API; handles are opaque pointers).
 struct Cublas {
   void* library = nullptr;
   std::string name;
   int (*create)(void**) = nullptr;
+  int (*set_stream)(void*, void*) = nullptr;
   int (*get_property)(int, int*) = nullptr;
   int (*sgemm)(void*, int, int, int, int, int, const float*, const float*, int, const float*, int, const float*,
                float*, int) = nullptr;
@@ -132,11 +146,12 @@ Cublas& cublas() {
       return c;
     }
     bind(c.library, "cublasCreate_v2", c.create);
+    bind(c.library, "cublasSetStream_v2", c.set_stream);
     bind(c.library, "cublasGetProperty", c.get_property);
     bind(c.library, "cublasSgemm_v2", c.sgemm);
     bind(c.library, "cublasDgemm_v2", c.dgemm);
-    if (!c.create || !c.sgemm || !c.dgemm) {
-      c.status = "no cuBLAS: " + c.name + " lacks cublasCreate_v2 / cublasSgemm_v2 / cublasDgemm_v2";
+    if (!c.create || !c.set_stream || !c.sgemm || !c.dgemm) {
+      c.status = "no cuBLAS: " + c.name + " lacks cublasCreate_v2 / cublasSetStream_v2 / cublasSgemm_v2 / cublasDgemm_v2";
       return c;
     }
     int major = 0, minor = 0, patch = 0;
@@ -248,12 +263,29 @@ int32_t dace_cuda_free(void* device) {
 }
 
 int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind) {
+  return dace_cuda_copy_on(nullptr, dst, src, bytes, kind);
+}
+
+// On the default stream the copies are the synchronous cuMemcpy* (the host may read what a
+// device-to-host copy wrote as soon as it returns); on another stream they are queued.
+int32_t dace_cuda_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
   if (!d) return 1;
+  if (misuse(r, "dace_cuda_copy_on", r.streams.use_stream(stream))) return 1;
   if (bytes <= 0) return 0;
   auto n = static_cast<size_t>(bytes);
+  if (stream) {
+    CUstream s = as_stream(stream);
+    switch (kind) {
+      case DACE_CUDA_HOST_TO_DEVICE: return check(r, *d, d->cuMemcpyHtoDAsync(dev(dst), src, n, s), "cuMemcpyHtoDAsync");
+      case DACE_CUDA_DEVICE_TO_HOST: return check(r, *d, d->cuMemcpyDtoHAsync(dst, dev(src), n, s), "cuMemcpyDtoHAsync");
+      case DACE_CUDA_DEVICE_TO_DEVICE:
+        return check(r, *d, d->cuMemcpyDtoDAsync(dev(dst), dev(src), n, s), "cuMemcpyDtoDAsync");
+      default: return fail(r, "dace_cuda_copy: unknown copy kind " + std::to_string(kind));
+    }
+  }
   switch (kind) {
     case DACE_CUDA_HOST_TO_DEVICE: return check(r, *d, d->cuMemcpyHtoD(dev(dst), src, n), "cuMemcpyHtoD");
     case DACE_CUDA_DEVICE_TO_HOST: return check(r, *d, d->cuMemcpyDtoH(dst, dev(src), n), "cuMemcpyDtoH");
@@ -264,10 +296,16 @@ int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind) 
 
 int32_t dace_cuda_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
                           int64_t height, int32_t kind) {
+  return dace_cuda_copy_2d_on(nullptr, dst, dst_pitch, src, src_pitch, width_bytes, height, kind);
+}
+
+int32_t dace_cuda_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
+                             int64_t width_bytes, int64_t height, int32_t kind) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
   if (!d) return 1;
+  if (misuse(r, "dace_cuda_copy_2d_on", r.streams.use_stream(stream))) return 1;
   if (width_bytes <= 0 || height <= 0) return 0;
   if (kind < DACE_CUDA_HOST_TO_DEVICE || kind > DACE_CUDA_DEVICE_TO_DEVICE)
     return fail(r, "dace_cuda_copy_2d: unknown copy kind " + std::to_string(kind));
@@ -282,6 +320,7 @@ int32_t dace_cuda_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t
   c.dstPitch = static_cast<size_t>(dst_pitch);
   c.WidthInBytes = static_cast<size_t>(width_bytes);
   c.Height = static_cast<size_t>(height);
+  if (stream) return check(r, *d, d->cuMemcpy2DAsync(&c, as_stream(stream)), "cuMemcpy2DAsync");
   return check(r, *d, d->cuMemcpy2D(&c), "cuMemcpy2D");
 }
 
@@ -296,10 +335,18 @@ int32_t dace_cuda_memset(void* dst, int32_t byte, int64_t bytes) {
 
 int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
                          int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params) {
+  return dace_cuda_launch_on(nullptr, ptx, kernel, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes,
+                             params);
+}
+
+int32_t dace_cuda_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
+                            int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes,
+                            void** params) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
   if (!d) return 1;
+  if (misuse(r, "dace_cuda_launch_on", r.streams.use_stream(stream))) return 1;
   if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
   if (grid_x > 0x7fffffff || grid_y > 65535 || grid_z > 65535)
     return fail(r, std::string("kernel ") + kernel + ": grid " + std::to_string(grid_x) + "x" + std::to_string(grid_y) +
@@ -325,7 +372,7 @@ int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, in
                 d->cuLaunchKernel(f->second, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y),
                                   static_cast<unsigned>(grid_z), static_cast<unsigned>(block_x),
                                   static_cast<unsigned>(block_y), static_cast<unsigned>(block_z),
-                                  static_cast<unsigned>(shared_bytes), nullptr, params, nullptr),
+                                  static_cast<unsigned>(shared_bytes), as_stream(stream), params, nullptr),
                 (std::string("cuLaunchKernel ") + kernel).c_str());
 }
 
@@ -335,6 +382,74 @@ int32_t dace_cuda_synchronize(void) {
   const Driver* d = ready(r);
   if (!d) return 1;
   return check(r, *d, d->cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)");
+}
+
+void* dace_cuda_stream_create(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return nullptr;
+  CUstream s = nullptr;
+  // Blocking: default-stream work (argument copies, work left there) stays ordered with it.
+  if (check(r, *d, d->cuStreamCreate(&s, dace::cuda::kStreamDefault), "cuStreamCreate")) return nullptr;
+  r.streams.add_stream(s);
+  return s;
+}
+
+int32_t dace_cuda_stream_destroy(void* stream) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (misuse(r, "dace_cuda_stream_destroy", r.streams.remove_stream(stream))) return 1;
+  return check(r, *d, d->cuStreamDestroy(as_stream(stream)), "cuStreamDestroy");
+}
+
+void* dace_cuda_event_create(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return nullptr;
+  CUevent e = nullptr;  // ordering only: no timestamps, so recording and waiting stay cheap
+  if (check(r, *d, d->cuEventCreate(&e, dace::cuda::kEventDisableTiming), "cuEventCreate")) return nullptr;
+  r.streams.add_event(e);
+  return e;
+}
+
+int32_t dace_cuda_event_destroy(void* event) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (misuse(r, "dace_cuda_event_destroy", r.streams.remove_event(event))) return 1;
+  return check(r, *d, d->cuEventDestroy(as_event(event)), "cuEventDestroy");
+}
+
+int32_t dace_cuda_event_record(void* event, void* stream) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (misuse(r, "dace_cuda_event_record", r.streams.record(event, stream))) return 1;
+  return check(r, *d, d->cuEventRecord(as_event(event), as_stream(stream)), "cuEventRecord");
+}
+
+int32_t dace_cuda_stream_wait_event(void* stream, void* event) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (misuse(r, "dace_cuda_stream_wait_event", r.streams.wait(stream, event))) return 1;
+  return check(r, *d, d->cuStreamWaitEvent(as_stream(stream), as_event(event), 0), "cuStreamWaitEvent");
+}
+
+int32_t dace_cuda_stream_synchronize(void* stream) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (misuse(r, "dace_cuda_stream_synchronize", r.streams.use_stream(stream))) return 1;
+  return check(r, *d, d->cuStreamSynchronize(as_stream(stream)), "kernel execution (cuStreamSynchronize)");
 }
 
 int32_t dace_cuda_reserve_stack(int64_t bytes) {
@@ -382,9 +497,16 @@ const char* dace_cuda_blas_status(void) {
 int32_t dace_cuda_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                        int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                        int64_t c_cs) {
+  return dace_cuda_gemm_on(nullptr, type, m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+}
+
+int32_t dace_cuda_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a,
+                          int64_t a_rs, int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c,
+                          int64_t c_rs, int64_t c_cs) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   if (!ready(r)) return 1;
+  if (misuse(r, "dace_cuda_gemm_on", r.streams.use_stream(stream))) return 1;
   if (m <= 0 || n <= 0) return 0;
   Cublas& blas = cublas();
   if (!blas.ok) return fail(r, blas.status);
@@ -392,6 +514,9 @@ int32_t dace_cuda_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alp
     blas.handle = nullptr;
     return fail(r, "cublasCreate_v2 failed");
   }
+  // The handle is shared by all products: each call sets the stream it is queued on.
+  if (int e = blas.set_stream(blas.handle, stream))
+    return fail(r, "cublasSetStream_v2 failed with status " + std::to_string(e));
   dace::cuda::GemmPlan p;
   if (!dace::cuda::plan_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c_rs, c_cs, p))
     return fail(r, "gemm: an operand has no unit stride (cuBLAS needs column- or row-major operands)");
