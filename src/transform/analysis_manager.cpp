@@ -1,5 +1,7 @@
 #include "transform/analysis_manager.h"
 
+#include <utility>
+
 namespace dace::transform {
 namespace {
 
@@ -37,15 +39,33 @@ const DependenceSets& AnalysisManager::dependence_sets(const ir::State& state) {
                 [&] { return DependenceSets::compute(state, scope_tree(state)); });
 }
 
-const ScopeMemlets& AnalysisManager::scope_memlets(const ir::SDFG& sdfg, const ir::State& state) {
-  auto it = scope_memlets_.find({&sdfg, &state});
-  if (it != scope_memlets_.end()) {
+const MapMemlets* AnalysisManager::map_memlets(const ir::State& state, int entry) {
+  std::map<int, std::optional<MapMemlets>>& of_state = map_memlets_[&state];
+  auto it = of_state.find(entry);
+  if (it != of_state.end()) {
     ++cached_;
-    return *it->second;
+    return it->second ? &*it->second : nullptr;
   }
-  auto value = std::make_unique<ScopeMemlets>(ScopeMemlets::compute(sdfg, state, scope_tree(state)));
+  std::optional<MapMemlets> value = MapMemlets::compute(state, scope_tree(state), entry);
   ++computed_;
-  return *scope_memlets_.emplace(std::make_pair(&sdfg, &state), std::move(value)).first->second;
+  const std::optional<MapMemlets>& kept = of_state.emplace(entry, std::move(value)).first->second;
+  return kept ? &*kept : nullptr;
+}
+
+const ir::Memlet* AnalysisManager::propagated_memlet(const ir::SDFG& sdfg, const ir::State& state, int entry,
+                                                     int outer_edge) {
+  auto& of_state = propagated_memlets_[{&sdfg, &state}];
+  auto it = of_state.find({entry, outer_edge});
+  if (it != of_state.end()) {
+    ++cached_;
+    return &it->second;
+  }
+  const MapMemlets* map = map_memlets(state, entry);
+  const PathMemlets* path = map ? map->of_outer_edge(outer_edge) : nullptr;
+  if (!path) return nullptr;
+  ir::Memlet value = propagate_path(sdfg, state, *map, *path);
+  ++computed_;
+  return &of_state.emplace(std::make_pair(entry, outer_edge), std::move(value)).first->second;
 }
 
 void AnalysisManager::invalidate(Modifies modified) {
@@ -56,7 +76,8 @@ void AnalysisManager::invalidate(Modifies modified) {
   if (drops(kAccessSetsDependOn)) access_sets_.clear();
   if (drops(kScopeTreeDependsOn | kAccessSetsDependOn)) scope_access_sets_.clear();
   if (drops(kDependenceSetsDependOn)) dependence_sets_.clear();
-  if (drops(kScopeMemletsDependOn)) scope_memlets_.clear();
+  if (drops(kMapPathsDependOn)) map_memlets_.clear();
+  if (drops(kScopeMemletsDependOn)) propagated_memlets_.clear();
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
@@ -70,10 +91,11 @@ void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
   if (any(modified & kAccessSetsDependOn)) access_sets_.erase(&state);
   if (any(modified & (kScopeTreeDependsOn | kAccessSetsDependOn))) scope_access_sets_.erase(&state);
   if (any(modified & kDependenceSetsDependOn)) dependence_sets_.erase(&state);
+  if (any(modified & kMapPathsDependOn)) map_memlets_.erase(&state);
   // Descriptors belong to the SDFG, not to this state: every state's propagation may use them.
-  if (any(modified & Modifies::Descriptors)) scope_memlets_.clear();
+  if (any(modified & Modifies::Descriptors)) propagated_memlets_.clear();
   else if (any(modified & kScopeMemletsDependOn))
-    std::erase_if(scope_memlets_, [&](const auto& entry) { return entry.first.second == &state; });
+    std::erase_if(propagated_memlets_, [&](const auto& entry) { return entry.first.second == &state; });
 }
 
 }  // namespace dace::transform

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -30,10 +31,13 @@ class AnalysisManager {
   // tree (which access nodes are at the top level).
   static constexpr Modifies kDependenceSetsDependOn = kScopeTreeDependsOn;
 
-  // What memlet propagation per map scope is computed from: the scopes, the memlets inside
-  // and the descriptors (shapes bound the propagated subsets). Descriptors are the SDFG's,
-  // shared by all its states: a state-local report of Descriptors drops every state's.
-  static constexpr Modifies kScopeMemletsDependOn = kScopeTreeDependsOn | Modifies::Descriptors;
+  // What a map's paths (the inner edges continuing each outer edge) are computed from.
+  static constexpr Modifies kMapPathsDependOn = kScopeTreeDependsOn;
+
+  // What a path's propagated memlet is computed from: its edges and the descriptors (shapes
+  // bound the propagated subsets). Descriptors are the SDFG's, shared by all its states: a
+  // state-local report of Descriptors drops every state's propagated memlets.
+  static constexpr Modifies kScopeMemletsDependOn = kMapPathsDependOn | Modifies::Descriptors;
 
   const ScopeTree& scope_tree(const ir::State& state);
   const AccessSets& access_sets(const ir::State& state);
@@ -43,10 +47,14 @@ class AnalysisManager {
   // The memlets at every access node of the state (dependence_sets.h): what LoopToMap's
   // dependence test reads from each state of a loop body.
   const DependenceSets& dependence_sets(const ir::State& state);
-  // The propagated memlets of every map scope of the state (scope_memlets.h); `sdfg` owns
-  // the state (its descriptors). Cached per (sdfg, state): the descriptors are part of what
-  // it was computed from, so another sdfg given with the same state gets its own entry.
-  const ScopeMemlets& scope_memlets(const ir::SDFG& sdfg, const ir::State& state);
+  // The data paths of the map scope of `entry` (scope_memlets.h), computed on the first
+  // request for that map; null when `entry` is not a map entry with an exit.
+  const MapMemlets* map_memlets(const ir::State& state, int entry);
+  // The outer memlet of the path of `outer_edge` through the map of `entry`, propagated over
+  // the map's range; `sdfg` owns the state (its descriptors). Computed on the first request
+  // for that path and cached per (sdfg, state): another sdfg given with the same state gets its
+  // own. Null when `outer_edge` is no path of that map.
+  const ir::Memlet* propagated_memlet(const ir::SDFG& sdfg, const ir::State& state, int entry, int outer_edge);
 
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
@@ -59,7 +67,8 @@ class AnalysisManager {
     access_sets_.clear();
     scope_access_sets_.clear();
     dependence_sets_.clear();
-    scope_memlets_.clear();
+    map_memlets_.clear();
+    propagated_memlets_.clear();
   }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
@@ -71,7 +80,10 @@ class AnalysisManager {
   std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeAccessSets>> scope_access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<DependenceSets>> dependence_sets_;
-  std::map<std::pair<const ir::SDFG*, const ir::State*>, std::unique_ptr<ScopeMemlets>> scope_memlets_;
+  // Per state, per map entry: the map's paths, or nothing when the node is not a map entry.
+  std::unordered_map<const ir::State*, std::map<int, std::optional<MapMemlets>>> map_memlets_;
+  // Per (sdfg, state), per (map entry, outer edge): the propagated memlet.
+  std::map<std::pair<const ir::SDFG*, const ir::State*>, std::map<std::pair<int, int>, ir::Memlet>> propagated_memlets_;
   int64_t computed_ = 0, cached_ = 0;
 };
 
