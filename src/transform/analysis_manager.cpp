@@ -22,21 +22,33 @@ const T& lookup(std::unordered_map<const ir::State*, std::unique_ptr<T>>& cache,
 }  // namespace
 
 const ScopeTree& AnalysisManager::scope_tree(const ir::State& state) {
-  return lookup(scope_trees_, state, computed_, cached_, [&] { return ScopeTree::compute(state); });
+  return lookup(scope_trees_, state, computed_, cached_, [&] {
+    note_computed(state);
+    return ScopeTree::compute(state);
+  });
 }
 
 const AccessSets& AnalysisManager::access_sets(const ir::State& state) {
-  return lookup(access_sets_, state, computed_, cached_, [&] { return AccessSets::compute(state); });
+  return lookup(access_sets_, state, computed_, cached_, [&] {
+    note_computed(state);
+    return AccessSets::compute(state);
+  });
 }
 
 const ScopeAccessSets& AnalysisManager::scope_access_sets(const ir::State& state) {
   return lookup(scope_access_sets_, state, computed_, cached_,
-                [&] { return ScopeAccessSets::compute(state, scope_tree(state)); });
+                [&] {
+                  note_computed(state);
+                  return ScopeAccessSets::compute(state, scope_tree(state));
+                });
 }
 
 const DependenceSets& AnalysisManager::dependence_sets(const ir::State& state) {
   return lookup(dependence_sets_, state, computed_, cached_,
-                [&] { return DependenceSets::compute(state, scope_tree(state)); });
+                [&] {
+                  note_computed(state);
+                  return DependenceSets::compute(state, scope_tree(state));
+                });
 }
 
 const MapMemlets* AnalysisManager::map_memlets(const ir::State& state, int entry) {
@@ -48,6 +60,7 @@ const MapMemlets* AnalysisManager::map_memlets(const ir::State& state, int entry
   }
   std::optional<MapMemlets> value = MapMemlets::compute(state, scope_tree(state), entry);
   ++computed_;
+  note_computed(state);
   const std::optional<MapMemlets>& kept = of_state.emplace(entry, std::move(value)).first->second;
   return kept ? &*kept : nullptr;
 }
@@ -68,24 +81,44 @@ const ir::Memlet* AnalysisManager::propagated_memlet(const ir::SDFG& sdfg, const
   return &of_state.emplace(std::make_pair(entry, outer_edge), std::move(value)).first->second;
 }
 
+void AnalysisManager::drop_state(const ir::State* state) {
+  scope_trees_.erase(state);
+  access_sets_.erase(state);
+  scope_access_sets_.erase(state);
+  dependence_sets_.erase(state);
+  map_memlets_.erase(state);
+  std::erase_if(propagated_memlets_, [&](const auto& entry) { return entry.first.second == state; });
+}
+
 void AnalysisManager::invalidate(Modifies modified) {
   // Removing or merging states may free a State and reuse its address for a new one: any
-  // change to the set of states drops every per-state analysis.
-  auto drops = [&](Modifies depends_on) { return any(modified & (depends_on | Modifies::States)); };
+  // change to the set of states drops every per-state analysis. So does a change to nested
+  // SDFGs anywhere (a removed one frees its states), as a state-local report of it would for
+  // the states nested there.
+  auto drops = [&](Modifies depends_on) {
+    return any(modified & (depends_on | Modifies::States | Modifies::NestedSDFGs));
+  };
   if (drops(kScopeTreeDependsOn)) scope_trees_.clear();
   if (drops(kAccessSetsDependOn)) access_sets_.clear();
   if (drops(kScopeTreeDependsOn | kAccessSetsDependOn)) scope_access_sets_.clear();
   if (drops(kDependenceSetsDependOn)) dependence_sets_.clear();
   if (drops(kMapPathsDependOn)) map_memlets_.clear();
   if (drops(kScopeMemletsDependOn)) propagated_memlets_.clear();
+  if (drops(Modifies::Nothing)) nesting_.clear();
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
-  // A nested SDFG added, removed or changed in this state changes states that are not this
-  // one (its own, which a removal may free for reuse): drop everything, as for States.
-  if (any(modified & (Modifies::States | Modifies::NestedSDFGs))) {
+  if (any(modified & Modifies::States)) {
     clear();
     return;
+  }
+  if (any(modified & Modifies::NestedSDFGs)) {
+    // A nested SDFG added, removed or changed in this state changes the states nested in it
+    // (a removal may free them for reuse): drop those recorded under this state, and those
+    // whose holder was never recorded, which may be among them.
+    drop_state(&state);
+    for (const ir::State* s : nesting_.take_nested_in(&state)) drop_state(s);
+    for (const ir::State* s : nesting_.take_unplaced()) drop_state(s);
   }
   if (any(modified & kScopeTreeDependsOn)) scope_trees_.erase(&state);
   if (any(modified & kAccessSetsDependOn)) access_sets_.erase(&state);

@@ -16,6 +16,7 @@
 #include "transform/modifies.h"
 #include "transform/scope_memlets.h"
 #include "transform/scope_tree.h"
+#include "transform/state_nesting.h"
 
 namespace dace::transform {
 
@@ -59,8 +60,9 @@ class AnalysisManager {
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
   // Drops the analyses of one state that depend on `modified`; a pass that edited only this
-  // state keeps every other state's analyses. States or NestedSDFGs drop every state's (the
-  // states of a nested SDFG in this state are other states).
+  // state keeps every other state's analyses. States drops every state's; NestedSDFGs (a
+  // nested SDFG added, removed or changed in this state) drops this state's and those of the
+  // states nested in it, at any depth, which may have been freed since.
   void invalidate(const ir::State& state, Modifies modified);
   void clear() {
     scope_trees_.clear();
@@ -69,6 +71,7 @@ class AnalysisManager {
     dependence_sets_.clear();
     map_memlets_.clear();
     propagated_memlets_.clear();
+    nesting_.clear();
   }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
@@ -76,6 +79,10 @@ class AnalysisManager {
   int64_t cached() const { return cached_; }
 
  private:
+  // Called by every analysis computed for `state` (state_nesting.h).
+  void note_computed(const ir::State& state) { nesting_.note(state); }
+  void drop_state(const ir::State* state);  // every cached analysis of `state`
+
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeTree>> scope_trees_;
   std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeAccessSets>> scope_access_sets_;
@@ -84,6 +91,8 @@ class AnalysisManager {
   std::unordered_map<const ir::State*, std::map<int, std::optional<MapMemlets>>> map_memlets_;
   // Per (sdfg, state), per (map entry, outer edge): the propagated memlet.
   std::map<std::pair<const ir::SDFG*, const ir::State*>, std::map<std::pair<int, int>, ir::Memlet>> propagated_memlets_;
+  // Which states are nested in which, noted for every state an analysis is computed for.
+  StateNesting nesting_;
   int64_t computed_ = 0, cached_ = 0;
 };
 
