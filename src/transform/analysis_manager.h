@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "transform/modifies.h"
 #include "transform/scope_memlets.h"
 #include "transform/scope_tree.h"
+#include "transform/state_nesting.h"
 
 namespace dace::transform {
 
@@ -30,10 +32,13 @@ class AnalysisManager {
   // tree (which access nodes are at the top level).
   static constexpr Modifies kDependenceSetsDependOn = kScopeTreeDependsOn;
 
-  // What memlet propagation per map scope is computed from: the scopes, the memlets inside
-  // and the descriptors (shapes bound the propagated subsets). Descriptors are the SDFG's,
-  // shared by all its states: a state-local report of Descriptors drops every state's.
-  static constexpr Modifies kScopeMemletsDependOn = kScopeTreeDependsOn | Modifies::Descriptors;
+  // What a map's paths (the inner edges continuing each outer edge) are computed from.
+  static constexpr Modifies kMapPathsDependOn = kScopeTreeDependsOn;
+
+  // What a path's propagated memlet is computed from: its edges and the descriptors (shapes
+  // bound the propagated subsets). Descriptors are the SDFG's, shared by all its states: a
+  // state-local report of Descriptors drops every state's propagated memlets.
+  static constexpr Modifies kScopeMemletsDependOn = kMapPathsDependOn | Modifies::Descriptors;
 
   const ScopeTree& scope_tree(const ir::State& state);
   const AccessSets& access_sets(const ir::State& state);
@@ -43,23 +48,30 @@ class AnalysisManager {
   // The memlets at every access node of the state (dependence_sets.h): what LoopToMap's
   // dependence test reads from each state of a loop body.
   const DependenceSets& dependence_sets(const ir::State& state);
-  // The propagated memlets of every map scope of the state (scope_memlets.h); `sdfg` owns
-  // the state (its descriptors). Cached per (sdfg, state): the descriptors are part of what
-  // it was computed from, so another sdfg given with the same state gets its own entry.
-  const ScopeMemlets& scope_memlets(const ir::SDFG& sdfg, const ir::State& state);
+  // The data paths of the map scope of `entry` (scope_memlets.h), computed on the first
+  // request for that map; null when `entry` is not a map entry with an exit.
+  const MapMemlets* map_memlets(const ir::State& state, int entry);
+  // The outer memlet of the path of `outer_edge` through the map of `entry`, propagated over
+  // the map's range; `sdfg` owns the state (its descriptors). Computed on the first request
+  // for that path and cached per (sdfg, state): another sdfg given with the same state gets its
+  // own. Null when `outer_edge` is no path of that map.
+  const ir::Memlet* propagated_memlet(const ir::SDFG& sdfg, const ir::State& state, int entry, int outer_edge);
 
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
   // Drops the analyses of one state that depend on `modified`; a pass that edited only this
-  // state keeps every other state's analyses. States or NestedSDFGs drop every state's (the
-  // states of a nested SDFG in this state are other states).
+  // state keeps every other state's analyses. States drops every state's; NestedSDFGs (a
+  // nested SDFG added, removed or changed in this state) drops this state's and those of the
+  // states nested in it, at any depth, which may have been freed since.
   void invalidate(const ir::State& state, Modifies modified);
   void clear() {
     scope_trees_.clear();
     access_sets_.clear();
     scope_access_sets_.clear();
     dependence_sets_.clear();
-    scope_memlets_.clear();
+    map_memlets_.clear();
+    propagated_memlets_.clear();
+    nesting_.clear();
   }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
@@ -67,11 +79,20 @@ class AnalysisManager {
   int64_t cached() const { return cached_; }
 
  private:
+  // Called by every analysis computed for `state` (state_nesting.h).
+  void note_computed(const ir::State& state) { nesting_.note(state); }
+  void drop_state(const ir::State* state);  // every cached analysis of `state`
+
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeTree>> scope_trees_;
   std::unordered_map<const ir::State*, std::unique_ptr<AccessSets>> access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<ScopeAccessSets>> scope_access_sets_;
   std::unordered_map<const ir::State*, std::unique_ptr<DependenceSets>> dependence_sets_;
-  std::map<std::pair<const ir::SDFG*, const ir::State*>, std::unique_ptr<ScopeMemlets>> scope_memlets_;
+  // Per state, per map entry: the map's paths, or nothing when the node is not a map entry.
+  std::unordered_map<const ir::State*, std::map<int, std::optional<MapMemlets>>> map_memlets_;
+  // Per (sdfg, state), per (map entry, outer edge): the propagated memlet.
+  std::map<std::pair<const ir::SDFG*, const ir::State*>, std::map<std::pair<int, int>, ir::Memlet>> propagated_memlets_;
+  // Which states are nested in which, noted for every state an analysis is computed for.
+  StateNesting nesting_;
   int64_t computed_ = 0, cached_ = 0;
 };
 

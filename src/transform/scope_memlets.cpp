@@ -5,12 +5,10 @@
 namespace dace::transform {
 namespace {
 
-PathMemlets path(const ir::SDFG& sdfg, const ir::State& s, const ir::MapEntry& me, int scope_node, int outer_edge,
-                 bool is_entry) {
+PathMemlets path(const ir::State& s, int scope_node, int outer_edge, bool is_entry) {
   const ir::DataflowEdge& oe = *s.edge(outer_edge);
   PathMemlets p;
   p.outer_edge = outer_edge;
-  p.propagated = oe.memlet;
   const std::string x = is_entry ? connector_suffix(oe.dst_conn, "IN_") : connector_suffix(oe.src_conn, "OUT_");
   if (x.empty()) return p;
   p.through_connector = true;
@@ -19,11 +17,22 @@ PathMemlets path(const ir::SDFG& sdfg, const ir::State& s, const ir::MapEntry& m
     const ir::DataflowEdge& edge = *s.edge(ie);
     if ((is_entry ? edge.src_conn : edge.dst_conn) == inner_conn) p.inner_edges.push_back(ie);
   }
-  p.propagated = propagate_edges(sdfg, s, p.inner_edges, me.map.params, me.map.range, oe.memlet);
   return p;
 }
 
 }  // namespace
+
+std::optional<MapMemlets> MapMemlets::compute(const ir::State& s, const ScopeTree& scopes, int entry) {
+  if (!as_map_entry(s.node(entry))) return std::nullopt;
+  const int exit = scopes.exit_of(entry);
+  if (exit < 0) return std::nullopt;
+  MapMemlets m;
+  m.entry = entry;
+  m.exit = exit;
+  for (int e : s.in_edges(entry)) m.inputs.push_back(path(s, entry, e, true));
+  for (int e : s.out_edges(exit)) m.outputs.push_back(path(s, exit, e, false));
+  return m;
+}
 
 const PathMemlets* MapMemlets::of_outer_edge(int e) const {
   for (const std::vector<PathMemlets>* side : {&inputs, &outputs})
@@ -32,22 +41,11 @@ const PathMemlets* MapMemlets::of_outer_edge(int e) const {
   return nullptr;
 }
 
-ScopeMemlets ScopeMemlets::compute(const ir::SDFG& sdfg, const ir::State& s, const ScopeTree& scopes) {
-  ScopeMemlets out;
-  for (int n : s.node_ids()) {
-    const ir::MapEntry* me = as_map_entry(s.node(n));
-    const int exit = scopes.exit_of(n);
-    if (!me || exit < 0) continue;
-    MapMemlets& m = out.by_entry[n];
-    for (int e : s.in_edges(n)) m.inputs.push_back(path(sdfg, s, *me, n, e, true));
-    for (int e : s.out_edges(exit)) m.outputs.push_back(path(sdfg, s, *me, exit, e, false));
-  }
-  return out;
-}
-
-const MapMemlets* ScopeMemlets::of(int entry) const {
-  auto it = by_entry.find(entry);
-  return it == by_entry.end() ? nullptr : &it->second;
+ir::Memlet propagate_path(const ir::SDFG& sdfg, const ir::State& s, const MapMemlets& map, const PathMemlets& path) {
+  const ir::DataflowEdge& oe = *s.edge(path.outer_edge);
+  if (!path.through_connector) return oe.memlet;
+  const ir::MapScope& scope = as_map_entry(s.node(map.entry))->map;
+  return propagate_edges(sdfg, s, path.inner_edges, scope.params, scope.range, oe.memlet);
 }
 
 }  // namespace dace::transform

@@ -139,46 +139,84 @@ struct StencilMap {
 TEST(TransformScopeMemlets, PropagateTheInnerMemletsOverTheMapRange) {
   StencilMap x;
   AnalysisManager am;
-  const MapMemlets* m = am.scope_memlets(*x.g, *x.s).of(x.entry);
+  const MapMemlets* m = am.map_memlets(*x.s, x.entry);
   ASSERT_TRUE(m);
-  EXPECT_EQ(am.scope_memlets(*x.g, *x.s).of(x.a), nullptr);  // not a map entry
+  EXPECT_EQ(m->exit, x.exit);
+  EXPECT_EQ(am.map_memlets(*x.s, x.a), nullptr);  // not a map entry
   ASSERT_EQ(m->inputs.size(), 1u);
   ASSERT_EQ(m->outputs.size(), 1u);
   const PathMemlets& in = m->inputs[0];
   EXPECT_TRUE(in.through_connector);
   EXPECT_EQ(in.inner_edges.size(), 2u);
-  EXPECT_EQ(in.propagated.data, "A");
-  EXPECT_TRUE(same(in.propagated.subset.dims[0].start, E("0")));
-  EXPECT_TRUE(same(in.propagated.subset.dims[0].end, E("N")));
+  const ir::Memlet* a = am.propagated_memlet(*x.g, *x.s, x.entry, in.outer_edge);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->data, "A");
+  EXPECT_TRUE(same(a->subset.dims[0].start, E("0")));
+  EXPECT_TRUE(same(a->subset.dims[0].end, E("N")));
   const PathMemlets& out = m->outputs[0];
   EXPECT_EQ(out.inner_edges.size(), 1u);
-  EXPECT_TRUE(same(out.propagated.subset.dims[0].start, E("0")));
-  EXPECT_TRUE(same(out.propagated.subset.dims[0].end, E("M - 1")));
+  const ir::Memlet* b = am.propagated_memlet(*x.g, *x.s, x.entry, out.outer_edge);
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(same(b->subset.dims[0].start, E("0")));
+  EXPECT_TRUE(same(b->subset.dims[0].end, E("M - 1")));
   EXPECT_EQ(m->of_outer_edge(in.outer_edge), &in);
+  EXPECT_EQ(am.propagated_memlet(*x.g, *x.s, x.entry, in.inner_edges[0]), nullptr);  // an inner edge is no path
   const int64_t computed = am.computed();
-  am.scope_memlets(*x.g, *x.s);
+  EXPECT_EQ(am.map_memlets(*x.s, x.entry), m);
+  EXPECT_EQ(am.propagated_memlet(*x.g, *x.s, x.entry, out.outer_edge), b);
   EXPECT_EQ(am.computed(), computed);
+}
+
+// Computed per map and per path on first request: a state with two maps computes the paths of
+// the one asked for and propagates only the path asked for, not the other map's nor the other path.
+TEST(TransformScopeMemlets, ComputedPerMapAndPerPathOnFirstRequest) {
+  StencilMap x;
+  auto [entry2, exit2] = map(*x.s, {"k"}, "0:N");
+  const int t2 = tasklet(*x.s, "y = x", {"x"}, {"y"});
+  edge_in(*x.s, access(*x.s, "A"), entry2, t2, "x", "A[0:N]", "A[k]");
+  edge_out(*x.s, t2, "y", exit2, access(*x.s, "B"), "B[k]", "B[0:N]");
+  AnalysisManager am;
+  am.scope_tree(*x.s);
+  int64_t computed = am.computed();
+  const MapMemlets* m = am.map_memlets(*x.s, x.entry);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(am.computed(), computed + 1);  // this map's paths, nothing else
+  ASSERT_TRUE(am.propagated_memlet(*x.g, *x.s, x.entry, m->inputs.at(0).outer_edge));
+  EXPECT_EQ(am.computed(), computed + 2);  // one path propagated
+  const MapMemlets* m2 = am.map_memlets(*x.s, entry2);
+  ASSERT_TRUE(m2);
+  EXPECT_EQ(am.computed(), computed + 3);
+  EXPECT_EQ(m2->exit, exit2);
+  const ir::Memlet* b = am.propagated_memlet(*x.g, *x.s, entry2, m2->outputs.at(0).outer_edge);
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(same(b->subset.dims[0].end, E("N - 1")));  // B[k] over k in 0:N
+  EXPECT_EQ(am.computed(), computed + 4);
 }
 
 // B's shape is an input of the propagation (the non-affine write covers the whole of B).
 // Descriptors belong to the SDFG: a transformation in another state that reports Descriptors
-// drops this state's propagation too, and the recomputed one shows the new shape.
+// drops this state's propagation too, and the recomputed one shows the new shape. The map's
+// paths do not depend on descriptors and stay.
 TEST(TransformScopeMemlets, ADescriptorChangeAnywhereDropsThem) {
   StencilMap x;
   AnalysisManager am;
-  am.scope_memlets(*x.g, *x.s);
+  const int out = am.map_memlets(*x.s, x.entry)->outputs.at(0).outer_edge;
+  am.propagated_memlet(*x.g, *x.s, x.entry, out);
   x.g->arrays.at("B").shape = {E("2 * M")};
   am.invalidate(*x.other, Modifies::Memlets);  // another state's memlets: kept
-  const PathMemlets& kept = am.scope_memlets(*x.g, *x.s).of(x.entry)->outputs.at(0);
-  EXPECT_TRUE(same(kept.propagated.subset.dims[0].end, E("M - 1")));
+  EXPECT_TRUE(same(am.propagated_memlet(*x.g, *x.s, x.entry, out)->subset.dims[0].end, E("M - 1")));
   am.invalidate(*x.other, Modifies::Descriptors);
-  const PathMemlets& now = am.scope_memlets(*x.g, *x.s).of(x.entry)->outputs.at(0);
-  EXPECT_TRUE(same(now.propagated.subset.dims[0].end, E("2 * M - 1")));
+  const int64_t computed = am.computed();
+  EXPECT_TRUE(same(am.propagated_memlet(*x.g, *x.s, x.entry, out)->subset.dims[0].end, E("2 * M - 1")));
+  EXPECT_EQ(am.computed(), computed + 1);  // the propagation again, not the paths
+  am.invalidate(*x.s, Modifies::Memlets);  // this state's memlets: scope tree, paths and propagation go
+  am.propagated_memlet(*x.g, *x.s, x.entry, out);
+  EXPECT_EQ(am.computed(), computed + 4);
 }
 
-// The cache is keyed by (sdfg, state): the descriptors come from the sdfg argument, so the same
-// state given with another SDFG (B twice as long) is propagated against that one's shapes, and
-// the first entry stays as it was.
+// The propagation is keyed by (sdfg, state): the descriptors come from the sdfg argument, so
+// the same state given with another SDFG (B twice as long) is propagated against that one's
+// shapes, and the first entry stays as it was.
 TEST(TransformScopeMemlets, KeyedByTheSdfgAsWellAsTheState) {
   StencilMap x;
   AnalysisManager am;
@@ -187,13 +225,15 @@ TEST(TransformScopeMemlets, KeyedByTheSdfgAsWellAsTheState) {
   other.symbols = x.g->symbols;
   other.arrays = x.g->arrays;
   other.arrays.at("B").shape = {E("2 * M")};
-  EXPECT_TRUE(same(am.scope_memlets(*x.g, *x.s).of(x.entry)->outputs.at(0).propagated.subset.dims[0].end, E("M - 1")));
-  EXPECT_TRUE(same(am.scope_memlets(other, *x.s).of(x.entry)->outputs.at(0).propagated.subset.dims[0].end, E("2 * M - 1")));
-  EXPECT_TRUE(same(am.scope_memlets(*x.g, *x.s).of(x.entry)->outputs.at(0).propagated.subset.dims[0].end, E("M - 1")));
+  const int out = am.map_memlets(*x.s, x.entry)->outputs.at(0).outer_edge;
+  auto end = [&](const ir::SDFG& g) { return am.propagated_memlet(g, *x.s, x.entry, out)->subset.dims[0].end; };
+  EXPECT_TRUE(same(end(*x.g), E("M - 1")));
+  EXPECT_TRUE(same(end(other), E("2 * M - 1")));
+  EXPECT_TRUE(same(end(*x.g), E("M - 1")));
   am.invalidate(*x.s, Modifies::Memlets);  // drops the state's entries under both SDFGs
   const int64_t computed = am.computed();
-  am.scope_memlets(*x.g, *x.s);
-  am.scope_memlets(other, *x.s);
+  end(*x.g);
+  end(other);
   EXPECT_GE(am.computed(), computed + 2);
 }
 
