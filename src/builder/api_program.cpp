@@ -651,8 +651,9 @@ dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const 
       stats.optimized_link_ms = tier.optimized.link_ms;
       stats.optimized_ir_instructions = tier.optimized.ir_instructions;
       stats.swap_ms = tier.swap_ms;
-      // Known once the optimized tier is compiled (0 while it compiles or after it failed).
-      const bool compiled = !tier.pending && tier.status.ok();
+      // Known once the optimized tier is in (0 while it compiles or after it failed); they
+      // are published with the swap, like the tier.
+      const bool compiled = tier.tier == 2;
       stats.optimized_pieces = compiled ? tier.optimized.pieces : 0;
       stats.optimized_threads = compiled ? tier.optimized.threads : 0;
     } else {
