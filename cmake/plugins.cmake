@@ -52,6 +52,19 @@ function(libdace_add_plugin name)
   install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/libdace/plugins)
 endfunction()
 
+# libdace_plugin_manifest(<name>): writes the plugin's manifest (docs/plugins.md "Lazy
+# loading") from <plugin source dir>/manifest.in, with its version and build id filled in,
+# beside libdace_plugin_<name>.so, and installs it there. With it, discovery leaves the plugin
+# unloaded until a program uses what the manifest lists; without one (CPU) it is loaded at once.
+function(libdace_plugin_manifest name)
+  set(LIBDACE_PLUGIN_VERSION ${PROJECT_VERSION})
+  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/manifest.in
+                 ${LIBDACE_PLUGIN_OUTPUT_DIR}/libdace_plugin_${name}.manifest @ONLY)
+  include(GNUInstallDirs)
+  install(FILES ${LIBDACE_PLUGIN_OUTPUT_DIR}/libdace_plugin_${name}.manifest
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/libdace/plugins)
+endfunction()
+
 add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/cpu ${CMAKE_BINARY_DIR}/plugins/cpu)
 add_subdirectory(${CMAKE_SOURCE_DIR}/plugins/mpi ${CMAKE_BINARY_DIR}/plugins/mpi)
 

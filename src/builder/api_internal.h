@@ -26,6 +26,7 @@ class Program;
 }
 namespace dace::plugin {
 class Registry;
+class DeferredPlugins;
 }
 
 struct dace_context {
@@ -36,7 +37,10 @@ struct dace_context {
   std::mutex jit_mutex;
   std::shared_ptr<dace::jit::JitSession> session;
   std::shared_ptr<dace::plugin::Registry> registry;
-  // jit::plugins_fingerprint of `registry`, computed once (part of every cache key).
+  // Plugins with a manifest, loaded into `registry` when a program needs them.
+  std::shared_ptr<dace::plugin::DeferredPlugins> deferred_plugins;
+  // jit::plugins_fingerprint of `registry` plus the deferred plugins' names, versions and
+  // build ids, computed once (part of every cache key).
   std::string plugins_fingerprint;
   // Tests only (pipeline::CompileRequest::before_optimized_install), read under jit_mutex:
   // holds each tiered program's swap until it returns.

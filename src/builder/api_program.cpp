@@ -19,6 +19,7 @@
 #include "jit/session.h"
 #include "pipeline/aot.h"
 #include "pipeline/compile.h"
+#include "plugin/deferred.h"
 #include "plugin/loader.h"
 #include "plugin/registry.h"
 
@@ -114,10 +115,14 @@ Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir) {
   std::vector<std::string> dirs = search_dirs(ctx, from_option);
   const auto t_plugins = Clock::now();
   const double cpu_plugins = thread_cpu_ms();
-  dace::plugin::DiscoveryReport report = dace::plugin::discover_plugins(*registry, dirs);
+  // Plugins with a manifest (MPI, CUDA) stay unloaded until a program needs them
+  // (pipeline/plugin_needs.h); the CPU plugin has none and is loaded now.
+  auto deferred = std::make_shared<dace::plugin::DeferredPlugins>();
+  dace::plugin::DiscoveryReport report = dace::plugin::discover_plugins_lazily(*registry, dirs, *deferred);
   if (dace::log::enabled(dace::log::Level::Debug))
     dace::log::debug("plugins", std::to_string(report.loaded.size()) + " loaded in " + dace::log::ms(ms_since(t_plugins)) +
-                                    " (thread CPU " + dace::log::ms(thread_cpu_ms() - cpu_plugins) + ")");
+                                    " (thread CPU " + dace::log::ms(thread_cpu_ms() - cpu_plugins) + "), " +
+                                    std::to_string(deferred->pending().size()) + " deferred until a program needs them");
   // The same question codegen asks for each parallel map: the CPU_Multicore schedule's
   // runtime entry, which must also be among the runtime symbols the JIT resolves.
   dace::codegen::LowerOptions probe;
@@ -148,7 +153,9 @@ Status ensure_jit(dace_context_t* ctx, const std::string& cache_dir) {
   // them, and pipeline::compile hands them to the session before it links: a start-up without
   // them is tens of ms shorter. A cache key names them all (their availability decides the
   // code), so with a cache the fingerprint loads them all here.
-  if (!cache_dir.empty()) ctx->plugins_fingerprint = dace::jit::plugins_fingerprint(*registry);
+  if (!cache_dir.empty())
+    ctx->plugins_fingerprint = dace::jit::plugins_fingerprint(*registry) + deferred->fingerprint();
+  ctx->deferred_plugins = std::move(deferred);
   ctx->session = std::shared_ptr<dace::jit::JitSession>(std::move(*session));
   ctx->registry = std::move(registry);
   return Status::success();
@@ -490,7 +497,7 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     std::function<void()> hold_swap;
     {
       std::lock_guard<std::mutex> lock(context->jit_mutex);
-      backend = {context->session, context->registry, context->plugins_fingerprint};
+      backend = {context->session, context->registry, context->plugins_fingerprint, context->deferred_plugins};
       hold_swap = context->before_optimized_install;
     }
     dace::pipeline::CompileRequest request;
@@ -560,7 +567,7 @@ dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_
     dace::pipeline::Backend backend;
     {
       std::lock_guard<std::mutex> lock(context->jit_mutex);
-      backend = {context->session, context->registry, context->plugins_fingerprint};
+      backend = {context->session, context->registry, context->plugins_fingerprint, context->deferred_plugins};
     }
     dace::pipeline::CompileRequest request;
     request.sdfg = &**sd;
@@ -651,8 +658,9 @@ dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const 
       stats.optimized_link_ms = tier.optimized.link_ms;
       stats.optimized_ir_instructions = tier.optimized.ir_instructions;
       stats.swap_ms = tier.swap_ms;
-      // Known once the optimized tier is compiled (0 while it compiles or after it failed).
-      const bool compiled = !tier.pending && tier.status.ok();
+      // Known once the optimized tier is in (0 while it compiles or after it failed); they
+      // are published with the swap, like the tier.
+      const bool compiled = tier.tier == 2;
       stats.optimized_pieces = compiled ? tier.optimized.pieces : 0;
       stats.optimized_threads = compiled ? tier.optimized.threads : 0;
     } else {

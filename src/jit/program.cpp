@@ -82,8 +82,11 @@ struct Program::Impl {
   std::condition_variable tier_done;
   TierState tier;
 
-  // Replaces the code between two calls. The old module is unloaded here: no call runs it.
-  Status install(std::unique_ptr<JitModule> next) {
+  // Replaces the code between two calls and publishes tier 2 (its stats and swap time) in
+  // the same critical section, so optimized_tier() never reports tier 1 once a call may run
+  // tier 2 code. The old module is unloaded here, after the swap: no call runs it.
+  Status install(std::unique_ptr<JitModule> next, const CompileStats& stats,
+                 std::chrono::steady_clock::time_point started) {
     Result<void*> init_fn = next->lookup(entry.init);
     if (!init_fn) return init_fn.take_error();
     Result<void*> program_fn = next->lookup(entry.program);
@@ -103,6 +106,13 @@ struct Program::Impl {
       Result<void*> ir = next->lookup(codegen::kInstrumentSymbol);
       instrument = ir ? static_cast<codegen::InstrumentRecord*>(*ir) : nullptr;
       old = std::exchange(module, std::move(next));
+      // Lock order: the call lock, then tier_mutex (nothing takes them the other way).
+      std::lock_guard<std::mutex> tier_lock(tier_mutex);
+      const auto now = std::chrono::steady_clock::now();
+      tier.tier = 2;
+      tier.swapped_at = now;
+      tier.swap_ms = std::chrono::duration<double, std::milli>(now - started).count();
+      tier.optimized = stats;
     }
     return old->release();
   }
@@ -285,18 +295,14 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
   }
   auto body = [&p, job = std::move(job), out_of_memory = std::move(out_of_memory)]() mutable {
     Status status;
-    CompileStats stats;
-    double swap_ms = 0;
     // Nothing may escape a thread's function (std::terminate): failures become the status.
     try {
       Result<std::unique_ptr<JitModule>> module = job();
       if (!module) {
         status = module.take_error();
       } else {
-        stats = (*module)->stats();
-        auto t0 = std::chrono::steady_clock::now();
-        status = p.install(std::move(*module));
-        swap_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const CompileStats stats = (*module)->stats();
+        status = p.install(std::move(*module), stats, std::chrono::steady_clock::now());
       }
     } catch (const std::bad_alloc&) {
       status = std::move(out_of_memory);
@@ -307,16 +313,10 @@ void Program::start_optimized_tier(std::function<Result<std::unique_ptr<JitModul
         status = std::move(out_of_memory);
       }
     }
-    const bool ok = status.ok();
+    // Tier 2, when it came in, was published by install() together with the swap.
     std::lock_guard<std::mutex> lock(p.tier_mutex);
     p.tier.pending = false;
     p.tier.status = std::move(status);  // a move: no allocation
-    if (ok) {
-      p.tier.tier = 2;
-      p.tier.swapped_at = std::chrono::steady_clock::now();
-      p.tier.swap_ms = swap_ms;
-      p.tier.optimized = stats;
-    }
     p.tier_done.notify_all();
   };
   // No thread (no memory for its stack: system_error; for its state: bad_alloc): tier 1

@@ -57,9 +57,13 @@ struct ProgramEntryPoints {
 
 // Where a Program's optimized tier stands (optimized_tier()).
 struct TierState {
-  int tier = 2;                 // 1: the fast tier runs calls; 2: the optimized (or only) tier
+  // 1: the fast tier runs calls; 2: the optimized (or only) tier. Set to 2 in the swap's
+  // critical section together with swapped_at, swap_ms and optimized, so it never lags the
+  // code that calls run.
+  int tier = 2;
   bool pending = false;         // the background job has not finished
-  Status status;                // the background job's error, if it failed (tier stays 1)
+  Status status;                // the background job's error, if it failed (tier 1 stays
+                                // unless the failure came after the swap: unloading tier 1)
   std::optional<std::chrono::steady_clock::time_point> swapped_at;  // when tier 2 came in
   double swap_ms = 0;           // taking the call lock and installing the new entry points
   CompileStats optimized;       // the optimized module's compile statistics

@@ -26,6 +26,7 @@
 #include "pipeline/aot_link.h"
 #include "pipeline/library_expansion_step.h"
 #include "pipeline/optimize_step.h"
+#include "pipeline/plugin_needs.h"
 
 namespace dace::pipeline {
 namespace {
@@ -159,6 +160,7 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
   if (optimized) out.times.transform_ms = ms_since(t_start);
   const ir::SDFG& g = optimized ? *optimized : *request.sdfg;
   if (g.name != name) return make_error(Code::Internal, "sdfg \"" + name + "\": the optimizer renamed it");
+  DACE_TRY(load_needed_plugins(g, backend));  // its schedules, storages and runtime symbols
 
   auto t = Clock::now();
   DACE_TRY(analysis::validate(g));

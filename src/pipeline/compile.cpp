@@ -17,6 +17,7 @@
 #include "jit/program_key.h"
 #include "pipeline/library_expansion_step.h"
 #include "pipeline/optimize_step.h"
+#include "pipeline/plugin_needs.h"
 #include "plugin/build_id.h"
 #include "plugin/registry.h"
 
@@ -111,6 +112,9 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   DACE_TRY(expand_for_compile(*request.sdfg, out.optimized));
   if (out.optimized) out.times.transform_ms = ms_since(t_start);
   const ir::SDFG& g = out.compiled_sdfg(request);
+  // Before the lookup: a cached object links against the runtime symbols of the plugins the
+  // program needs, and the lowering looks up their schedules and storages.
+  DACE_TRY(load_needed_plugins(g, backend));
   codegen::LowerOptions lo = lower_options(request, backend);
   jit::JitSession& session = *backend.session;
 

@@ -25,6 +25,10 @@
 #include "jit/session.h"
 #include "plugin/registry.h"
 
+namespace dace::plugin {
+class DeferredPlugins;
+}
+
 namespace dace::pipeline {
 
 // What compiles: the session (target, object cache, vendor libraries) and the plugins that
@@ -33,6 +37,9 @@ struct Backend {
   std::shared_ptr<jit::JitSession> session;
   std::shared_ptr<plugin::Registry> registry;
   std::string plugins_fingerprint;  // part of the cache key
+  // Plugins discovered with a manifest and loaded into `registry` when a program needs them
+  // (pipeline/plugin_needs.h), before its cache lookup; null when there are none.
+  std::shared_ptr<plugin::DeferredPlugins> deferred;
 };
 
 struct CompileRequest {

@@ -4,11 +4,16 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <system_error>
 
 #include "ir/log.h"
 #include "plugin/build_id.h"
+#include "plugin/deferred.h"
 #include "plugin/loader.h"
+#include "plugin/manifest.h"
 
 namespace dace::plugin {
 
@@ -74,17 +79,58 @@ std::vector<std::string> plugin_files_in(const std::string& dir) {
   return files;
 }
 
+namespace {
+
+void load_into_report(Registry& registry, const std::string& file, DiscoveryReport& report) {
+  Result<PluginInfo> info = load_plugin(registry, file);
+  if (info.ok()) {
+    log::info("plugins", "loaded " + info->name + " " + info->version + " from " + file);
+    report.loaded.push_back(std::move(*info));
+  } else {
+    log::write(log::Level::Warn, "plugins", "not loaded: " + info.error().message);
+    report.failed.push_back(info.take_error());
+  }
+}
+
+// The manifest beside `file`, if there is one that parses; a broken one is logged.
+std::optional<PluginManifest> manifest_beside(const std::string& file) {
+  const std::string path = manifest_path_for(file);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in.good() && !in.eof()) {
+    log::write(log::Level::Warn, "plugins", "cannot read " + path + "; loading " + file + " now");
+    return std::nullopt;
+  }
+  Result<PluginManifest> m = parse_manifest(text.str(), path);
+  if (!m) {
+    log::write(log::Level::Warn, "plugins", m.error().message + "; loading " + file + " now");
+    return std::nullopt;
+  }
+  return std::move(*m);
+}
+
+}  // namespace
+
 DiscoveryReport discover_plugins(Registry& registry, const std::vector<std::string>& dirs) {
+  DiscoveryReport report;
+  for (const std::string& dir : dirs)
+    for (const std::string& file : plugin_files_in(dir)) load_into_report(registry, file, report);
+  return report;
+}
+
+DiscoveryReport discover_plugins_lazily(Registry& registry, const std::vector<std::string>& dirs,
+                                        DeferredPlugins& deferred) {
   DiscoveryReport report;
   for (const std::string& dir : dirs) {
     for (const std::string& file : plugin_files_in(dir)) {
-      Result<PluginInfo> info = load_plugin(registry, file);
-      if (info.ok()) {
-        log::info("plugins", "loaded " + info->name + " " + info->version + " from " + file);
-        report.loaded.push_back(std::move(*info));
+      if (std::optional<PluginManifest> m = manifest_beside(file)) {
+        log::debug("plugins", "deferred " + m->name + " " + m->version + " from " + file + " (manifest)");
+        deferred.add({file, std::move(*m)});
       } else {
-        log::write(log::Level::Warn, "plugins", "not loaded: " + info.error().message);
-        report.failed.push_back(info.take_error());
+        load_into_report(registry, file, report);
       }
     }
   }

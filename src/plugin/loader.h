@@ -12,6 +12,10 @@
 #include "plugin/registry.h"
 
 namespace dace::plugin {
+class DeferredPlugins;
+}
+
+namespace dace::plugin {
 
 // Loads the plugin at `path` and merges its registrations into `registry`, all or nothing.
 // The library is opened with RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE and never closed (it may
@@ -48,5 +52,12 @@ DiscoveryReport discover_plugins(Registry& registry, const std::vector<std::stri
 
 // discover_plugins(registry, plugin_search_dirs()).
 DiscoveryReport discover_plugins(Registry& registry);
+
+// As discover_plugins, except that a plugin file with a manifest beside it
+// (manifest_path_for, plugin/manifest.h) is not loaded but added to `deferred`, to be
+// loaded when a program needs it. A manifest that cannot be read or parsed is logged and
+// its plugin loaded now, as if it had none.
+DiscoveryReport discover_plugins_lazily(Registry& registry, const std::vector<std::string>& dirs,
+                                        DeferredPlugins& deferred);
 
 }  // namespace dace::plugin

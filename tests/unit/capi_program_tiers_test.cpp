@@ -290,6 +290,71 @@ TEST(CApiProgramTiers, EightThreadsCallAcrossTheSwap) {
   dace_context_release(ctx);
 }
 
+// The tier that compile_stats and optimized_tier() report never lags the code calls run:
+// one thread calls across the swap and, after every call, reads the tier state. Once a call
+// of its own has run the optimized code (counted under the call lock), the state it reads
+// next must say tier 2, with the optimized module's statistics. The swap is held back until
+// the thread calls (the context's test hook), so it happens during the loop on any machine.
+// A tier published after the swap under a separate lock (after unloading tier 1) is seen as
+// tier 1 by the calls that land in between.
+TEST(CApiProgramTiers, TierIsPublishedWithTheSwap) {
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* sdfg = make_axpb("tiers_publish", "3");
+  // The window of a late update is short (the old module's unload): several swaps, so that
+  // a tier published late is caught on a loaded machine too.
+  constexpr int kRounds = 8;
+  int lagging = 0, failures = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    std::promise<void> gate;
+    std::shared_future<void> opened = gate.get_future().share();
+    std::atomic<bool> held{false};
+    {
+      std::lock_guard<std::mutex> lock(ctx->jit_mutex);
+      ctx->before_optimized_install = [opened, &held] {
+        held = true;
+        opened.wait();
+      };
+    }
+    dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+    dace_program_t* p = nullptr;
+    ASSERT_DACE_OK(dace_program_compile(&p, ctx, sdfg, &o));
+    const dace::jit::Program& program = dace::capi::jit_program_of(*p);
+    ASSERT_EQ(stats_of(p).tiered, 1);
+    ASSERT_TRUE(wait_until([&] { return held.load(); })) << "the optimized tier never reached its install";
+
+    std::atomic<bool> calling{false};
+    int calls_on_tier2 = 0;
+    std::thread caller([&] {
+      // Calls until 200 of them have run the optimized code (or a minute has passed).
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+      while (calls_on_tier2 < 200 && std::chrono::steady_clock::now() < deadline) {
+        if (!call_and_check(p, 16, 1.0)) failures++;
+        calling = true;
+        const dace::jit::TierState state = program.optimized_tier();
+        const dace_compile_stats_t st = stats_of(p);
+        if (state.optimized_tier_calls == 0) continue;
+        calls_on_tier2++;
+        if (state.tier != 2 || !state.swapped_at || st.tier != 2 || st.optimized_ir_instructions == 0) lagging++;
+      }
+    });
+    const bool started = wait_until([&] { return calling.load(); });
+    gate.set_value();  // the swap happens while the thread calls
+    caller.join();
+    EXPECT_TRUE(started);
+    EXPECT_EQ(calls_on_tier2, 200) << "round " << round << ": the optimized tier did not come in";
+    dace_program_release(p);
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(lagging, 0) << "calls ran the optimized code while the tier state still said tier 1";
+  {
+    std::lock_guard<std::mutex> lock(ctx->jit_mutex);
+    ctx->before_optimized_install = nullptr;
+  }
+  dace_sdfg_release(sdfg);
+  dace_context_release(ctx);
+}
+
 // Releasing a program while its optimized tier still compiles waits for it, then unloads
 // everything.
 TEST(CApiProgramTiers, ReleaseDuringTheBackgroundCompile) {

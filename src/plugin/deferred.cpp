@@ -1,0 +1,59 @@
+#include "plugin/deferred.h"
+
+#include <algorithm>
+
+#include "ir/log.h"
+#include "plugin/loader.h"
+
+namespace dace::plugin {
+
+void DeferredPlugins::add(DeferredPlugin plugin) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto at = std::lower_bound(plugins_.begin(), plugins_.end(), plugin.manifest.name,
+                             [](const DeferredPlugin& p, const std::string& name) { return p.manifest.name < name; });
+  if (at != plugins_.end() && at->manifest.name == plugin.manifest.name) return;
+  const auto index = at - plugins_.begin();
+  plugins_.insert(at, std::move(plugin));
+  loaded_.insert(loaded_.begin() + index, false);
+}
+
+Status DeferredPlugins::load_needed(Registry& registry, const PluginNeeds& needs,
+                                    const std::function<Status(const PluginInfo&)>& on_loaded) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < plugins_.size(); ++i) {
+    if (loaded_[i] || !plugins_[i].manifest.needed_by(needs)) continue;
+    const DeferredPlugin& p = plugins_[i];
+    Result<PluginInfo> info = load_plugin(registry, p.path);
+    if (!info) return info.take_error();
+    if (info->name != p.manifest.name)
+      return make_error(Code::PluginUnavailable, "plugin \"" + p.path + "\": its manifest names plugin \"" +
+                                                     p.manifest.name + "\", the plugin is \"" + info->name + "\"");
+    log::info("plugins", "loaded " + info->name + " " + info->version + " from " + p.path + " (needed by the program)");
+    if (on_loaded) DACE_TRY(on_loaded(*info));
+    loaded_[i] = true;
+  }
+  return Status::success();
+}
+
+std::vector<DeferredPlugin> DeferredPlugins::pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<DeferredPlugin> out;
+  for (size_t i = 0; i < plugins_.size(); ++i)
+    if (!loaded_[i]) out.push_back(plugins_[i]);
+  return out;
+}
+
+bool DeferredPlugins::has_pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::find(loaded_.begin(), loaded_.end(), false) != loaded_.end();
+}
+
+std::string DeferredPlugins::fingerprint() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string s;
+  for (const DeferredPlugin& p : plugins_)
+    s += "deferred plugin " + p.manifest.name + " " + p.manifest.version + " " + p.manifest.build_id + "\n";
+  return s;
+}
+
+}  // namespace dace::plugin

@@ -1,0 +1,55 @@
+// Plugins discovered with a manifest (plugin/manifest.h) and left unloaded until a program
+// needs what they provide. Loading one is load_plugin, unchanged: the same statuses and
+// messages (missing or corrupt file, ABI or build id mismatch, missing vendor library), only
+// reported when a program needs the plugin instead of at discovery.
+//
+// Thread safety: every member may be called from several threads; loads are serialized.
+#pragma once
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ir/result.h"
+#include "plugin/manifest.h"
+#include "plugin/registry.h"
+
+namespace dace::plugin {
+
+struct DeferredPlugin {
+  std::string path;  // the shared object
+  PluginManifest manifest;
+};
+
+class DeferredPlugins {
+ public:
+  // Adds a plugin found by discovery; a later one with the name of an earlier one is ignored
+  // (the first of a name wins, as in discover_plugins).
+  void add(DeferredPlugin plugin);
+
+  // Loads into `registry` every plugin not loaded yet whose manifest `needs` matches, in name
+  // order, and calls `on_loaded` for each (under this object's lock, so a concurrent caller
+  // that needs the same plugin returns only after it ran: the JIT session's runtime symbols
+  // are defined there). The first failure is returned (PluginUnavailable, load_plugin's
+  // message); a failed plugin is tried again by the next program that needs it. A plugin
+  // whose query names another plugin than its manifest is PluginUnavailable too.
+  Status load_needed(Registry& registry, const PluginNeeds& needs,
+                     const std::function<Status(const PluginInfo&)>& on_loaded);
+
+  // The plugins not loaded yet, by name.
+  std::vector<DeferredPlugin> pending() const;
+  bool has_pending() const;
+
+  // Deterministic text naming every plugin this object was given (loaded since or not) by its
+  // manifest: part of the object-cache key (jit::plugins_fingerprint covers the loaded ones).
+  // Fixed once discovery is done, so a program's key does not depend on what other programs
+  // made the context load before it.
+  std::string fingerprint() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<DeferredPlugin> plugins_;  // sorted by manifest name
+  std::vector<bool> loaded_;
+};
+
+}  // namespace dace::plugin
