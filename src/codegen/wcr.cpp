@@ -164,6 +164,14 @@ Status emit_wcr_update(Frame& f, const Wcr& wcr, llvm::Value* ptr, TypedValue va
     TypedValue cur = load_scalar(b, ptr, t);
     Result<TypedValue> r = wcr_combine(f, wcr, cur, value, t);
     if (!r) return r.take_error();
+    // A WCR sum says that the order of its updates does not matter (DaCe resolves conflicting
+    // writes in any order, and builds its code with -ffast-math): with `reassoc` LLVM keeps a
+    // sum over a loop in registers and vectorizes it, as for Reduce (library_reduce.cpp). A dot
+    // product written as a sequential map with a WCR sum into a scalar ran one addition per
+    // four cycles (the latency chain) without it.
+    if (wcr.kind == WcrKind::Sum && (t == ScalarType::Float32 || t == ScalarType::Float64))
+      if (auto* inst = llvm::dyn_cast<llvm::Instruction>(r->value); inst && inst->getOpcode() == llvm::Instruction::FAdd)
+        inst->setHasAllowReassoc(true);
     store_scalar(b, *r, ptr);
     return Status::success();
   }

@@ -62,10 +62,13 @@ std::unique_ptr<Pipeline> make_auto_optimize_cpu_pipeline() {
   // place (see fold_scaling_into_gemm.h): after fusion, which gathers the scaling and the
   // update into that one map.
   add_step(*p, "FoldScalingIntoGemm");
+  add_step(*p, "simplify");
+  // `t = A @ x; y = t @ A` (two memory-bound products over one matrix) becomes one parallel
+  // pass over the rows of A (see mat_vec_pair_fused_rows.h).
+  add_step(*p, "MatVecPairFusedRows");
   // A time loop around one parallel map of several dimensions goes inside the map's first
   // dimension (see loop_into_row_maps.h); DaCe moves it into the whole map.
-  for (std::string_view step : {"simplify", "MoveLoopIntoOuterMapDimension", "MakeTransientsPersistent"})
-    add_step(*p, step);
+  for (std::string_view step : {"MoveLoopIntoOuterMapDimension", "MakeTransientsPersistent"}) add_step(*p, step);
   return p;
 }
 

@@ -13,15 +13,11 @@
 // they stream A twice, which is the whole cost once A exceeds the cache. Each MatMul stays a
 // library node and still becomes one ?gemv per block.
 //
-// Pattern: the first MatMul. Legal when it reads a 2-D array A and a vector x whole and
-// writes a transient vector t whole, t's access node feeds only the second MatMul (as its
-// left operand, whole), which reads the same container A whole from an access node and
-// writes a vector y whole (no WCR); element types all float32 or all float64; the data in
-// CPU memory; both nodes outside any scope; A and x written nowhere in the state (their
-// rows are now read later, interleaved with the writes of y); y distinct from A, x and t,
-// and its only access node in the state is the second MatMul's output (the zeroing must be
-// the first write of y in the state). The sum into y is reassociated across blocks (as
-// BLAS's own blocking and DaCe's WCR sums are). Property `block_rows` (default 16, >= 1).
+// Pattern and legality: match_mat_vec_pair (mat_vec_pair_match.h); y is set to zero first and
+// accumulated, so its only access node in the state must be the second MatMul's output. The
+// sum into y is reassociated across blocks (as BLAS's own blocking and DaCe's WCR sums are).
+// Property `block_rows` (default 16, >= 1). MatVecPairFusedRows, which auto_optimize runs,
+// splits the rows over threads instead.
 #pragma once
 #include "transform/transformation.h"
 

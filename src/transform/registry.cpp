@@ -32,6 +32,7 @@
 #include "transform/map_fusion_horizontal.h"
 #include "transform/map_interchange.h"
 #include "transform/map_tiling.h"
+#include "transform/mat_vec_pair_fused_rows.h"
 #include "transform/mat_vec_pair_row_blocking.h"
 #include "transform/matmul_scaling_to_output.h"
 #include "transform/move_loop_into_map.h"
@@ -82,6 +83,7 @@ constexpr PatternEntry kPatterns[] = {
     {"MapInterchange", &make_t<MapInterchange>},
     {"MapTiling", &make_t<MapTiling>},
     {"MatMulScalingToOutput", &make_t<MatMulScalingToOutput>},
+    {"MatVecPairFusedRows", &make_t<MatVecPairFusedRows>},
     {"MatVecPairRowBlocking", &make_t<MatVecPairRowBlocking>},
     {"MoveLoopIntoMap", &make_t<MoveLoopIntoMap>},
     {"OutLocalStorage", &make_t<OutLocalStorage>},

@@ -101,6 +101,20 @@ TEST_P(CorpusAutoOptimize, MatchesNumPyAndIsDeterministic) {
       }
     EXPECT_EQ(gemms, 1);
   }
+  // atax ((A @ x) @ A): the two matrix-vector products become one parallel pass over the rows
+  // of A (MatVecPairFusedRows): no MatMul is left.
+  if (cf.name.starts_with("atax")) {
+    int matmuls = 0, chunk_maps = 0;
+    for (const ir::State* s : (*g)->all_states())
+      for (int id : s->node_ids()) {
+        const ir::Node* n = s->node(id);
+        if (n->kind == ir::NodeKind::Library)
+          matmuls += static_cast<const ir::LibraryNode*>(n)->classpath == "dace.libraries.blas.nodes.matmul.MatMul";
+        if (n->kind == ir::NodeKind::MapEntry) chunk_maps += n->label == "matvec_pair_chunks";
+      }
+    EXPECT_EQ(matmuls, 0);
+    EXPECT_EQ(chunk_maps, 1);
+  }
 
   Result<CompiledProgram> prog = compile(**g);
   ASSERT_TRUE(prog.ok()) << prog.error().message;
