@@ -261,5 +261,23 @@ TEST(TransformSymbolRanges, NestedSdfgIsItsOwnEntry) {
   expect_range(outer, *l.body, "i", "0", "N - 1");
 }
 
+// LoopUnroll reads the loop's header from the cache: an edit of the header is seen once it
+// is reported as an interstate-code change (a stale entry would keep the old bound).
+TEST(TransformSymbolRanges, LoopUnrollReadsTheCachedHeader) {
+  OneLoop l("0", "(i < N)", "(i + 1)");
+  std::unique_ptr<Transformation> t = make_transformation("LoopUnroll");
+  AnalysisManager am;
+  const Match m = t->enumerate(*l.g, am).at(0);
+  EXPECT_FALSE(t->can_be_applied(*l.g, m, am));
+  EXPECT_NE(t->why_not().find("is not a constant"), std::string::npos) << t->why_not();
+  l.loop->loop_condition.code = "(i < 4)";
+  AnalysisManager fresh;
+  EXPECT_TRUE(t->can_be_applied(*l.g, m, fresh)) << t->why_not();
+  am.invalidate(Modifies::Memlets);
+  EXPECT_FALSE(t->can_be_applied(*l.g, m, am)) << "the header was read again although nothing reported it";
+  am.invalidate(Modifies::InterstateEdges);
+  EXPECT_TRUE(t->can_be_applied(*l.g, m, am)) << t->why_not();
+}
+
 }  // namespace
 }  // namespace dace::transform::testing
