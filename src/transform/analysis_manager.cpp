@@ -90,6 +90,17 @@ void AnalysisManager::drop_state(const ir::State* state) {
   std::erase_if(propagated_memlets_, [&](const auto& entry) { return entry.first.second == state; });
 }
 
+const SymbolRanges& AnalysisManager::symbol_ranges(const ir::SDFG& sdfg) {
+  auto it = symbol_ranges_.find(&sdfg);
+  if (it != symbol_ranges_.end()) {
+    ++cached_;
+    return *it->second;
+  }
+  auto value = std::make_unique<SymbolRanges>(SymbolRanges::compute(sdfg));
+  ++computed_;
+  return *symbol_ranges_.emplace(&sdfg, std::move(value)).first->second;
+}
+
 void AnalysisManager::invalidate(Modifies modified) {
   // Removing or merging states may free a State and reuse its address for a new one: any
   // change to the set of states drops every per-state analysis. So does a change to nested
@@ -105,6 +116,7 @@ void AnalysisManager::invalidate(Modifies modified) {
   if (drops(kMapPathsDependOn)) map_memlets_.clear();
   if (drops(kScopeMemletsDependOn)) propagated_memlets_.clear();
   if (drops(Modifies::Nothing)) nesting_.clear();
+  if (drops(kSymbolRangesDependOn)) symbol_ranges_.clear();
 }
 
 void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
@@ -125,6 +137,8 @@ void AnalysisManager::invalidate(const ir::State& state, Modifies modified) {
   if (any(modified & (kScopeTreeDependsOn | kAccessSetsDependOn))) scope_access_sets_.erase(&state);
   if (any(modified & kDependenceSetsDependOn)) dependence_sets_.erase(&state);
   if (any(modified & kMapPathsDependOn)) map_memlets_.erase(&state);
+  // Symbol ranges are per SDFG, and which SDFG holds this state is not known here.
+  if (any(modified & kSymbolRangesDependOn)) symbol_ranges_.clear();
   // Descriptors belong to the SDFG, not to this state: every state's propagation may use them.
   if (any(modified & Modifies::Descriptors)) propagated_memlets_.clear();
   else if (any(modified & kScopeMemletsDependOn))

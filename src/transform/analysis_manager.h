@@ -17,6 +17,7 @@
 #include "transform/scope_memlets.h"
 #include "transform/scope_tree.h"
 #include "transform/state_nesting.h"
+#include "transform/symbol_ranges.h"
 
 namespace dace::transform {
 
@@ -40,6 +41,14 @@ class AnalysisManager {
   // state-local report of Descriptors drops every state's propagated memlets.
   static constexpr Modifies kScopeMemletsDependOn = kMapPathsDependOn | Modifies::Descriptors;
 
+  // What the symbol ranges of an SDFG are computed from: its blocks and loop headers
+  // (States), the assignments on interstate edges, the symbols' declarations and the shapes
+  // of its containers. A change inside a nested SDFG, which has its own entry, is reported
+  // as NestedSDFGs.
+  static constexpr Modifies kSymbolRangesDependOn = Modifies::States | Modifies::InterstateEdges |
+                                                    Modifies::Symbols | Modifies::Descriptors |
+                                                    Modifies::NestedSDFGs;
+
   const ScopeTree& scope_tree(const ir::State& state);
   const AccessSets& access_sets(const ir::State& state);
   // Per map or consume scope of the state; computed from its scope tree and access nodes, so
@@ -56,6 +65,9 @@ class AnalysisManager {
   // for that path and cached per (sdfg, state): another sdfg given with the same state gets its
   // own. Null when `outer_edge` is no path of that map.
   const ir::Memlet* propagated_memlet(const ir::SDFG& sdfg, const ir::State& state, int entry, int outer_edge);
+  // The range of each symbol at each block of `sdfg` (symbol_ranges.h), and its loops'
+  // headers as loop_bounds() reads them. A nested SDFG is asked for with its own SDFG.
+  const SymbolRanges& symbol_ranges(const ir::SDFG& sdfg);
 
   // Drops every cached analysis that depends on `modified` (all states).
   void invalidate(Modifies modified);
@@ -72,6 +84,7 @@ class AnalysisManager {
     map_memlets_.clear();
     propagated_memlets_.clear();
     nesting_.clear();
+    symbol_ranges_.clear();
   }
 
   // Counters for tests and reports: how often an analysis was computed or served cached.
@@ -93,6 +106,7 @@ class AnalysisManager {
   std::map<std::pair<const ir::SDFG*, const ir::State*>, std::map<std::pair<int, int>, ir::Memlet>> propagated_memlets_;
   // Which states are nested in which, noted for every state an analysis is computed for.
   StateNesting nesting_;
+  std::unordered_map<const ir::SDFG*, std::unique_ptr<SymbolRanges>> symbol_ranges_;
   int64_t computed_ = 0, cached_ = 0;
 };
 

@@ -21,24 +21,26 @@ struct InnerLoop {
 };
 using StateVisit = std::function<bool(const ir::State&, const std::vector<InnerLoop>&)>;
 
-// Visits every state below `r`, with the inner loops around it (outermost first).
-bool for_each_state(const ir::ControlFlowRegion& r, std::vector<InnerLoop>& ctx, const StateVisit& fn) {
+// Visits every state below `r`, with the inner loops around it (outermost first); their
+// headers are read from the cached symbol ranges of the SDFG holding `r`.
+bool for_each_state(const ir::ControlFlowRegion& r, const SymbolRanges& ranges, std::vector<InnerLoop>& ctx,
+                    const StateVisit& fn) {
   for (int slot : r.block_slots()) {
     const ir::ControlFlowBlock& b = *r.block(slot);
     if (b.kind == ir::BlockKind::State) {
       if (!fn(static_cast<const ir::State&>(b), ctx)) return false;
     } else if (b.kind == ir::BlockKind::Loop) {
       const auto& l = static_cast<const ir::LoopRegion&>(b);
-      std::optional<LoopBounds> lb = loop_bounds(l);
+      std::optional<LoopBounds> lb = ranges.loop(l);
       ctx.push_back({l.loop_variable, lb ? ascending_range(*lb) : std::nullopt});
-      const bool ok = for_each_state(l, ctx, fn);
+      const bool ok = for_each_state(l, ranges, ctx, fn);
       ctx.pop_back();
       if (!ok) return false;
     } else if (b.kind == ir::BlockKind::Region) {
-      if (!for_each_state(static_cast<const ir::ControlFlowRegion&>(b), ctx, fn)) return false;
+      if (!for_each_state(static_cast<const ir::ControlFlowRegion&>(b), ranges, ctx, fn)) return false;
     } else if (b.kind == ir::BlockKind::Conditional) {
       for (const auto& [cond, branch] : static_cast<const ir::ConditionalBlock&>(b).branches)
-        if (branch && !for_each_state(*branch, ctx, fn)) return false;
+        if (branch && !for_each_state(*branch, ranges, ctx, fn)) return false;
     }
   }
   return true;
@@ -235,7 +237,8 @@ bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const L
   // Containers: local (privatized transients, views only the body uses) or shared.
   std::set<std::string> used;
   std::vector<InnerLoop> ctx;
-  for_each_state(loop, ctx, [&](const ir::State& s, const std::vector<InnerLoop>&) {
+  const SymbolRanges& ranges = am.symbol_ranges(sdfg);
+  for_each_state(loop, ranges, ctx, [&](const ir::State& s, const std::vector<InnerLoop>&) {
     const std::set<std::string>& present = am.access_sets(s).present;
     used.insert(present.begin(), present.end());
     return true;
@@ -258,7 +261,7 @@ bool analyze_loop_body(const ir::SDFG& sdfg, const ir::LoopRegion& loop, const L
   }
 
   bool ok = true;
-  for_each_state(loop, ctx, [&](const ir::State& s, const std::vector<InnerLoop>& inner) {
+  for_each_state(loop, ranges, ctx, [&](const ir::State& s, const std::vector<InnerLoop>& inner) {
     for (const AccessNodeMemlets& a : am.dependence_sets(s).access_nodes) {
       const std::string& d = a.data;
       if (out.local.count(d)) continue;

@@ -117,11 +117,11 @@ void LoopToMap::region_matches(const ir::ControlFlowRegion& region, std::vector<
 bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
   const ir::LoopRegion* loop = as_loop(site.region.block(blocks[0]));
   if (!loop) return refuse("the pattern needs a loop region");
-  std::optional<LoopBounds> b = loop_bounds(*loop);
-  if (!b) return refuse("loop header is not `i = a; i < b; i = i + s` with a constant step");
-  if (!ascending_range(*b)) return refuse("a negative step other than -1");
   // The SDFG whose containers the loop's dataflow names (nested SDFGs have their own).
   const ir::SDFG& sdfg = owning_sdfg(*loop);
+  std::optional<LoopBounds> b = site.am.symbol_ranges(sdfg).loop(*loop);
+  if (!b) return refuse("loop header is not `i = a; i < b; i = i + s` with a constant step");
+  if (!ascending_range(*b)) return refuse("a negative step other than -1");
   LoopBody body;
   std::string why;
   if (!analyze_loop_body(sdfg, *loop, *b, site.am, body, why)) return refuse(why);
@@ -137,10 +137,10 @@ Status LoopToMap::apply_at(const Site& site, const std::vector<int>& blocks) {
   ir::ControlFlowRegion& region = site.region;
   const int slot = blocks[0];
   const ir::LoopRegion& loop = *as_loop(region.block(slot));
-  const LoopBounds b = *loop_bounds(loop);
+  ir::SDFG& sdfg = owning_sdfg(region);
+  const LoopBounds b = *site.am.symbol_ranges(sdfg).loop(loop);
   const sym::Range range = *ascending_range(b);
   const std::string var = loop.loop_variable;
-  ir::SDFG& sdfg = owning_sdfg(region);
   LoopBody body;
   std::string why;
   if (!analyze_loop_body(sdfg, loop, b, site.am, body, why)) return make_error(Code::Internal, "LoopToMap: " + why);

@@ -17,9 +17,10 @@
 namespace dace::transform {
 namespace {
 
-// The loop's iteration values, or nullopt with `why`.
-std::optional<std::vector<sym::Expr>> iteration_values(const ir::LoopRegion& loop, std::string& why) {
-  std::optional<LoopBounds> b = loop_bounds(loop);
+// The loop's iteration values from its header `b` (as loop_bounds() reads it), or nullopt
+// with `why`.
+std::optional<std::vector<sym::Expr>> iteration_values(const ir::LoopRegion& loop, const std::optional<LoopBounds>& b,
+                                                       std::string& why) {
   if (!b) {
     why = "loop header is not `i = a; i < b; i = i + s` with a constant step";
     return std::nullopt;
@@ -109,8 +110,8 @@ std::string code_text(sym::Expr e) {
 struct PartialHeaders {
   std::string main_condition, main_update, rest_init;
 };
-std::optional<PartialHeaders> partial_headers(const ir::LoopRegion& loop, int64_t count, std::string& why) {
-  std::optional<LoopBounds> b = loop_bounds(loop);
+std::optional<PartialHeaders> partial_headers(const ir::LoopRegion& loop, const std::optional<LoopBounds>& b,
+                                              int64_t count, std::string& why) {
   if (!b) {
     why = "loop header is not `i = a; i < b; i = i + s` with a constant step";
     return std::nullopt;
@@ -154,14 +155,15 @@ bool LoopUnroll::can_apply(const Site& site, const std::vector<int>& blocks) {
     return refuse("count " + std::to_string(count_) + " is more than " + std::to_string(kMaxUnrolledIterations));
   std::string why;
   const std::string& var = loop->loop_variable;
+  const std::optional<LoopBounds> bounds = site.am.symbol_ranges(site.sdfg).loop(*loop);
   if (count_ == 0) {
-    std::optional<std::vector<sym::Expr>> values = iteration_values(*loop, why);
+    std::optional<std::vector<sym::Expr>> values = iteration_values(*loop, bounds, why);
     if (!values) return refuse(why);
     for (sym::Expr v : *values)
       if (!tasklet::parse_expression(sym::to_string(v)).ok())
         return refuse("the value " + sym::to_string(v) + " of '" + var + "' cannot be written into code");
   } else {
-    if (!partial_headers(*loop, count_, why)) return refuse(why);
+    if (!partial_headers(*loop, bounds, count_, why)) return refuse(why);
     // The main loop tests the bound once for `count` iterations: the body must not change it.
     Result<tasklet::ExprPtr> cond = tasklet::parse_expression(loop->loop_condition.code);
     if (!cond.ok()) return refuse("the condition of loop '" + loop->label + "' does not parse");
@@ -205,7 +207,7 @@ Status LoopUnroll::apply_at(const Site& site, const std::vector<int>& blocks) {
   const int loop_slot = blocks[0];
   auto& loop = static_cast<ir::LoopRegion&>(*region.block(loop_slot));
   std::string why;
-  std::optional<std::vector<sym::Expr>> values = iteration_values(loop, why);
+  std::optional<std::vector<sym::Expr>> values = iteration_values(loop, site.am.symbol_ranges(site.sdfg).loop(loop), why);
   if (!values) return make_error(Code::Internal, "LoopUnroll: " + why);
   const std::string var = loop.loop_variable;
   const bool symbolic_start = !sym::as_integer(values->empty() ? sym::integer(0) : values->front());
@@ -268,9 +270,10 @@ Status LoopUnroll::apply_partial(const Site& site, int loop_slot) {
   ir::ControlFlowRegion& region = site.region;
   auto& loop = static_cast<ir::LoopRegion&>(*region.block(loop_slot));
   std::string why;
-  std::optional<PartialHeaders> h = partial_headers(loop, count_, why);
+  const std::optional<LoopBounds> bounds = site.am.symbol_ranges(site.sdfg).loop(loop);
+  std::optional<PartialHeaders> h = partial_headers(loop, bounds, count_, why);
   if (!h) return make_error(Code::Internal, "LoopUnroll: " + why);
-  const int64_t s = loop_bounds(loop)->step;
+  const int64_t s = bounds->step;
   const std::string var = loop.loop_variable;
 
   std::unique_ptr<ir::ControlFlowBlock> rest_block = loop.clone();

@@ -240,7 +240,7 @@ void MoveLoopIntoMap::region_matches(const ir::ControlFlowRegion& region, std::v
 bool MoveLoopIntoMap::can_apply(const Site& site, const std::vector<int>& blocks) {
   const ir::LoopRegion* loop = as_loop(site.region.block(blocks[0]));
   if (!loop) return refuse("the pattern needs a loop region");
-  std::optional<LoopBounds> bounds = loop_bounds(*loop);
+  std::optional<LoopBounds> bounds = site.am.symbol_ranges(site.sdfg).loop(*loop);
   if (!bounds) return refuse("loop header is not `i = a; i < b; i = i + s` with a constant step");
   if (bounds->step != 1 && bounds->step != -1) return refuse("loop '" + loop->label + "' has a step other than 1 or -1");
   const ir::State* body = single_body(*loop);
