@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <ctime>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -14,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -357,6 +360,62 @@ TEST(PluginCpuRuntime, HelpersThatCannotStartLeaveTheWorkToTheCaller) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status)) << "child ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// Body of HelperBesideItsCallerSleeps, run in a process of its own: pins itself to the CPU it
+// is on, so the helper a 2-thread loop starts shares the caller's CPU, and exits 0 when the
+// process then used (almost) no CPU time while the caller slept; else prints why, exits 1.
+[[noreturn]] void pinned_helper_stays_idle(const Runtime* rt) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  if (sched_setaffinity(0, sizeof one, &one) != 0) {
+    std::fprintf(stderr, "sched_setaffinity failed\n");
+    _exit(1);
+  }
+  TwoThreadProbe probe{rt};
+  rt->parallel_for(&TwoThreadProbe::body, &probe, 0, 64, 1, kDynamic, 2);
+  if (!probe.other_thread_ran.load()) {
+    std::fprintf(stderr, "the helper never ran a piece\n");
+    _exit(1);
+  }
+  auto cpu_ms = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+  };
+  const double before = cpu_ms();
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  const double idle_ms = cpu_ms() - before;
+  if (idle_ms > 2.0) {
+    std::fprintf(stderr, "while the caller slept 40 ms the process used %.1f ms of CPU: the helper kept polling\n",
+                 idle_ms);
+    _exit(1);
+  }
+  for (int rep = 0; rep < 200; ++rep) {
+    Recorder rec(rt, 0, 300);
+    rt->parallel_for(&Recorder::body, &rec, 0, 300, 0, rep % 2 ? kDynamic : kStatic, 2);
+    for (size_t i = 0; i < 300; ++i)
+      if (rec.hits[i].load() != 1) {
+        std::fprintf(stderr, "index %zu ran %d times\n", i, rec.hits[i].load());
+        _exit(1);
+      }
+  }
+  _exit(0);
+}
+
+// A helper on the CPU its caller runs on sleeps between loops instead of polling: the kernel
+// places it anew when the next loop wakes it, and it takes no turns from the caller
+// meanwhile. The check runs in a fresh process (gtest's threadsafe death-test style
+// re-executes the test binary), whose pool has no helper yet; the 40 ms sleep is within the
+// 50 ms a polling helper keeps polling. Loops after that still run every index once.
+TEST(PluginCpuRuntime, HelperBesideItsCallerSleeps) {
+  DACE_REQUIRE_CPU_RUNTIME(rt);
+  cpu_set_t mask;
+  if (sched_getcpu() < 0 || sched_getaffinity(0, sizeof mask, &mask) != 0)
+    GTEST_SKIP() << "the CPU a thread runs on or its affinity cannot be read here";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(pinned_helper_stays_idle(rt), ::testing::ExitedWithCode(0), "");
 }
 
 TEST(PluginCpuRuntime, OneThreadRunsInline) {

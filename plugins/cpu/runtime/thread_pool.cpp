@@ -1,5 +1,7 @@
 #include "thread_pool.h"
 
+#include "cpu_placement.h"
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -48,6 +50,7 @@ class Pool {
     grow(team - 1);
     team_.store(team, std::memory_order_relaxed);
     next_member_.store(1, std::memory_order_relaxed);
+    caller_cpu_.store(current_cpu(), std::memory_order_relaxed);
     job_.store(&job);
     generation_.fetch_add(1);
     if (sleepers_.load() > 0) generation_.notify_all();
@@ -78,8 +81,25 @@ class Pool {
     }
   }
 
+  // A helper that polls on the CPU its caller ran on when it last forked only takes turns
+  // with the caller there, and polling keeps it there: the kernel moves a running thread
+  // only to even out run queues, and with another process busy on the other core,
+  // caller + helper on one core and that process on the other already count as even (nor
+  // does sleeping help: the caller's wake-up puts the helper back beside it). So the helper
+  // moves itself off that CPU, once per wait; where it cannot (one CPU allowed) it sleeps
+  // until the next fork instead of taking the caller's turns. mandelbrot1 at NPBench S on
+  // 2 threads ran whole runs at its 1-thread time with the helper beside the caller.
+  // Returns true when the helper should sleep now.
+  bool leave_caller_cpu(bool& moved) {
+    const int32_t caller = caller_cpu_.load(std::memory_order_relaxed);
+    if (moved || caller < 0 || caller != current_cpu()) return false;
+    moved = true;
+    return !move_off_cpu(caller);
+  }
+
   uint32_t next_generation(uint32_t seen) {
     Clock::time_point start = Clock::now();
+    bool moved = false;
     for (int k = 0;; ++k) {
       uint32_t g = generation_.load(std::memory_order_acquire);
       if (g != seen) return g;
@@ -88,19 +108,27 @@ class Pool {
         continue;
       }
       Clock::duration idle = Clock::now() - start;
-      if (idle < kSpin) {
+      const bool stay_beside = leave_caller_cpu(moved);
+      if (stay_beside) {
+        sleep_until_next(seen);
+        start = Clock::now();
+      } else if (idle < kSpin) {
         cpu_relax();
       } else if (idle < kPoll) {
         std::this_thread::yield();
       } else {
-        // Seq-cst increment before the wait: run() reads sleepers_ after bumping the
-        // generation, so either it sees us and notifies, or our wait sees the new value.
-        sleepers_.fetch_add(1);
-        generation_.wait(seen);
-        sleepers_.fetch_sub(1);
+        sleep_until_next(seen);
         start = Clock::now();
       }
     }
+  }
+
+  void sleep_until_next(uint32_t seen) {
+    // Seq-cst increment before the wait: run() reads sleepers_ after bumping the
+    // generation, so either it sees us and notifies, or our wait sees the new value.
+    sleepers_.fetch_add(1);
+    generation_.wait(seen);
+    sleepers_.fetch_sub(1);
   }
 
   void helper(uint32_t seen) {
@@ -129,6 +157,7 @@ class Pool {
   std::atomic<uint32_t> next_member_{1};
   std::atomic<uint32_t> inside_{0};
   std::atomic<uint32_t> sleepers_{0};
+  std::atomic<int32_t> caller_cpu_{-1};  // where the last job's caller ran when it forked
 };
 
 Pool& pool() {

@@ -8,7 +8,8 @@
 // microseconds of work. heat_3d at NPBench S forks 50 regions per call: 0.3 ms on two free
 // cores, 2-8 ms with one of them busy. Here the caller takes over every piece no helper has
 // claimed and waits only for pieces already running, so a busy neighbour costs at most the
-// one-thread time.
+// one-thread time. A helper that waits on the CPU its caller forked from moves off it
+// (cpu_placement.h), since the kernel does not re-place a polling thread.
 #ifndef DACE_CPU_THREAD_POOL_H
 #define DACE_CPU_THREAD_POOL_H
 
