@@ -29,8 +29,10 @@ struct LowerOptions {
   // Arrays the SDFG passes as arguments get `noalias` unless their descriptor says
   // may_alias (DaCe emits `__restrict__` the same way).
   bool noalias_arguments = true;
-  // Instruction-level fast-math flags (reassociation, contraction, ...). Off: exact IEEE
-  // arithmetic as DaCe's default compiler flags give.
+  // Instruction-level fast-math flags on all arithmetic (reassociation, contraction, ...).
+  // Off: IEEE arithmetic, except that float sums of Reduce nodes and non-atomic WCR sums carry
+  // `reassoc` (the order of their updates is unspecified in SDFG semantics, and DaCe builds
+  // everything with -ffast-math), so such sums may round differently between -O levels.
   bool fast_math = false;
   // Run analysis::validate first, so that malformed SDFGs get a status, not undefined
   // lowering. Callers that validated already may skip it.
