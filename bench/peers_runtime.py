@@ -15,6 +15,10 @@ not timed; libdace's `--repeat K` also excludes its first call). In-place kernel
 copies of the inputs before every call, outside the timing. Outputs of the warm-up call are
 compared with the case's expected outputs (rtol/atol of case.json).
 
+OpenBLAS picks its kernels from the CPU model; one older than the CPU falls back to generic
+SSE3 kernels (Prescott), ~5x slower for dgemm. `--openblas-coretype auto` (default) then sets
+OPENBLAS_CORETYPE for every contender to the kernel set the CPU's flags allow, and says so.
+
 With --size S|M|L the sizes are NPBench's (bench_info/<kernel>.json "parameters"; the names map to
 the SDFG's symbols as in run_corpus_bench.py): inputs from npbench_kernels.generate(), expected
 outputs from npbench_kernels' NumPy references, written to a temporary case folder in the corpus
@@ -206,6 +210,50 @@ def python_worker(a):
     out.update({"check": status, "warmup_ms": warm_ms, "first_ms": warm_ms, "compile_ms": compile_ms})
     print(json.dumps(out), flush=True)
     return 0
+
+
+# ----------------------------------------------------------------------------- OpenBLAS kernels
+
+def openblas_cores(python):
+    """The kernel set ("Core: X") each OpenBLAS the contenders load picks on this CPU: Debian's
+    (libdace, DaCe) and NumPy's bundled one (NumPy; Numba's products go through SciPy's)."""
+    probes = {"system": ["/usr/bin/python3", "-c", "import ctypes; ctypes.CDLL('libopenblas.so.0')"],
+              "numpy": [python, "-c", "import numpy"]}
+    cores = {}
+    for name, cmd in probes.items():
+        env = dict(os.environ, OPENBLAS_VERBOSE="2")
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        for line in (out.stdout + out.stderr).splitlines():
+            if line.startswith("Core: "):
+                cores[name] = line[len("Core: "):].strip()
+    return cores
+
+
+def openblas_coretype(choice, python):
+    """The OPENBLAS_CORETYPE every contender gets, or None. An OpenBLAS older than the CPU
+    falls back to its generic Prescott (SSE3) kernels: Debian's 0.3.21 and NumPy's 0.3.23 do
+    on Xeon family 6 model 207, where their dgemm is ~5x slower than with the AVX-512 kernels
+    the CPU can run. `auto` then names the newest kernel set the CPU's flags allow, for all
+    contenders alike, so each runs its BLAS at its best."""
+    if choice == "none" or "OPENBLAS_CORETYPE" in os.environ:
+        return None
+    if choice != "auto":
+        return choice
+    if "Prescott" not in openblas_cores(python).values():
+        return None
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(next((l for l in f if l.startswith("flags")), "").split())
+    except OSError:
+        return None
+    if "avx512f" in flags:
+        return "SkylakeX"
+    if "avx2" in flags:
+        return "Haswell"
+    return None
 
 
 # ----------------------------------------------------------------------------- driver
@@ -447,6 +495,9 @@ def main(argv):
     p.add_argument("--size", help="NPBench size(s) instead of the corpus case's: S, M, L or a list (S,M)")
     p.add_argument("--compile-reps", type=int, default=5,
                    help="runs of libdace's auto_optimize + cold compile per kernel (median reported)")
+    p.add_argument("--openblas-coretype", default="auto",
+                   help="OPENBLAS_CORETYPE for every contender: auto (set only where an OpenBLAS falls back to "
+                        "its generic Prescott kernels on this CPU), none, or a kernel set's name")
     p.add_argument("--call-limit", type=int, default=60,
                    help="seconds: a contender whose warm-up call takes longer is not timed further")
     p.add_argument("--case-dir", help=argparse.SUPPRESS)
@@ -463,6 +514,11 @@ def main(argv):
         if size not in (None, "S", "M", "L"):
             p.error("--size: S, M or L, not %r" % size)
     threads = [max(1, int(t)) for t in a.threads.split(",")]
+    coretype = openblas_coretype(a.openblas_coretype, a.python)
+    if coretype:
+        os.environ["OPENBLAS_CORETYPE"] = coretype
+        print("OPENBLAS_CORETYPE=%s for every contender (an OpenBLAS here fell back to its generic "
+              "Prescott kernels on this CPU; --openblas-coretype none keeps them)\n" % coretype, flush=True)
     t0 = time.time()
     everything = []
     compiled = {}  # kernel -> auto_optimize + compile times (they depend on neither size nor threads)
