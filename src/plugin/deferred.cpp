@@ -15,6 +15,7 @@ void DeferredPlugins::add(DeferredPlugin plugin) {
   const auto index = at - plugins_.begin();
   plugins_.insert(at, std::move(plugin));
   loaded_.insert(loaded_.begin() + index, false);
+  registered_.insert(registered_.begin() + index, false);
 }
 
 Status DeferredPlugins::load_needed(Registry& registry, const PluginNeeds& needs,
@@ -23,11 +24,18 @@ Status DeferredPlugins::load_needed(Registry& registry, const PluginNeeds& needs
   for (size_t i = 0; i < plugins_.size(); ++i) {
     if (loaded_[i] || !plugins_[i].manifest.needed_by(needs)) continue;
     const DeferredPlugin& p = plugins_[i];
-    Result<PluginInfo> info = load_plugin(registry, p.path);
+    // A plugin of this name that discovery loaded from another file (one without a manifest,
+    // in another directory of the search path) is in already, its runtime symbols with it:
+    // loading this file would open a second copy and define its symbols a second time.
+    if (!registered_[i] && registry.has_plugin(p.manifest.name)) {
+      log::info("plugins", "not loading " + p.path + ": plugin " + p.manifest.name + " is loaded from another file");
+      loaded_[i] = true;
+      continue;
+    }
+    // The manifest's name is checked before the plugin registers anything.
+    Result<PluginInfo> info = load_plugin(registry, p.path, p.manifest.name);
     if (!info) return info.take_error();
-    if (info->name != p.manifest.name)
-      return make_error(Code::PluginUnavailable, "plugin \"" + p.path + "\": its manifest names plugin \"" +
-                                                     p.manifest.name + "\", the plugin is \"" + info->name + "\"");
+    registered_[i] = true;
     log::info("plugins", "loaded " + info->name + " " + info->version + " from " + p.path + " (needed by the program)");
     if (on_loaded) DACE_TRY(on_loaded(*info));
     loaded_[i] = true;

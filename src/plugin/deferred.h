@@ -32,7 +32,10 @@ class DeferredPlugins {
   // that needs the same plugin returns only after it ran: the JIT session's runtime symbols
   // are defined there). The first failure is returned (PluginUnavailable, load_plugin's
   // message); a failed plugin is tried again by the next program that needs it. A plugin
-  // whose query names another plugin than its manifest is PluginUnavailable too.
+  // whose query names another plugin than its manifest is PluginUnavailable too, and
+  // registers nothing. A plugin whose name the registry already holds before this object
+  // loaded it (discovery loaded a file of that name without a manifest) counts as loaded,
+  // without `on_loaded`: its runtime symbols came with the discovery's.
   Status load_needed(Registry& registry, const PluginNeeds& needs,
                      const std::function<Status(const PluginInfo&)>& on_loaded);
 
@@ -49,7 +52,8 @@ class DeferredPlugins {
  private:
   mutable std::mutex mutex_;
   std::vector<DeferredPlugin> plugins_;  // sorted by manifest name
-  std::vector<bool> loaded_;
+  std::vector<bool> loaded_;      // registered and `on_loaded` succeeded (or loaded elsewhere)
+  std::vector<bool> registered_;  // registered into the registry by load_needed
 };
 
 }  // namespace dace::plugin

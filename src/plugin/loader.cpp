@@ -86,7 +86,7 @@ Status run_register(const dace_plugin_info_t& info, Registry& staging, const std
 
 }  // namespace
 
-Result<PluginInfo> load_plugin(Registry& registry, const std::string& path) {
+Result<PluginInfo> load_plugin(Registry& registry, const std::string& path, const std::string& expected_name) {
   Result<std::string> file = check_file(path);
   if (!file.ok()) return file.take_error();
   const std::string& abs = *file;
@@ -123,9 +123,19 @@ Result<PluginInfo> load_plugin(Registry& registry, const std::string& path) {
   out.path = abs;
   out.abi_version = info->abi_version;
 
+  // Checked before anything is registered, but after the checks an eager load makes, so that
+  // a wrong build still fails as it does there.
+  const bool misnamed = !expected_name.empty() && expected_name != out.name;
+  auto refuse_misnamed = [&] {
+    return unavailable(path, "its manifest names plugin \"" + expected_name + "\", the plugin is \"" + out.name + "\"");
+  };
+
   // The same plugin twice (another directory, a symlink, an explicit load) is a no-op.
   for (const PluginInfo& loaded : registry.plugins())
-    if (loaded.name == out.name) return loaded;
+    if (loaded.name == out.name) {
+      if (misnamed) return refuse_misnamed();
+      return loaded;
+    }
 
   if (info->build_id == nullptr || std::strcmp(info->build_id, build_id()) != 0)
     return unavailable(path, "plugin \"" + out.name + "\" was built for libdace build " +
@@ -133,6 +143,7 @@ Result<PluginInfo> load_plugin(Registry& registry, const std::string& path) {
                                  build_id() + "\"");
   if (info->register_fn == nullptr)
     return unavailable(path, "plugin \"" + out.name + "\" has no register function");
+  if (misnamed) return refuse_misnamed();
 
   Registry staging(out.name);
   DACE_TRY(run_register(*info, staging, path));

@@ -25,7 +25,10 @@ namespace dace::plugin {
 // reason: missing file, not a shared object or unresolved dependency (the loader's text),
 // missing dace_plugin_query, ABI version or build id mismatch, a failing register function
 // or registration, a conflict with another plugin, a missing required vendor library.
-Result<PluginInfo> load_plugin(Registry& registry, const std::string& path);
+// A non-empty `expected_name` (the plugin's manifest, plugin/deferred.h) must be the name the
+// plugin's query returns, checked before anything is registered: "plugin \"<path>\": its
+// manifest names plugin \"x\", the plugin is \"y\"".
+Result<PluginInfo> load_plugin(Registry& registry, const std::string& path, const std::string& expected_name = "");
 
 // The entries of a colon-separated directory list (PATH style), empty entries skipped.
 std::vector<std::string> split_path_list(const std::string& value);

@@ -14,6 +14,7 @@
 #include "builder/api_internal.h"
 #include "capi_program_test_util.h"
 #include "jit/program_key.h"
+#include "jit/session.h"
 #include "plugin/build_id.h"
 #include "plugin/deferred.h"
 #include "plugin/loader.h"
@@ -159,6 +160,67 @@ TEST_F(PluginLazy, NeededPluginFailsAsAnEagerLoadWould) {
   EXPECT_EQ(s.error().message,
             "plugin \"" + misnamed + "\": its manifest names plugin \"c_misnamed\", the plugin is \"test_good\"");
   fs::remove_all(dir);
+}
+
+// A manifest naming another plugin than its file holds is refused before that plugin
+// registers anything: its schedules and runtime symbols do not stay behind in the registry
+// (where a program could lower against them without the session having its symbols).
+TEST_F(PluginLazy, AMisnamedManifestRegistersNothing) {
+  const std::string dir = scratch_dir("misnamed");
+  const std::string so = install(dir, "good", "test_good", "not_test_good");
+  Registry registry;
+  DeferredPlugins deferred;
+  ASSERT_TRUE(discover_plugins_lazily(registry, {dir}, deferred).failed.empty());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Status s = deferred.load_needed(registry, needs_schedule("TestPar"), nullptr);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, Code::PluginUnavailable);
+    EXPECT_EQ(s.error().message,
+              "plugin \"" + so + "\": its manifest names plugin \"not_test_good\", the plugin is \"test_good\"");
+    EXPECT_TRUE(registry.plugins().empty()) << "attempt " << attempt;
+    EXPECT_EQ(registry.find_schedule("TestSeq"), nullptr) << "attempt " << attempt;
+    EXPECT_EQ(registry.find_runtime_symbol("test_plugin_answer"), nullptr) << "attempt " << attempt;
+    EXPECT_EQ(deferred.pending().size(), 1u);
+  }
+  fs::remove_all(dir);
+}
+
+// A plugin that discovery loaded from a file without a manifest (another directory of the
+// search path) is not loaded again from the file with one when a program needs it: that would
+// open a second copy and define its runtime symbols in the JIT session a second time
+// (AlreadyExists, on every compile that needs it). The session here is the C API's: the
+// symbols of the plugins loaded at discovery, then those of each plugin loaded later.
+TEST_F(PluginLazy, APluginLoadedFromAnotherDirectoryIsNotLoadedAgain) {
+  const std::string with_manifest = scratch_dir("twice_a");
+  const std::string without_manifest = scratch_dir("twice_b");
+  install(with_manifest, "good", "test_good", "test_good");
+  install(without_manifest, "good", "test_good", "");
+  Registry registry;
+  DeferredPlugins deferred;
+  ASSERT_TRUE(discover_plugins_lazily(registry, {with_manifest, without_manifest}, deferred).failed.empty());
+  ASSERT_TRUE(registry.has_plugin("test_good"));
+  ASSERT_EQ(deferred.pending().size(), 1u);
+  auto session = jit::JitSession::create(jit::SessionOptions{});
+  ASSERT_TRUE(session.ok()) << session.error().message;
+  for (const auto& sym : registry.runtime_symbols())
+    ASSERT_TRUE((*session)->define_runtime_symbol(sym.name, sym.address).ok()) << sym.name;
+  int defined_later = 0;
+  auto define_its_symbols = [&](const PluginInfo& info) -> Status {
+    for (const auto& sym : registry.runtime_symbols())
+      if (sym.owner == info.name) {
+        DACE_TRY((*session)->define_runtime_symbol(sym.name, sym.address));
+        ++defined_later;
+      }
+    return Status::success();
+  };
+  for (int program = 0; program < 2; ++program) {
+    Status s = deferred.load_needed(registry, needs_schedule("TestPar"), define_its_symbols);
+    EXPECT_TRUE(s.ok()) << "program " << program << ": " << s.error().message;
+  }
+  EXPECT_EQ(defined_later, 0);
+  EXPECT_TRUE(deferred.pending().empty());
+  fs::remove_all(with_manifest);
+  fs::remove_all(without_manifest);
 }
 
 // The deferred plugins' part of the cache key names each by its manifest and does not change
