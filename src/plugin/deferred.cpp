@@ -2,12 +2,22 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+
 #include "ir/log.h"
 #include "plugin/loader.h"
 
 namespace dace::plugin {
 
+std::string plugin_file_stamp(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "missing";
+  return std::to_string(static_cast<long long>(st.st_size)) + " " + std::to_string(static_cast<long long>(st.st_mtim.tv_sec)) +
+         "." + std::to_string(static_cast<long long>(st.st_mtim.tv_nsec));
+}
+
 void DeferredPlugins::add(DeferredPlugin plugin) {
+  if (plugin.file_stamp.empty()) plugin.file_stamp = plugin_file_stamp(plugin.path);
   std::lock_guard<std::mutex> lock(mutex_);
   auto at = std::lower_bound(plugins_.begin(), plugins_.end(), plugin.manifest.name,
                              [](const DeferredPlugin& p, const std::string& name) { return p.manifest.name < name; });
@@ -60,7 +70,8 @@ std::string DeferredPlugins::fingerprint() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string s;
   for (const DeferredPlugin& p : plugins_)
-    s += "deferred plugin " + p.manifest.name + " " + p.manifest.version + " " + p.manifest.build_id + "\n";
+    s += "deferred plugin " + p.manifest.name + " " + p.manifest.version + " " + p.manifest.build_id + " file " +
+         p.file_stamp + "\n";
   return s;
 }
 

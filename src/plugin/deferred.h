@@ -19,7 +19,14 @@ namespace dace::plugin {
 struct DeferredPlugin {
   std::string path;  // the shared object
   PluginManifest manifest;
+  // The shared object's size and modification time when discovery found it ("missing" when it
+  // could not be read): part of the cache key, since the build id hashes only the core's
+  // headers and a rebuilt plugin may provide other runtime symbols under the same version.
+  std::string file_stamp;
 };
+
+// `path`'s size and modification time (nanoseconds) as text, or "missing".
+std::string plugin_file_stamp(const std::string& path);
 
 class DeferredPlugins {
  public:

@@ -128,7 +128,7 @@ DiscoveryReport discover_plugins_lazily(Registry& registry, const std::vector<st
     for (const std::string& file : plugin_files_in(dir)) {
       if (std::optional<PluginManifest> m = manifest_beside(file)) {
         log::debug("plugins", "deferred " + m->name + " " + m->version + " from " + file + " (manifest)");
-        deferred.add({file, std::move(*m)});
+        deferred.add({file, std::move(*m), plugin_file_stamp(file)});
       } else {
         load_into_report(registry, file, report);
       }

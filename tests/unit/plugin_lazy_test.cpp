@@ -3,6 +3,7 @@
 // lists, and fails then with the statuses and messages of an eager load. Through the C API,
 // a compile that needs neither MPI nor CUDA leaves their plugins unloaded.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <unistd.h>
 
@@ -153,7 +154,7 @@ TEST_F(PluginLazy, NeededPluginFailsAsAnEagerLoadWould) {
   // A manifest naming another plugin than the one its file holds (test_good) is refused.
   Registry fresh;
   DeferredPlugins only_misnamed;
-  only_misnamed.add({misnamed, deferred.pending()[2].manifest});
+  only_misnamed.add({misnamed, deferred.pending()[2].manifest, ""});
   s = only_misnamed.load_needed(fresh, needs, none);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, Code::PluginUnavailable);
@@ -223,8 +224,9 @@ TEST_F(PluginLazy, APluginLoadedFromAnotherDirectoryIsNotLoadedAgain) {
   fs::remove_all(without_manifest);
 }
 
-// The deferred plugins' part of the cache key names each by its manifest and does not change
-// when one is loaded, so a program's key does not depend on what was compiled before it.
+// The deferred plugins' part of the cache key names each by its manifest and its file's size
+// and modification time, and does not change when one is loaded, so a program's key does not
+// depend on what was compiled before it.
 TEST_F(PluginLazy, FingerprintIsFixedAtDiscovery) {
   const std::string dir = scratch_dir("fingerprint");
   install(dir, "good", "test_good", "test_good");
@@ -232,9 +234,38 @@ TEST_F(PluginLazy, FingerprintIsFixedAtDiscovery) {
   DeferredPlugins deferred;
   discover_plugins_lazily(registry, {dir}, deferred);
   const std::string before = deferred.fingerprint();
-  EXPECT_EQ(before, "deferred plugin test_good 1.2.3 " + std::string(build_id()) + "\n");
+  const std::vector<DeferredPlugin> found = deferred.pending();
+  ASSERT_EQ(found.size(), 1u);
+  struct stat st {};
+  ASSERT_EQ(::stat(found[0].path.c_str(), &st), 0);
+  const std::string stamp = std::to_string(static_cast<long long>(st.st_size)) + " " +
+                            std::to_string(static_cast<long long>(st.st_mtim.tv_sec)) + "." +
+                            std::to_string(static_cast<long long>(st.st_mtim.tv_nsec));
+  EXPECT_EQ(before, "deferred plugin test_good 1.2.3 " + std::string(build_id()) + " file " + stamp + "\n");
   ASSERT_TRUE(deferred.load_needed(registry, needs_schedule("TestPar"), nullptr).ok());
   EXPECT_EQ(deferred.fingerprint(), before);
+  fs::remove_all(dir);
+}
+
+// A plugin rebuilt under the same version and build id (the build id hashes only the core's
+// headers) changes the key: its runtime symbols may differ, so cached objects must not match.
+TEST_F(PluginLazy, FingerprintChangesWhenThePluginFileChanges) {
+  const std::string dir = scratch_dir("fingerprint_rebuilt");
+  install(dir, "good", "test_good", "test_good");
+  std::string first;
+  {
+    Registry registry;
+    DeferredPlugins deferred;
+    discover_plugins_lazily(registry, {dir}, deferred);
+    first = deferred.fingerprint();
+    ASSERT_EQ(deferred.pending().size(), 1u);
+    const std::string so = deferred.pending()[0].path;
+    std::ofstream(so, std::ios::app) << std::string(64, '\0');  // same library, other bytes
+  }
+  Registry registry;
+  DeferredPlugins deferred;
+  discover_plugins_lazily(registry, {dir}, deferred);
+  EXPECT_NE(deferred.fingerprint(), first);
   fs::remove_all(dir);
 }
 
