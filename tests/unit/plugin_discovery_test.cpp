@@ -20,13 +20,7 @@ namespace fs = std::filesystem;
 using test_support::ScopedEnv;
 using testing::test_plugin;
 
-std::string scratch_dir(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("libdace_discovery_test_" + tag + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string scratch_dir(const std::string& tag) { return testing::scratch_dir("libdace_discovery_test", tag); }
 
 void touch(const std::string& path) { std::ofstream(path) << "x"; }
 

@@ -29,12 +29,7 @@ namespace fs = std::filesystem;
 using testing::file_exists;
 using testing::test_plugin;
 
-std::string scratch_dir(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() / ("libdace_lazy_test_" + tag + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string scratch_dir(const std::string& tag) { return testing::scratch_dir("libdace_lazy_test", tag); }
 
 // Copies test plugin `mode` into `dir` as libdace_plugin_<file_name>.so, with a manifest
 // naming `manifest_name` (empty: no manifest) and the schedule TestPar; returns its path.

@@ -44,13 +44,7 @@ void expect_empty(const Registry& r) {
   EXPECT_TRUE(r.vendor_libraries().empty());
 }
 
-std::string scratch_dir(const std::string& tag) {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("libdace_plugin_test_" + tag + "_" + std::to_string(getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+std::string scratch_dir(const std::string& tag) { return testing::scratch_dir("libdace_plugin_test", tag); }
 
 TEST(PluginBuildId, IsNonEmptyAndStable) {
   ASSERT_NE(build_id(), nullptr);

@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
 #include "plugin/loader.h"
 #include "plugin/registry.h"
 
@@ -13,6 +15,16 @@ namespace dace::plugin::testing {
 
 // Test plugins (tests/plugins) are built by CMake into <build>/test_plugins; a hand build
 // points LIBDACE_TEST_PLUGIN_DIR at its own folder.
+// An empty folder of this process's own under the temporary directory, named after the
+// test file (`prefix`) and the test (`tag`); emptied first if a previous run left it.
+inline std::string scratch_dir(const std::string& prefix, const std::string& tag) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / (prefix + "_" + tag + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
 inline std::string test_plugin_dir() {
   if (const char* env = std::getenv("LIBDACE_TEST_PLUGIN_DIR")) return env;
 #ifdef LIBDACE_BINARY_DIR

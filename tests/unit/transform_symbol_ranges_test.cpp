@@ -37,14 +37,7 @@ void expect_none(const SymbolRanges& r, const ir::ControlFlowBlock& block, const
 // A loop inside `region` (no edges added), its variable declared in `g`.
 ir::LoopRegion& add_loop(ir::ControlFlowRegion& region, ir::SDFG& g, const std::string& label, const std::string& var,
                          const std::string& init, const std::string& cond, const std::string& update, int* slot) {
-  g.symbols[var] = ir::DType::of(T::Int64);
-  auto loop = std::make_unique<ir::LoopRegion>();
-  loop->label = label;
-  loop->loop_variable = var;
-  loop->init_statement = ir::CodeBlock{var + " = " + init, ir::Language::Python};
-  loop->loop_condition = ir::CodeBlock{cond, ir::Language::Python};
-  loop->update_statement = ir::CodeBlock{var + " = " + update, ir::Language::Python};
-  g.register_block(*loop);
+  std::unique_ptr<ir::LoopRegion> loop = make_test_loop(g, label, var, init, cond, update);
   ir::LoopRegion& out = *loop;
   *slot = region.add_block(std::move(loop));
   ir::relink_parents(region);

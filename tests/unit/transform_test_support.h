@@ -86,11 +86,12 @@ struct TestLoop {
   int start = 0, slot = 0, end = 0;  // slots in g
 };
 
-inline TestLoop add_test_loop(ir::SDFG& g, const std::string& label, const std::string& init, const std::string& cond,
-                              const std::string& update, const std::string& var = "i") {
-  TestLoop t;
+// A LoopRegion `for (var = init; cond; var = update)` registered in `g` (not yet placed in a
+// region), its variable declared in `g` as an int64 symbol.
+inline std::unique_ptr<ir::LoopRegion> make_test_loop(ir::SDFG& g, const std::string& label, const std::string& var,
+                                                      const std::string& init, const std::string& cond,
+                                                      const std::string& update) {
   g.symbols[var] = ir::DType::of(ir::ScalarType::Int64);
-  codegen::testing::add_state(g, g, "start", &t.start);
   auto loop = std::make_unique<ir::LoopRegion>();
   loop->label = label;
   loop->loop_variable = var;
@@ -98,6 +99,14 @@ inline TestLoop add_test_loop(ir::SDFG& g, const std::string& label, const std::
   loop->loop_condition = ir::CodeBlock{cond, ir::Language::Python};
   loop->update_statement = ir::CodeBlock{var + " = " + update, ir::Language::Python};
   g.register_block(*loop);
+  return loop;
+}
+
+inline TestLoop add_test_loop(ir::SDFG& g, const std::string& label, const std::string& init, const std::string& cond,
+                              const std::string& update, const std::string& var = "i") {
+  TestLoop t;
+  codegen::testing::add_state(g, g, "start", &t.start);
+  std::unique_ptr<ir::LoopRegion> loop = make_test_loop(g, label, var, init, cond, update);
   t.loop = loop.get();
   t.slot = g.add_block(std::move(loop));
   codegen::testing::add_state(g, g, "end", &t.end);
