@@ -34,7 +34,7 @@ void ArgumentByteAllocator::deallocate(uint8_t* p, size_t) noexcept { std::free(
 
 namespace {
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -153,7 +153,7 @@ bool expected_layout(const dace_program_t* program, int32_t index, const std::ve
                                                    sym_names.data(), sym_values.data(),
                                                    static_cast<int32_t>(sym_names.size()));
   if (st != DACE_OK) {
-    error = "array " + quoted(a.name) + ": strides: " + dace_last_error_message();
+    error = "array " + in_quotes(a.name) + ": strides: " + dace_last_error_message();
     return false;
   }
   if (ndim != a.shape.size()) return true;  // a rank mismatch: the call reports it
@@ -170,7 +170,7 @@ bool expected_layout(const dace_program_t* program, int32_t index, const std::ve
   for (size_t d = 0; d < ndim; ++d)
     if (a.shape[d] > 0) span += static_cast<long double>(a.shape[d] - 1) * std::abs(static_cast<long double>(strides[d]));
   if (span * dtype_size(a.dtype) > static_cast<long double>(INT64_MAX) / 4) {
-    error = "array " + quoted(a.name) + ": its strides span more memory than can be allocated";
+    error = "array " + in_quotes(a.name) + ": its strides span more memory than can be allocated";
     return false;
   }
   a.strides = std::move(strides);
@@ -214,7 +214,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
   for (const auto& [name, text] : in.cli_values) {
     auto it = index.find(name);
     if (it == index.end() || out[it->second].kind == DACE_ARGUMENT_ARRAY) {
-      error = "-s " + name + ": no symbol or scalar argument named " + quoted(name) + " (arguments: " + list() + ")";
+      error = "-s " + name + ": no symbol or scalar argument named " + in_quotes(name) + " (arguments: " + list() + ")";
       return false;
     }
     BoundArgument& a = out[it->second];
@@ -228,7 +228,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
   for (const auto& [name, file] : in.files) {
     auto it = index.find(name);
     if (it == index.end()) {
-      error = "input " + quoted(name) + ": the program has no argument of that name (arguments: " + list() + ")";
+      error = "input " + in_quotes(name) + ": the program has no argument of that name (arguments: " + list() + ")";
       return false;
     }
     if (given[it->second]) continue;  // -s wins
@@ -236,13 +236,13 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
     if (a.kind != DACE_ARGUMENT_ARRAY) {
       std::string why;
       if (!value_from_npy(a.dtype, a.kind == DACE_ARGUMENT_SYMBOL, file, a.value, why)) {
-        error = "input " + quoted(name) + ": " + why;
+        error = "input " + in_quotes(name) + ": " + why;
         return false;
       }
     } else {
       const dace_dtype_t ft = static_cast<dace_dtype_t>(file.dtype);
       if (ft != a.dtype) {
-        error = "input " + quoted(name) + ": the file holds " + dtype_name(ft) + ", the argument is " + dtype_name(a.dtype);
+        error = "input " + in_quotes(name) + ": the file holds " + dtype_name(ft) + ", the argument is " + dtype_name(a.dtype);
         return false;
       }
       npy::Array c = c_ordered(file);
@@ -315,7 +315,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
                                        sym_names.data(), sym_values.data(), static_cast<int32_t>(sym_names.size()));
     }
     if (st != DACE_OK) {
-      error = "array " + quoted(a.name) + ": shape: " + dace_last_error_message();
+      error = "array " + in_quotes(a.name) + ": shape: " + dace_last_error_message();
       return false;
     }
     shape.resize(ndim);
@@ -323,7 +323,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
     bool overflow = false;
     for (int64_t e : shape) {
       if (e < 0) {
-        error = "array " + quoted(a.name) + ": negative extent in shape " + shape_text(shape);
+        error = "array " + in_quotes(a.name) + ": negative extent in shape " + shape_text(shape);
         return false;
       }
       overflow |= __builtin_mul_overflow(n, e, &n);
@@ -331,7 +331,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
     const size_t es = static_cast<size_t>(dtype_size(a.dtype));
     int64_t total_bytes = 0;
     if (overflow || __builtin_mul_overflow(n, static_cast<int64_t>(es), &total_bytes)) {
-      error = "array " + quoted(a.name) + ": shape " + shape_text(shape) + " has more bytes than 64 bits can count";
+      error = "array " + in_quotes(a.name) + ": shape " + shape_text(shape) + " has more bytes than 64 bits can count";
       return false;
     }
     if (a.from_file) {
@@ -340,7 +340,7 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
       // A 0-d file may feed a one-element array and the other way round (DaCe's scalars).
       bool scalar_like = (a.shape.empty() || shape.empty()) && have == n;
       if (a.shape != shape && !scalar_like) {
-        error = "input " + quoted(a.name) + ": the file's shape is " + shape_text(a.shape) + ", the argument's is " +
+        error = "input " + in_quotes(a.name) + ": the file's shape is " + shape_text(a.shape) + ", the argument's is " +
                 shape_text(shape);
         return false;
       }
@@ -348,11 +348,11 @@ bool bind_arguments(const dace_program_t* program, const dace_sdfg_t* sdfg, cons
       try {
         a.bytes.assign(static_cast<size_t>(total_bytes), 0);
       } catch (const std::bad_alloc&) {
-        error = "array " + quoted(a.name) + ": cannot allocate " + std::to_string(total_bytes) + " bytes for shape " +
+        error = "array " + in_quotes(a.name) + ": cannot allocate " + std::to_string(total_bytes) + " bytes for shape " +
                 shape_text(shape);
         return false;
       } catch (const std::length_error&) {
-        error = "array " + quoted(a.name) + ": cannot allocate " + std::to_string(total_bytes) + " bytes for shape " +
+        error = "array " + in_quotes(a.name) + ": cannot allocate " + std::to_string(total_bytes) + " bytes for shape " +
                 shape_text(shape);
         return false;
       }
