@@ -338,14 +338,9 @@ Status lower_device_map(codegen::ScopeContext& context) {
     if (!block) return block.take_error();
     ks.block = *block;
   }
-  if (*dynamic >= 0) {
-    // The block's threads share the dynamic iterations along x (DaCe: 1-D blocks only); without
-    // a gpu_block_size DaCe's default block of one warp.
-    if (map.gpu_block_size.empty()) ks.block = {kLoopingThreadsBlock1D, 1, 1};
-    if (ks.block[1] != 1 || ks.block[2] != 1)
-      return make_error(Code::Unsupported, where + ": a kernel with a GPU_ThreadBlock_Dynamic map needs a 1-D block "
-                                                   "(gpu_block_size [B, 1, 1])");
-  }
+  // The block's threads (in their linear order, whatever its shape) share the dynamic
+  // iterations; without a gpu_block_size DaCe's default block of one warp.
+  if (*dynamic >= 0 && map.gpu_block_size.empty()) ks.block = {kLoopingThreadsBlock1D, 1, 1};
   auto emit_body = [&](Frame& body, DeviceModule& dm) -> Status {
     if (*dynamic >= 0) return emit_dynamic_kernel(se, dm, entry, *dynamic);
     se.parallel_params = map.params;
