@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -286,28 +287,43 @@ int32_t dace_cuda_emu_launch_cooperative(void* stream, const char*, const char* 
   g.blocks = grid_x * grid_y * grid_z;
   g.finished.assign(static_cast<size_t>(g.blocks), false);
   g.barriers.assign(static_cast<size_t>(g.blocks), 0);
+  g.turn = -1;  // no block runs before all have their thread
+  auto block_thread = [&g, fn, params, grid_x, grid_y, grid_z](int64_t rank) {
+    {
+      std::unique_lock<std::mutex> lock(g.mutex);
+      g.turn_changed.wait(lock, [&] { return g.turn == rank; });
+    }
+    block_index[0] = rank % grid_x;
+    block_index[1] = (rank / grid_x) % grid_y;
+    block_index[2] = rank / (grid_x * grid_y);
+    grid_dim[0] = grid_x;
+    grid_dim[1] = grid_y;
+    grid_dim[2] = grid_z;
+    current_grid = &g;
+    current_rank = rank;
+    fn(params);
+    current_grid = nullptr;
+    std::lock_guard<std::mutex> lock(g.mutex);
+    g.finished[static_cast<size_t>(rank)] = true;
+    pass_turn(g, rank);
+  };
   std::vector<std::thread> threads;
-  for (int64_t rank = 0; rank < g.blocks; ++rank)
-    threads.emplace_back([&g, fn, params, rank, grid_x, grid_y, grid_z] {
-      {
-        std::unique_lock<std::mutex> lock(g.mutex);
-        g.turn_changed.wait(lock, [&] { return g.turn == rank; });
-      }
-      block_index[0] = rank % grid_x;
-      block_index[1] = (rank / grid_x) % grid_y;
-      block_index[2] = rank / (grid_x * grid_y);
-      grid_dim[0] = grid_x;
-      grid_dim[1] = grid_y;
-      grid_dim[2] = grid_z;
-      current_grid = &g;
-      current_rank = rank;
-      fn(params);
-      current_grid = nullptr;
-      std::lock_guard<std::mutex> lock(g.mutex);
-      g.finished[static_cast<size_t>(rank)] = true;
-      pass_turn(g, rank);
-    });
+  std::string not_started;
+  for (int64_t rank = 0; rank < g.blocks && not_started.empty(); ++rank) {
+    try {
+      threads.emplace_back(block_thread, rank);
+    } catch (const std::system_error& e) {
+      not_started = "cannot start a host thread for block " + std::to_string(rank) + ": " + e.what();
+    }
+  }
+  {
+    // Blocks without a thread count as finished: the others still run (and end) in turn.
+    std::lock_guard<std::mutex> lock(g.mutex);
+    for (size_t rank = threads.size(); rank < g.finished.size(); ++rank) g.finished[rank] = true;
+    pass_turn(g, g.blocks - 1);
+  }
   for (std::thread& t : threads) t.join();
+  if (!not_started.empty()) return fail("cooperative launch: " + not_started);
   for (int64_t count : g.barriers)
     if (count != g.barriers[0])
       return fail("cooperative launch: the blocks reached different numbers of grid barriers (" +
