@@ -132,6 +132,82 @@ TEST_P(CudaCooperative, PersistentPointsEachRunTheInnerMap) {
     for (int64_t j = 0; j < 600; ++j) ASSERT_EQ(r[static_cast<size_t>(i * 600 + j)], i + j) << i << ", " << j;
 }
 
+// DaCe's persistent states: the persistent map (one point) holds a nested SDFG of two states,
+// `produce` (T[i] = A[i] * A[i] + 1 over 0:N) then `stencil` (B[i] = T[i - 1] + 2 T[i] +
+// T[i + 1] over 1:N-1), each a GPU_Device map: a grid barrier after each.
+std::unique_ptr<ir::SDFG> persistent_states_sdfg() {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "phases";
+  inner->symbols["N"] = ir::DType::of(T::Int64);
+  for (const char* n : {"A", "T", "B"}) {
+    add_array(*inner, n, T::Float64, {"N"});
+    inner->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  }
+  int first = -1, second = -1;
+  ir::State& produce = add_state(*inner, *inner, "produce", &first);
+  auto [m1, m1_exit] = map(produce, {"i"}, "0:N", S::GPU_Device);
+  int square = tasklet(produce, "t = a * a + 1", {"a"}, {"t"});
+  chain_in(produce, access(produce, "A"), {m1}, square, "a", "A", {"A[0:N]", "A[i]"});
+  chain_out(produce, square, "t", {m1_exit}, access(produce, "T"), "T", {"T[i]", "T[0:N]"});
+  ir::State& stencil = add_state(*inner, *inner, "stencil", &second);
+  auto [m2, m2_exit] = map(stencil, {"i"}, "1:N-1", S::GPU_Device);
+  int sum = tasklet(stencil, "b = l + 2 * c + r", {"l", "c", "r"}, {"b"});
+  stencil.node(m2)->in_connectors["IN_T"] = ir::DType{};
+  stencil.node(m2)->out_connectors["OUT_T"] = ir::DType{};
+  edge(stencil, access(stencil, "T"), "", m2, "IN_T", "T[0:N]");
+  edge(stencil, m2, "OUT_T", sum, "l", "T[i - 1]");
+  edge(stencil, m2, "OUT_T", sum, "c", "T[i]");
+  edge(stencil, m2, "OUT_T", sum, "r", "T[i + 1]");
+  chain_out(stencil, sum, "b", {m2_exit}, access(stencil, "B"), "B", {"B[i]", "B[1:N-1]"});
+  add_interstate(*inner, first, second);
+
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_persistent_states";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"N"});
+  add_array(*g, "T", T::Float64, {"N"}, /*transient=*/true);
+  add_array(*g, "B", T::Float64, {"N"});
+  for (const char* n : {"A", "T", "B"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [pentry, pexit] = map(s, {"p"}, "0:1", S::GPU_Persistent);
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "phases";
+  nn->in_connectors["A"] = ir::DType{};
+  nn->out_connectors["T"] = ir::DType{};
+  nn->out_connectors["B"] = ir::DType{};
+  nn->symbol_mapping["N"] = E("N");
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  const int phases = s.add_node(std::move(nn));
+  chain_in(s, access(s, "A"), {pentry}, phases, "A", "A", {"A[0:N]", "A[0:N]"});
+  chain_out(s, phases, "T", {pexit}, access(s, "T"), "T", {"T[0:N]", "T[0:N]"});
+  chain_out(s, phases, "B", {pexit}, access(s, "B"), "B", {"B[0:N]", "B[0:N]"});
+  return g;
+}
+
+TEST_P(CudaCooperative, PersistentStatesOfANestedSdfgEachEndWithABarrier) {
+  REQUIRE_CUDA_TARGET();
+  std::unique_ptr<ir::SDFG> g = persistent_states_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 1500;  // 2 strides of 3 resident blocks of 256
+  std::vector<double> a(static_cast<size_t>(n)), b(a.size(), -1.0);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = 0.5 * static_cast<double>(k % 7) - 1.0;
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())}, {"N", ArgValue::scalar<int64_t>(n)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  auto t = [&](int64_t i) { return a[static_cast<size_t>(i)] * a[static_cast<size_t>(i)] + 1; };
+  size_t wrong = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double want = (i == 0 || i == n - 1) ? -1.0 : t(i - 1) + 2 * t(i) + t(i + 1);
+    if (b[static_cast<size_t>(i)] != want && ++wrong <= 5) ADD_FAILURE() << "B[" << i << "] = " << b[static_cast<size_t>(i)];
+  }
+  EXPECT_EQ(wrong, 0u);
+  const std::string ptx = checked_ptx(*g);
+  EXPECT_EQ(count_of(ptx, "atom.relaxed.gpu.inc.u32"), 2u);
+}
+
 Status lower_emulated(const ir::SDFG& g) {
   llvm::LLVMContext ctx;
   Result<LoweredModule> m = lower(g, ctx, emulated_options());
@@ -172,6 +248,7 @@ TEST(CudaCooperativeRefusal, ThreadBlockMapInsideAnInnerMapIsRefused) {
   ir::State& s = add_state(*g, *g, "s");
   auto [outer, outer_exit] = map(s, {"p"}, "0:1", S::GPU_Persistent);
   auto [device, device_exit] = map(s, {"i"}, "0:4", S::GPU_Device);
+  s.node(device)->label = "device_map";
   auto [block, block_exit] = map(s, {"j"}, "0:32", S::GPU_ThreadBlock);
   s.node(block)->label = "threads";
   int t = tasklet(s, "r = i + j", {}, {"r"});
@@ -183,7 +260,7 @@ TEST(CudaCooperativeRefusal, ThreadBlockMapInsideAnInnerMapIsRefused) {
   Status st = lower_emulated(*g);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, Code::Unsupported);
-  EXPECT_NE(st.error().message.find("map \"threads\" inside a GPU_Device map of a GPU_Persistent map"), std::string::npos)
+  EXPECT_NE(st.error().message.find("map \"threads\" inside the GPU_Device map \"device_map\" of a GPU_Persistent map"), std::string::npos)
       << st.error().message;
 }
 

@@ -1,7 +1,5 @@
 #include "lowering/cooperative.h"
 
-#include <algorithm>
-
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
 #include "lowering/grid_barrier.h"
@@ -15,53 +13,85 @@ namespace {
 using codegen::Frame;
 using codegen::StateEmitter;
 
-bool inside(const StateEmitter& se, int id, int entry) {
-  for (int p = se.parents[static_cast<size_t>(id)]; p >= 0; p = se.parents[static_cast<size_t>(p)])
-    if (p == entry) return true;
+bool is_device_map(const ir::Node& n) {
+  return n.kind == ir::NodeKind::MapEntry && static_cast<const ir::MapEntry&>(n).map.schedule == ir::ScheduleType::GPU_Device;
+}
+
+// Whether some state of the SDFG nested at `n` holds a GPU_Device map at its top level.
+bool holds_device_maps(const ir::Node& n) {
+  if (n.kind != ir::NodeKind::NestedSDFG) return false;
+  const auto& nested = static_cast<const ir::NestedSDFGNode&>(n);
+  if (!nested.sdfg) return false;
+  for (const ir::State* st : nested.sdfg->all_states()) {
+    const std::vector<int> parents = st->scope_parents();
+    for (int id : st->node_ids())
+      if (parents[static_cast<size_t>(id)] == -1 && is_device_map(*st->node(id))) return true;
+  }
   return false;
 }
 
-}  // namespace
-
-Result<std::vector<int>> cooperative_maps(const StateEmitter& se, int entry) {
-  const ir::State& state = se.state;
-  std::vector<int> maps;
-  for (int id : state.node_ids()) {
-    if (se.parents[static_cast<size_t>(id)] != entry) continue;
-    const ir::Node* n = state.node(id);
-    if (n->kind == ir::NodeKind::MapEntry &&
-        static_cast<const ir::MapEntry&>(*n).map.schedule == ir::ScheduleType::GPU_Device)
+// Checks the direct children of `scope` (-1: the state's top level) in `st`: GPU_Device maps
+// (collected into `maps`, without GPU maps inside), access nodes without copies between them
+// and, where `nested_ok`, SDFGs whose states hold the same (DaCe's persistent states).
+Status check_phases(const ir::State& st, const std::vector<int>& parents, int scope, const std::string& where,
+                    bool nested_ok, std::vector<int>& maps) {
+  auto inside = [&](int id, int entry) {
+    for (int p = parents[static_cast<size_t>(id)]; p >= 0; p = parents[static_cast<size_t>(p)])
+      if (p == entry) return true;
+    return false;
+  };
+  for (int id : st.node_ids()) {
+    if (parents[static_cast<size_t>(id)] != scope) continue;
+    const ir::Node* n = st.node(id);
+    if (is_device_map(*n)) {
+      if (std::optional<std::string> inner = gpu_map_among(st, [&](int other) { return inside(other, id); }))
+        return make_error(Code::Unsupported, where + ": " + *inner + " inside the GPU_Device map \"" + n->label +
+                                                 "\" of a GPU_Persistent map cannot be compiled yet");
+      const ir::MapScope& m = static_cast<const ir::MapEntry&>(*n).map;
+      if (m.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_Device map \"" + n->label + "\" without parameters");
+      if (m.range.dims.size() < m.params.size())
+        return make_error(Code::InvalidSdfg, where + ": map \"" + n->label + "\" has fewer ranges than parameters");
       maps.push_back(id);
-  }
-  if (maps.empty()) return maps;
-  const std::string where = se.where(entry);
-  for (int id : state.node_ids()) {
-    if (se.parents[static_cast<size_t>(id)] != entry) continue;
-    const ir::Node* n = state.node(id);
-    if (n->kind == ir::NodeKind::MapExit || (n->kind == ir::NodeKind::MapEntry && std::count(maps.begin(), maps.end(), id)))
       continue;
+    }
+    if (n->kind == ir::NodeKind::MapExit) continue;
     if (n->kind == ir::NodeKind::Access) {
-      for (int e : state.out_edges(id))
-        if (state.node(state.edge(e)->dst)->kind == ir::NodeKind::Access)
+      for (int e : st.out_edges(id))
+        if (st.node(st.edge(e)->dst)->kind == ir::NodeKind::Access)
           return make_error(Code::Unsupported, where + ": the copy from \"" + n->label + "\" to \"" +
-                                                   state.node(state.edge(e)->dst)->label +
+                                                   st.node(st.edge(e)->dst)->label +
                                                    "\" in a GPU_Persistent map's scope cannot be compiled yet");
+      continue;
+    }
+    if (nested_ok && n->kind == ir::NodeKind::NestedSDFG && static_cast<const ir::NestedSDFGNode&>(*n).sdfg) {
+      const ir::SDFG& g = *static_cast<const ir::NestedSDFGNode&>(*n).sdfg;
+      for (const ir::State* inner : g.all_states()) {
+        std::vector<int> ignored;
+        DACE_TRY(check_phases(*inner, inner->scope_parents(), -1,
+                              where + ", state \"" + inner->label + "\" of nested SDFG \"" + n->label + "\"", false, ignored));
+      }
       continue;
     }
     return make_error(Code::Unsupported, where + ": " + std::string(ir::to_string(n->kind)) + " \"" + n->label +
                                              "\" beside the GPU_Device maps of a GPU_Persistent map cannot be compiled "
-                                             "yet (only GPU_Device maps and access nodes may sit in its scope)");
+                                             "yet (only GPU_Device maps, access nodes and SDFGs of such states may sit "
+                                             "in its scope)");
   }
-  for (int m : maps) {
-    if (std::optional<std::string> inner = gpu_map_among(state, [&](int id) { return inside(se, id, m); }))
-      return make_error(Code::Unsupported, se.where(m) + ": " + *inner + " inside a GPU_Device map of a GPU_Persistent "
-                                                                           "map cannot be compiled yet");
-    const ir::MapScope& inner = static_cast<const ir::MapEntry&>(*state.node(m)).map;
-    if (inner.params.empty()) return make_error(Code::InvalidSdfg, se.where(m) + ": GPU_Device map without parameters");
-    if (inner.range.dims.size() < inner.params.size())
-      return make_error(Code::InvalidSdfg, se.where(m) + ": map has fewer ranges than parameters");
+  return Status::success();
+}
+
+}  // namespace
+
+Result<CooperativeScope> cooperative_scope(const StateEmitter& se, int entry) {
+  CooperativeScope scope;
+  for (int id : se.state.node_ids()) {
+    if (se.parents[static_cast<size_t>(id)] != entry) continue;
+    const ir::Node* n = se.state.node(id);
+    scope.cooperative = scope.cooperative || is_device_map(*n) || holds_device_maps(*n);
   }
-  return maps;
+  if (!scope.cooperative) return scope;
+  DACE_TRY(check_phases(se.state, se.parents, entry, se.where(entry), true, scope.maps));
+  return scope;
 }
 
 Status emit_cooperative_kernel(StateEmitter& se, int entry) {

@@ -10,11 +10,17 @@
 
 namespace dace::cuda {
 
-// The GPU_Device maps directly in the scope of the GPU_Persistent map at `entry`, or none
-// (then the map is an ordinary persistent kernel). Refused naming the element: anything else
-// in that scope but access nodes (tasklets, nested SDFGs, other maps, copies between access
-// nodes: code that DaCe runs in one thread of the grid), and GPU maps inside the inner maps.
-Result<std::vector<int>> cooperative_maps(const codegen::StateEmitter& se, int entry);
+// Whether the GPU_Persistent map at `entry` is a cooperative kernel: its scope holds
+// GPU_Device maps, or nested SDFGs whose states hold them at their top level (DaCe's
+// persistent states: a barrier after each of their maps). `maps`: the GPU_Device maps
+// directly in the scope. Refused naming the element: anything else in that scope or in
+// those states but access nodes (tasklets, other maps, deeper nested SDFGs, copies between
+// access nodes: code DaCe runs in one thread of the grid), and GPU maps inside the inner maps.
+struct CooperativeScope {
+  bool cooperative = false;
+  std::vector<int> maps;
+};
+Result<CooperativeScope> cooperative_scope(const codegen::StateEmitter& se, int entry);
 
 // The body of the cooperative kernel of the GPU_Persistent map at `entry` (KernelState::block
 // is 1-D, `cooperative` set): the persistent map's points in order, its scope emitted for

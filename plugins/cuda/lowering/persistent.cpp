@@ -72,9 +72,9 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
       if (p == entry) return true;
     return false;
   };
-  Result<std::vector<int>> inner_maps = cooperative_maps(se, entry);
-  if (!inner_maps) return inner_maps.take_error();
-  const bool cooperative = !inner_maps->empty();
+  Result<CooperativeScope> scope = cooperative_scope(se, entry);
+  if (!scope) return scope.take_error();
+  const bool cooperative = scope->cooperative;
   if (!cooperative)
     if (std::optional<std::string> inner = gpu_map_among(se.state, inside))
       return make_error(Code::Unsupported, where + ": " + *inner + " inside a GPU_Persistent map cannot be compiled yet "
@@ -88,9 +88,10 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
     return make_error(Code::Unsupported, where + ": a GPU_Persistent map needs a 1-D block (gpu_block_size [B, 1, 1])");
   ks.block = {(*block)[0] * (*block)[1] * (*block)[2], 1, 1};  // the points are walked linearly
   if (cooperative && map.gpu_block_size.empty()) {
-    // The inner maps share the threads: the largest of their own blocks, flattened.
-    ks.block[0] = 1;
-    for (int m : *inner_maps) {
+    // The inner maps share the threads: the largest of their own blocks, flattened (maps in
+    // nested states: the default block of element-wise maps).
+    ks.block[0] = scope->maps.empty() ? kDefaultBlock1D : 1;
+    for (int m : scope->maps) {
       Result<std::array<int64_t, 3>> own = point_kernel_block(se, m, se.where(m));
       if (!own) return own.take_error();
       ks.block[0] = std::max(ks.block[0], (*own)[0] * (*own)[1] * (*own)[2]);
