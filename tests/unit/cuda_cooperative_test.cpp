@@ -239,6 +239,19 @@ TEST(CudaCooperativeRefusal, TaskletBesideTheInnerMapsIsRefused) {
       << s.error().message;
 }
 
+TEST(CudaCooperativeRefusal, BoundsChecksAreRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = two_phase_sdfg();
+  LowerOptions o = emulated_options();
+  o.bounds_check = true;
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, o);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("\"steps\""), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find("cannot be compiled with bounds checks yet"), std::string::npos) << m.error().message;
+}
+
 TEST(CudaCooperativeRefusal, ThreadBlockMapInsideAnInnerMapIsRefused) {
   REQUIRE_CUDA_PLUGIN();
   auto g = std::make_unique<ir::SDFG>();

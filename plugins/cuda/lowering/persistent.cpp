@@ -75,6 +75,12 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
   Result<CooperativeScope> scope = cooperative_scope(se, entry);
   if (!scope) return scope.take_error();
   const bool cooperative = scope->cooperative;
+  // A thread that leaves the kernel at a failed check would leave the other blocks waiting
+  // at the next grid barrier for ever: a hang instead of the check's status.
+  if (cooperative && outer.mc.options.bounds_check)
+    return make_error(Code::Unsupported, where + ": a GPU_Persistent map holding GPU_Device maps (grid barriers) cannot be "
+                                                 "compiled with bounds checks yet: a thread leaving at a failed check "
+                                                 "would leave the other blocks waiting at the barrier");
   if (!cooperative)
     if (std::optional<std::string> inner = gpu_map_among(se.state, inside))
       return make_error(Code::Unsupported, where + ": " + *inner + " inside a GPU_Persistent map cannot be compiled yet "
