@@ -5,7 +5,8 @@
 // the block, empty rows and a partly idle last block all occur. Each program runs emulated
 // (and on the GPU where there is one) against a C++ loop over the CSR rows, and its PTX
 // passes ptxas for sm_80 and sm_90 with the barrier between the two phases and the shared
-// range arrays. Misplaced dynamic maps and 2-D blocks are refused naming the map.
+// range arrays; also a 2-D map with a block of 8 x 4. Misplaced dynamic maps are refused naming
+// the map.
 #include <gtest/gtest.h>
 #include <llvm/IR/LLVMContext.h>
 
@@ -135,26 +136,70 @@ TEST_P(CudaDynamicMap, SharedArrayBesideTheRangesWithinTheLimitMatchesCsrLoop) {
   expect_spmv(GetParam(), 64, 1, 30 * 1024 / 8);
 }
 
+// A 2-D GPU_Device map over (r, c) in 0:H, 0:W with a block of 8 x 4 (x along c): out[r, c] +=
+// V[j] over the segment j in P[k]:P[k + 1] of k = r W + c. The block's 32 threads share every
+// owner's segment, whichever row of the block it is in.
+std::unique_ptr<ir::SDFG> segment_sums_2d_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_dynamic_2d";
+  for (const char* n : {"H", "W", "NV"}) g->symbols[n] = ir::DType::of(T::Int64);
+  add_array(*g, "P", T::Int64, {"H * W + 1"});
+  add_array(*g, "V", T::Float64, {"NV"});
+  add_array(*g, "out", T::Float64, {"H", "W"});
+  for (const char* n : {"P", "V", "out"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"r", "c"}, "0:H, 0:W", S::GPU_Device);
+  static_cast<ir::MapEntry&>(*s.node(dev)).map.gpu_block_size = {E("8"), E("4")};
+  auto [dyn, dyn_exit] = map(s, {"j"}, "ps:pe", S::GPU_ThreadBlock_Dynamic);
+  s.node(dev)->in_connectors["IN_P"] = ir::DType{};
+  s.node(dev)->out_connectors["OUT_P"] = ir::DType{};
+  s.node(dyn)->in_connectors["ps"] = ir::DType::of(T::Int64);
+  s.node(dyn)->in_connectors["pe"] = ir::DType::of(T::Int64);
+  edge(s, access(s, "P"), "", dev, "IN_P", "P[0:H * W + 1]");
+  edge(s, dev, "OUT_P", dyn, "ps", "P[r * W + c]");
+  edge(s, dev, "OUT_P", dyn, "pe", "P[r * W + c + 1]");
+  int t = tasklet(s, "o = v", {"v"}, {"o"});
+  chain_in(s, access(s, "V"), {dev, dyn}, t, "v", "V", {"V[0:NV]", "V[0:NV]", "V[j]"});
+  chain_out(s, t, "o", {dyn_exit, dev_exit}, access(s, "out"), "out", {"out[r, c]", "out[r, c]", "out[0:H, 0:W]"},
+            "lambda a, b: a + b");
+  return g;
+}
+
+TEST_P(CudaDynamicMap, TwoDimensionalBlockSharesSegmentsAcrossItsRows) {
+  REQUIRE_CUDA_TARGET();
+  std::unique_ptr<ir::SDFG> g = segment_sums_2d_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t h = 10, w = 13;  // blocks of 8 x 4: 2 x 3 of them, partly idle on both axes
+  std::vector<int64_t> starts{0};
+  for (int64_t k = 0; k < h * w; ++k) starts.push_back(starts.back() + (k % 6 == 2 ? 0 : k == 7 ? 100 : k == 60 ? 45 : k % 4 + 1));
+  std::vector<double> vals(static_cast<size_t>(starts.back()));
+  for (size_t j = 0; j < vals.size(); ++j) vals[j] = 0.25 * static_cast<double>(j % 11) - 1.0;  // exact sums
+  std::vector<double> out(static_cast<size_t>(h * w));
+  for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<double>(k);  // WCR adds to it
+  std::vector<double> want = out;
+  for (size_t k = 0; k < want.size(); ++k)
+    for (int64_t j = starts[k]; j < starts[k + 1]; ++j) want[k] += vals[static_cast<size_t>(j)];
+  Status st = run(*p, {{"P", ArgValue::pointer(starts.data())},
+                       {"V", ArgValue::pointer(vals.data())},
+                       {"out", ArgValue::pointer(out.data())},
+                       {"H", ArgValue::scalar<int64_t>(h)},
+                       {"W", ArgValue::scalar<int64_t>(w)},
+                       {"NV", ArgValue::scalar<int64_t>(static_cast<int64_t>(vals.size()))}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(out, want);
+  const std::string ptx = checked_ptx(*g);
+  EXPECT_NE(ptx.find("%tid.y"), std::string::npos) << "the block's rows are not used";
+  EXPECT_NE(ptx.find("bar.sync"), std::string::npos);
+}
+
 Status lower_emulated(const ir::SDFG& g) {
   llvm::LLVMContext ctx;
   Result<LoweredModule> m = lower(g, ctx, emulated_options());
   if (!m.ok()) return m.take_error();
   return Status::success();
-}
-
-TEST(CudaDynamicMapRefusal, TwoDimensionalBlockIsRefused) {
-  REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = spmv_sdfg(32, 1);
-  ir::State& s = *g->all_states()[0];
-  for (int id : s.node_ids())
-    if (s.node(id)->kind == ir::NodeKind::MapEntry) {
-      ir::MapScope& m = static_cast<ir::MapEntry&>(*s.node(id)).map;
-      if (m.schedule == S::GPU_Device) m.gpu_block_size = {E("32"), E("2")};
-    }
-  Status st = lower_emulated(*g);
-  ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.error().code, Code::Unsupported);
-  EXPECT_NE(st.error().message.find("needs a 1-D block"), std::string::npos) << st.error().message;
 }
 
 TEST(CudaDynamicMapRefusal, DynamicMapOutsideAKernelIsRefused) {

@@ -3,8 +3,8 @@
 // threads walk the map's points in grid strides. The maps here need more blocks than that
 // (8 and 16), so without the grid-stride loop points would stay unwritten (outputs start at
 // -1); they run emulated (and on the GPU where there is one) against C++ loops, with a WCR
-// sum across all threads, and their PTX passes ptxas for sm_80 and sm_90. GPU maps inside a
-// persistent map and 2-D blocks are refused naming the element.
+// sum across all threads, and their PTX passes ptxas for sm_80 and sm_90. GPU maps other than
+// GPU_Device ones inside a persistent map and 2-D blocks are refused naming the element.
 #include <gtest/gtest.h>
 #include <llvm/IR/LLVMContext.h>
 
@@ -108,7 +108,9 @@ Status lower_emulated(const ir::SDFG& g) {
   return Status::success();
 }
 
-TEST(CudaPersistentRefusal, DeviceMapInsideIsRefused) {
+// GPU_Device maps inside one are a cooperative kernel (cuda_cooperative_test.cpp); other GPU
+// maps directly inside are not lowered.
+TEST(CudaPersistentRefusal, ThreadBlockMapInsideIsRefused) {
   REQUIRE_CUDA_PLUGIN();
   auto g = std::make_unique<ir::SDFG>();
   g->name = "emu_persistent_nested";
@@ -117,8 +119,8 @@ TEST(CudaPersistentRefusal, DeviceMapInsideIsRefused) {
   g->arrays.at("R").storage = ir::StorageType::GPU_Global;
   ir::State& s = add_state(*g, *g, "s");
   auto [outer, outer_exit] = map(s, {"i"}, "0:N", S::GPU_Persistent);
-  auto [inner, inner_exit] = map(s, {"j"}, "0:4", S::GPU_Device);
-  s.node(inner)->label = "inner_kernel";
+  auto [inner, inner_exit] = map(s, {"j"}, "0:4", S::GPU_ThreadBlock);
+  s.node(inner)->label = "inner_threads";
   int t = tasklet(s, "r = i + j", {}, {"r"});
   edge(s, outer, "", inner, "", "");
   edge(s, inner, "", t, "", "");
@@ -126,7 +128,7 @@ TEST(CudaPersistentRefusal, DeviceMapInsideIsRefused) {
   Status st = lower_emulated(*g);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, Code::Unsupported);
-  EXPECT_NE(st.error().message.find("map \"inner_kernel\" inside a GPU_Persistent map"), std::string::npos)
+  EXPECT_NE(st.error().message.find("map \"inner_threads\" inside a GPU_Persistent map"), std::string::npos)
       << st.error().message;
 }
 

@@ -63,6 +63,9 @@ Loaded load() {
             resolve(get, "cuModuleLoadData", d.cuModuleLoadData, l.error) &&
             resolve(get, "cuModuleGetFunction", d.cuModuleGetFunction, l.error) &&
             resolve(get, "cuLaunchKernel", d.cuLaunchKernel, l.error) &&
+            resolve(get, "cuLaunchCooperativeKernel", d.cuLaunchCooperativeKernel, l.error) &&
+            resolve(get, "cuOccupancyMaxActiveBlocksPerMultiprocessor", d.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                    l.error) &&
             resolve(get, "cuStreamCreate", d.cuStreamCreate, l.error) &&
             resolve(get, "cuStreamDestroy", d.cuStreamDestroy, l.error) &&
             resolve(get, "cuStreamSynchronize", d.cuStreamSynchronize, l.error) &&

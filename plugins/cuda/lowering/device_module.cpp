@@ -102,7 +102,9 @@ Status finish_emulated(DeviceModule& dm, codegen::ModuleContext& host) {
   for (llvm::Function& f : *device) {
     if (!f.isDeclaration() || f.isIntrinsic() || f.use_empty()) continue;
     const std::string name = f.getName().str();
-    if (name == "dace_cuda_emu_block_index" || has_libdevice_counterpart(name)) continue;
+    if (name == "dace_cuda_emu_block_index" || name == "dace_cuda_emu_grid_dim" || name == "dace_cuda_emu_grid_sync" ||
+        has_libdevice_counterpart(name))
+      continue;
     return make_error(Code::Unsupported, "cuda: device code of " + dm.sdfg_name + " calls " + name +
                                              ", which has no device implementation");
   }
@@ -182,7 +184,7 @@ std::string emulated_entry(const std::string& runtime_entry) {
                                                  "stream_create", "stream_destroy", "event_create",
                                                  "event_destroy", "event_record", "stream_wait_event",
                                                  "stream_synchronize", "launch_on", "copy_on", "copy_2d_on",
-                                                 "gemm_on"};
+                                                 "gemm_on", "launch_cooperative"};
   const std::string prefix = "dace_cuda_";
   if (runtime_entry.rfind(prefix, 0) != 0) return "";
   const std::string rest = runtime_entry.substr(prefix.size());

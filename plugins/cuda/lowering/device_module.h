@@ -38,6 +38,10 @@ struct KernelState {
   // Static shared memory the kernel has placed so far (block_shared_array): the block's
   // total must stay within kMaxStaticSharedBytes, or the launch would fail on the device.
   int64_t shared_bytes = 0;
+  // A GPU_Persistent map whose GPU_Device maps run one after another with grid barriers
+  // between them (lowering/cooperative.h): launched cooperatively, the inner maps grid-strided.
+  bool cooperative = false;
+  llvm::GlobalVariable* grid_barrier = nullptr;  // its barrier words (lowering/grid_barrier.h)
 };
 
 struct DeviceModule {

@@ -27,10 +27,33 @@ bool is_dynamic_entry(const StateEmitter& se, int id) {
          static_cast<const ir::MapEntry&>(*n).map.schedule == ir::ScheduleType::GPU_ThreadBlock_Dynamic;
 }
 
-// The point of the GPU_Device map that thread `thread` (along x) of this block owns.
+// The point of the GPU_Device map that the thread at `thread` (x, y, z) of this block owns.
 std::array<llvm::Value*, 3> owned_point(llvm::IRBuilder<>& b, const KernelState& ks, const std::array<llvm::Value*, 3>& block,
-                                        llvm::Value* thread) {
-  return {b.CreateAdd(b.CreateMul(block[0], b.getInt64(ks.block[0])), thread), block[1], block[2]};
+                                        const std::array<llvm::Value*, 3>& thread) {
+  std::array<llvm::Value*, 3> point{};
+  for (size_t a = 0; a < 3; ++a) point[a] = b.CreateAdd(b.CreateMul(block[a], b.getInt64(ks.block[a])), thread[a]);
+  return point;
+}
+
+// A thread's place in the block's linear order (x fastest), and back.
+llvm::Value* linear_thread(llvm::IRBuilder<>& b, const KernelState& ks, const std::array<llvm::Value*, 3>& t) {
+  return b.CreateAdd(t[0], b.CreateMul(b.getInt64(ks.block[0]), b.CreateAdd(t[1], b.CreateMul(b.getInt64(ks.block[1]), t[2]))));
+}
+
+std::array<llvm::Value*, 3> thread_at(llvm::IRBuilder<>& b, const KernelState& ks, llvm::Value* linear) {
+  llvm::Value* bx = b.getInt64(ks.block[0]);
+  llvm::Value* by = b.getInt64(ks.block[1]);
+  return {b.CreateURem(linear, bx), b.CreateURem(b.CreateUDiv(linear, bx), by), b.CreateUDiv(linear, b.CreateMul(bx, by))};
+}
+
+Result<std::array<llvm::Value*, 3>> thread_index3(Frame& f, DeviceModule& dm) {
+  std::array<llvm::Value*, 3> t{};
+  for (int axis = 0; axis < 3; ++axis) {
+    Result<llvm::Value*> v = special_index(f, dm, Special::ThreadIndex, axis);
+    if (!v) return v.take_error();
+    t[static_cast<size_t>(axis)] = *v;
+  }
+  return t;
 }
 
 }  // namespace
@@ -58,7 +81,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   KernelState& ks = *dm.kernel;
   const ir::MapScope& device = map_at(se, device_entry);
   const ir::MapScope& dynamic = map_at(se, dynamic_entry);
-  const int64_t threads = ks.block[0];
+  const int64_t threads = ks.block[0] * ks.block[1] * ks.block[2];
   se.parallel_params = device.params;
   // Iterations of one owner run on many threads: WCR the iteration does not determine is atomic.
   se.parallel_params.insert(se.parallel_params.end(), dynamic.params.begin(), dynamic.params.end());
@@ -94,13 +117,14 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   // range; one past the end counts none and reads its inputs at the map's first point.
   ThreadLoop loop;
   if (dm.emulate) loop = begin_thread_loop(f, dm);
-  Result<llvm::Value*> tid = special_index(f, dm, Special::ThreadIndex, 0);
-  if (!tid) return tid.take_error();
-  std::array<llvm::Value*, 3> own = owned_point(b, ks, block, *tid);
+  Result<std::array<llvm::Value*, 3>> t3 = thread_index3(f, dm);
+  if (!t3) return t3.take_error();
+  llvm::Value* tid = linear_thread(b, ks, *t3);
+  std::array<llvm::Value*, 3> own = owned_point(b, ks, block, *t3);
   llvm::Value* inside = within(b, own, extent);
   std::array<llvm::Value*, 3> clamped{};
   for (size_t a = 0; a < 3; ++a) clamped[a] = b.CreateSelect(inside, own[a], b.getInt64(0));
-  std::array<llvm::Value*, 3> thread_index{*tid, b.getInt64(0), b.getInt64(0)};
+  std::array<llvm::Value*, 3> thread_index = *t3;
   f.push_scope();
   bind_point(se, f, device, *dims, clamped);
   bind_builtins(f, ks, &block, &thread_index);
@@ -109,26 +133,27 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   f.pop_scope();
   se.scope_symbols = saved_symbols;
   if (!range) return range.take_error();
-  b.CreateStore((*range)[0].start, slot(starts, *tid));
-  b.CreateStore((*range)[0].step, slot(steps, *tid));
-  b.CreateStore(b.CreateSelect(inside, (*range)[0].count, b.getInt64(0)), slot(counts, *tid));
+  b.CreateStore((*range)[0].start, slot(starts, tid));
+  b.CreateStore((*range)[0].step, slot(steps, tid));
+  b.CreateStore(b.CreateSelect(inside, (*range)[0].count, b.getInt64(0)), slot(counts, tid));
   if (dm.emulate) end_thread_loop(f, dm, loop);  // all threads' ranges are written: the barrier
   else b.CreateCall(llvm::Intrinsic::getDeclaration(&f.mc.module, llvm::Intrinsic::nvvm_barrier0));
 
   // Phase 2: the block goes through the owners' ranges in turn, each block-strided.
   if (dm.emulate) loop = begin_thread_loop(f, dm);
-  tid = special_index(f, dm, Special::ThreadIndex, 0);
-  if (!tid) return tid.take_error();
-  thread_index = {*tid, b.getInt64(0), b.getInt64(0)};
+  t3 = thread_index3(f, dm);
+  if (!t3) return t3.take_error();
+  tid = linear_thread(b, ks, *t3);
+  thread_index = *t3;
   Result<std::vector<llvm::Value*>> locals = se.allocate_scope_locals(device_entry);
   if (!locals) return locals.take_error();
   codegen::CountedLoop owners = codegen::begin_loop(b, b.getInt64(0), b.getInt64(threads), "dynmap.owner");
   llvm::Value* start = b.CreateLoad(i64, slot(starts, owners.iv), "dynmap.start");
   llvm::Value* step = b.CreateLoad(i64, slot(steps, owners.iv), "dynmap.step");
   llvm::Value* count = b.CreateLoad(i64, slot(counts, owners.iv), "dynmap.count");
-  codegen::CountedLoop iterations = codegen::begin_loop(b, *tid, count, "dynmap.k", b.getInt64(threads));
+  codegen::CountedLoop iterations = codegen::begin_loop(b, tid, count, "dynmap.k", b.getInt64(threads));
   f.push_scope();
-  bind_point(se, f, device, *dims, owned_point(b, ks, block, owners.iv));
+  bind_point(se, f, device, *dims, owned_point(b, ks, block, thread_at(b, ks, owners.iv)));
   bind_builtins(f, ks, &block, &thread_index);
   s = codegen::bind_dynamic_map_inputs(se, dynamic_entry);
   if (s.ok()) {

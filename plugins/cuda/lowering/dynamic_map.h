@@ -9,8 +9,9 @@
 // turn, each range block-strided over the threads (thread t runs iterations t, t + B, ...),
 // with the map body seeing the owning thread's point of the GPU_Device map. So a long row is
 // shared by the whole block and short rows cost one pass each: every (owner, iteration)
-// pair runs exactly once. Emulated, the two phases are two loops over the block's threads,
-// the end of the first being the barrier.
+// pair runs exactly once. The block may have any shape: its threads are taken in their linear
+// order (x fastest), each owning the point of the GPU_Device map under it. Emulated, the two
+// phases are two loops over the block's threads, the end of the first being the barrier.
 #pragma once
 #include "codegen/target_lowering.h"
 #include "lowering/device_module.h"
@@ -24,7 +25,7 @@ namespace dace::cuda {
 Result<int> dynamic_map_of(const codegen::StateEmitter& se, int device_entry);
 
 // The kernel body of the GPU_Device map `device_entry` whose scope is the dynamic map
-// `dynamic_entry` (KernelState::block is 1-D). Emits into se.f.
+// `dynamic_entry`. Emits into se.f.
 Status emit_dynamic_kernel(codegen::StateEmitter& se, DeviceModule& dm, int device_entry, int dynamic_entry);
 
 // A GPU_ThreadBlock_Dynamic map anywhere else: refused naming it.

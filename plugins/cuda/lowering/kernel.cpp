@@ -10,6 +10,7 @@
 #include "codegen/map_emit.h"
 #include "codegen/types.h"
 #include "ir/path.h"
+#include "lowering/cooperative.h"
 #include "lowering/device_module.h"
 #include "lowering/dynamic_map.h"
 #include "lowering/thread_block.h"
@@ -275,16 +276,21 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   Result<std::array<llvm::Value*, 3>> grid = grid_of(outer);
   if (!grid) return grid.take_error();
   llvm::Type* i32 = b.getInt32Ty();
+  // A cooperative kernel (grid barriers) needs all its blocks resident at once: its own entry,
+  // which takes a stream (null: the default one) and may shrink the grid to what fits.
+  std::vector<llvm::Type*> launch_types{ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr};
+  if (ks.cooperative) launch_types.insert(launch_types.begin(), ptr);
   llvm::FunctionCallee launch = outer.mc.module.getOrInsertFunction(
-      "dace_cuda_launch", llvm::FunctionType::get(i32, {ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr}, false));
+      ks.cooperative ? "dace_cuda_launch_cooperative" : "dace_cuda_launch", llvm::FunctionType::get(i32, launch_types, false));
   // The PTX text and the kernel's name; emulated, no text and the kernel's host address.
   llvm::Value* module_arg = dm.emulate ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b.getPtrTy())) : dm.ptx;
   llvm::Value* kernel_arg =
       dm.emulate ? outer.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)).getCallee()
                  : b.CreateGlobalString(name, name + ".name");
-  llvm::Value* launched =
-      b.CreateCall(launch, {module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
-                            b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers});
+  std::vector<llvm::Value*> launch_args{module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
+                                        b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers};
+  if (ks.cooperative) launch_args.insert(launch_args.begin(), llvm::ConstantPointerNull::get(b.getPtrTy()));
+  llvm::Value* launched = b.CreateCall(launch, launch_args);
   // A launch the runtime refuses (a module the driver rejects, a kernel it cannot find, a grid
   // past the device's limits, an earlier failure of the process) ends the call with the
   // runtime's message as its status; the program must not go on as if the kernel had run.
@@ -313,6 +319,9 @@ Status lower_device_map(codegen::ScopeContext& context) {
   const ir::MapScope& map = context.map;
   const int entry = context.entry;
   const std::string where = se.where(entry);
+  // Inside a cooperative kernel (a GPU_Persistent map's phases) the map is grid-strided.
+  if (DeviceModule* in = se.f->parallel_context ? device_module_of(se.f->mc) : nullptr; in && in->kernel && in->kernel->cooperative)
+    return lower_grid_strided_map(context, *in);
   if (Status placed = check_kernel_map(context, "GPU_Device"); !placed.ok()) return placed;
   KernelState ks;
   ks.where = where;
@@ -329,14 +338,9 @@ Status lower_device_map(codegen::ScopeContext& context) {
     if (!block) return block.take_error();
     ks.block = *block;
   }
-  if (*dynamic >= 0) {
-    // The block's threads share the dynamic iterations along x (DaCe: 1-D blocks only); without
-    // a gpu_block_size DaCe's default block of one warp.
-    if (map.gpu_block_size.empty()) ks.block = {kLoopingThreadsBlock1D, 1, 1};
-    if (ks.block[1] != 1 || ks.block[2] != 1)
-      return make_error(Code::Unsupported, where + ": a kernel with a GPU_ThreadBlock_Dynamic map needs a 1-D block "
-                                                   "(gpu_block_size [B, 1, 1])");
-  }
+  // The block's threads (in their linear order, whatever its shape) share the dynamic
+  // iterations; without a gpu_block_size DaCe's default block of one warp.
+  if (*dynamic >= 0 && map.gpu_block_size.empty()) ks.block = {kLoopingThreadsBlock1D, 1, 1};
   auto emit_body = [&](Frame& body, DeviceModule& dm) -> Status {
     if (*dynamic >= 0) return emit_dynamic_kernel(se, dm, entry, *dynamic);
     se.parallel_params = map.params;

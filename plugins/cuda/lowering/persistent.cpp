@@ -4,6 +4,7 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
+#include "lowering/cooperative.h"
 #include "lowering/device_module.h"
 #include "lowering/kernel.h"
 #include "lowering/thread_index.h"
@@ -24,8 +25,9 @@ bool is_gpu_schedule(ir::ScheduleType s) {
          s == ir::ScheduleType::GPU_ThreadBlock || s == ir::ScheduleType::GPU_ThreadBlock_Dynamic;
 }
 
-// The first GPU-scheduled map among `ids` of `state` or in the SDFGs nested there: its label.
-std::optional<std::string> gpu_map_in(const ir::State& state, const std::function<bool(int)>& counts) {
+}  // namespace
+
+std::optional<std::string> gpu_map_among(const ir::State& state, const std::function<bool(int)>& counts) {
   for (int id : state.node_ids()) {
     if (!counts(id)) continue;
     const ir::Node* n = state.node(id);
@@ -35,19 +37,17 @@ std::optional<std::string> gpu_map_in(const ir::State& state, const std::functio
     const auto& nested = static_cast<const ir::NestedSDFGNode&>(*n);
     if (!nested.sdfg) continue;
     for (const ir::State* inner : nested.sdfg->all_states())
-      if (std::optional<std::string> found = gpu_map_in(*inner, [](int) { return true; })) return found;
+      if (std::optional<std::string> found = gpu_map_among(*inner, [](int) { return true; })) return found;
   }
   return std::nullopt;
 }
 
-llvm::Value* product(llvm::IRBuilder<>& b, const std::vector<Dim>& dims) {
+llvm::Value* linear_point_count(llvm::IRBuilder<>& b, const std::vector<Dim>& dims) {
   llvm::Value* total = b.getInt64(1);
   for (const Dim& d : dims) total = b.CreateMul(total, d.count);
   return total;
 }
 
-// Binds the map's parameters to the point with row-major linear index `linear` (the last
-// parameter fastest).
 void bind_linear_point(StateEmitter& se, Frame& f, const ir::MapScope& map, const std::vector<Dim>& dims, llvm::Value* linear) {
   llvm::IRBuilder<>& b = f.b;
   llvm::Value* rest = linear;
@@ -59,8 +59,6 @@ void bind_linear_point(StateEmitter& se, Frame& f, const ir::MapScope& map, cons
     se.scope_symbols[map.params[d]] = ir::ScalarType::Int64;
   }
 }
-
-}  // namespace
 
 Status lower_persistent_map(codegen::ScopeContext& context) {
   StateEmitter& se = context.se;
@@ -74,39 +72,63 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
       if (p == entry) return true;
     return false;
   };
-  if (std::optional<std::string> inner = gpu_map_in(se.state, inside))
-    return make_error(Code::Unsupported, where + ": " + *inner + " inside a GPU_Persistent map cannot be compiled yet "
-                                                 "(grid-wide barriers between GPU scopes)");
+  Result<CooperativeScope> scope = cooperative_scope(se, entry);
+  if (!scope) return scope.take_error();
+  const bool cooperative = scope->cooperative;
+  // A thread that leaves the kernel at a failed check would leave the other blocks waiting
+  // at the next grid barrier for ever: a hang instead of the check's status.
+  if (cooperative && outer.mc.options.bounds_check)
+    return make_error(Code::Unsupported, where + ": a GPU_Persistent map holding GPU_Device maps (grid barriers) cannot be "
+                                                 "compiled with bounds checks yet: a thread leaving at a failed check "
+                                                 "would leave the other blocks waiting at the barrier");
+  if (!cooperative)
+    if (std::optional<std::string> inner = gpu_map_among(se.state, inside))
+      return make_error(Code::Unsupported, where + ": " + *inner + " inside a GPU_Persistent map cannot be compiled yet "
+                                                   "(only GPU_Device maps directly in its scope)");
   KernelState ks;
   ks.where = where;
+  ks.cooperative = cooperative;
   Result<std::array<int64_t, 3>> block = point_kernel_block(se, entry, where);
   if (!block) return block.take_error();
-  ks.block = {(*block)[0] * (*block)[1] * (*block)[2], 1, 1};  // the points are walked linearly
   if (!map.gpu_block_size.empty() && ((*block)[1] != 1 || (*block)[2] != 1))
     return make_error(Code::Unsupported, where + ": a GPU_Persistent map needs a 1-D block (gpu_block_size [B, 1, 1])");
+  ks.block = {(*block)[0] * (*block)[1] * (*block)[2], 1, 1};  // the points are walked linearly
+  if (cooperative && map.gpu_block_size.empty()) {
+    // The inner maps share the threads: the largest of their own blocks, flattened (maps in
+    // nested states: the default block of element-wise maps).
+    ks.block[0] = scope->maps.empty() ? kDefaultBlock1D : 1;
+    for (int m : scope->maps) {
+      Result<std::array<int64_t, 3>> own = point_kernel_block(se, m, se.where(m));
+      if (!own) return own.take_error();
+      ks.block[0] = std::max(ks.block[0], (*own)[0] * (*own)[1] * (*own)[2]);
+    }
+  }
   const int64_t threads = ks.block[0];
 
   // Host: the resident blocks, capped by what the points need, and the stride.
   llvm::IRBuilder<>& hb = outer.b;
   Result<std::vector<Dim>> host_dims = codegen::map_dimensions(outer, map, map.params.size());
   if (!host_dims) return host_dims.take_error();
-  llvm::Value* points = product(hb, *host_dims);
+  llvm::Value* points = linear_point_count(hb, *host_dims);
   llvm::FunctionCallee resident = outer.mc.module.getOrInsertFunction(
       "dace_cuda_persistent_blocks", llvm::FunctionType::get(hb.getInt64Ty(), {hb.getInt64Ty()}, false));
   llvm::Value* blocks = hb.CreateCall(resident, {hb.getInt64(threads)}, "resident.blocks");
   record_runtime_failure(outer, hb.CreateICmpSLE(blocks, hb.getInt64(0)), /*leave=*/true,
                          where + ": resident blocks of the persistent kernel (dace_cuda_persistent_blocks)");
-  llvm::Value* needed = hb.CreateSDiv(hb.CreateAdd(points, hb.getInt64(threads - 1)), hb.getInt64(threads));
+  // A cooperative kernel's inner maps decide how many points there are: all resident blocks.
+  llvm::Value* needed =
+      cooperative ? blocks : hb.CreateSDiv(hb.CreateAdd(points, hb.getInt64(threads - 1)), hb.getInt64(threads));
   llvm::Value* grid = hb.CreateSelect(hb.CreateICmpSLT(needed, blocks), needed, blocks, "persistent.grid");
   outer.push_scope();
   outer.bind_symbol(kStrideSymbol, codegen::SymbolBinding{hb.CreateMul(grid, hb.getInt64(threads)), ir::ScalarType::Int64, false});
 
   auto emit_body = [&](Frame& body, DeviceModule& dm) -> Status {
+    if (cooperative) return emit_cooperative_kernel(se, entry);
     llvm::IRBuilder<>& b = body.b;
     se.parallel_params = map.params;
     Result<std::vector<Dim>> dims = codegen::map_dimensions(body, map, map.params.size());
     if (!dims) return dims.take_error();
-    llvm::Value* total = product(b, *dims);
+    llvm::Value* total = linear_point_count(b, *dims);
     Result<llvm::Value*> stride = body.symbol_i64(kStrideSymbol);
     if (!stride) return stride.take_error();
     Result<llvm::Value*> bx = special_index(body, dm, Special::BlockIndex, 0);

@@ -23,8 +23,14 @@ struct Layout {
 
 Status account(const ir::MapEntry& node, Layout& layout) {
   const std::string where = "GPU_ThreadBlock map \"" + node.label + "\"";
-  std::optional<std::array<int64_t, 3>> e = constant_extent(node.map);
-  if (!e) return make_error(Code::Unsupported, where + ": its range must be constant (it gives the block its size)");
+  // Block sizes are compile-time constants (shared memory, emulated thread loops and
+  // blockDim depend on them): a symbolic range needs a constant bound, which the block then
+  // has; the threads past the range's run-time extent skip the map.
+  std::optional<std::array<int64_t, 3>> e = bounded_extent(node.map);
+  if (!e)
+    return make_error(Code::Unsupported, where + ": its range must be constant or bounded by a constant in each "
+                                                 "dimension (a tile such as ti:Min(N, ti + 32)), since it gives the "
+                                                 "block its size, which is fixed when the kernel is compiled");
   for (size_t i = 0; i < 3; ++i) layout.block[i] = std::max(layout.block[i], (*e)[i]);
   if (layout.block[0] * layout.block[1] * layout.block[2] > 1024)
     return make_error(Code::Unsupported, where + ": the block would have more than 1024 threads");

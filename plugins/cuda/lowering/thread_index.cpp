@@ -35,6 +35,55 @@ std::optional<std::array<int64_t, 3>> constant_extent(const ir::MapScope& map) {
   return e;
 }
 
+namespace {
+
+// The candidates for a constant upper bound of `d`: itself, the arguments of a Min, or those
+// of a Min inside a sum with the sum's other terms added to each (`Min(N, ti + 32) - 1 - ti`
+// is at most `ti + 32 - 1 - ti` = 31).
+std::vector<sym::Expr> upper_candidates(sym::Expr d) {
+  if (d->op == sym::Op::Min) return d->args;
+  if (d->op != sym::Op::Add) return {d};
+  const sym::Node* min = nullptr;
+  sym::Expr rest = sym::integer(0);
+  for (sym::Expr a : d->args) {
+    if (a->op == sym::Op::Min && !min) min = a;
+    else rest = sym::add(rest, a);
+  }
+  if (!min) return {d};
+  std::vector<sym::Expr> out;
+  for (sym::Expr a : min->args) out.push_back(sym::add(a, rest));
+  return out;
+}
+
+// Points of `r` at most: a constant step > 0 and a constant bound of end - start.
+std::optional<int64_t> count_bound(const sym::Range& r) {
+  std::optional<int64_t> step = sym::as_integer(sym::simplify(r.step));
+  if (!step || *step <= 0) return std::nullopt;
+  std::optional<int64_t> span;
+  for (sym::Expr e : upper_candidates(sym::simplify(sym::sub(r.end, r.start))))
+    if (std::optional<int64_t> d = sym::as_integer(sym::simplify(e)); d && (!span || *d < *span)) span = d;
+  if (!span) return std::nullopt;
+  return std::max<int64_t>(0, *span / *step + 1);
+}
+
+}  // namespace
+
+std::optional<std::array<int64_t, 3>> bounded_extent(const ir::MapScope& map) {
+  if (std::optional<std::array<int64_t, 3>> exact = constant_extent(map)) return exact;
+  const size_t n = map.params.size();
+  if (n == 0 || map.range.dims.size() < n) return std::nullopt;
+  std::vector<int64_t> counts;
+  for (size_t d = 0; d < n; ++d) {
+    std::optional<int64_t> c = count_bound(map.range.dims[d]);
+    if (!c) return std::nullopt;
+    counts.push_back(*c);
+  }
+  std::array<int64_t, 3> e{counts[n - 1], 1, 1};
+  if (n >= 2) e[1] = counts[n - 2];
+  for (size_t d = 0; d + 2 < n; ++d) e[2] *= counts[d];
+  return e;
+}
+
 llvm::Value* within(llvm::IRBuilder<>& b, const std::array<llvm::Value*, 3>& index, const std::array<llvm::Value*, 3>& extent) {
   llvm::Value* inside = b.getTrue();
   for (size_t i = 0; i < 3; ++i) inside = b.CreateAnd(inside, b.CreateICmpULT(index[i], extent[i]));

@@ -27,6 +27,12 @@ std::array<llvm::Value*, 3> grid_extent(llvm::IRBuilder<>& b, const std::vector<
 // give the block its size), or nothing.
 std::optional<std::array<int64_t, 3>> constant_extent(const ir::MapScope& map);
 
+// Constant upper bounds of the extents along x, y, z of a map whose range may be symbolic but
+// is bounded by a constant in each dimension: a constant range, or a tile such as
+// `ti:Min(N, ti + 32)` (the end is a Min one of whose arguments lies a constant past the start;
+// DaCe over-approximates such a tile to its size). Nothing when some dimension is unbounded.
+std::optional<std::array<int64_t, 3>> bounded_extent(const ir::MapScope& map);
+
 // i1: index < extent along every axis.
 llvm::Value* within(llvm::IRBuilder<>& b, const std::array<llvm::Value*, 3>& index, const std::array<llvm::Value*, 3>& extent);
 

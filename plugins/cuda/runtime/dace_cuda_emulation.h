@@ -32,6 +32,19 @@ int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes);
 int32_t dace_cuda_emu_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
                              int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
 int32_t dace_cuda_emu_synchronize(void);
+/* dace_cuda_launch_cooperative: a 1-D grid of more than DACE_CUDA_EMU_PERSISTENT_BLOCKS blocks
+ * runs with that many. Each block runs on a thread of its own, one block at a time: the turn
+ * passes to the next block at each dace_cuda_emu_grid_sync and when a block ends, so all
+ * blocks finish a phase before any starts the next. Blocks that reach different numbers of
+ * barriers (which would hang a GPU) fail the launch. */
+int32_t dace_cuda_emu_launch_cooperative(void* stream, const char* ptx, const char* kernel, int64_t grid_x,
+                                         int64_t grid_y, int64_t grid_z, int64_t block_x, int64_t block_y,
+                                         int64_t block_z, int32_t shared_bytes, void** params);
+/* The grid barrier of an emulated cooperative kernel (called by the kernel; outside such a
+ * launch it records an error). */
+void dace_cuda_emu_grid_sync(void);
+/* The grid (x, y, z) of the launch the calling thread is running. */
+const int64_t* dace_cuda_emu_grid_dim(void);
 /* dace_cuda_gemm on host memory: the same cuBLAS call plan, run by host loops. */
 int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                            int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,

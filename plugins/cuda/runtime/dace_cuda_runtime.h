@@ -45,6 +45,16 @@ int32_t dace_cuda_memset(void* dst, int32_t byte, int64_t bytes);
 int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
                          int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params);
 int32_t dace_cuda_synchronize(void);
+/* A cooperative launch (cuLaunchCooperativeKernel) of a kernel whose blocks wait for each other
+ * at grid barriers, queued on `stream` (NULL: the default stream): all its blocks must be
+ * resident at once. A grid of more blocks than the device holds for this kernel (registers
+ * and shared memory counted: cuOccupancyMaxActiveBlocksPerMultiprocessor x multiprocessors)
+ * is launched with that many instead, when it is 1-D: such kernels walk their points in
+ * strides of the grid they run with. Fails, naming the kernel, on a device without
+ * cooperative launches or when not one block of it fits a multiprocessor. */
+int32_t dace_cuda_launch_cooperative(void* stream, const char* ptx, const char* kernel, int64_t grid_x,
+                                     int64_t grid_y, int64_t grid_z, int64_t block_x, int64_t block_y,
+                                     int64_t block_z, int32_t shared_bytes, void** params);
 /* Raises the per-thread stack of the device's kernels (cuCtxSetLimit(CU_LIMIT_STACK_SIZE)) to
  * `bytes` when it is smaller; never lowers it. Called before launching a kernel whose threads
  * hold stack arrays (the driver's default, 1 KiB, is too small for large ones). */

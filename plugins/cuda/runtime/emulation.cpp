@@ -8,11 +8,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -20,6 +24,35 @@ namespace {
 constexpr int64_t kAlignment = 256;
 
 thread_local int64_t block_index[3] = {0, 0, 0};
+thread_local int64_t grid_dim[3] = {1, 1, 1};
+
+// A cooperative launch: each block runs on a thread of its own, but only the block holding
+// the turn runs; it hands the turn on at each grid barrier and when it ends, in block order.
+// So every block finishes a phase before any starts the next (what the device's barrier
+// guarantees), deterministically, and a kernel missing a barrier reads what the blocks after
+// it have not written yet.
+struct GridRun {
+  std::mutex mutex;
+  std::condition_variable turn_changed;
+  int64_t blocks = 0;
+  int64_t turn = 0;
+  std::vector<bool> finished;
+  std::vector<int64_t> barriers;  // grid barriers each block reached
+};
+thread_local GridRun* current_grid = nullptr;
+thread_local int64_t current_rank = 0;
+
+// Gives the turn to the next block (in a ring) that has not finished.
+void pass_turn(GridRun& g, int64_t from) {
+  for (int64_t k = 1; k <= g.blocks; ++k) {
+    const int64_t next = (from + k) % g.blocks;
+    if (!g.finished[static_cast<size_t>(next)]) {
+      g.turn = next;
+      break;
+    }
+  }
+  g.turn_changed.notify_all();
+}
 
 // The emulated device's memory: blocks dace_cuda_emu_malloc handed out (start -> bytes), so
 // an argument pointing into one is device memory, used in place.
@@ -221,6 +254,9 @@ int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, in
   void (*fn)(void**) = nullptr;
   static_assert(sizeof(fn) == sizeof(kernel), "function and data pointers differ in size");
   std::memcpy(&fn, &kernel, sizeof(fn));
+  grid_dim[0] = grid_x;
+  grid_dim[1] = grid_y;
+  grid_dim[2] = grid_z;
   for (int64_t z = 0; z < grid_z; ++z)
     for (int64_t y = 0; y < grid_y; ++y)
       for (int64_t x = 0; x < grid_x; ++x) {
@@ -231,6 +267,83 @@ int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, in
       }
   return 0;
 }
+
+int32_t dace_cuda_emu_launch_cooperative(void* stream, const char*, const char* kernel, int64_t grid_x, int64_t grid_y,
+                                         int64_t grid_z, int64_t, int64_t, int64_t, int32_t, void** params) {
+  if (injected("launch")) return 1;
+  if (checked("launch_cooperative", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
+  if (!kernel) return fail("cooperative launch without a kernel");
+  if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
+  // As on a device: no more blocks than are resident, a 1-D grid shrunk to that.
+  if (grid_x * grid_y * grid_z > DACE_CUDA_EMU_PERSISTENT_BLOCKS) {
+    if (grid_y != 1 || grid_z != 1)
+      return fail("cooperative launch: " + std::to_string(grid_x * grid_y * grid_z) + " blocks, but only " +
+                  std::to_string(DACE_CUDA_EMU_PERSISTENT_BLOCKS) + " can be resident at once");
+    grid_x = DACE_CUDA_EMU_PERSISTENT_BLOCKS;
+  }
+  void (*fn)(void**) = nullptr;
+  std::memcpy(&fn, &kernel, sizeof(fn));
+  GridRun g;
+  g.blocks = grid_x * grid_y * grid_z;
+  g.finished.assign(static_cast<size_t>(g.blocks), false);
+  g.barriers.assign(static_cast<size_t>(g.blocks), 0);
+  g.turn = -1;  // no block runs before all have their thread
+  auto block_thread = [&g, fn, params, grid_x, grid_y, grid_z](int64_t rank) {
+    {
+      std::unique_lock<std::mutex> lock(g.mutex);
+      g.turn_changed.wait(lock, [&] { return g.turn == rank; });
+    }
+    block_index[0] = rank % grid_x;
+    block_index[1] = (rank / grid_x) % grid_y;
+    block_index[2] = rank / (grid_x * grid_y);
+    grid_dim[0] = grid_x;
+    grid_dim[1] = grid_y;
+    grid_dim[2] = grid_z;
+    current_grid = &g;
+    current_rank = rank;
+    fn(params);
+    current_grid = nullptr;
+    std::lock_guard<std::mutex> lock(g.mutex);
+    g.finished[static_cast<size_t>(rank)] = true;
+    pass_turn(g, rank);
+  };
+  std::vector<std::thread> threads;
+  std::string not_started;
+  for (int64_t rank = 0; rank < g.blocks && not_started.empty(); ++rank) {
+    try {
+      threads.emplace_back(block_thread, rank);
+    } catch (const std::system_error& e) {
+      not_started = "cannot start a host thread for block " + std::to_string(rank) + ": " + e.what();
+    }
+  }
+  {
+    // Blocks without a thread count as finished: the others still run (and end) in turn.
+    std::lock_guard<std::mutex> lock(g.mutex);
+    for (size_t rank = threads.size(); rank < g.finished.size(); ++rank) g.finished[rank] = true;
+    pass_turn(g, g.blocks - 1);
+  }
+  for (std::thread& t : threads) t.join();
+  if (!not_started.empty()) return fail("cooperative launch: " + not_started);
+  for (int64_t count : g.barriers)
+    if (count != g.barriers[0])
+      return fail("cooperative launch: the blocks reached different numbers of grid barriers (" +
+                  std::to_string(g.barriers[0]) + " and " + std::to_string(count) + "), which hangs a GPU");
+  return 0;
+}
+
+void dace_cuda_emu_grid_sync(void) {
+  GridRun* g = current_grid;
+  if (!g) {
+    fail("a grid barrier outside a cooperative launch");
+    return;
+  }
+  std::unique_lock<std::mutex> lock(g->mutex);
+  ++g->barriers[static_cast<size_t>(current_rank)];
+  pass_turn(*g, current_rank);
+  g->turn_changed.wait(lock, [&] { return g->turn == current_rank; });
+}
+
+const int64_t* dace_cuda_emu_grid_dim(void) { return grid_dim; }
 
 int32_t dace_cuda_emu_synchronize(void) {
   // Kernels ran to completion in dace_cuda_emu_launch; a failure here stands for a kernel

@@ -105,6 +105,29 @@ int32_t misuse(Runtime& r, const char* entry, const std::string& bad) {
   return bad.empty() ? 0 : fail(r, std::string(entry) + ": " + bad);
 }
 
+// The function `kernel` of the PTX module `ptx` (loaded once per text, cached by name); null
+// after recording the error.
+CUfunction function_of(Runtime& r, const Driver& d, const char* ptx, const char* kernel) {
+  auto m = r.modules.find(ptx);
+  if (m != r.modules.end() && m->second.first != ptx) {
+    r.modules.erase(m);  // the module stays loaded: its kernels may still be cached by handle
+    m = r.modules.end();
+  }
+  if (m == r.modules.end()) {
+    CUmodule mod = nullptr;
+    if (check(r, d, d.cuModuleLoadData(&mod, ptx), "cuModuleLoadData (PTX JIT)")) return nullptr;
+    m = r.modules.emplace(ptx, std::make_pair(std::string(ptx), mod)).first;
+  }
+  auto key = std::make_pair(m->second.second, std::string(kernel));
+  auto f = r.functions.find(key);
+  if (f == r.functions.end()) {
+    CUfunction fn = nullptr;
+    if (check(r, d, d.cuModuleGetFunction(&fn, m->second.second, kernel), "cuModuleGetFunction")) return nullptr;
+    f = r.functions.emplace(key, fn).first;
+  }
+  return f->second;
+}
+
 // cuBLAS, opened at the first product (no CUDA library is linked): our own declarations of
 // the few entry points used (cublas_api.h's v2 API; handles are opaque pointers).
 struct Cublas {
@@ -351,29 +374,58 @@ int32_t dace_cuda_launch_on(void* stream, const char* ptx, const char* kernel, i
   if (grid_x > 0x7fffffff || grid_y > 65535 || grid_z > 65535)
     return fail(r, std::string("kernel ") + kernel + ": grid " + std::to_string(grid_x) + "x" + std::to_string(grid_y) +
                        "x" + std::to_string(grid_z) + " exceeds the device's limits");
-  auto m = r.modules.find(ptx);
-  if (m != r.modules.end() && m->second.first != ptx) {
-    r.modules.erase(m);  // the module stays loaded: its kernels may still be cached by handle
-    m = r.modules.end();
-  }
-  if (m == r.modules.end()) {
-    CUmodule mod = nullptr;
-    if (check(r, *d, d->cuModuleLoadData(&mod, ptx), "cuModuleLoadData (PTX JIT)")) return 1;
-    m = r.modules.emplace(ptx, std::make_pair(std::string(ptx), mod)).first;
-  }
-  auto key = std::make_pair(m->second.second, std::string(kernel));
-  auto f = r.functions.find(key);
-  if (f == r.functions.end()) {
-    CUfunction fn = nullptr;
-    if (check(r, *d, d->cuModuleGetFunction(&fn, m->second.second, kernel), "cuModuleGetFunction")) return 1;
-    f = r.functions.emplace(key, fn).first;
-  }
+  CUfunction fn = function_of(r, *d, ptx, kernel);
+  if (!fn) return 1;
   return check(r, *d,
-                d->cuLaunchKernel(f->second, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y),
+                d->cuLaunchKernel(fn, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y),
                                   static_cast<unsigned>(grid_z), static_cast<unsigned>(block_x),
                                   static_cast<unsigned>(block_y), static_cast<unsigned>(block_z),
                                   static_cast<unsigned>(shared_bytes), as_stream(stream), params, nullptr),
                 (std::string("cuLaunchKernel ") + kernel).c_str());
+}
+
+int32_t dace_cuda_launch_cooperative(void* stream, const char* ptx, const char* kernel, int64_t grid_x,
+                                     int64_t grid_y, int64_t grid_z, int64_t block_x, int64_t block_y,
+                                     int64_t block_z, int32_t shared_bytes, void** params) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const Driver* d = ready(r);
+  if (!d) return 1;
+  if (misuse(r, "dace_cuda_launch_cooperative", r.streams.use_stream(stream))) return 1;
+  if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
+  const std::string name = std::string("cooperative launch of kernel ") + kernel;
+  int supported = 0, sms = 0;
+  if (check(r, *d, d->cuDeviceGetAttribute(&supported, dace::cuda::kAttrCooperativeLaunch, 0),
+            "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)") ||
+      check(r, *d, d->cuDeviceGetAttribute(&sms, dace::cuda::kAttrMultiprocessorCount, 0),
+            "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)"))
+    return 1;
+  if (!supported) return fail(r, name + ": the device does not support cooperative launches");
+  CUfunction fn = function_of(r, *d, ptx, kernel);
+  if (!fn) return 1;
+  const int64_t threads = block_x * block_y * block_z;
+  int per_sm = 0;
+  if (check(r, *d,
+            d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, static_cast<int>(threads),
+                                                           static_cast<size_t>(shared_bytes)),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return 1;
+  const int64_t resident = static_cast<int64_t>(per_sm) * sms;
+  if (resident <= 0)
+    return fail(r, name + ": not one block of " + std::to_string(threads) +
+                       " threads fits a multiprocessor (registers or shared memory)");
+  if (grid_x * grid_y * grid_z > resident) {
+    if (grid_y != 1 || grid_z != 1)
+      return fail(r, name + ": " + std::to_string(grid_x * grid_y * grid_z) + " blocks, but only " +
+                         std::to_string(resident) + " can be resident at once");
+    grid_x = resident;  // the kernel strides over the grid it runs with
+  }
+  return check(r, *d,
+               d->cuLaunchCooperativeKernel(fn, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y),
+                                            static_cast<unsigned>(grid_z), static_cast<unsigned>(block_x),
+                                            static_cast<unsigned>(block_y), static_cast<unsigned>(block_z),
+                                            static_cast<unsigned>(shared_bytes), as_stream(stream), params),
+               ("cuLaunchCooperativeKernel " + std::string(kernel)).c_str());
 }
 
 int32_t dace_cuda_synchronize(void) {
