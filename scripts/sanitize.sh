@@ -19,7 +19,10 @@
 #         invalid reads and writes, uses of uninitialised values and definite leaks; not
 #         undefined behaviour (no UBSan) and not races (no TSan).
 # Usage: scripts/sanitize.sh [asan|tsan|ir|memcheck|all] [GTEST_FILTER]   (default all = asan + tsan;
-# the filter narrows the asan and ir runs). Env: SANITIZE_JOBS (build jobs, default nproc).
+# the filter narrows the asan and ir runs). Env: SANITIZE_JOBS (build jobs, default nproc);
+# SANITIZE_SHARDS (default 1): the asan gtest run as that many gtest shards at once, each with
+# its own HOME, TMPDIR and XDG_CACHE_HOME and its own log (what makes the run fit on a
+# many-core machine); SANITIZE_SHARD_SECONDS (default 0 = none): a time limit per shard.
 # Exit 0 only when every selected run exited 0, ran at least one test and its log holds no
 # sanitizer report (a report from a forked child whose exit the test ignored counts too).
 set -uo pipefail
@@ -63,13 +66,62 @@ run() {  # run NAME BINARY FILTER ENV...
   fi
 }
 
+# run_sharded NAME BINARY FILTER SHARDS ENV...: `run`, as SHARDS gtest shards at once. Each shard
+# has a HOME, TMPDIR and XDG_CACHE_HOME of its own (the object cache, scratch files and FIFOs of
+# one shard never meet another's) and a log of its own; without --gtest_brief, so that a shard
+# stopped by SANITIZE_SHARD_SECONDS names the test it was in (the last test that started and
+# did not end).
+run_sharded() {
+  local name="$1" bin="$2" filter="$3" shards="$4"; shift 4
+  local dir; dir="$(dirname "$(dirname "$bin")")/sanitize-shards"
+  local limit="${SANITIZE_SHARD_SECONDS:-0}" t0=$SECONDS k
+  rm -rf "$dir" && mkdir -p "$dir"
+  for ((k = 0; k < shards; ++k)); do
+    mkdir -p "$dir/s$k/home" "$dir/s$k/tmp" "$dir/s$k/cache"
+    (
+      local -a limiter=()
+      [[ "$limit" -gt 0 ]] && limiter=(timeout -k 10 "$limit")
+      env "$@" GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$k" HOME="$dir/s$k/home" \
+        TMPDIR="$dir/s$k/tmp" XDG_CACHE_HOME="$dir/s$k/cache" \
+        LIBDACE_CORPUS_DIR="$(pwd)/../shared/sdfg-corpus" \
+        "${limiter[@]}" "$bin" --gtest_filter="$filter" >"$dir/s$k.log" 2>&1
+      echo $? >"$dir/s$k.rc"
+    ) &
+  done
+  wait
+  local total=0 bad=0 tests reports rc
+  for ((k = 0; k < shards; ++k)); do
+    local log="$dir/s$k.log"
+    rc=$(cat "$dir/s$k.rc")
+    tests=$(grep -Eo '\[==========\] [0-9]+ tests? from' "$log" | grep -Eo '[0-9]+' | tail -1)
+    reports=$(grep -Ec "$REPORT" "$log")
+    total=$((total + ${tests:-0}))
+    if [[ $rc -ne 0 || $reports -ne 0 ]]; then  # a shard may hold none of a narrow filter's tests
+      bad=$((bad + 1))
+      echo "$name shard $k: exit $rc, ${tests:-0} tests, $reports sanitizer report lines (log: $log)"
+      [[ $rc -eq 124 || $rc -eq 137 ]] &&
+        echo "  stopped after ${limit} s in: $(grep -E '^\[ (RUN|      OK|  FAILED|  SKIPPED) ' "$log" | tail -1)"
+      grep -m10 -E "$REPORT|FAILED" "$log"
+    fi
+  done
+  echo "$name: $shards shards, $total tests, $bad shard(s) failed, $((SECONDS - t0)) s (logs: $dir)"
+  [[ $bad -ne 0 || $total -eq 0 ]] && failed=1
+}
+
+# Graphviz's dot layout leaks memory of its own (tests/sanitize/lsan.supp says what and why);
+# the suppressions reach the processes tests start (`dace render`) through the environment.
 ASAN_ENV=(ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:allocator_may_return_null=1
+          LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitize/lsan.supp:print_suppressions=0"
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 if [[ "$WHAT" == asan || "$WHAT" == all ]]; then
   build build-asan address,undefined || { echo "asan build failed"; exit 2; }
   # JIT'd code is not instrumented; allocator_may_return_null lets the hostile-size tests
   # see a failed allocation as the status it must become.
-  run "address,undefined" build-asan/bin/dace_unit_tests "$FILTER" "${ASAN_ENV[@]}"
+  if [[ "${SANITIZE_SHARDS:-1}" -gt 1 ]]; then
+    run_sharded "address,undefined" build-asan/bin/dace_unit_tests "$FILTER" "$SANITIZE_SHARDS" "${ASAN_ENV[@]}"
+  else
+    run "address,undefined" build-asan/bin/dace_unit_tests "$FILTER" "${ASAN_ENV[@]}"
+  fi
 fi
 if [[ "$WHAT" == ir ]]; then
   build_ir; rc=$?

@@ -19,5 +19,7 @@ std::string bundle_objects(const std::vector<std::string>& objects);
 // The objects in `bytes`: a bundle's parts, or `bytes` itself when it is not a bundle.
 // Views into `bytes`. Errors: CompileError for a truncated or inconsistent bundle.
 Result<std::vector<std::string_view>> unbundle_objects(std::string_view bytes);
+// The views would outlive a temporary string's bytes: keep the bytes in a variable first.
+Result<std::vector<std::string_view>> unbundle_objects(std::string&& bytes) = delete;
 
 }  // namespace dace::jit

@@ -219,7 +219,8 @@ TEST(JitSplit, DamagedBundleIsACompileError) {
     EXPECT_EQ(loaded.error().code, Code::CompileError);
   }
   EXPECT_EQ(bundle_objects({"x"}), "x");
-  auto parts = unbundle_objects(bundle_objects({"ab", "", "cde"}));
+  const std::string bundle = bundle_objects({"ab", "", "cde"});  // the parts are views into it
+  auto parts = unbundle_objects(bundle);
   ASSERT_TRUE(parts.ok());
   ASSERT_EQ(parts->size(), 3u);
   EXPECT_EQ((*parts)[0], "ab");

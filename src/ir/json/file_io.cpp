@@ -126,7 +126,8 @@ Result<std::string> read_input_file(const std::string& path, int64_t limit) {
     if (S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= limit) data.reserve(static_cast<size_t>(st.st_size));
     char chunk[1 << 16];
     for (;;) {
-      size_t got = std::fread(chunk, 1, sizeof chunk, f);
+      const size_t got = std::fread(chunk, 1, sizeof chunk, f);
+      const int read_errno = errno;
       if (got > 0) {
         if (static_cast<int64_t>(data.size() + got) > limit) {
           std::fclose(f);
@@ -134,7 +135,15 @@ Result<std::string> read_input_file(const std::string& path, int64_t limit) {
         }
         data.append(chunk, got);
       }
-      if (got < sizeof chunk) break;
+      if (got == sizeof chunk) continue;
+      // fread returns short only at the end or on an error. A signal whose handler does not
+      // restart system calls (SA_RESTART unset, as an embedding application may install)
+      // fails a read that waits on a pipe or terminal with EINTR: no end, no error; read on.
+      if (std::ferror(f) && read_errno == EINTR) {
+        std::clearerr(f);
+        continue;
+      }
+      break;
     }
   } catch (const std::bad_alloc&) {
     std::fclose(f);
