@@ -15,7 +15,8 @@ namespace {
 
 using T = ir::ScalarType;
 
-// B[i, j] = 2 * A[i, j] + B[i, j] over a GPU_Device map: A read only, B read and written.
+// B[i, j] = 2 * A[i, j] + D[i, j] + B[i, j] over a GPU_Device map: A and D read only, B read
+// and written.
 std::unique_ptr<ir::SDFG> update_sdfg(const std::string& name) {
   auto g = std::make_unique<ir::SDFG>();
   g->name = name;
@@ -23,12 +24,13 @@ std::unique_ptr<ir::SDFG> update_sdfg(const std::string& name) {
   g->symbols["M"] = ir::DType::of(T::Int64);
   add_array(*g, "A", T::Float64, {"N", "M"});
   add_array(*g, "B", T::Float64, {"N", "M"});
-  g->arrays.at("A").storage = ir::StorageType::GPU_Global;
-  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  add_array(*g, "D", T::Float64, {"N", "M"});
+  for (const char* name : {"A", "B", "D"}) g->arrays.at(name).storage = ir::StorageType::GPU_Global;
   ir::State& s = add_state(*g, *g, "s");
   auto [entry, exit] = map(s, {"i", "j"}, "0:N, 0:M", ir::ScheduleType::GPU_Device);
-  int t = tasklet(s, "b = 2 * a + b_in", {"a", "b_in"}, {"b"});
+  int t = tasklet(s, "b = 2 * a + d + b_in", {"a", "d", "b_in"}, {"b"});
   edge_in(s, access(s, "A"), entry, t, "a", "A[0:N, 0:M]", "A[i, j]");
+  edge_in(s, access(s, "D"), entry, t, "d", "D[0:N, 0:M]", "D[i, j]");
   edge_in(s, access(s, "B"), entry, t, "b_in", "B[0:N, 0:M]", "B[i, j]");
   edge_out(s, t, "b", exit, access(s, "B"), "B[i, j]", "B[0:N, 0:M]");
   return g;
@@ -56,7 +58,7 @@ std::string ptx_of(const ir::SDFG& g, LowerOptions options) {
 TEST(CudaKernelParams, ReadOnlyArgumentGoesThroughTheReadOnlyCache) {
   REQUIRE_CUDA_PLUGIN();
   const std::string ptx = ptx_of(*update_sdfg("params_private"), parallel_test_options());
-  EXPECT_EQ(count_of(ptx, "ld.global.nc.f64"), 1u) << ptx;  // A
+  EXPECT_EQ(count_of(ptx, "ld.global.nc.f64"), 2u) << ptx;  // A and D
   EXPECT_EQ(count_of(ptx, "ld.global.f64"), 1u) << ptx;     // B, which the kernel writes
   EXPECT_EQ(count_of(ptx, "st.global.f64"), 1u) << ptx;
 }
@@ -66,14 +68,14 @@ TEST(CudaKernelParams, ArgumentsThatMayAliasAreLoadedPlainly) {
   std::unique_ptr<ir::SDFG> g = update_sdfg("params_may_alias");
   g->arrays.at("A").may_alias = true;
   std::string ptx = ptx_of(*g, parallel_test_options());
-  EXPECT_EQ(count_of(ptx, "ld.global.nc"), 0u) << ptx;
-  EXPECT_EQ(count_of(ptx, "ld.global.f64"), 2u) << ptx;
+  EXPECT_EQ(count_of(ptx, "ld.global.nc.f64"), 1u) << ptx;  // D only
+  EXPECT_EQ(count_of(ptx, "ld.global.f64"), 2u) << ptx;     // A and B
 
   LowerOptions no_restrict = parallel_test_options();
   no_restrict.noalias_arguments = false;
   ptx = ptx_of(*update_sdfg("params_no_restrict"), no_restrict);
   EXPECT_EQ(count_of(ptx, "ld.global.nc"), 0u) << ptx;
-  EXPECT_EQ(count_of(ptx, "ld.global.f64"), 2u) << ptx;
+  EXPECT_EQ(count_of(ptx, "ld.global.f64"), 3u) << ptx;
 }
 
 TEST(CudaKernelParams, PtxBoundsEachKernelByItsLaunchBlock) {
