@@ -967,6 +967,18 @@ typedef struct dace_compile_stats_t {
 } dace_compile_stats_t;
 DACE_API dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const dace_program_t* program);
 
+/* PTX modules of a program's GPU kernels: the text `dace compile --ptx-out` writes as
+ * <sdfg>.ptx, byte for byte. A program with GPU_Device maps (CUDA plugin) holds one module;
+ * one without GPU kernels, or whose kernels run on the emulated device (DACE_CUDA_EMULATE),
+ * holds none. `*out_count` receives how many it holds. */
+DACE_API dace_status_t dace_program_ptx_count(size_t* out_count, const dace_program_t* program);
+/* Module `index` (0-based) as borrowed text (NUL-terminated), and its length in bytes
+ * without the NUL in `*out_size` (may be NULL). DACE_ERROR_NOT_FOUND when the program holds
+ * no PTX or `index` is not below dace_program_ptx_count (the message says which). Safe to
+ * call while another thread calls the program. */
+DACE_API dace_status_t dace_program_ptx(const char** out_text, size_t* out_size, const dace_program_t* program,
+                                        size_t index);
+
 /* ------------------------------------------------------------------------------------ */
 /* Transformations (the optimizer, docs/optimizer.md)                                    */
 /* ------------------------------------------------------------------------------------ */

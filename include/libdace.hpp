@@ -1419,6 +1419,21 @@ class program {
     return {detail::copy(json), detail::copy(path)};
   }
 
+  // The PTX modules of the program's GPU kernels (the text `dace compile --ptx-out`
+  // writes); empty without GPU kernels or when they run on the emulated device.
+  std::vector<std::string> ptx() const {
+    size_t count = 0;
+    check(dace_program_ptx_count(&count, handle_.get()));
+    std::vector<std::string> modules;
+    for (size_t i = 0; i < count; ++i) {
+      const char* text = nullptr;
+      size_t size = 0;
+      check(dace_program_ptx(&text, &size, handle_.get(), i));
+      modules.emplace_back(text, size);
+    }
+    return modules;
+  }
+
   compile_stats stats() const {
     dace_compile_stats_t s{};
     s.version = DACE_COMPILE_STATS_VERSION;

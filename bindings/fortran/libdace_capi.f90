@@ -2066,6 +2066,27 @@ module libdace_capi
       type(c_ptr), value :: program
     end function dace_program_compile_stats
 
+    ! dace_status_t dace_program_ptx_count(size_t* out_count, const dace_program_t* program)
+    function dace_program_ptx_count(out_count, program) bind(C, name="dace_program_ptx_count")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_program_ptx_count
+      integer(c_size_t), intent(inout) :: out_count
+      type(c_ptr), value :: program
+    end function dace_program_ptx_count
+
+    ! dace_status_t dace_program_ptx(const char** out_text, size_t* out_size,
+    !    const dace_program_t* program, size_t index)
+    function dace_program_ptx(out_text, out_size, program, index) bind(C, name="dace_program_ptx")
+      import :: c_ptr, c_size_t, dace_status_t
+      implicit none
+      integer(dace_status_t) :: dace_program_ptx
+      type(c_ptr), intent(inout) :: out_text
+      integer(c_size_t), intent(inout) :: out_size
+      type(c_ptr), value :: program
+      integer(c_size_t), value :: index
+    end function dace_program_ptx
+
     ! dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
     function dace_sdfg_simplify(sdfg) bind(C, name="dace_sdfg_simplify")
       import :: c_ptr, dace_status_t

@@ -672,6 +672,31 @@ dace_status_t dace_program_compile_stats(dace_compile_stats_t* out_stats, const 
   });
 }
 
+dace_status_t dace_program_ptx_count(size_t* out_count, const dace_program_t* program) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_count, "out_count"));
+    DACE_TRY(require(program, "program"));
+    *out_count = program->program->ptx().empty() ? 0 : 1;
+    return Status::success();
+  });
+}
+
+dace_status_t dace_program_ptx(const char** out_text, size_t* out_size, const dace_program_t* program, size_t index) {
+  return guard([&]() -> Status {
+    DACE_TRY(require(out_text, "out_text"));
+    DACE_TRY(require(program, "program"));
+    // The text is fixed at compile time (both tiers embed the same), so no lock is needed.
+    const std::string& ptx = program->program->ptx();
+    if (ptx.empty())
+      return not_found("program: no PTX module (it has no GPU kernels, or they run on the emulated device)");
+    if (index != 0)
+      return not_found("program: PTX module index " + std::to_string(index) + " out of range (the program holds 1)");
+    *out_text = keep(ptx);
+    if (out_size) *out_size = ptx.size();
+    return Status::success();
+  });
+}
+
 dace_status_t dace_program_call(dace_program_t* program, const char* const* names, const dace_arg_t* args,
                                 int32_t count) {
   return guard([&]() -> Status {

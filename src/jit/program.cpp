@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "codegen/ptx_symbol.h"
 #include "codegen/run_status.h"
 
 namespace dace::jit {
@@ -65,6 +66,7 @@ struct Program::Impl {
   // The module's timer events and element table; null / empty without instrumentation.
   codegen::InstrumentRecord* instrument = nullptr;
   std::string instrument_elements;
+  std::string ptx;
   std::vector<codegen::InstrumentEvent> events;  // of the last program call
   int64_t dropped = 0;
 
@@ -172,6 +174,7 @@ Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> modu
     if (Result<void*> el = module->lookup(codegen::kInstrumentElementsSymbol))
       impl->instrument_elements = static_cast<const char*>(*el);
   }
+  if (Result<void*> ptx = module->lookup(codegen::kPtxSymbol)) impl->ptx = *static_cast<const char* const*>(*ptx);
   impl->module = std::move(module);
   impl->entry = entry;
   impl->init = *init;
@@ -210,6 +213,8 @@ Result<std::unique_ptr<Program>> Program::create(std::unique_ptr<JitModule> modu
 }
 
 const std::string& Program::instrument_elements() const { return impl_->instrument_elements; }
+
+const std::string& Program::ptx() const { return impl_->ptx; }
 
 std::vector<codegen::InstrumentEvent> Program::last_instrument_events(int64_t* dropped) const {
   std::lock_guard<std::mutex> lock(impl_->mutex);

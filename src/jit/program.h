@@ -120,6 +120,10 @@ class Program {
   // empty when no element is instrumented; the events of the last program call (copied out
   // under the call lock), and how many it could not store (beyond the buffer's capacity).
   const std::string& instrument_elements() const;
+  // The PTX of the module's GPU kernels (codegen/ptx_symbol.h), empty when it has none
+  // (no kernels, or kernels built for the emulated device). Read once at create: both tiers
+  // embed the same text, which the lowering produced before either was compiled.
+  const std::string& ptx() const;
   std::vector<codegen::InstrumentEvent> last_instrument_events(int64_t* dropped) const;
 
  private:

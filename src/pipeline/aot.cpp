@@ -18,6 +18,7 @@
 
 #include "analysis/validate.h"
 #include "codegen/lower.h"
+#include "codegen/ptx_symbol.h"
 #include "codegen/run_status.h"
 #include "ir/log.h"
 #include "jit/program_abi.h"
@@ -180,6 +181,10 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
   auto runtimes = runtimes_called(*lowered->module, *backend.registry, name, *rt_dir);
   if (!runtimes) return runtimes.take_error();
   name_status_record(*lowered->module, status_symbol);
+  // The PTX's address is for the JIT's hosts (dace_program_ptx); an AOT host has no reader of
+  // it, and several GPU programs linked into one binary must not define it twice.
+  if (llvm::GlobalVariable* ptx = lowered->module->getGlobalVariable(codegen::kPtxSymbol, true))
+    ptx->setLinkage(llvm::GlobalValue::InternalLinkage);
 
   t = Clock::now();
   jit::OptimizationOptions opt;

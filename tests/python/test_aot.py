@@ -56,3 +56,6 @@ def test_compile_aot_of_a_gpu_program_links_the_cuda_runtime(tmp_path):
         assert b"libdace_cuda_rt.so" in data, "the library needs the CUDA runtime"
         # Built for the device, the kernels travel as PTX text; emulated, as host code.
         assert (b".entry " in data) == (not emulate)
+        # The PTX's address is exported for the JIT's hosts only: two AOT GPU programs linked
+        # into one binary must not both define it.
+        assert b"__dace_ptx" not in data and b"__dace_ptx" not in open(obj, "rb").read()

@@ -401,6 +401,37 @@ std::vector<Row> rows_program() {
          return s;
        },
        DACE_ERROR_INVALID_ARGUMENT, {"dace_compile_stats_t", "version 0"}, true},
+      {"dace_program_ptx_count", "NULL out_count",
+       CONTRACT_CALL { return dace_program_ptx_count(nullptr, f.program); }, DACE_ERROR_INVALID_ARGUMENT,
+       {"out_count"}, true},
+      {"dace_program_ptx_count", "NULL program",
+       CONTRACT_CALL {
+         size_t n = kCount;
+         dace_status_t s = dace_program_ptx_count(&n, nullptr);
+         f.kept(n == kCount, "out_count");
+         return s;
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"program"}},
+      {"dace_program_ptx", "NULL out_text",
+       CONTRACT_CALL { return dace_program_ptx(nullptr, nullptr, f.program, 0); }, DACE_ERROR_INVALID_ARGUMENT,
+       {"out_text"}, true},
+      {"dace_program_ptx", "NULL program",
+       CONTRACT_CALL {
+         const char* t = kStr;
+         dace_status_t s = dace_program_ptx(&t, nullptr, nullptr, 0);
+         f.kept(t == kStr, "out_text");
+         return s;
+       },
+       DACE_ERROR_INVALID_ARGUMENT, {"program"}},
+      {"dace_program_ptx", "program without GPU kernels",
+       CONTRACT_CALL {
+         const char* t = kStr;
+         size_t n = kCount;
+         dace_status_t s = dace_program_ptx(&t, &n, f.program, 0);
+         f.kept(t == kStr && n == kCount, "out_text, out_size");
+         return s;
+       },
+       DACE_ERROR_NOT_FOUND, {"no PTX module", "no GPU kernels"}, true},
   };
   extent_rows(rows, "dace_program_argument_shape", "out_shape", dace_program_argument_shape, true);
   extent_rows(rows, "dace_program_argument_strides", "out_strides", dace_program_argument_strides, false);

@@ -1309,6 +1309,18 @@ dace_program_compile_stats = _bind("dace_program_compile_stats", dace_status_t, 
     ctypes.POINTER(dace_compile_stats_t),
     ctypes.POINTER(dace_program_t),
 ])
+# dace_status_t dace_program_ptx_count(size_t* out_count, const dace_program_t* program)
+dace_program_ptx_count = _bind("dace_program_ptx_count", dace_status_t, [
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(dace_program_t),
+])
+# dace_status_t dace_program_ptx(const char** out_text, size_t* out_size, const dace_program_t* program, size_t index)
+dace_program_ptx = _bind("dace_program_ptx", dace_status_t, [
+    ctypes.POINTER(ctypes.c_char_p),
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(dace_program_t),
+    ctypes.c_size_t,
+])
 # dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
 dace_sdfg_simplify = _bind("dace_sdfg_simplify", dace_status_t, [ctypes.POINTER(dace_sdfg_t)])
 # dace_status_t dace_sdfg_auto_optimize(dace_sdfg_t* sdfg, dace_device_t device, const char* options_json)
@@ -1562,6 +1574,8 @@ FUNCTIONS = (
     "dace_program_argument_shape",
     "dace_program_argument_strides",
     "dace_program_compile_stats",
+    "dace_program_ptx_count",
+    "dace_program_ptx",
     "dace_sdfg_simplify",
     "dace_sdfg_auto_optimize",
     "dace_sdfg_transformation_count",
@@ -1730,6 +1744,8 @@ PARAM_NAMES = {
     "dace_program_argument_shape": ("out_shape", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
     "dace_program_argument_strides": ("out_strides", "capacity", "out_ndim", "program", "index", "symbol_names", "symbol_values", "symbol_count",),
     "dace_program_compile_stats": ("out_stats", "program",),
+    "dace_program_ptx_count": ("out_count", "program",),
+    "dace_program_ptx": ("out_text", "out_size", "program", "index",),
     "dace_sdfg_simplify": ("sdfg",),
     "dace_sdfg_auto_optimize": ("sdfg", "device", "options_json",),
     "dace_sdfg_transformation_count": ("out_count",),

@@ -268,6 +268,20 @@ class CompiledProgram(Releasable):
             return None
         return json.loads(dec(text.value)), dec(path.value)
 
+    def ptx(self):
+        """The PTX modules of the program's GPU kernels as text, byte for byte what `dace compile
+        --ptx-out` writes; [] without GPU kernels or when they run on the emulated device."""
+        if not self._handles:
+            raise InvalidArgumentError(self._msg(None, "program is closed"))
+        count = ctypes.c_size_t()
+        check(_capi.dace_program_ptx_count(ctypes.byref(count), self._base))
+        modules = []
+        for i in range(count.value):
+            text, size = ctypes.c_char_p(), ctypes.c_size_t()
+            check(_capi.dace_program_ptx(ctypes.byref(text), ctypes.byref(size), self._base, i))
+            modules.append(ctypes.string_at(text, size.value).decode())
+        return modules
+
     @property
     def specializations(self):
         """How many extra layouts were compiled (Fortran order, strided views, ...)."""

@@ -9,6 +9,7 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
+#include "codegen/private_captures.h"
 #include "codegen/target_lowering.h"
 #include "lowering/multicore.h"
 
@@ -191,33 +192,13 @@ Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::F
   return Status::success();
 }
 
-// Whether the memory a captured container pointer reaches is reached by no other captured
-// pointer: distinct allocations and distinct non-aliasing arguments are, views and
-// references (and a nested SDFG's connectors, which may share a container) are not.
-bool private_memory(const Frame& body, const Frame::Capture& c) {
-  if (c.data.empty()) return false;
-  auto d = body.sc.sdfg.arrays.find(c.data);
-  if (d == body.sc.sdfg.arrays.end()) return false;
-  if (d->second.kind == ir::DataKind::View || d->second.kind == ir::DataKind::Reference) return false;
-  if (!d->second.transient) return body.sc.parent == nullptr && !d->second.may_alias && body.mc.options.noalias_arguments;
-  return true;
-}
-
 // Moves the outlined body into `kernel(captures..., begin, end)` whose private pointers are
 // `noalias`, and makes `fn` a wrapper that loads the closure and calls it. LLVM inlines the
 // kernel back and keeps the no-alias facts as scoped metadata, so loops vectorize without
 // runtime alias checks. Returns the kernel.
 llvm::Function* split_kernel(Frame& body, llvm::Function* fn) {
   ModuleContext& mc = body.mc;
-  // A view or reference in the body may point into any other container: then nothing is
-  // private.
-  bool any_alias = false;
-  for (const Frame::Capture& c : body.captures) {
-    auto d = body.sc.sdfg.arrays.find(c.data);
-    if (d != body.sc.sdfg.arrays.end() &&
-        (d->second.kind == ir::DataKind::View || d->second.kind == ir::DataKind::Reference))
-      any_alias = true;
-  }
+  const std::vector<bool> private_memory = codegen::private_captures(body);
   std::vector<llvm::Type*> params;
   for (const Frame::Capture& c : body.captures) params.push_back(c.load->getType());
   params.push_back(llvm::Type::getInt64Ty(mc.ctx));
@@ -233,7 +214,7 @@ llvm::Function* split_kernel(Frame& body, llvm::Function* fn) {
     const Frame::Capture& c = body.captures[i];
     llvm::Argument* a = kernel->getArg(static_cast<unsigned>(i));
     a->setName(c.load->getName());
-    if (!any_alias && params[i]->isPointerTy() && private_memory(body, c)) a->addAttr(llvm::Attribute::NoAlias);
+    if (private_memory[i]) a->addAttr(llvm::Attribute::NoAlias);
     llvm::Instruction* gep = llvm::dyn_cast<llvm::Instruction>(llvm::cast<llvm::LoadInst>(c.load)->getPointerOperand());
     c.load->replaceAllUsesWith(a);
     c.load->eraseFromParent();

@@ -1,5 +1,6 @@
 #include "lowering/device_module.h"
 
+#include "codegen/ptx_symbol.h"
 #include "codegen/run_status.h"
 #include "codegen/target_lowering.h"
 
@@ -149,6 +150,8 @@ Status finish(DeviceModule& dm, codegen::ModuleContext& host) {
   auto* g = new llvm::GlobalVariable(host.module, text->getType(), true, llvm::GlobalValue::PrivateLinkage, text,
                                      "__dace_cuda_ptx." + dm.sdfg_name);
   g->setAlignment(llvm::Align(8));
+  // The text's address under a name the JIT layer looks up (codegen/ptx_symbol.h).
+  new llvm::GlobalVariable(host.module, g->getType(), true, llvm::GlobalValue::ExternalLinkage, g, codegen::kPtxSymbol);
   dm.ptx->replaceAllUsesWith(g);
   dm.ptx->eraseFromParent();
   dm.ptx = nullptr;

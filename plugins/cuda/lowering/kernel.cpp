@@ -8,6 +8,7 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
+#include "codegen/private_captures.h"
 #include "codegen/types.h"
 #include "ir/path.h"
 #include "lowering/cooperative.h"
@@ -146,7 +147,8 @@ Result<Param> param_for(const Frame& body, const Frame::Capture& c, const std::s
 // Emulated: `kernel(void** params)`, the launch's own parameter array, each entry loaded
 // with the type the PTX kernel would declare (the runtime cannot call a typed signature).
 Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::vector<Param>& params,
-                                    const std::string& name, const std::string& where, bool emulate) {
+                                    const std::string& name, const std::string& where, bool emulate,
+                                    const std::array<int64_t, 3>& block) {
   std::vector<llvm::Type*> types;
   for (const Param& p : params) types.push_back(p.type);
   llvm::Module& m = *fn->getParent();
@@ -157,6 +159,7 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
   k->splice(k->end(), fn);
   llvm::IRBuilder<> eb(k->getContext());
   std::vector<llvm::AllocaInst*> copies;
+  const std::vector<bool> private_memory = codegen::private_captures(body);
   for (size_t i = 0; i < params.size(); ++i) {
     const Frame::Capture& c = body.captures[i];
     // Before the entry block's branch: after every capture load (erased below), before all uses.
@@ -166,8 +169,15 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
       llvm::Value* slot = eb.CreateLoad(eb.getPtrTy(), eb.CreateConstInBoundsGEP1_64(eb.getPtrTy(), k->getArg(0), i));
       a = eb.CreateLoad(params[i].type, slot, c.load->getName());
     } else {
-      a = k->getArg(static_cast<unsigned>(i));
-      a->setName(c.load->getName());
+      llvm::Argument* arg = k->getArg(static_cast<unsigned>(i));
+      arg->setName(c.load->getName());
+      // `__restrict__` in CUDA terms: with it LLVM may reorder the loads of one container
+      // across the stores to another, and a container the kernel only reads is loaded
+      // through the read-only data cache (`ld.global.nc`), which lets ptxas issue those
+      // loads ahead of the stores instead of one memory round trip per iteration.
+      if (params[i].pass == Pass::Value && params[i].type->isPointerTy() && private_memory[i])
+        arg->addAttr(llvm::Attribute::NoAlias);
+      a = arg;
     }
     llvm::Value* v = a;
     if (params[i].pass == Pass::ScalarByValue) {
@@ -198,7 +208,17 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(k), llvm::MDString::get(ctx, "kernel"),
                           llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))};
-  m.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx, md));
+  llvm::NamedMDNode* annotations = m.getOrInsertNamedMetadata("nvvm.annotations");
+  annotations->addOperand(llvm::MDNode::get(ctx, md));
+  // Every launch uses the compile-time block (`.maxntid` in PTX, CUDA's __launch_bounds__):
+  // ptxas may then give each thread as many registers as that block allows, instead of
+  // planning for blocks of 1024.
+  const char* bound[3] = {"maxntidx", "maxntidy", "maxntidz"};
+  for (size_t axis = 0; axis < 3; ++axis) {
+    llvm::Metadata* b[] = {llvm::ValueAsMetadata::get(k), llvm::MDString::get(ctx, bound[axis]),
+                           llvm::ValueAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), block[axis]))};
+    annotations->addOperand(llvm::MDNode::get(ctx, b));
+  }
   return k;
 }
 
@@ -251,7 +271,7 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   }
   // PTX identifiers take no '.', so the module-wide counter is appended after '_'.
   const std::string name = kernel_base_name(label, dm.sdfg_name) + std::to_string(dm.kernels.size());
-  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate);
+  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate, ks.block);
   if (!kernel) return kernel.take_error();
   dm.kernels.push_back(name);
 

@@ -19,6 +19,7 @@
 #include <map>
 #include <set>
 
+#include "jit/emit.h"
 #include "lowering/device_module.h"
 
 namespace dace::cuda {
@@ -195,7 +196,10 @@ Result<std::string> compile_ptx(DeviceModule& dm) {
   llvm::SmallString<0> text;
   llvm::raw_svector_ostream os(text);
   llvm::legacy::PassManager pm;
-  if (dm.target->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+  // With loop strength reduction, whatever the host's code generator uses (jit/emit.h):
+  // address arithmetic of kernel loops becomes pointer increments instead of a multiply per
+  // access, and the PTX does not depend on which compile of the process came first.
+  if (!jit::add_codegen_passes(pm, *dm.target, os, llvm::CodeGenFileType::AssemblyFile, /*lsr=*/true))
     return make_error(Code::Internal, "cuda: the NVPTX backend cannot emit PTX");
   pm.run(m);
   return std::string(text.str());

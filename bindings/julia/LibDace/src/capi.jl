@@ -1019,6 +1019,16 @@ function dace_program_compile_stats(out_stats, program)
     ccall((:dace_program_compile_stats, libdace), dace_status_t, (Ptr{dace_compile_stats_t}, Ptr{dace_program_t}), out_stats, program)
 end
 
+# dace_status_t dace_program_ptx_count(size_t* out_count, const dace_program_t* program)
+function dace_program_ptx_count(out_count, program)
+    ccall((:dace_program_ptx_count, libdace), dace_status_t, (Ptr{Csize_t}, Ptr{dace_program_t}), out_count, program)
+end
+
+# dace_status_t dace_program_ptx(const char** out_text, size_t* out_size, const dace_program_t* program, size_t index)
+function dace_program_ptx(out_text, out_size, program, index)
+    ccall((:dace_program_ptx, libdace), dace_status_t, (Ptr{Ptr{Cchar}}, Ptr{Csize_t}, Ptr{dace_program_t}, Csize_t), out_text, out_size, program, index)
+end
+
 # dace_status_t dace_sdfg_simplify(dace_sdfg_t* sdfg)
 function dace_sdfg_simplify(sdfg)
     ccall((:dace_sdfg_simplify, libdace), dace_status_t, (Ptr{dace_sdfg_t},), sdfg)
@@ -1261,6 +1271,8 @@ const FUNCTIONS = (
     :dace_program_argument_shape,
     :dace_program_argument_strides,
     :dace_program_compile_stats,
+    :dace_program_ptx_count,
+    :dace_program_ptx,
     :dace_sdfg_simplify,
     :dace_sdfg_auto_optimize,
     :dace_sdfg_transformation_count,
