@@ -19,7 +19,7 @@
 #include <map>
 #include <set>
 
-#include "jit/emit.h"
+#include "codegen/codegen_passes.h"
 #include "lowering/device_module.h"
 
 namespace dace::cuda {
@@ -199,7 +199,7 @@ Result<std::string> compile_ptx(DeviceModule& dm) {
   // With loop strength reduction, whatever the host's code generator uses (jit/emit.h):
   // address arithmetic of kernel loops becomes pointer increments instead of a multiply per
   // access, and the PTX does not depend on which compile of the process came first.
-  if (!jit::add_codegen_passes(pm, *dm.target, os, llvm::CodeGenFileType::AssemblyFile, /*lsr=*/true))
+  if (!codegen::add_codegen_passes(pm, *dm.target, os, llvm::CodeGenFileType::AssemblyFile, /*lsr=*/true))
     return make_error(Code::Internal, "cuda: the NVPTX backend cannot emit PTX");
   pm.run(m);
   return std::string(text.str());
