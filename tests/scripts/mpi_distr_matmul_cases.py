@@ -17,6 +17,9 @@ NumPy's A0 @ B0 (BCGather writes it there only) and every other rank's C must be
 C, untouched. Without the expansion (the node run as a local gemm on every rank) every other
 rank's C would be its own A @ B, which the seeded per-rank inputs tell apart. The same Gemm with
 beta 1 (which the expansion refuses, as DaCe's raises) must fail on both of 2 ranks naming the node.
+matmul_pblas_map1_f64 (the MatMul inside `for i in dace.map[0:1]`) runs like the others (the
+pipeline removes the map of one iteration first); with the map widened to two iterations it must
+fail on both of 2 ranks naming the node and the map.
 
 Vectors (bc_vector_f64, DaCe's 1-D BCScatter / BCGather): x of 14 elements in blocks of 2 (7
 blocks: uneven over 2 and 4 process rows) scattered over the Py process rows (process column 0,
@@ -47,7 +50,9 @@ M, K, N = 8, 12, 16  # divisible by every grid extent used (1, 2, 4); A is not s
 
 PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
 # Gemm / MatMul nodes with implementation "PBLAS", expanded by libdace's ExpandGemmPBLAS.
-PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128}
+# matmul_pblas_map1_f64: the MatMul inside a map of one iteration, which the pipeline removes first.
+PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128,
+                  "matmul_pblas_map1_f64": np.float64}
 
 # distr_matmul_blocks_f64: explicit blocks MB x KB (A), KB x NB (B), MB x NB (C) smaller than a
 # process's share, so every process holds several blocks (the cyclic wrap: block i of A's rows
@@ -71,6 +76,19 @@ def set_beta(node_tree, beta):
     elif isinstance(node_tree, list):
         for v in node_tree:
             set_beta(v, beta)
+
+
+def set_map_end(node_tree, end):
+    """Sets the end of every map range in an SDFG's JSON (one dimension each here)."""
+    if isinstance(node_tree, dict):
+        if node_tree.get("type") == "MapEntry":
+            for r in node_tree["attributes"]["range"]["ranges"]:
+                r["end"] = end
+        for v in node_tree.values():
+            set_map_end(v, end)
+    elif isinstance(node_tree, list):
+        for v in node_tree:
+            set_map_end(v, end)
 
 
 def draw(rng, shape, dtype):
@@ -205,6 +223,26 @@ def main():
             print("ok   gemm_pblas_f64 with beta 1: refused when compiled on both ranks, naming the node")
         else:
             print(f"FAIL gemm_pblas_f64 with beta 1 (exit {p.returncode}):\n{text[-3000:]}")
+            status = 1
+    # The same product in a map of two iterations (a collective per iteration, possibly from two
+    # threads) is refused when compiled, on every rank, naming the node and the map.
+    if 2 in ranks:
+        with open(os.path.join(sdfgs, "matmul_pblas_map1_f64.sdfg")) as f:
+            sdfg_json = json.load(f)
+        set_map_end(sdfg_json, "1")
+        map2_sdfg = os.path.join(work, "matmul_pblas_map2_f64.sdfg")
+        with open(map2_sdfg, "w") as f:
+            json.dump(sdfg_json, f)
+        case_dir = make_case("matmul_pblas_map1_f64", 2, 1, 2, work, None, np.float64, root_only=True)
+        p = run("matmul_pblas_map1_f64", 2, case_dir, map2_sdfg)
+        text = p.stdout + p.stderr
+        needle = '("_MatMult_") is inside a scope (node '
+        if (p.returncode not in (0, 124) and text.count(needle) == 2 and "the distributed product is a collective" in text
+                and "unsupported" in text and ": ok\n" not in text):
+            print("ok   matmul_pblas_map1_f64 with a map of 2 iterations: refused when compiled on both ranks, naming "
+                  "the node and the map")
+        else:
+            print(f"FAIL matmul_pblas_map1_f64 with a map of 2 iterations (exit {p.returncode}):\n{text[-3000:]}")
             status = 1
     # Vectors: block-cyclic over the process rows, each rank's local blocks against NumPy.
     for P in ranks:
