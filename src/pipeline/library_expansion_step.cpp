@@ -10,6 +10,8 @@
 #include "transform/apply.h"
 #include "transform/blas_classes.h"
 #include "transform/expand_gemm_pblas.h"
+#include "transform/inline_multistate_sdfg.h"
+#include "transform/inline_sdfg.h"
 #include "transform/scope_tree.h"
 #include "transform/trivial_map_elimination.h"
 
@@ -58,6 +60,41 @@ class TrivialMapsAroundProducts final : public transform::TrivialMapElimination 
   }
 };
 
+// InlineSDFG / InlineMultistateSDFG at the nested SDFGs that hold a distributed product (at any
+// depth), and nowhere else: the product then reaches the SDFG whose arguments Px and Py become.
+template <class Inline>
+class InlineAroundProducts final : public Inline {
+ protected:
+  void state_matches(const ir::State& state, const transform::ScopeTree& scopes,
+                     std::vector<std::vector<int>>& out) override {
+    std::vector<std::vector<int>> nested;
+    Inline::state_matches(state, scopes, nested);
+    for (std::vector<int>& m : nested) {
+      const auto* n = static_cast<const ir::NestedSDFGNode*>(state.node(m[0]));
+      if (n->sdfg && has_distributed_products(*n->sdfg)) out.push_back(std::move(m));
+    }
+  }
+};
+
+// Brings the products out of nested SDFGs (inlining) and maps of one iteration, as far as the
+// transformations allow; what stays nested or in a scope is then refused by ExpandGemmPBLAS.
+Result<int> unnest_products(ir::SDFG& g, transform::AnalysisManager& am) {
+  InlineAroundProducts<transform::InlineSDFG> inline_state;
+  InlineAroundProducts<transform::InlineMultistateSDFG> inline_states;
+  TrivialMapsAroundProducts unmap;
+  int total = 0;
+  for (int changed = 1; changed > 0; total += changed) {
+    changed = 0;
+    transform::Transformation* const steps[] = {&inline_state, &inline_states, &unmap};
+    for (transform::Transformation* t : steps) {
+      Result<int> n = transform::apply_repeated(g, *t, am);
+      if (!n) return n.take_error();
+      changed += *n;
+    }
+  }
+  return total;
+}
+
 }  // namespace
 
 bool has_distributed_products(const ir::SDFG& g) {
@@ -78,14 +115,13 @@ Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g,
   std::unique_ptr<ir::SDFG> copy = g.clone_sdfg();
   transform::AnalysisManager am;
   transform::ExpandGemmPBLAS expand;
-  TrivialMapsAroundProducts unmap;
   const std::string failed_at = "the expansion of the library nodes with implementation \"PBLAS\" into the distributed "
                                 "product (BlockCyclicScatter, Pgemm, BlockCyclicGather) at ";
   std::vector<std::string> products;
   distributed_product_paths(*copy, products);
-  Result<int> unmapped = transform::apply_repeated(*copy, unmap, am);
-  if (!unmapped) return make_error(Code::Unsupported, failed_at + joined(products) + " failed: " + unmapped.error().message);
-  if (*unmapped > 0) {  // the products' node ids are unchanged, their scopes' are gone
+  Result<int> unnested = unnest_products(*copy, am);
+  if (!unnested) return make_error(Code::Unsupported, failed_at + joined(products) + " failed: " + unnested.error().message);
+  if (*unnested > 0) {  // where the products are now
     products.clear();
     distributed_product_paths(*copy, products);
   }

@@ -21,11 +21,13 @@ namespace dace::pipeline {
 bool has_distributed_products(const ir::SDFG& g);
 
 // A copy of `g` with every PBLAS Gemm / MatMul expanded by ExpandGemmPBLAS (recorded in the
-// copy's history like any optimizer step). A product inside maps of one iteration each (DaCe's
-// frontend writes `for i in dace.map[0:1]` as such a map) is first taken out of them by
-// TrivialMapElimination, applied to those maps only: the body runs once on every rank either
-// way. Where the expansion refuses a node (beta other than 0, a node inside a map of more
-// iterations, operands that are not whole row-major matrices, ...), the program cannot be
+// copy's history like any optimizer step). A product inside nested SDFGs or maps of one
+// iteration each (DaCe's frontend writes `for i in dace.map[0:1]` as such a map) is first
+// brought out of them by InlineSDFG / InlineMultistateSDFG and TrivialMapElimination, applied
+// to those nested SDFGs and maps only (the same program; DaCe's simplify inlines too), so that
+// Px and Py become arguments of the root. Where the expansion refuses a node (beta other than
+// 0, a node inside a map of more iterations or a nested SDFG that cannot be inlined, operands
+// that are not whole row-major matrices, ...), the program cannot be
 // compiled as DaCe's implementation means it: Unsupported naming the node and the reason,
 // since DaCe raises there too (its expansion, run by code generation, raises
 // NotImplementedError or fails) rather than computing a local product on every rank.

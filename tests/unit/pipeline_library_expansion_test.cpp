@@ -119,9 +119,10 @@ TEST(PipelineLibraryExpansion, CompileReportsTheRefusal) {
 }
 
 // DaCe's gemm_pblas_f64 nested in a valid outer SDFG (A, B, C and M, K, N mapped through).
-// Expanding it would give Px and Py to the nested SDFG only (not to its symbol mapping nor the
-// outer SDFG), which fails validation; ExpandGemmPBLAS refuses it instead, naming the node.
-std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label) {
+// Expanding it in place would give Px and Py to the nested SDFG only (not to its symbol mapping
+// nor the outer SDFG), which fails validation; the compile step inlines it first, and where it
+// cannot (`no_inline`), ExpandGemmPBLAS refuses it, naming the node.
+std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label, bool no_inline) {
   namespace ct = codegen::testing;
   std::unique_ptr<ir::SDFG> inner = dace_written("gemm_pblas_f64");
   if (!inner) return nullptr;
@@ -139,15 +140,41 @@ std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label) {
   ir::State& s = ct::add_state(*g, *g, "outer");
   const int nested =
       transform::testing::add_nested(s, std::move(inner), {"A", "B"}, {"C"}, {{"M", "M"}, {"K", "K"}, {"N", "N"}});
+  if (no_inline) s.node(nested)->extra["no_inline"] = "true";
   ct::edge(s, ct::access(s, "A"), "", nested, "A", "A[0:M, 0:K]");
   ct::edge(s, ct::access(s, "B"), "", nested, "B", "B[0:K, 0:N]");
   ct::edge(s, nested, "C", ct::access(s, "C"), "", "C[0:M, 0:N]");
   return g;
 }
 
+TEST(PipelineLibraryExpansion, NestedProductIsInlinedAndExpanded) {
+  std::string label;
+  std::vector<std::unique_ptr<ir::SDFG>> programs;
+  programs.push_back(nested_pblas_gemm(label, false));
+  programs.push_back(dace_written("matmul_pblas_nested_f64"));  // DaCe's: a called @dace.program, not simplified
+  for (std::unique_ptr<ir::SDFG>& g : programs) {
+    ASSERT_TRUE(g);
+    SCOPED_TRACE(g->name);
+    Status valid = analysis::validate(*g);
+    ASSERT_TRUE(valid.ok()) << "the input is valid: " << valid.error().message;
+    ASSERT_TRUE(pipeline::has_distributed_products(*g));
+    std::unique_ptr<ir::SDFG> compiled;
+    std::vector<std::string> products;
+    Status s = pipeline::expand_for_compile(*g, compiled, &products);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE(compiled);
+    const std::map<std::string, int> want{{"BlockCyclicScatter", 2}, {"Pgemm", 1}, {"BlockCyclicGather", 1}};
+    EXPECT_EQ(library_classes(*compiled), want);
+    EXPECT_EQ(compiled->symbols.count("Px"), 1u) << "the grid's symbols belong to the root";
+    EXPECT_EQ(compiled->symbols.count("Py"), 1u);
+    ASSERT_EQ(products.size(), 1u);
+    EXPECT_EQ(products[0].rfind("sdfg \"" + compiled->name + "\" / state ", 0), 0u) << products[0];
+  }
+}
+
 TEST(PipelineLibraryExpansion, NestedPblasProductIsUnsupportedNamingTheNode) {
   std::string label;
-  std::unique_ptr<ir::SDFG> g = nested_pblas_gemm(label);
+  std::unique_ptr<ir::SDFG> g = nested_pblas_gemm(label, true);
   ASSERT_TRUE(g);
   Status valid = analysis::validate(*g);
   ASSERT_TRUE(valid.ok()) << "the input is valid: " << valid.error().message;
