@@ -161,8 +161,11 @@ Status emit_library_node(StateEmitter& se, int node) {
   if (it != library_lowerings().end()) return it->second(se, node);
   if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);
   if (PluginLowering impl = plugin_lowering(se.f->mc.options, n)) return emit_plugin_library_node(se, node, *impl);
-  return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " +
-                                           missing_backend(n.classpath));
+  // A plugin that registered the class but cannot run it here (its vendor library missing)
+  // is named as such: "the plugin is not available" would send the user after the wrong thing.
+  std::string why = plugin_lowering_unavailable(se.f->mc.options, n);
+  if (why.empty()) why = missing_backend(n.classpath);
+  return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " + why);
 }
 
 }  // namespace dace::codegen

@@ -57,25 +57,6 @@ llvm::FunctionCallee ProgramStateContext::runtime_function(const std::string& na
   return frame.mc.module.getOrInsertFunction(name, type);
 }
 
-PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands) {
-  if (!options.registry) return nullptr;
-  auto usable = [&](const PluginLowering& impl) {
-    if (!impl || !impl->lowers_to_ir() || !impl->available()) return false;
-    if (impl->lowers_device_operands() != device_operands) return false;
-    std::string lib(impl->vendor_library());
-    return lib.empty() || options.registry->vendor_library_available(lib);
-  };
-  if (!node.implementation.empty()) {
-    PluginLowering own = options.registry->find_expansion(node.classpath, node.implementation);
-    if (usable(own)) return own;
-  }
-  for (const std::string& name : options.registry->expansion_implementations(node.classpath)) {
-    PluginLowering impl = options.registry->find_expansion(node.classpath, name);
-    if (usable(impl)) return impl;
-  }
-  return nullptr;
-}
-
 Status emit_plugin_library_node(StateEmitter& se, int node, const plugin::LibraryExpansion& impl) {
   LibraryNodeContext context(se, node);
   Status s = impl.lower_node(context);

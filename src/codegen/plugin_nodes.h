@@ -14,6 +14,7 @@
 #include <string>
 
 #include "codegen/library_nodes.h"
+#include "codegen/registry_query.h"
 #include "plugin/interfaces.h"
 
 namespace dace::codegen {
@@ -48,14 +49,8 @@ class ProgramStateContext {
   llvm::FunctionCallee runtime_function(const std::string& name, llvm::FunctionType* type);
 };
 
-using PluginLowering = std::shared_ptr<const plugin::LibraryExpansion>;
 using ProgramStateLowering = std::shared_ptr<const plugin::ProgramStateLowering>;
 
-// The implementation that lowers `node` itself: the node's own implementation when it is
-// such a one, else the first (by name) available one of its class; null when none. With
-// `device_operands` only implementations for operands in device storage
-// (LibraryExpansion::lowers_device_operands), else only the others.
-PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands = false);
 Status emit_plugin_library_node(StateEmitter& se, int node, const plugin::LibraryExpansion& impl);
 
 // The program states the SDFG's plugin-lowered nodes and maps of plugin schedules need

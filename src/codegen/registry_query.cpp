@@ -61,4 +61,45 @@ std::string options_fingerprint(const LowerOptions& options) {
   return s;
 }
 
+PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands) {
+  if (!options.registry) return nullptr;
+  auto usable = [&](const PluginLowering& impl) {
+    if (!impl || !impl->lowers_to_ir() || !impl->available()) return false;
+    if (impl->lowers_device_operands() != device_operands) return false;
+    std::string lib(impl->vendor_library());
+    return lib.empty() || options.registry->vendor_library_available(lib);
+  };
+  if (!node.implementation.empty()) {
+    PluginLowering own = options.registry->find_expansion(node.classpath, node.implementation);
+    if (usable(own)) return own;
+  }
+  for (const std::string& name : options.registry->expansion_implementations(node.classpath)) {
+    PluginLowering impl = options.registry->find_expansion(node.classpath, name);
+    if (usable(impl)) return impl;
+  }
+  return nullptr;
+}
+
+std::string plugin_lowering_unavailable(const LowerOptions& options, const ir::LibraryNode& node) {
+  if (!options.registry) return {};
+  std::string out;
+  for (const std::string& name : options.registry->expansion_implementations(node.classpath)) {
+    PluginLowering impl = options.registry->find_expansion(node.classpath, name);
+    if (!impl || !impl->lowers_to_ir() || impl->lowers_device_operands()) continue;
+    std::string why;
+    const std::string lib(impl->vendor_library());
+    if (!impl->available()) {
+      why = "is unavailable (its plugin withdrew it)";
+    } else if (!lib.empty() && !options.registry->vendor_library_available(lib)) {
+      why = "needs the vendor library \"" + lib + "\", which cannot be loaded";
+      for (const plugin::VendorLibrary& v : options.registry->known_vendor_libraries())
+        if (v.name == lib && !v.error.empty()) why += ": " + v.error;
+    } else {
+      continue;  // usable: plugin_lowering would have taken it
+    }
+    out += (out.empty() ? "" : "; ") + std::string("implementation \"") + name + "\" " + why;
+  }
+  return out;
+}
+
 }  // namespace dace::codegen

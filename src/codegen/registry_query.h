@@ -1,12 +1,14 @@
 // What the lowering asks of the plugin registry (LowerOptions::registry): the host's
-// parallel schedule and whether a vendor implementation of a library node class may be
-// called. Without a registry there is neither: maps run sequentially, library nodes as loops.
+// parallel schedule, whether a vendor implementation of a library node class may be called
+// and which plugin implementation lowers a library node itself (or why none can). Without a
+// registry there is none of these: maps run sequentially, library nodes as loops.
 #pragma once
 #include <memory>
 #include <string>
 
 #include "codegen/options.h"
 #include "ir/result.h"
+#include "ir/nodes.h"
 #include "plugin/interfaces.h"
 
 namespace dace::codegen {
@@ -28,5 +30,18 @@ std::string blas_classpath(const std::string& short_class);
 // vendor library loaded, and options allow vendor libraries.
 bool vendor_implementation(const LowerOptions& options, const std::string& classpath,
                            const std::string& implementation);
+
+using PluginLowering = std::shared_ptr<const plugin::LibraryExpansion>;
+
+// The implementation that lowers `node` itself: the node's own implementation when it is
+// such a one, else the first (by name) available one of its class; null when none. With
+// `device_operands` only implementations for operands in device storage
+// (LibraryExpansion::lowers_device_operands), else only the others.
+PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands = false);
+// Why plugin_lowering found nothing for `node` although a plugin registered implementations
+// of its class (for operands in host storage), e.g. `implementation "ReferenceOpenMPI" needs
+// the vendor library "libscalapack-openmpi.so.2.2", which cannot be loaded: ...`; "" when no
+// plugin registered any (then the plugin itself is missing).
+std::string plugin_lowering_unavailable(const LowerOptions& options, const ir::LibraryNode& node);
 
 }  // namespace dace::codegen

@@ -157,11 +157,13 @@ Result<AotOutput> compile_aot(const CompileRequest& request, const Backend& back
     if (!o) return o.take_error();
     optimized = std::move(*o);
   }
-  DACE_TRY(expand_for_compile(*request.sdfg, optimized));  // Gemm's PBLAS, as compile() does
+  std::vector<std::string> products;
+  DACE_TRY(expand_for_compile(*request.sdfg, optimized, &products));  // Gemm's PBLAS, as compile() does
   if (optimized) out.times.transform_ms = ms_since(t_start);
   const ir::SDFG& g = optimized ? *optimized : *request.sdfg;
   if (g.name != name) return make_error(Code::Internal, "sdfg \"" + name + "\": the optimizer renamed it");
-  DACE_TRY(load_needed_plugins(g, backend));  // its schedules, storages and runtime symbols
+  Status loaded = load_needed_plugins(g, backend);  // its schedules, storages and runtime symbols
+  DACE_TRY(check_distributed_products_runnable(products, loaded, lower_options(request, backend)));
 
   auto t = Clock::now();
   DACE_TRY(analysis::validate(g));

@@ -109,13 +109,15 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   // Library nodes whose implementation rewrites the SDFG (Gemm's PBLAS), as DaCe expands them
   // when it generates code; before the cache lookup, since the program's arguments come from
   // the SDFG compiled (the expansion adds Px and Py).
-  DACE_TRY(expand_for_compile(*request.sdfg, out.optimized));
+  std::vector<std::string> products;
+  DACE_TRY(expand_for_compile(*request.sdfg, out.optimized, &products));
   if (out.optimized) out.times.transform_ms = ms_since(t_start);
   const ir::SDFG& g = out.compiled_sdfg(request);
   // Before the lookup: a cached object links against the runtime symbols of the plugins the
   // program needs, and the lowering looks up their schedules and storages.
-  DACE_TRY(load_needed_plugins(g, backend));
+  Status loaded = load_needed_plugins(g, backend);
   codegen::LowerOptions lo = lower_options(request, backend);
+  DACE_TRY(check_distributed_products_runnable(products, loaded, lo));  // the products, not their expansion, named
   jit::JitSession& session = *backend.session;
 
   std::string key;

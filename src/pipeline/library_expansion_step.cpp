@@ -4,11 +4,16 @@
 #include <vector>
 
 #include "analysis/validate.h"
+#include "codegen/registry_query.h"
 #include "ir/path.h"
 #include "transform/analysis_manager.h"
 #include "transform/apply.h"
 #include "transform/blas_classes.h"
 #include "transform/expand_gemm_pblas.h"
+#include "transform/inline_multistate_sdfg.h"
+#include "transform/inline_sdfg.h"
+#include "transform/scope_tree.h"
+#include "transform/trivial_map_elimination.h"
 
 namespace dace::pipeline {
 namespace {
@@ -39,6 +44,57 @@ std::string joined(const std::vector<std::string>& v) {
   return out;
 }
 
+// TrivialMapElimination at the maps that enclose a distributed product (at any depth), and
+// nowhere else: other maps of the program stay as the user wrote them.
+class TrivialMapsAroundProducts final : public transform::TrivialMapElimination {
+ protected:
+  void state_matches(const ir::State& state, const transform::ScopeTree& scopes,
+                     std::vector<std::vector<int>>& out) override {
+    std::vector<std::vector<int>> maps;
+    TrivialMapElimination::state_matches(state, scopes, maps);
+    for (std::vector<int>& m : maps) {
+      bool encloses = false;
+      for (int n : scopes.scope_nodes(m[0])) encloses = encloses || is_distributed_product(state.node(n));
+      if (encloses) out.push_back(std::move(m));
+    }
+  }
+};
+
+// InlineSDFG / InlineMultistateSDFG at the nested SDFGs that hold a distributed product (at any
+// depth), and nowhere else: the product then reaches the SDFG whose arguments Px and Py become.
+template <class Inline>
+class InlineAroundProducts final : public Inline {
+ protected:
+  void state_matches(const ir::State& state, const transform::ScopeTree& scopes,
+                     std::vector<std::vector<int>>& out) override {
+    std::vector<std::vector<int>> nested;
+    Inline::state_matches(state, scopes, nested);
+    for (std::vector<int>& m : nested) {
+      const auto* n = static_cast<const ir::NestedSDFGNode*>(state.node(m[0]));
+      if (n->sdfg && has_distributed_products(*n->sdfg)) out.push_back(std::move(m));
+    }
+  }
+};
+
+// Brings the products out of nested SDFGs (inlining) and maps of one iteration, as far as the
+// transformations allow; what stays nested or in a scope is then refused by ExpandGemmPBLAS.
+Result<int> unnest_products(ir::SDFG& g, transform::AnalysisManager& am) {
+  InlineAroundProducts<transform::InlineSDFG> inline_state;
+  InlineAroundProducts<transform::InlineMultistateSDFG> inline_states;
+  TrivialMapsAroundProducts unmap;
+  int total = 0;
+  for (int changed = 1; changed > 0; total += changed) {
+    changed = 0;
+    transform::Transformation* const steps[] = {&inline_state, &inline_states, &unmap};
+    for (transform::Transformation* t : steps) {
+      Result<int> n = transform::apply_repeated(g, *t, am);
+      if (!n) return n.take_error();
+      changed += *n;
+    }
+  }
+  return total;
+}
+
 }  // namespace
 
 bool has_distributed_products(const ir::SDFG& g) {
@@ -55,14 +111,21 @@ bool has_distributed_products(const ir::SDFG& g) {
   return false;
 }
 
-Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g) {
+Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g, std::vector<std::string>* paths) {
   std::unique_ptr<ir::SDFG> copy = g.clone_sdfg();
   transform::AnalysisManager am;
   transform::ExpandGemmPBLAS expand;
+  const std::string failed_at = "the expansion of the library nodes with implementation \"PBLAS\" into the distributed "
+                                "product (BlockCyclicScatter, Pgemm, BlockCyclicGather) at ";
   std::vector<std::string> products;
   distributed_product_paths(*copy, products);
-  const std::string failed = "the expansion of the library nodes with implementation \"PBLAS\" into the distributed "
-                             "product (BlockCyclicScatter, Pgemm, BlockCyclicGather) at " + joined(products) + " failed: ";
+  Result<int> unnested = unnest_products(*copy, am);
+  if (!unnested) return make_error(Code::Unsupported, failed_at + joined(products) + " failed: " + unnested.error().message);
+  if (*unnested > 0) {  // where the products are now
+    products.clear();
+    distributed_product_paths(*copy, products);
+  }
+  const std::string failed = failed_at + joined(products) + " failed: ";
   Result<int> applied = transform::apply_repeated(*copy, expand, am);
   if (!applied) return make_error(Code::Unsupported, failed + applied.error().message);
   // What is left was refused: the first one in canonical order, with the refusal.
@@ -77,16 +140,42 @@ Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g)
   // expand, reported as such instead of as an invalid input SDFG.
   if (Status valid = analysis::validate(*copy); !valid.ok())
     return make_error(Code::Unsupported, failed + valid.error().message);
+  if (paths) *paths = std::move(products);
   return copy;
 }
 
-Status expand_for_compile(const ir::SDFG& input, std::unique_ptr<ir::SDFG>& compiled) {
+Status expand_for_compile(const ir::SDFG& input, std::unique_ptr<ir::SDFG>& compiled,
+                          std::vector<std::string>* products) {
   const ir::SDFG& g = compiled ? *compiled : input;
   if (!has_distributed_products(g)) return Status::success();
   DACE_TRY(analysis::validate(g));  // the expansion assumes a valid SDFG
-  auto expanded = expand_distributed_products(g);
+  auto expanded = expand_distributed_products(g, products);
   if (!expanded) return expanded.take_error();
   compiled = std::move(*expanded);
+  return Status::success();
+}
+
+Status check_distributed_products_runnable(const std::vector<std::string>& products, const Status& loaded,
+                                           const codegen::LowerOptions& options) {
+  if (products.empty()) return loaded;
+  const std::string head = "library node" + std::string(products.size() > 1 ? "s" : "") + " with implementation " +
+                           "\"PBLAS\" at " + joined(products) + " cannot be compiled: the distributed product " +
+                           "(BlockCyclicScatter, Pgemm, BlockCyclicGather) runs on the MPI plugin and ScaLAPACK";
+  if (!loaded.ok()) return make_error(loaded.error().code, head + ", and loading the plugins failed: " + loaded.error().message);
+  struct Node {
+    std::string_view classpath, implementation;
+  };
+  for (const Node& n : {Node{transform::kBlockCyclicScatterClass, ""},
+                        Node{transform::kPgemmClass, transform::kPgemmImplementation},
+                        Node{transform::kBlockCyclicGatherClass, ""}}) {
+    ir::LibraryNode probe;
+    probe.classpath = std::string(n.classpath);
+    probe.implementation = std::string(n.implementation);
+    if (codegen::plugin_lowering(options, probe)) continue;
+    std::string why = codegen::plugin_lowering_unavailable(options, probe);
+    if (why.empty()) why = "no plugin lowers " + probe.classpath + " (the MPI plugin is not built or not found)";
+    return make_error(Code::Unsupported, head + ": " + why);
+  }
   return Status::success();
 }
 

@@ -8,10 +8,6 @@
 namespace dace::transform {
 namespace {
 
-constexpr const char* kScatter = "dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter";
-constexpr const char* kGather = "dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather";
-constexpr const char* kPgemm = "dace.libraries.pblas.nodes.pgemm.Pgemm";
-
 const ir::LibraryNode* as_product(const ir::Node* n) {
   if (const ir::LibraryNode* l = as_class(n, kGemmClass)) return l;
   return as_class(n, kMatMulClass);
@@ -164,8 +160,9 @@ std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTr
                  "nested SDFG only, not of the enclosing SDFGs nor in their symbol mappings)";
     return std::nullopt;
   }
-  if (scopes.parent[static_cast<size_t>(node)] >= 0) {
-    why = name + " is inside a scope (the distributed product is a collective of every rank)";
+  if (const int scope = scopes.parent[static_cast<size_t>(node)]; scope >= 0) {
+    why = name + " is inside a scope (" + node_name(s, scope) +
+          "; the distributed product is a collective that every rank calls once)";
     return std::nullopt;
   }
   if (!number_is(*n, "beta", 0.0, 0.0)) {
@@ -260,12 +257,12 @@ int add_access(ir::State& s, const std::string& data) {
   return s.add_node(std::move(n));
 }
 
-int add_library(ir::State& s, const std::string& name, const char* classpath, const std::vector<std::string>& ins,
-                const std::string& out, const std::string& implementation = {}) {
+int add_library(ir::State& s, const std::string& name, std::string_view classpath, const std::vector<std::string>& ins,
+                const std::string& out, std::string_view implementation = {}) {
   auto n = std::make_unique<ir::LibraryNode>();
   n->name = n->label = name;
-  n->classpath = classpath;
-  n->implementation = implementation;
+  n->classpath = std::string(classpath);
+  n->implementation = std::string(implementation);
   for (const std::string& c : ins) n->in_connectors[c] = ir::DType{};
   n->out_connectors[out] = ir::DType{};
   return s.add_node(std::move(n));
@@ -328,7 +325,7 @@ Status ExpandGemmPBLAS::apply_at(const Site& site, const std::vector<int>& nodes
   // Scatter A and B: the Gemm's input edges now end at the scatters' _inbuffer.
   auto scatter = [&](const Operand& op, int sizes, const std::string& sizes_data, const std::string& local,
                      const std::vector<sym::Expr>& block) {
-    const int sc = add_library(s, "_BCScatter_", kScatter, {"_block_sizes", "_inbuffer"}, "_outbuffer");
+    const int sc = add_library(s, "_BCScatter_", kBlockCyclicScatterClass, {"_block_sizes", "_inbuffer"}, "_outbuffer");
     ir::DataflowEdge* in = s.edge(op.edge);
     in->dst_conn = "_inbuffer";
     s.set_edge_ends(op.edge, in->src, sc);
@@ -341,8 +338,8 @@ Status ExpandGemmPBLAS::apply_at(const Site& site, const std::vector<int>& nodes
   const int lb_access = scatter(p->b, b_sizes, b_sizes_data, lb, b_block);
 
   // Pgemm (DaCe's distr.MatMult) on the local blocks.
-  const int mm = add_library(s, "__DistrMatMult__", kPgemm, {"_a", "_a_block_sizes", "_b", "_b_block_sizes"}, "_c",
-                             "ReferenceOpenMPI");
+  const int mm = add_library(s, "__DistrMatMult__", kPgemmClass, {"_a", "_a_block_sizes", "_b", "_b_block_sizes"},
+                             "_c", kPgemmImplementation);
   auto* pgemm = static_cast<ir::LibraryNode*>(s.node(mm));
   pgemm->properties["m"] = "\"" + sym::to_string(m) + "\"";
   pgemm->properties["n"] = "\"" + sym::to_string(n) + "\"";
@@ -355,7 +352,7 @@ Status ExpandGemmPBLAS::apply_at(const Site& site, const std::vector<int>& nodes
   s.add_edge(ir::DataflowEdge{mm, lc_access, "_c", "", memlet_of(lc, c_block)});
 
   // Gather C: the Gemm's output edge now starts at the gather's _outbuffer.
-  const int ga = add_library(s, "_BCGather_", kGather, {"_block_sizes", "_inbuffer"}, "_outbuffer");
+  const int ga = add_library(s, "_BCGather_", kBlockCyclicGatherClass, {"_block_sizes", "_inbuffer"}, "_outbuffer");
   s.add_edge(ir::DataflowEdge{lc_access, ga, "", "_inbuffer", memlet_of(lc, c_block)});
   s.add_edge(ir::DataflowEdge{c_sizes, ga, "", "_block_sizes", memlet_of(c_sizes_data, two)});
   ir::DataflowEdge* out = s.edge(p->c.edge);

@@ -24,9 +24,17 @@
 // provably M x K, K x N and M x N; element types other than float32/64 and complex64/128
 // (ScaLAPACK's); a container named Px or Py.
 #pragma once
+#include <string_view>
+
 #include "transform/transformation.h"
 
 namespace dace::transform {
+
+// The classes of the nodes the expansion writes (DaCe's) and Pgemm's implementation.
+inline constexpr std::string_view kBlockCyclicScatterClass = "dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter";
+inline constexpr std::string_view kBlockCyclicGatherClass = "dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather";
+inline constexpr std::string_view kPgemmClass = "dace.libraries.pblas.nodes.pgemm.Pgemm";
+inline constexpr std::string_view kPgemmImplementation = "ReferenceOpenMPI";
 
 class ExpandGemmPBLAS : public SingleStateTransformation {
  public:

@@ -15,6 +15,8 @@ gemm_pblas_f64 / gemm_pblas_c64 are plain `C[:] = A @ B` programs whose MatMul D
 (expand_library_nodes) into a Gemm, given the implementation "PBLAS" (DaCe's ExpandGemmPBLAS,
 which DaCe 1.0.2 fails to expand); matmul_pblas_c128 keeps the MatMul node with implementation
 "PBLAS". libdace's ExpandGemmPBLAS turns each into the BCScatter -> Pgemm -> BCGather program.
+matmul_pblas_map1_f64 is such a MatMul inside a map of one iteration (the compile pipeline removes
+the map first), matmul_pblas_nested_f64 one inside a nested SDFG (the pipeline inlines it first).
 bc_vector_f64 scatters and gathers a vector (DaCe's 1-D BCScatter / BCGather).
 """
 import os
@@ -86,6 +88,22 @@ def matmul_pblas_c128(A: dace.complex128[M, K], B: dace.complex128[K, N], C: dac
     C[:] = A @ B
 
 
+@dace.program
+def matmul_pblas_map1_f64(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.float64[M, N]):
+    for i in dace.map[0:1]:  # a map of one iteration around the product (DaCe's simplify keeps it)
+        C[:] = A @ B
+
+
+@dace.program
+def pblas_product_callee(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.float64[M, N]):
+    C[:] = A @ B
+
+
+@dace.program
+def matmul_pblas_nested_f64(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.float64[M, N]):
+    pblas_product_callee(A, B, C)  # a nested SDFG (written without simplify, which would inline it)
+
+
 LN = dace.symbol('LN')
 
 
@@ -103,8 +121,10 @@ def bc_vector_f64(x: dace.float64[N], lx: dace.float64[LN], y: dace.float64[N], 
 def write_pblas_products(out):
     from dace.libraries.blas.nodes.gemm import Gemm
     from dace.libraries.blas.nodes.matmul import MatMul
-    for prog, specialize in ((gemm_pblas_f64, True), (gemm_pblas_c64, True), (matmul_pblas_c128, False)):
-        sdfg = prog.to_sdfg(simplify=True)
+    for prog, specialize, simplify in ((gemm_pblas_f64, True, True), (gemm_pblas_c64, True, True),
+                                       (matmul_pblas_c128, False, True), (matmul_pblas_map1_f64, False, True),
+                                       (matmul_pblas_nested_f64, False, False)):
+        sdfg = prog.to_sdfg(simplify=simplify)
         if specialize:
             sdfg.expand_library_nodes(recursive=False)  # MatMul -> Gemm (SpecializeMatMul)
         kinds = (Gemm, ) if specialize else (MatMul, )

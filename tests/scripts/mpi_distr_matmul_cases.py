@@ -17,6 +17,11 @@ NumPy's A0 @ B0 (BCGather writes it there only) and every other rank's C must be
 C, untouched. Without the expansion (the node run as a local gemm on every rank) every other
 rank's C would be its own A @ B, which the seeded per-rank inputs tell apart. The same Gemm with
 beta 1 (which the expansion refuses, as DaCe's raises) must fail on both of 2 ranks naming the node.
+matmul_pblas_map1_f64 (the MatMul inside `for i in dace.map[0:1]`) and matmul_pblas_nested_f64
+(inside a called program's nested SDFG) run like the others (the pipeline removes the map of one
+iteration, or inlines the nested SDFG, first; the nested one, not simplified, copies the product
+through a transient into C on every rank, so only rank 0's C is defined and compared); with the map widened to two iterations it must
+fail on both of 2 ranks naming the node and the map.
 
 Vectors (bc_vector_f64, DaCe's 1-D BCScatter / BCGather): x of 14 elements in blocks of 2 (7
 blocks: uneven over 2 and 4 process rows) scattered over the Py process rows (process column 0,
@@ -47,7 +52,13 @@ M, K, N = 8, 12, 16  # divisible by every grid extent used (1, 2, 4); A is not s
 
 PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
 # Gemm / MatMul nodes with implementation "PBLAS", expanded by libdace's ExpandGemmPBLAS.
-PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128}
+# matmul_pblas_map1_f64: the MatMul inside a map of one iteration, which the pipeline removes first;
+# matmul_pblas_nested_f64: inside a nested SDFG (a called program), which the pipeline inlines first.
+PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128,
+                  "matmul_pblas_map1_f64": np.float64, "matmul_pblas_nested_f64": np.float64}
+# Without simplify the product goes to a transient that is then copied into C on every rank; the
+# gather writes that transient on rank 0 only (DaCe's BCGather), so only rank 0's C is defined.
+ROOT_ONLY_DEFINED = {"matmul_pblas_nested_f64"}
 
 # distr_matmul_blocks_f64: explicit blocks MB x KB (A), KB x NB (B), MB x NB (C) smaller than a
 # process's share, so every process holds several blocks (the cyclic wrap: block i of A's rows
@@ -73,6 +84,19 @@ def set_beta(node_tree, beta):
             set_beta(v, beta)
 
 
+def set_map_end(node_tree, end):
+    """Sets the end of every map range in an SDFG's JSON (one dimension each here)."""
+    if isinstance(node_tree, dict):
+        if node_tree.get("type") == "MapEntry":
+            for r in node_tree["attributes"]["range"]["ranges"]:
+                r["end"] = end
+        for v in node_tree.values():
+            set_map_end(v, end)
+    elif isinstance(node_tree, list):
+        for v in node_tree:
+            set_map_end(v, end)
+
+
 def draw(rng, shape, dtype):
     x = rng.standard_normal(shape)
     if np.issubdtype(dtype, np.complexfloating):
@@ -84,8 +108,9 @@ def grids(P):
     return [(px, P // px) for px in range(1, P + 1) if P % px == 0]
 
 
-def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False):
-    """root_only: C is the product on rank 0 only; other ranks pass a random C that must stay."""
+def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False, others_undefined=False):
+    """root_only: C is the product on rank 0 only; other ranks pass a random C that must stay
+    (others_undefined: other ranks' C is not compared)."""
     sizes = sizes or {"M": M, "K": K, "N": N}
     m, k, n = sizes["M"], sizes["K"], sizes["N"]
     dtype = dtype or PROGRAMS[name]
@@ -102,7 +127,7 @@ def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False):
         c_in = c if root_only else np.zeros((m, n), dtype)
         c_out = expected if r == 0 or not root_only else c
         inputs.append({"A": a, "B": b, "C": c_in})
-        outputs.append({"C": c_out})
+        outputs.append({} if others_undefined and r > 0 else {"C": c_out})
     write_case(out_dir, P, dict(sizes, Px=px, Py=py), inputs, outputs, tol)
     return out_dir
 
@@ -177,12 +202,15 @@ def main():
         for how, sdfg, extra in variants:
             for P in ranks:
                 for px, py in grids(P):
-                    case_dir = make_case(name, P, px, py, work, None, dtype, root_only=True)
+                    root_only_defined = name in ROOT_ONLY_DEFINED
+                    case_dir = make_case(name, P, px, py, work, None, dtype, root_only=True,
+                                         others_undefined=root_only_defined)
                     p = run(name, P, case_dir, sdfg, extra)
                     matched = matched_outputs(p)
                     what = f"{name} ({how}) on {P} ranks, grid Px x Py = {px} x {py}"
-                    if p.returncode == 0 and matched == P:
-                        print(f"ok   {what} (C on rank 0 = NumPy's A @ B, other ranks' C untouched)")
+                    if p.returncode == 0 and matched == (1 if root_only_defined else P):
+                        others = "other ranks' C not compared" if root_only_defined else "other ranks' C untouched"
+                        print(f"ok   {what} (C on rank 0 = NumPy's A @ B, {others})")
                     else:
                         print(f"FAIL {what} (exit {p.returncode}, {matched} matched):\n"
                               f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
@@ -205,6 +233,26 @@ def main():
             print("ok   gemm_pblas_f64 with beta 1: refused when compiled on both ranks, naming the node")
         else:
             print(f"FAIL gemm_pblas_f64 with beta 1 (exit {p.returncode}):\n{text[-3000:]}")
+            status = 1
+    # The same product in a map of two iterations (a collective per iteration, possibly from two
+    # threads) is refused when compiled, on every rank, naming the node and the map.
+    if 2 in ranks:
+        with open(os.path.join(sdfgs, "matmul_pblas_map1_f64.sdfg")) as f:
+            sdfg_json = json.load(f)
+        set_map_end(sdfg_json, "1")
+        map2_sdfg = os.path.join(work, "matmul_pblas_map2_f64.sdfg")
+        with open(map2_sdfg, "w") as f:
+            json.dump(sdfg_json, f)
+        case_dir = make_case("matmul_pblas_map1_f64", 2, 1, 2, work, None, np.float64, root_only=True)
+        p = run("matmul_pblas_map1_f64", 2, case_dir, map2_sdfg)
+        text = p.stdout + p.stderr
+        needle = '("_MatMult_") is inside a scope (node '
+        if (p.returncode not in (0, 124) and text.count(needle) == 2 and "the distributed product is a collective" in text
+                and "unsupported" in text and ": ok\n" not in text):
+            print("ok   matmul_pblas_map1_f64 with a map of 2 iterations: refused when compiled on both ranks, naming "
+                  "the node and the map")
+        else:
+            print(f"FAIL matmul_pblas_map1_f64 with a map of 2 iterations (exit {p.returncode}):\n{text[-3000:]}")
             status = 1
     # Vectors: block-cyclic over the process rows, each rank's local blocks against NumPy.
     for P in ranks:

@@ -13,6 +13,7 @@
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "ir/json/sdfg_json.h"
+#include "plugin/registry.h"
 
 #ifndef LIBDACE_SOURCE_DIR
 #define LIBDACE_SOURCE_DIR "."
@@ -84,6 +85,37 @@ TEST(LibraryDispatch, SameShortNameInAnotherLibraryIsNotReused) {
   Result<CompiledProgram> mpi = compile(*one_node("dace.libraries.mpi.nodes.reduce.Reduce"));
   ASSERT_FALSE(mpi.ok());
   EXPECT_NE(mpi.error().message.find("MPI backend plugin"), std::string::npos) << mpi.error().message;
+}
+
+// A plugin implementation that lowers a node itself and calls a vendor library (the MPI
+// plugin's PBLAS nodes and ScaLAPACK); never asked to lower here.
+struct VendorLowering : plugin::LibraryExpansion {
+  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
+  bool lowers_to_ir() const override { return true; }
+  std::string_view vendor_library() const override { return "libscalapack-openmpi.so.2.2"; }
+};
+
+// The MPI plugin is there but ScaLAPACK is not: the refusal says so (the vendor library and
+// the loader's message), not that the MPI plugin is missing.
+TEST(LibraryDispatch, PluginClassWhoseVendorLibraryIsMissingSaysWhich) {
+  const std::string pgemm = "dace.libraries.pblas.nodes.pgemm.Pgemm";
+  plugin::Registry registry("mpi");
+  ASSERT_TRUE(registry.add_expansion(pgemm, "ReferenceOpenMPI", std::make_shared<VendorLowering>()).ok());
+  ASSERT_TRUE(registry.add_vendor_library("libscalapack-openmpi.so.2.2", false).ok());
+  registry.set_vendor_library_status("libscalapack-openmpi.so.2.2", false,
+                                     "libscalapack-openmpi.so.2.2: cannot open shared object file");
+  LowerOptions options = parallel_test_options();
+  options.registry = &registry;
+  Result<CompiledProgram> p = compile(*one_node(pgemm), options);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, Code::Unsupported);
+  const std::string& m = p.error().message;
+  EXPECT_NE(m.find("library node " + pgemm + " cannot be compiled: implementation \"ReferenceOpenMPI\" needs the "
+                   "vendor library \"libscalapack-openmpi.so.2.2\", which cannot be loaded: "
+                   "libscalapack-openmpi.so.2.2: cannot open shared object file"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("MPI backend plugin"), std::string::npos) << m;
 }
 
 // DaCe's distributed reduce_matvec (MPI Reduce of partial products) must not compile as a

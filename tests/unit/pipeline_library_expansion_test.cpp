@@ -15,6 +15,7 @@
 #include "analysis/validate.h"
 #include "libdace.h"
 #include "pipeline/library_expansion_step.h"
+#include "plugin/registry.h"
 #include "transform_test_support.h"
 
 namespace dace {
@@ -118,9 +119,10 @@ TEST(PipelineLibraryExpansion, CompileReportsTheRefusal) {
 }
 
 // DaCe's gemm_pblas_f64 nested in a valid outer SDFG (A, B, C and M, K, N mapped through).
-// Expanding it would give Px and Py to the nested SDFG only (not to its symbol mapping nor the
-// outer SDFG), which fails validation; ExpandGemmPBLAS refuses it instead, naming the node.
-std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label) {
+// Expanding it in place would give Px and Py to the nested SDFG only (not to its symbol mapping
+// nor the outer SDFG), which fails validation; the compile step inlines it first, and where it
+// cannot (`no_inline`), ExpandGemmPBLAS refuses it, naming the node.
+std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label, bool no_inline) {
   namespace ct = codegen::testing;
   std::unique_ptr<ir::SDFG> inner = dace_written("gemm_pblas_f64");
   if (!inner) return nullptr;
@@ -138,15 +140,41 @@ std::unique_ptr<ir::SDFG> nested_pblas_gemm(std::string& label) {
   ir::State& s = ct::add_state(*g, *g, "outer");
   const int nested =
       transform::testing::add_nested(s, std::move(inner), {"A", "B"}, {"C"}, {{"M", "M"}, {"K", "K"}, {"N", "N"}});
+  if (no_inline) s.node(nested)->extra["no_inline"] = "true";
   ct::edge(s, ct::access(s, "A"), "", nested, "A", "A[0:M, 0:K]");
   ct::edge(s, ct::access(s, "B"), "", nested, "B", "B[0:K, 0:N]");
   ct::edge(s, nested, "C", ct::access(s, "C"), "", "C[0:M, 0:N]");
   return g;
 }
 
+TEST(PipelineLibraryExpansion, NestedProductIsInlinedAndExpanded) {
+  std::string label;
+  std::vector<std::unique_ptr<ir::SDFG>> programs;
+  programs.push_back(nested_pblas_gemm(label, false));
+  programs.push_back(dace_written("matmul_pblas_nested_f64"));  // DaCe's: a called @dace.program, not simplified
+  for (std::unique_ptr<ir::SDFG>& g : programs) {
+    ASSERT_TRUE(g);
+    SCOPED_TRACE(g->name);
+    Status valid = analysis::validate(*g);
+    ASSERT_TRUE(valid.ok()) << "the input is valid: " << valid.error().message;
+    ASSERT_TRUE(pipeline::has_distributed_products(*g));
+    std::unique_ptr<ir::SDFG> compiled;
+    std::vector<std::string> products;
+    Status s = pipeline::expand_for_compile(*g, compiled, &products);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE(compiled);
+    const std::map<std::string, int> want{{"BlockCyclicScatter", 2}, {"Pgemm", 1}, {"BlockCyclicGather", 1}};
+    EXPECT_EQ(library_classes(*compiled), want);
+    EXPECT_EQ(compiled->symbols.count("Px"), 1u) << "the grid's symbols belong to the root";
+    EXPECT_EQ(compiled->symbols.count("Py"), 1u);
+    ASSERT_EQ(products.size(), 1u);
+    EXPECT_EQ(products[0].rfind("sdfg \"" + compiled->name + "\" / state ", 0), 0u) << products[0];
+  }
+}
+
 TEST(PipelineLibraryExpansion, NestedPblasProductIsUnsupportedNamingTheNode) {
   std::string label;
-  std::unique_ptr<ir::SDFG> g = nested_pblas_gemm(label);
+  std::unique_ptr<ir::SDFG> g = nested_pblas_gemm(label, true);
   ASSERT_TRUE(g);
   Status valid = analysis::validate(*g);
   ASSERT_TRUE(valid.ok()) << "the input is valid: " << valid.error().message;
@@ -174,6 +202,129 @@ TEST(PipelineLibraryExpansion, NestedPblasProductIsUnsupportedNamingTheNode) {
   EXPECT_EQ(p, nullptr);
   dace_context_release(ctx);
   dace_sdfg_release(sdfg);
+}
+
+// DaCe's MatMul with implementation PBLAS inside `for i in dace.map[0:1]` (DaCe's simplify
+// keeps the map): the compile step takes the product out of the map of one iteration
+// (TrivialMapElimination, recorded in the copy's history) and expands it.
+TEST(PipelineLibraryExpansion, ProductInAMapOfOneIterationIsExpanded) {
+  std::unique_ptr<ir::SDFG> g = dace_written("matmul_pblas_map1_f64");
+  ASSERT_TRUE(g);
+  ir::LibraryNode* product = pblas_product(*g);
+  ASSERT_TRUE(product);
+  ASSERT_EQ(product->classpath, "dace.libraries.blas.nodes.matmul.MatMul");
+  const std::string label = product->label;
+  std::unique_ptr<ir::SDFG> compiled;
+  std::vector<std::string> products;
+  Status s = pipeline::expand_for_compile(*g, compiled, &products);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(compiled);
+  const std::map<std::string, int> want{{"BlockCyclicScatter", 2}, {"Pgemm", 1}, {"BlockCyclicGather", 1}};
+  EXPECT_EQ(library_classes(*compiled), want);
+  int map_entries = 0;
+  for (const ir::State* st : compiled->all_states())
+    for (int id : st->node_ids()) map_entries += st->node(id)->kind == ir::NodeKind::MapEntry;
+  EXPECT_EQ(map_entries, 0) << "the map of one iteration is gone";
+  ASSERT_EQ(products.size(), 1u);
+  EXPECT_NE(products[0].find("(LibraryNode \"" + label + "\")"), std::string::npos) << products[0];
+}
+
+// The same map with two iterations would run the collective twice per rank, possibly from
+// two threads: refused, naming the product and the map.
+TEST(PipelineLibraryExpansion, ProductInAMapOfTwoIterationsIsRefusedNamingTheMap) {
+  std::unique_ptr<ir::SDFG> g = dace_written("matmul_pblas_map1_f64");
+  ASSERT_TRUE(g);
+  const std::string label = pblas_product(*g)->label;
+  std::string map_label;
+  for (ir::State* st : g->all_states())
+    for (int id : st->node_ids())
+      if (st->node(id)->kind == ir::NodeKind::MapEntry) {
+        auto* entry = static_cast<ir::MapEntry*>(st->node(id));
+        entry->map.range.dims.at(0).end = sym::integer(1);  // 0:2
+        map_label = entry->label;
+      }
+  ASSERT_FALSE(map_label.empty());
+  std::unique_ptr<ir::SDFG> compiled;
+  Status s = pipeline::expand_for_compile(*g, compiled);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Code::Unsupported);
+  EXPECT_NE(s.error().message.find("(\"" + label + "\") is inside a scope (node "), std::string::npos)
+      << s.error().message;
+  EXPECT_NE(s.error().message.find("(\"" + map_label + "\"); the distributed product is a collective"),
+            std::string::npos)
+      << s.error().message;
+  EXPECT_FALSE(compiled);
+}
+
+// An implementation of the distributed product's classes as the MPI plugin registers them
+// (lowered by the plugin itself, through ScaLAPACK); never asked to lower here.
+struct PblasLowering : plugin::LibraryExpansion {
+  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
+  bool lowers_to_ir() const override { return true; }
+  std::string_view vendor_library() const override { return "libscalapack-openmpi.so.2.2"; }
+};
+
+std::unique_ptr<plugin::Registry> pblas_registry(bool scalapack_loaded) {
+  auto r = std::make_unique<plugin::Registry>("mpi");
+  for (const char* cls : {"dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter",
+                          "dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather", "dace.libraries.pblas.nodes.pgemm.Pgemm"})
+    EXPECT_TRUE(r->add_expansion(cls, "ReferenceOpenMPI", std::make_shared<PblasLowering>()).ok());
+  EXPECT_TRUE(r->add_vendor_library("libscalapack-openmpi.so.2.2", false).ok());
+  r->set_vendor_library_status("libscalapack-openmpi.so.2.2", scalapack_loaded,
+                               scalapack_loaded ? "" : "libscalapack-openmpi.so.2.2: cannot open shared object file");
+  return r;
+}
+
+// Where the expanded product cannot run (no MPI plugin, ScaLAPACK missing, the plugin failed
+// to load), the refusal names the Gemm / MatMul the user wrote, not the nodes it became.
+TEST(PipelineLibraryExpansion, ProductThatCannotRunHereIsRefusedNamingIt) {
+  std::unique_ptr<ir::SDFG> g = dace_written("gemm_pblas_f64");
+  ASSERT_TRUE(g);
+  const std::string label = pblas_product(*g)->label;
+  std::unique_ptr<ir::SDFG> compiled;
+  std::vector<std::string> products;
+  ASSERT_TRUE(pipeline::expand_for_compile(*g, compiled, &products).ok());
+  ASSERT_EQ(products.size(), 1u);
+  const std::string head = "library node with implementation \"PBLAS\" at " + products[0] + " cannot be compiled";
+  ASSERT_NE(head.find("(LibraryNode \"" + label + "\")"), std::string::npos) << head;
+
+  codegen::LowerOptions options;  // no registry: no plugin at all
+  Status s = pipeline::check_distributed_products_runnable(products, Status::success(), options);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Code::Unsupported);
+  EXPECT_EQ(s.error().message.rfind(head, 0), 0u) << s.error().message;
+  EXPECT_NE(s.error().message.find("no plugin lowers dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter (the MPI "
+                                   "plugin is not built or not found)"),
+            std::string::npos)
+      << s.error().message;
+
+  std::unique_ptr<plugin::Registry> no_scalapack = pblas_registry(false);
+  options.registry = no_scalapack.get();
+  s = pipeline::check_distributed_products_runnable(products, Status::success(), options);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Code::Unsupported);
+  EXPECT_EQ(s.error().message.rfind(head, 0), 0u) << s.error().message;
+  EXPECT_NE(s.error().message.find("implementation \"ReferenceOpenMPI\" needs the vendor library "
+                                   "\"libscalapack-openmpi.so.2.2\", which cannot be loaded: "
+                                   "libscalapack-openmpi.so.2.2: cannot open shared object file"),
+            std::string::npos)
+      << s.error().message;
+
+  const Status load_failed = make_error(Code::PluginUnavailable, "plugin \"libdace_plugin_mpi.so\": cannot be loaded");
+  s = pipeline::check_distributed_products_runnable(products, load_failed, options);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Code::PluginUnavailable);
+  EXPECT_EQ(s.error().message.rfind(head, 0), 0u) << s.error().message;
+  EXPECT_NE(s.error().message.find("loading the plugins failed: plugin \"libdace_plugin_mpi.so\": cannot be loaded"),
+            std::string::npos)
+      << s.error().message;
+
+  std::unique_ptr<plugin::Registry> runnable = pblas_registry(true);
+  options.registry = runnable.get();
+  EXPECT_TRUE(pipeline::check_distributed_products_runnable(products, Status::success(), options).ok());
+  // Nothing expanded: the loader's status as it is.
+  EXPECT_EQ(pipeline::check_distributed_products_runnable({}, load_failed, options).error().message,
+            load_failed.error().message);
 }
 
 }  // namespace
