@@ -6,10 +6,10 @@
 #include <map>
 
 #include "codegen/addressing.h"
-#include "codegen/lapack.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
 #include "codegen/plugin_nodes.h"
+#include "plugin/registry.h"
 
 namespace dace::codegen {
 
@@ -111,13 +111,6 @@ const std::map<std::string, LibraryLowering>& library_lowerings() {
   return table;
 }
 
-// LAPACK / linear-algebra classes, lowered through LAPACKE (library_lapack.cpp).
-bool is_lapack_class(const std::string& classpath) {
-  for (const std::string& c : lapack_classpaths())
-    if (c == classpath) return true;
-  return false;
-}
-
 // What a class outside the table needs, by its DaCe library package.
 std::string missing_backend(const std::string& classpath) {
   auto in = [&](const char* package) { return classpath.rfind(package, 0) == 0; };
@@ -128,8 +121,26 @@ std::string missing_backend(const std::string& classpath) {
     return "it needs the CUDA backend plugin, which is not available";
   if (in("dace.libraries.lapack.") || in("dace.libraries.linalg."))
     return "libdace lowers Solve, Inv, Cholesky, Getrf, Getri, Getrs, Potrf and Potrs of DaCe's LAPACK / "
-           "linear-algebra libraries, not this class";
+           "linear-algebra libraries through the CPU plugin's vendor implementation, and none lowers this class here";
   return "libdace has no lowering for this class";
+}
+
+// Why the registered implementations of a class that lower it for host operands cannot do
+// so here (their vendor library did not load); "" when there is none such.
+std::string unusable_implementations(const LowerOptions& options, const std::string& classpath) {
+  if (!options.registry) return "";
+  std::string out;
+  for (const std::string& name : options.registry->expansion_implementations(classpath)) {
+    PluginLowering impl = options.registry->find_expansion(classpath, name);
+    if (!impl || !impl->lowers_to_ir() || impl->lowers_device_operands()) continue;
+    std::string lib(impl->vendor_library());
+    std::string why;
+    if (!impl->available()) why = "is not available";
+    else if (!lib.empty() && !options.registry->vendor_library_available(lib)) why = "needs " + lib + ", which is not available";
+    if (why.empty()) continue;
+    out += (out.empty() ? "its implementation \"" : "; its implementation \"") + name + "\" " + why;
+  }
+  return out;
 }
 
 }  // namespace
@@ -157,12 +168,16 @@ Status emit_library_node(StateEmitter& se, int node) {
           DACE_TRY(check_host_access(*se.f, *b->desc, data, se.where(node) + " (library node " + n.classpath + ")"));
       }
   }
+  // A plugin's implementation (a vendor library's call) before the core's own lowering, which
+  // is the pure one: a node that asks for "pure" gets the core's where it has one.
   auto it = library_lowerings().find(n.classpath);
-  if (it != library_lowerings().end()) return it->second(se, node);
-  if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);
-  if (PluginLowering impl = plugin_lowering(se.f->mc.options, n)) return emit_plugin_library_node(se, node, *impl);
+  const bool core_lowers = it != library_lowerings().end();
+  if (!core_lowers || n.implementation != "pure")
+    if (PluginLowering impl = plugin_lowering(se.f->mc.options, n)) return emit_plugin_library_node(se, node, *impl);
+  if (core_lowers) return it->second(se, node);
+  std::string unusable = unusable_implementations(se.f->mc.options, n.classpath);
   return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " +
-                                           missing_backend(n.classpath));
+                                           (unusable.empty() ? missing_backend(n.classpath) : unusable));
 }
 
 }  // namespace dace::codegen
