@@ -2,18 +2,21 @@
 //
 // It contributes the precompiled runtime (runtime symbols for the JIT's closed-world table),
 // its vendor libraries, the CPU_Multicore and CPU_Persistent schedules (lowering/multicore.h:
-// outlined bodies calling the runtime's parallel_for) and the OpenBLAS implementations of the BLAS library nodes
-// (src/codegen/library_blas.cpp emits the cblas calls when the registry lists them and
-// libopenblas loaded; otherwise the nodes become loop nests), and the LAPACKE implementations
-// of the LAPACK / linear-algebra nodes (src/codegen/library_lapack.cpp; without liblapacke
-// those nodes are Unsupported).
+// outlined bodies calling the runtime's parallel_for), the OpenBLAS implementations of the
+// BLAS library nodes (lowering/blas.h: CBLAS calls when libopenblas loaded; otherwise the
+// core lowers the nodes as loop nests), the LAPACKE implementations of the LAPACK /
+// linear-algebra nodes (lowering/lapack.h; without liblapacke those nodes are Unsupported),
+// and the C++ tasklets of DaCe's OpenBLAS expansions (lowering/vendor_lowering.h).
 #include <cstdint>
 #include <memory>
 #include <string_view>
 
 #include "libdace_plugin.h"
 #include "plugin/registry.h"
+#include "lowering/blas.h"
+#include "lowering/lapack.h"
 #include "lowering/multicore.h"
+#include "lowering/vendor_lowering.h"
 #include "runtime/dace_cpu_runtime.h"
 
 #ifndef LIBDACE_VERSION_STRING
@@ -31,31 +34,6 @@ template <class Fn>
 void* address_of(Fn* fn) {
   return reinterpret_cast<void*>(fn);
 }
-
-constexpr const char* kOpenBlas = "libopenblas.so.0";
-constexpr const char* kLapacke = "liblapacke.so.3";
-
-// Marks a BLAS node class as callable through OpenBLAS's CBLAS interface; the calls are
-// emitted during lowering, so there is no SDFG-level expansion.
-class OpenBlasExpansion final : public dace::plugin::LibraryExpansion {
- public:
-  dace::Status expand(dace::transform::ExpansionContext&) const override {
-    return dace::make_error(dace::Code::Unsupported,
-                            "the OpenBLAS implementation is emitted during lowering, not as an SDFG expansion");
-  }
-  std::string_view vendor_library() const override { return kOpenBlas; }
-};
-
-// Marks a LAPACK / linear-algebra node class as callable through LAPACKE (DaCe names this
-// implementation "OpenBLAS" too); src/codegen/library_lapack.cpp emits the calls.
-class LapackeExpansion final : public dace::plugin::LibraryExpansion {
- public:
-  dace::Status expand(dace::transform::ExpansionContext&) const override {
-    return dace::make_error(dace::Code::Unsupported,
-                            "the LAPACKE implementation is emitted during lowering, not as an SDFG expansion");
-  }
-  std::string_view vendor_library() const override { return kLapacke; }
-};
 
 int32_t register_cpu(dace_plugin_registry_t* handle) {
   dace::plugin::Registry* registry = dace::plugin::Registry::from_handle(handle);
@@ -87,29 +65,14 @@ int32_t register_cpu(dace_plugin_registry_t* handle) {
   // lets the JIT resolve __kmpc_*/omp_* for code that calls OpenMP directly. OpenBLAS is
   // optional: without it the BLAS expansions fall back to plain loops.
   if (!registry->add_vendor_library("libomp.so.5", true).ok()) return 1;
-  if (!registry->add_vendor_library(kOpenBlas, false).ok()) return 1;
+  if (!registry->add_vendor_library(dace::cpu::kOpenBlasLibrary, false).ok()) return 1;
   // LAPACKE is optional as well: without it LAPACK nodes are refused as Unsupported.
-  if (!registry->add_vendor_library(kLapacke, false).ok()) return 1;
+  if (!registry->add_vendor_library(dace::cpu::kLapackeLibrary, false).ok()) return 1;
 
   if (!dace::cpu::register_schedules(*registry).ok()) return 1;
-  const char* blas_classes[] = {
-      "dace.libraries.blas.nodes.matmul.MatMul",
-      "dace.libraries.blas.nodes.gemm.Gemm",
-      "dace.libraries.blas.nodes.gemv.Gemv",
-      "dace.libraries.blas.nodes.dot.Dot",
-  };
-  auto blas = std::make_shared<OpenBlasExpansion>();
-  for (const char* cls : blas_classes)
-    if (!registry->add_expansion(cls, "OpenBLAS", blas).ok()) return 1;
-  const char* lapack_classes[] = {
-      "dace.libraries.linalg.nodes.solve.Solve",      "dace.libraries.linalg.nodes.inv.Inv",
-      "dace.libraries.linalg.nodes.cholesky.Cholesky", "dace.libraries.lapack.nodes.getrf.Getrf",
-      "dace.libraries.lapack.nodes.getri.Getri",      "dace.libraries.lapack.nodes.getrs.Getrs",
-      "dace.libraries.lapack.nodes.potrf.Potrf",      "dace.libraries.lapack.nodes.potrs.Potrs",
-  };
-  auto lapack = std::make_shared<LapackeExpansion>();
-  for (const char* cls : lapack_classes)
-    if (!registry->add_expansion(cls, "OpenBLAS", lapack).ok()) return 1;
+  if (!dace::cpu::register_blas(*registry).ok()) return 1;
+  if (!dace::cpu::register_lapack(*registry).ok()) return 1;
+  if (!dace::cpu::register_cpp_tasklets(*registry).ok()) return 1;
   return 0;
 }
 

@@ -269,20 +269,22 @@ Status emit_product(StateEmitter& se, int node, MatMulOperands& ops, llvm::Value
                                            " and " + std::to_string(rb) + " is not supported");
 }
 
+Status emit_matmul_loops(StateEmitter& se, int node, const MatMulOperands& ops) {
+  MatMulOperands whole = ops;
+  if (!can_parallelize(se) || !row_parallel(ops)) return emit_product(se, node, whole, nullptr);
+  llvm::Value* rows = ops.a.size_values[0];
+  return emit_parallel_loop(se, rows, "matmul", [&](llvm::Value* row) -> Status {
+    // Inside the outlined body: look the operands up again (they are captured by name).
+    Result<MatMulOperands> inner = matmul_operands(se, node);
+    if (!inner) return inner.take_error();
+    return emit_product(se, node, *inner, row);
+  });
+}
+
 Status emit_matmul(StateEmitter& se, int node) {
   Result<MatMulOperands> ops = matmul_operands(se, node);
   if (!ops) return ops.take_error();
-  auto loops = [&]() -> Status {
-    if (!can_parallelize(se) || !row_parallel(*ops)) return emit_product(se, node, *ops, nullptr);
-    llvm::Value* rows = ops->a.size_values[0];
-    return emit_parallel_loop(se, rows, "matmul", [&](llvm::Value* row) -> Status {
-      // Inside the outlined body: look the operands up again (they are captured by name).
-      Result<MatMulOperands> inner = matmul_operands(se, node);
-      if (!inner) return inner.take_error();
-      return emit_product(se, node, *inner, row);
-    });
-  };
-  return emit_blas_or_loops(se, node, *ops, loops);
+  return emit_matmul_loops(se, node, *ops);
 }
 
 }  // namespace dace::codegen

@@ -1,8 +1,8 @@
-// The operands of a MatMul-family node (MatMul, Gemm, Gemv, Dot) as the loop lowering and
-// the BLAS lowering both see them: squeezed operands, transposes applied to A/B's last two
+// The operands of a MatMul-family node (MatMul, Gemm, Gemv, Dot) as the core's loop lowering
+// and the plugins' vendor lowerings (the CPU plugin's CBLAS calls, the CUDA plugin's cuBLAS
+// calls) all see them: squeezed operands, transposes applied to A/B's last two
 // dimensions, alpha/beta from the node (beta = 1 for an output with a sum WCR).
 #pragma once
-#include <functional>
 #include <optional>
 
 #include "codegen/library_nodes.h"
@@ -33,9 +33,9 @@ llvm::Value* factor_is_zero_at_run_time(llvm::IRBuilder<>& b, const ScaleFactor&
 
 Result<MatMulOperands> matmul_operands(StateEmitter& se, int node);
 
-// Emits the product through the registry's OpenBLAS implementation when the options, the
-// node and the operand layouts allow it (a runtime layout test picks `loops` otherwise, for
-// strides known only at run time); calls `loops` alone when BLAS cannot apply at all.
-Status emit_blas_or_loops(StateEmitter& se, int node, const MatMulOperands& ops, const std::function<Status()>& loops);
+// The product as the core's loop nest (rows in parallel on the host's parallel schedule where
+// the code may fork): the node's pure lowering, and the fallback of a plugin's vendor call for
+// operands the vendor library cannot take.
+Status emit_matmul_loops(StateEmitter& se, int node, const MatMulOperands& ops);
 
 }  // namespace dace::codegen

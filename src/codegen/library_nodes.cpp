@@ -6,10 +6,10 @@
 #include <map>
 
 #include "codegen/addressing.h"
-#include "codegen/lapack.h"
 #include "codegen/loops.h"
 #include "codegen/node_emit.h"
 #include "codegen/plugin_nodes.h"
+#include "plugin/registry.h"
 
 namespace dace::codegen {
 
@@ -111,13 +111,6 @@ const std::map<std::string, LibraryLowering>& library_lowerings() {
   return table;
 }
 
-// LAPACK / linear-algebra classes, lowered through LAPACKE (library_lapack.cpp).
-bool is_lapack_class(const std::string& classpath) {
-  for (const std::string& c : lapack_classpaths())
-    if (c == classpath) return true;
-  return false;
-}
-
 // What a class outside the table needs, by its DaCe library package.
 std::string missing_backend(const std::string& classpath) {
   auto in = [&](const char* package) { return classpath.rfind(package, 0) == 0; };
@@ -128,7 +121,7 @@ std::string missing_backend(const std::string& classpath) {
     return "it needs the CUDA backend plugin, which is not available";
   if (in("dace.libraries.lapack.") || in("dace.libraries.linalg."))
     return "libdace lowers Solve, Inv, Cholesky, Getrf, Getri, Getrs, Potrf and Potrs of DaCe's LAPACK / "
-           "linear-algebra libraries, not this class";
+           "linear-algebra libraries through the CPU plugin's vendor implementation, and none lowers this class here";
   return "libdace has no lowering for this class";
 }
 
@@ -157,10 +150,13 @@ Status emit_library_node(StateEmitter& se, int node) {
           DACE_TRY(check_host_access(*se.f, *b->desc, data, se.where(node) + " (library node " + n.classpath + ")"));
       }
   }
+  // A plugin's implementation (a vendor library's call) before the core's own lowering, which
+  // is the pure one: a node that asks for "pure" gets the core's where it has one.
   auto it = library_lowerings().find(n.classpath);
-  if (it != library_lowerings().end()) return it->second(se, node);
-  if (is_lapack_class(n.classpath)) return emit_lapack_node(se, node);
-  if (PluginLowering impl = plugin_lowering(se.f->mc.options, n)) return emit_plugin_library_node(se, node, *impl);
+  const bool core_lowers = it != library_lowerings().end();
+  if (!core_lowers || n.implementation != "pure")
+    if (PluginLowering impl = plugin_lowering(se.f->mc.options, n)) return emit_plugin_library_node(se, node, *impl);
+  if (core_lowers) return it->second(se, node);
   // A plugin that registered the class but cannot run it here (its vendor library missing)
   // is named as such: "the plugin is not available" would send the user after the wrong thing.
   std::string why = plugin_lowering_unavailable(se.f->mc.options, n);

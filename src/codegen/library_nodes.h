@@ -1,6 +1,8 @@
-// Library nodes lowered by the core: MatMul (GEMM / batched / GEMV / dot by operand ranks;
-// through CBLAS when the registry offers OpenBLAS, library_blas.cpp), Reduce, Transpose,
-// Copy and Memset; the LAPACK / linear-algebra nodes through LAPACKE (lapack.h).
+// Library nodes lowered by the core, as their pure (loop-nest) expansions: MatMul (GEMM /
+// batched / GEMV / dot by operand ranks, library_matmul.h), Reduce, Transpose, Copy and
+// Memset. A plugin's implementation that lowers a class to IR itself (a vendor library's
+// call: the CPU plugin's CBLAS and LAPACKE, plugin_nodes.h) is taken before the core's,
+// unless the node's implementation is "pure".
 #pragma once
 #include <optional>
 #include <string>

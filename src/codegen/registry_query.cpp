@@ -1,6 +1,5 @@
 #include "codegen/registry_query.h"
 
-#include "codegen/lapack.h"
 #include "codegen/lower.h"
 #include "plugin/registry.h"
 
@@ -53,11 +52,17 @@ std::string options_fingerprint(const LowerOptions& options) {
   if (options.bounds_check) s += ";bounds_check=1";  // keys without it stay as they were
   Result<std::string> entry = parallel_for_entry(options, "");
   s += ";parallel_for=" + (entry ? *entry : std::string("-"));
-  s += ";blas=";
-  for (const char* cls : {"MatMul", "Gemm", "Gemv", "Dot"})
-    s += vendor_implementation(options, blas_classpath(cls), "OpenBLAS") ? "1" : "0";
-  s += ";lapack=";
-  for (const std::string& cls : lapack_classpaths()) s += lapacke_available(options, cls) ? "1" : "0";
+  // Which plugin implementations may lower library nodes to IR here (vendor calls: the CPU
+  // plugin's CBLAS and LAPACKE), by class: the same SDFG lowers differently when one of
+  // their vendor libraries did not load or vendor libraries are off.
+  s += ";vendor=" + std::to_string(options.use_vendor_libraries) + ";lowerings=";
+  if (options.registry)
+    for (const std::string& cls : options.registry->expansion_classes())
+      for (const std::string& name : options.registry->expansion_implementations(cls)) {
+        std::shared_ptr<const plugin::LibraryExpansion> impl = options.registry->find_expansion(cls, name);
+        if (!impl || !impl->lowers_to_ir()) continue;
+        s += cls + ":" + name + "=" + (vendor_implementation(options, cls, name) ? "1" : "0") + ",";
+      }
   return s;
 }
 

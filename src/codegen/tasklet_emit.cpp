@@ -7,7 +7,6 @@
 
 #include "codegen/addressing.h"
 #include "codegen/bounds_check.h"
-#include "codegen/cpp_blas_tasklet.h"
 #include "codegen/expr_emit.h"
 #include "codegen/target_lowering.h"
 #include "codegen/node_emit.h"
@@ -177,14 +176,25 @@ bool conflicted(const sym::Subset& subset, const std::vector<std::string>& param
   return false;
 }
 
+// The start of a tasklet's code on one line, for messages.
+std::string code_excerpt(const std::string& code) {
+  std::string out;
+  for (char c : code) {
+    if (out.size() >= 60) return out + "...";
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+    if (c != ' ' || (!out.empty() && out.back() != ' ')) out += c;
+  }
+  return out;
+}
+
 class TaskletEmitter : public NameEnv {
  public:
   TaskletEmitter(StateEmitter& se, int node) : se_(se), f_(*se.f), node_(node) {}
 
   Status run() {
     const auto& t = static_cast<const ir::Tasklet&>(*se_.state.node(node_));
-    // C++ tasklets: a plugin's vendor calls (the CUDA plugin's cuBLAS) when a plugin claims
-    // the code, else only the CBLAS calls of DaCe's BLAS expansions (cpp_blas_tasklet.cpp).
+    // C++ tasklets: only the vendor calls of DaCe's expansions that a plugin claims (the CPU
+    // plugin's CBLAS and LAPACKE, the CUDA plugin's cuBLAS); the core compiles no C++.
     if (t.code.language == ir::Language::CPP) {
       if (const plugin::Registry* registry = f_.mc.options.registry)
         for (const auto& [name, lowering] : registry->cpp_tasklets())
@@ -192,7 +202,9 @@ class TaskletEmitter : public NameEnv {
             CppTaskletContext context(se_, node_, t.code.code);
             return lowering->lower_tasklet(context);
           }
-      return emit_cpp_blas_tasklet(se_, node_);
+      return make_error(Code::Unsupported, se_.where(node_) + ": C++ tasklet \"" + code_excerpt(t.code.code) +
+                                               "\" is lowered by no loaded plugin (libdace compiles C++ tasklets only "
+                                               "as the vendor calls of DaCe's library expansions that a plugin recognizes)");
     }
     if (t.code.language != ir::Language::Python)
       return unsupported_language_error(ir::to_string(t.code.language), se_.where(node_));

@@ -110,8 +110,12 @@ class LibraryExpansion : public ProgramStateLowering {
   virtual std::string_view vendor_library() const { return {}; }
 
   // Implementations whose plugin emits the node as LLVM IR itself (the MPI nodes: calls into
-  // the plugin's runtime) return true; codegen then calls lower_node where the node runs
-  // instead of a lowering of its own (src/codegen/plugin_nodes.h).
+  // the plugin's runtime; the CPU plugin's CBLAS and LAPACKE calls) return true; codegen then
+  // calls lower_node where the node runs instead of a lowering of its own
+  // (src/codegen/plugin_nodes.h), also for a class the core lowers (its pure lowering), unless
+  // the node's implementation is "pure". Such an implementation honours
+  // LowerOptions::use_vendor_libraries itself (falling back to the core's lowering or
+  // refusing the node).
   virtual bool lowers_to_ir() const { return false; }
   virtual Status lower_node(codegen::LibraryNodeContext& context) const;
   // An implementation that lowers_to_ir nodes whose operands live in its plugin's device
@@ -124,10 +128,11 @@ class LibraryExpansion : public ProgramStateLowering {
 };
 
 // C++ tasklets that call a plugin's vendor library the way DaCe's expansions write them
-// (the CUDA plugin: cuBLAS calls of DaCe's GPU BLAS expansions). Codegen asks the
-// registered lowerings in name order whether they claim a C++ tasklet's code; the first that
-// does lowers it, and must refuse (naming the tasklet) whatever it does not recognize
-// exactly. Tasklets nobody claims go to the core's own recognizer (CBLAS calls).
+// (the CPU plugin: CBLAS and LAPACKE calls; the CUDA plugin: cuBLAS calls of DaCe's GPU BLAS
+// expansions). Codegen asks the registered lowerings in name order whether they claim a C++
+// tasklet's code; the first that does lowers it, and must refuse (naming the tasklet)
+// whatever it does not recognize exactly. Tasklets nobody claims are Unsupported: the core
+// compiles no C++ (src/codegen/cpp_call.h parses the call syntax for the plugins).
 class CppTaskletLowering {
  public:
   virtual ~CppTaskletLowering();

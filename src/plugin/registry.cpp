@@ -297,6 +297,14 @@ std::vector<std::pair<std::string, std::string>> Registry::copy_pairs() const {
   return out;
 }
 
+std::vector<std::string> Registry::expansion_classes() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [key, entry] : tables_.expansions)
+    if (out.empty() || out.back() != key.first) out.push_back(key.first);
+  return out;
+}
+
 std::vector<std::string> Registry::expansion_implementations(std::string_view classpath) const {
   std::shared_lock lock(mutex_);
   std::vector<std::string> out;

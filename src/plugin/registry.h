@@ -111,6 +111,7 @@ class Registry {
   std::vector<std::string> schedule_names() const;
   std::vector<std::string> storage_names() const;
   std::vector<std::pair<std::string, std::string>> copy_pairs() const;
+  std::vector<std::string> expansion_classes() const;  // the classes with any implementation
   std::vector<std::string> expansion_implementations(std::string_view classpath) const;
   std::vector<std::string> transformation_names() const;
   // The C++ tasklet lowerings, by name.

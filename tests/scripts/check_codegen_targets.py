@@ -5,7 +5,8 @@ plugin, and the core reaches them only through the registry.
 
 usage: check_codegen_targets.py SOURCE_DIR
 Code (comments stripped) of every src/codegen file is searched for the names of targets
-below. A hit in a file outside ALLOWED is an error (`file:line: names target "X"`); so is a
+below, and its includes for a plugin's lowering or runtime headers and vendor headers (cblas.h,
+lapacke.h, omp.h, cuda*.h: always an error). A hit in a file outside ALLOWED is an error (`file:line: names target "X"`); so is a
 file in ALLOWED that names no target any more (drop it from the list) and a target a file
 names beyond the ones its entry grants. Exits 1 on any error.
 """
@@ -19,28 +20,22 @@ import sys
 # "allocation"), pinned memory as plain heap memory when no plugin registers the storage.
 TARGET = re.compile(
     r'\b(CPU_Multicore|CPU_Persistent|GPU_\w+|FPGA_\w+|MPI\b|mpi\b|'
-    r'cblas_\w*|CBLAS\w*|LAPACKE_?\w*|lapacke\w*|OpenBLAS|openblas\w*|cuda\w*|CUDA\w*|cublas\w*|'
+    r'cblas_\w*|CBLAS\w*|Cblas\w*|LAPACKE_?\w*|lapacke\w*|LAPACK_\w+|lapack_\w+|OpenBLAS|openblas\w*|'
+    r'cuda\w*|CUDA\w*|cublas\w*|'
     r'dace_cpu_\w+|__kmpc_\w+|omp_\w+)')
 
 # File -> (targets it may still name, why). Each entry is work left for the plugin
 # interface (docs/plugins.md); the list only shrinks.
 ALLOWED = {
-    'library_blas.cpp': ({'cblas', 'CBLAS', 'OpenBLAS', 'openblas'},
-                         'CBLAS calls of the OpenBLAS expansion: to move into plugins/cpu behind a '
-                         'library-node lowering hook with the loop nest as fallback'),
-    'cpp_blas_tasklet.cpp': ({'cblas', 'CBLAS', 'OpenBLAS', 'LAPACKE'},
-                             'CBLAS C++ tasklets of DaCe\'s expansions: to move into plugins/cpu behind a '
-                             'C++-tasklet hook'),
-    'cpp_lapack_tasklet.cpp': ({'LAPACKE', 'lapacke', 'OpenBLAS', 'cblas'},
-                               'LAPACKE C++ tasklets: as cpp_blas_tasklet.cpp'),
-    'library_lapack.cpp': ({'LAPACKE', 'lapacke', 'OpenBLAS'},
-                           'LAPACKE calls of the linalg/LAPACK nodes: as library_blas.cpp'),
-    'lapack.h': ({'LAPACKE', 'lapacke', 'OpenBLAS'}, 'declarations of library_lapack.cpp'),
-    'registry_query.cpp': ({'OpenBLAS', 'lapacke'},
-                           'the program key lists which OpenBLAS/LAPACKE entries apply'),
     'library_nodes.cpp': ({'MPI', 'mpi', 'cuda', 'CUDA', 'cublas'},
                           'refusal messages that name the plugin a class needs (by DaCe package)'),
 }
+
+
+# Headers of a backend's lowering or its vendor libraries: src/codegen reaches a plugin only
+# through the registry, never by including its code (plugins/<name>/lowering) or a vendor API.
+PLUGIN_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]((?:lowering|runtime|plugins)/[^>"]*|'
+                            r'(?:cblas|lapacke|lapack|f77blas|openblas_config|omp|cuda|cuda_runtime|cublas\w*)\.h)[>"]')
 
 
 def family(name):
@@ -67,6 +62,10 @@ def main(root):
             lines = strip_comments(f.read())
         allowed = ALLOWED.get(name, (set(), ''))[0]
         for number, line in enumerate(lines, 1):
+            inc = PLUGIN_INCLUDE.match(line)
+            if inc:
+                errors.append(f'src/codegen/{name}:{number}: includes "{inc.group(1)}" '
+                              '(a plugin\'s lowering or a vendor header; use the registry, docs/plugins.md)')
             for m in TARGET.finditer(line):
                 key = family(m.group(1))
                 named.setdefault(name, set()).add(key)

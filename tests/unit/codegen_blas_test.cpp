@@ -1,4 +1,4 @@
-// MatMul-family library nodes through OpenBLAS (src/codegen/library_blas.cpp) and their loop
+// MatMul-family library nodes through OpenBLAS (plugins/cpu/lowering/blas.cpp) and their loop
 // fallback: results against plain triple loops in float32, float64 and complex128, and the
 // generated IR checked for which path was taken.
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lowering/multicore.h"
+#include "lowering/vendor_lowering.h"
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
@@ -26,21 +27,14 @@ namespace {
 using T = ir::ScalarType;
 using cplx = std::complex<double>;
 
-struct TestBlas : plugin::LibraryExpansion {
-  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
-  std::string_view vendor_library() const override { return "libopenblas.so.0"; }
-};
-
-const char* kClasses[] = {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libraries.blas.nodes.gemm.Gemm",
-                          "dace.libraries.blas.nodes.gemv.Gemv", "dace.libraries.blas.nodes.dot.Dot"};
-
 // A registry as the CPU plugin fills it: CPU_Multicore + OpenBLAS for the BLAS classes;
 // `with_blas` false leaves the expansions out.
 std::unique_ptr<plugin::Registry> make_registry(bool with_blas, bool blas_loaded) {
   auto r = std::make_unique<plugin::Registry>("cpu");
   (void)cpu::register_schedules(*r);
+  (void)cpu::register_cpp_tasklets(*r);
   if (with_blas) {
-    for (const char* c : kClasses) (void)r->add_expansion(c, "OpenBLAS", std::make_shared<TestBlas>());
+    (void)cpu::register_blas(*r);
     (void)r->add_vendor_library("libopenblas.so.0", false);
     r->set_vendor_library_status("libopenblas.so.0", blas_loaded, blas_loaded ? "" : "not loaded");
   }

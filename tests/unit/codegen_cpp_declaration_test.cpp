@@ -1,9 +1,9 @@
-// parse_cpp_scalar_declaration (codegen/cpp_blas_tasklet.h): the one parser of the alpha/beta
+// parse_cpp_scalar_declaration (codegen/cpp_call.h): the one parser of the alpha/beta
 // declarations in DaCe's BLAS C++ tasklets, shared by the CBLAS recognizer and the CUDA
 // plugin's cuBLAS recognizer. Expected values are read off the statements by hand.
 #include <gtest/gtest.h>
 
-#include "codegen/cpp_blas_tasklet.h"
+#include "codegen/cpp_call.h"
 
 namespace dace::codegen {
 namespace {

@@ -3,7 +3,7 @@
 // OpenBLAS implementation tied to libopenblas; the LAPACK classes one tied to liblapacke.
 #include <gtest/gtest.h>
 
-#include "codegen/lapack.h"
+#include "lowering/lapack.h"
 #include "codegen/lower.h"
 #include "codegen/registry_query.h"
 #include "plugin_test_support.h"
@@ -39,15 +39,15 @@ TEST(CodegenCpuPlugin, RegistersScheduleAndBlasImplementations) {
         << cls;
   }
   // The LAPACK / linalg classes: the OpenBLAS (LAPACKE) implementation, tied to liblapacke.
-  for (const std::string& cls : codegen::lapack_classpaths()) {
+  for (const std::string& cls : cpu::lapack_classpaths()) {
     auto impl = registry.find_expansion(cls, "OpenBLAS");
     ASSERT_NE(impl, nullptr) << cls;
-    EXPECT_EQ(impl->vendor_library(), codegen::kLapackeLibrary);
-    EXPECT_EQ(codegen::lapacke_available(o, cls), registry.vendor_library_available(codegen::kLapackeLibrary)) << cls;
+    EXPECT_EQ(impl->vendor_library(), cpu::kLapackeLibrary);
+    EXPECT_EQ(cpu::lapacke_available(o, cls), registry.vendor_library_available(cpu::kLapackeLibrary)) << cls;
   }
   o.use_vendor_libraries = false;
   EXPECT_FALSE(codegen::vendor_implementation(o, codegen::blas_classpath("Gemm"), "OpenBLAS"));
-  EXPECT_FALSE(codegen::lapacke_available(o, codegen::lapack_classpaths()[0]));
+  EXPECT_FALSE(cpu::lapacke_available(o, cpu::lapack_classpaths()[0]));
 }
 
 }  // namespace

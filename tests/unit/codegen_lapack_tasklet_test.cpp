@@ -1,4 +1,4 @@
-// The LAPACKE C++ tasklets of DaCe's auto-optimized SDFGs (src/codegen/cpp_lapack_tasklet.cpp),
+// The LAPACKE C++ tasklets of DaCe's auto-optimized SDFGs (plugins/cpu/lowering/lapacke_tasklet.cpp),
 // on the DaCe-written tests/data/linalg/*/*.opt.sdfgz: DaCe's exact text compiles into the
 // same LAPACKE call; variants of it, and the calls without LAPACKE, are Unsupported naming the
 // tasklet and why. (tests/scripts/frontend_cases.sh runs the same files against NumPy.)

@@ -1,4 +1,4 @@
-// LAPACK / linear-algebra library nodes through LAPACKE (src/codegen/library_lapack.cpp):
+// LAPACK / linear-algebra library nodes through LAPACKE (plugins/cpu/lowering/lapack.cpp):
 // results are checked against independent references computed here with plain loops
 // (residuals A X - B, products L L^H, A A^-1 - I), never against LAPACK itself; strided,
 // column-major and sub-block operands; int64 pivots; the info output on singular and
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "analysis/validate.h"
-#include "codegen/lapack.h"
+#include "lowering/lapack.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "lapack_test_support.h"
@@ -439,8 +439,10 @@ TEST(CodegenLapack, PotrfPotrsAndIndefiniteInfo) {
   EXPECT_GT(info[0], 0);
 }
 
-// Without LAPACKE (no registry, no expansion, library not loaded, vendor libraries off) the
-// node is Unsupported, naming its class and liblapacke.so.3; "pure" has no lowering.
+// Without LAPACKE the node is Unsupported, naming its class and why: without the CPU
+// plugin's implementation (the test registry without it, a registry without the expansion)
+// the plugin it needs; with it but the library not loaded, or vendor libraries off,
+// liblapacke.so.3. "pure" has no lowering.
 TEST(CodegenLapack, WithoutLapackeUnsupportedNamingClassAndLibrary) {
   auto g = new_sdfg("solve");
   add_array(*g, "A", T::Float64, {"3", "3"});
@@ -458,12 +460,13 @@ TEST(CodegenLapack, WithoutLapackeUnsupportedNamingClassAndLibrary) {
   cases[1].registry = no_expansion.get();
   cases[2].registry = not_loaded.get();
   cases.push_back(off);
-  for (const LowerOptions& o : cases) {
-    Result<CompiledProgram> p = compile_valid(*g, o);
+  const char* reasons[] = {"CPU plugin", "CPU plugin", "liblapacke.so.3", "liblapacke.so.3"};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Result<CompiledProgram> p = compile_valid(*g, cases[i]);
     ASSERT_FALSE(p.ok());
     EXPECT_EQ(p.error().code, Code::Unsupported);
     EXPECT_NE(p.error().message.find(kInv), std::string::npos) << p.error().message;
-    EXPECT_NE(p.error().message.find("liblapacke.so.3"), std::string::npos) << p.error().message;
+    EXPECT_NE(p.error().message.find(reasons[i]), std::string::npos) << p.error().message;
   }
   static_cast<ir::LibraryNode*>(s.node(n))->implementation = "pure";
   Result<CompiledProgram> p = compile_valid(*g, with_lapack());

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "lowering/multicore.h"
+#include "lowering/vendor_lowering.h"
 #include "analysis/validate.h"
 #include "codegen_test_support.h"
 #include "parallel_for_calls.h"
@@ -39,11 +40,6 @@ const std::map<std::string, std::string>& expected_unsupported() {
   return m;
 }
 
-struct OpenBlas : plugin::LibraryExpansion {
-  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
-  std::string_view vendor_library() const override { return "libopenblas.so.0"; }
-};
-
 // The CPU plugin's registrations (CPU_Multicore, OpenBLAS) with libopenblas loaded into the
 // test session; null when libopenblas is not installed.
 const plugin::Registry* cpu_registry() {
@@ -52,9 +48,8 @@ const plugin::Registry* cpu_registry() {
     if (!session().add_library("libopenblas.so.0").ok()) return nullptr;
     auto reg = std::make_unique<plugin::Registry>("cpu");
     (void)cpu::register_schedules(*reg);
-    for (const char* c : {"dace.libraries.blas.nodes.matmul.MatMul", "dace.libraries.blas.nodes.gemm.Gemm",
-                          "dace.libraries.blas.nodes.gemv.Gemv", "dace.libraries.blas.nodes.dot.Dot"})
-      (void)reg->add_expansion(c, "OpenBLAS", std::make_shared<OpenBlas>());
+    (void)cpu::register_cpp_tasklets(*reg);
+    (void)cpu::register_blas(*reg);
     (void)reg->add_vendor_library("libopenblas.so.0", false);
     reg->set_vendor_library_status("libopenblas.so.0", true, "");
     return reg;
@@ -121,10 +116,31 @@ TEST(CorpusOptErrors, UnrecognizedCppTaskletsAreUnsupported) {
   EXPECT_NE(p.error().message.find("Tasklet \"_MatMult_gemm\""), std::string::npos) << p.error().message;
   EXPECT_NE(p.error().message.find("OpenBLAS"), std::string::npos) << p.error().message;
 
+  // With the CPU plugin's schedules but not its C++ tasklet lowering nothing claims the call.
+  plugin::Registry bare("cpu");
+  ASSERT_TRUE(cpu::register_schedules(bare).ok());
+  LowerOptions none;
+  none.registry = &bare;
+  Result<CompiledProgram> r = compile(**sdfg, none);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Code::Unsupported);
+  EXPECT_NE(r.error().message.find("Tasklet \"_MatMult_gemm\""), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("C++ tasklet \"cblas_dgemm("), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("lowered by no loaded plugin"), std::string::npos) << r.error().message;
+
   if (!cpu_registry()) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here";
   LowerOptions options;
   options.registry = cpu_registry();
-  for (const char* code : {"printf(\"%d\", 1);", "cblas_dgemm(CblasRowMajor);", "int x = 0; cblas_ddot(1, _a, 1, _b, 1);",
+  {
+    // Code that names no vendor call is no plugin's.
+    ASSERT_GT(replace_cpp_code(**sdfg, "printf(\"%d\", 1);"), 0);
+    Result<CompiledProgram> q = compile(**sdfg, options);
+    ASSERT_FALSE(q.ok());
+    EXPECT_EQ(q.error().code, Code::Unsupported);
+    EXPECT_NE(q.error().message.find("lowered by no loaded plugin"), std::string::npos) << q.error().message;
+    EXPECT_NE(q.error().message.find("Tasklet"), std::string::npos) << q.error().message;
+  }
+  for (const char* code : {"cblas_dgemm(CblasRowMajor);", "int x = 0; cblas_ddot(1, _a, 1, _b, 1);",
                            "cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, NJ, NI, NK, alpha, _b, NJ, _a, NK, "
                            "double(0), _c, NJ);"}) {
     ASSERT_GT(replace_cpp_code(**sdfg, code), 0);

@@ -4,6 +4,7 @@
 
 #include "cpu_test_registry.h"
 #include "lowering/multicore.h"
+#include "lowering/vendor_lowering.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -64,7 +65,10 @@ jit::JitSession& session() {
 const plugin::Registry& cpu_schedule_registry() {
   static std::unique_ptr<plugin::Registry> registry = [] {
     auto r = std::make_unique<plugin::Registry>("cpu");
+    // The C++ tasklets of DaCe's expansions too: their CBLAS calls are refused without
+    // OpenBLAS (which this registry does not offer), the loop-nest ones still lower.
     Status s = cpu::register_schedules(*r);
+    if (s.ok()) s = cpu::register_cpp_tasklets(*r);
     if (!s.ok()) {
       fprintf(stderr, "CPU schedules: %s\n", s.error().message.c_str());
       std::abort();

@@ -1,36 +1,33 @@
 #include "lowering/multicore.h"
+#include "lowering/vendor_lowering.h"
 #include "lapack_test_support.h"
 
 #include <dlfcn.h>
 
-#include "codegen/lapack.h"
+#include "lowering/lapack.h"
 #include "codegen_test_support.h"
 
 namespace dace::codegen::testing {
 namespace {
-
-struct Lapacke : plugin::LibraryExpansion {
-  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
-  std::string_view vendor_library() const override { return kLapackeLibrary; }
-};
 
 }  // namespace
 
 std::unique_ptr<plugin::Registry> make_lapack_registry(bool with_lapack, bool loaded) {
   auto r = std::make_unique<plugin::Registry>("cpu");
   (void)cpu::register_schedules(*r);
+  (void)cpu::register_cpp_tasklets(*r);
   if (with_lapack) {
-    for (const std::string& c : lapack_classpaths()) (void)r->add_expansion(c, "OpenBLAS", std::make_shared<Lapacke>());
-    (void)r->add_vendor_library(kLapackeLibrary, false);
-    r->set_vendor_library_status(kLapackeLibrary, loaded, loaded ? "" : "not loaded");
+    (void)cpu::register_lapack(*r);
+    (void)r->add_vendor_library(cpu::kLapackeLibrary, false);
+    r->set_vendor_library_status(cpu::kLapackeLibrary, loaded, loaded ? "" : "not loaded");
   }
   return r;
 }
 
 bool lapacke_loaded() {
   static bool ok = [] {
-    if (!dlopen(kLapackeLibrary, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE)) return false;
-    return session().add_library(kLapackeLibrary).ok();
+    if (!dlopen(cpu::kLapackeLibrary, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE)) return false;
+    return session().add_library(cpu::kLapackeLibrary).ok();
   }();
   return ok;
 }

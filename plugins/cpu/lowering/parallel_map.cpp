@@ -117,7 +117,7 @@ int64_t point_cost(llvm::Function* kernel, size_t depth) {
 // `cost` is point_cost(kernel, depth), computed once per map by the caller.
 bool coarse_iterations(llvm::Function* kernel, int64_t cost) {
   if (cost == 0) return true;
-  // DaCe's OpenBLAS/LAPACKE tasklets (cpp_blas_tasklet, cpp_lapack_tasklet) call the vendor
+  // DaCe's OpenBLAS/LAPACKE tasklets (cblas_tasklet.cpp, lapacke_tasklet.cpp) call the vendor
   // library straight from the map's body, which point_cost counts as a cheap math call.
   for (llvm::BasicBlock& bb : *kernel)
     for (llvm::Instruction& inst : bb)

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "codegen/addressing.h"
-#include "codegen/cpp_blas_tasklet.h"
+#include "codegen/cpp_call.h"
 #include "ir/symbolic/expr.h"
 #include "ir/tasklet/types.h"
 #include "lowering/gemm_call.h"

@@ -4,7 +4,7 @@
 
 #include "ir/tasklet/types.h"
 
-namespace dace::codegen {
+namespace dace::cpu {
 
 inline char vendor_type_prefix(tasklet::ScalarType t) {
   switch (t) {
@@ -16,4 +16,4 @@ inline char vendor_type_prefix(tasklet::ScalarType t) {
   }
 }
 
-}  // namespace dace::codegen
+}  // namespace dace::cpu

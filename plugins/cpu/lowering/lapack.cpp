@@ -26,13 +26,16 @@
 #include <optional>
 
 #include "codegen/allocation.h"
-#include "codegen/lapack.h"
+#include "lowering/lapack.h"
 #include "codegen/library_nodes.h"
 #include "codegen/loops.h"
 #include "codegen/registry_query.h"
-#include "codegen/vendor_prefix.h"
+#include "lowering/vendor_prefix.h"
 
-namespace dace::codegen {
+namespace dace::cpu {
+
+// The core's lowering toolkit (frames, operands, scalar operations) is used throughout.
+using namespace codegen;
 
 const std::vector<std::string>& lapack_classpaths() {
   static const std::vector<std::string> classes = {
@@ -481,4 +484,4 @@ Status emit_lapack_node(StateEmitter& se, int node) {
   return make_error(Code::Internal, se.where(node) + ": " + c + " is not a LAPACK node");
 }
 
-}  // namespace dace::codegen
+}  // namespace dace::cpu

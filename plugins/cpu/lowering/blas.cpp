@@ -8,15 +8,22 @@
 // CBLAS form. Strides are often symbolic, so the test is emitted and a runtime branch picks
 // the loop nest for layouts CBLAS cannot take. The output fixes the order; each input then
 // is either in that order (NoTrans) or the other one (Trans).
+#include "lowering/blas.h"
+
 #include <llvm/IR/Constants.h>
 
-#include "codegen/target_lowering.h"
+#include <functional>
+
 #include "codegen/library_matmul.h"
 #include "codegen/registry_query.h"
 #include "codegen/scalar_ops.h"
-#include "codegen/vendor_prefix.h"
+#include "codegen/target_lowering.h"
+#include "lowering/vendor_prefix.h"
 
-namespace dace::codegen {
+namespace dace::cpu {
+
+// The core's lowering toolkit (frames, operands, scalar operations) is used throughout.
+using namespace codegen;
 
 namespace {
 
@@ -227,8 +234,9 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
   return std::nullopt;  // batched products and anything else stay loop nests
 }
 
-}  // namespace
-
+// Emits the product through CBLAS when the options, the node and the operand layouts allow
+// it (a runtime layout test picks `loops` otherwise, for strides known only at run time);
+// calls `loops` alone when CBLAS cannot apply at all.
 Status emit_blas_or_loops(StateEmitter& se, int node, const MatMulOperands& ops, const std::function<Status()>& loops) {
   Frame& f = *se.f;
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
@@ -261,4 +269,20 @@ Status emit_blas_or_loops(StateEmitter& se, int node, const MatMulOperands& ops,
   return Status::success();
 }
 
-}  // namespace dace::codegen
+}  // namespace
+
+const std::vector<std::string>& blas_classpaths() {
+  static const std::vector<std::string> classes = {blas_classpath("MatMul"), blas_classpath("Gemm"),
+                                                   blas_classpath("Gemv"), blas_classpath("Dot")};
+  return classes;
+}
+
+Status lower_blas_node(LibraryNodeContext& context) {
+  StateEmitter& se = context.se;
+  const int node = context.node_id;
+  Result<MatMulOperands> ops = matmul_operands(se, node);
+  if (!ops) return ops.take_error();
+  return emit_blas_or_loops(se, node, *ops, [&]() { return emit_matmul_loops(se, node, *ops); });
+}
+
+}  // namespace dace::cpu

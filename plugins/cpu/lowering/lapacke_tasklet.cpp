@@ -6,7 +6,7 @@
 //   _res = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', N, _xin, N);
 // and the mapped tasklet of DaCe's Cholesky expansion that zeroes the upper triangle:
 //   _out = (__i < __j) ? 0 : _inp;
-// The call is parsed as in cpp_blas_tasklet.cpp: layout enumerators, character literals,
+// The call is parsed as in cblas_tasklet.cpp: layout enumerators, character literals,
 // symbolic integer expressions, and connector names (optionally behind a pointer cast) for the
 // first element of the connector's memlet. The same LAPACKE function is called; its result
 // goes to the assigned connector. The select is `OUT = (CONDITION) ? A : B;` with a symbolic
@@ -15,11 +15,14 @@
 #include <map>
 
 #include "codegen/addressing.h"
-#include "codegen/cpp_blas_tasklet.h"
-#include "codegen/lapack.h"
+#include "codegen/cpp_call.h"
+#include "lowering/lapack.h"
 #include "codegen/scalar_ops.h"
 
-namespace dace::codegen {
+namespace dace::cpu {
+
+// The core's lowering toolkit (frames, operands, scalar operations) is used throughout.
+using namespace codegen;
 
 namespace {
 
@@ -283,4 +286,4 @@ Status emit_cpp_lapack_tasklet(StateEmitter& se, int node) {
   return emitter.call(*c);
 }
 
-}  // namespace dace::codegen
+}  // namespace dace::cpu

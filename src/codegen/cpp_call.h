@@ -1,12 +1,13 @@
-// C++ tasklets that DaCe's OpenBLAS expansions write (one cblas_?gemm/gemv/dot call):
-// lowered to the same CBLAS call when the registry offers OpenBLAS.
-// LAPACKE calls (and Cholesky's zeroing tasklet) are handed to cpp_lapack_tasklet.cpp.
+// The C++ that DaCe's library expansions write into tasklets (one vendor call, scalar
+// declarations before it), split into its parts for the plugins that lower such tasklets
+// (plugin::CppTaskletLowering: the CPU plugin's CBLAS/LAPACKE calls, the CUDA plugin's cuBLAS
+// calls). Only the syntax is parsed here; what a call means is the plugin's.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "codegen/state_emit.h"
+#include "ir/result.h"
 
 namespace dace::codegen {
 
@@ -23,7 +24,7 @@ bool is_cpp_identifier(const std::string& s);
 
 // `TYPE NAME = INIT` (one statement, without its ';') declaring a scalar, INIT `T(re)`,
 // `T(re, im)` or a number: what DaCe's BLAS expansions declare for alpha and beta (CBLAS
-// here, cuBLAS in the CUDA plugin).
+// in the CPU plugin, cuBLAS in the CUDA plugin).
 struct CppScalarDeclaration {
   std::string type;       // the declared type as spelled ("double", "std::complex<float>")
   std::string name;
@@ -34,7 +35,7 @@ struct CppScalarDeclaration {
 // the '='); Unsupported, naming the part, when it is one whose name or initializer is not.
 Result<std::optional<CppScalarDeclaration>> parse_cpp_scalar_declaration(const std::string& statement);
 
-// Unsupported, naming the tasklet and why, for any other C++ code (or without OpenBLAS).
-Status emit_cpp_blas_tasklet(StateEmitter& se, int node);
+// "double(1)", "1.0", "float(0.5)", "-2" -> the value; nullopt for anything else.
+std::optional<double> parse_cpp_number(std::string s);
 
 }  // namespace dace::codegen
