@@ -179,7 +179,7 @@ std::string emulated_entry(const std::string& runtime_entry) {
                                                  "synchronize", "gemm",  "argument_in",  "argument_out",
                                                  "reserve_stack", "persistent_blocks",
                                                  // streams and events (runtime/dace_cuda_runtime.h)
-                                                 "stream_create", "stream_destroy", "event_create",
+                                                 "stream_create", "stream_destroy", "event_create", "streams_create", "streams_destroy",
                                                  "event_destroy", "event_record", "stream_wait_event",
                                                  "stream_synchronize", "launch_on", "copy_on", "copy_2d_on",
                                                  "gemm_on"};
