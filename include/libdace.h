@@ -772,7 +772,7 @@ DACE_API dace_status_t dace_edge_set_memlet(dace_sdfg_t* sdfg, dace_id_t state, 
 /* A compiled SDFG. Calls on one program are serialized; programs are independent. */
 typedef struct dace_program dace_program_t;
 
-#define DACE_COMPILE_OPTIONS_VERSION 5
+#define DACE_COMPILE_OPTIONS_VERSION 6
 typedef struct dace_compile_options_t {
   uint32_t version;
   int32_t opt_level;     /* 0-3 (clamped) */
@@ -820,8 +820,14 @@ typedef struct dace_compile_options_t {
    * and the offending index. Memlets marked allow_oob are not checked. 0 (default) = no
    * checks: the generated code is exactly that of versions 1 to 4. Part of the cache key. */
   int32_t bounds_check;
+  /* Version 6. GPU programs (docs/cuda.md "Streams and events"): the most CUDA streams the
+   * independent device work of one state may run on at once (DaCe's
+   * compiler.cuda.max_concurrent_streams). 0 (default) = the CUDA plugin's default (4);
+   * 1 = all device work on the default stream, in order (the code of versions 1 to 5);
+   * negative is DACE_ERROR_INVALID_ARGUMENT. Part of the cache key when not 0. */
+  int32_t max_concurrent_streams;
 } dace_compile_options_t;
-#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0, 0, 0 }
+#define DACE_COMPILE_OPTIONS_INIT { DACE_COMPILE_OPTIONS_VERSION, 3, 0, 0, NULL, NULL, NULL, NULL, 1, 0, 0, 0, 0 }
 DACE_API dace_status_t dace_compile_options_init(dace_compile_options_t* options, uint32_t version);
 
 /* Validates, lowers and JIT-compiles `sdfg` (which the program does not keep). The context

@@ -33,7 +33,7 @@ module libdace_capi
   integer(c_int32_t), parameter :: DACE_MEMLET_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_SAVE_OPTIONS_VERSION = 1
   integer(c_int32_t), parameter :: DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 5
+  integer(c_int32_t), parameter :: DACE_COMPILE_OPTIONS_VERSION = 6
   integer(c_int32_t), parameter :: DACE_COMPILE_STATS_VERSION = 4
 
   ! enum dace_status_t
@@ -234,7 +234,7 @@ module libdace_capi
 
   ! dace_program_t (struct dace_program): opaque, passed as type(c_ptr)
 
-  ! struct dace_compile_options_t: 64 bytes
+  ! struct dace_compile_options_t: 72 bytes
   type, bind(C) :: dace_compile_options_t
     integer(c_int32_t) :: version  ! uint32_t
     integer(c_int32_t) :: opt_level
@@ -248,6 +248,7 @@ module libdace_capi
     integer(c_int32_t) :: wait_optimized
     integer(c_int32_t) :: emulate_device
     integer(c_int32_t) :: bounds_check
+    integer(c_int32_t) :: max_concurrent_streams
   end type dace_compile_options_t
 
   ! enum dace_argument_kind_t

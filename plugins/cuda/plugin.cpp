@@ -19,6 +19,7 @@
 #include "lowering/persistent.h"
 #include "lowering/reduce.h"
 #include "lowering/shared_storage.h"
+#include "lowering/stream_emit.h"
 #include "lowering/thread_block.h"
 #include "plugin/registry.h"
 #include "runtime/dace_cuda_emulation.h"
@@ -30,11 +31,38 @@
 
 namespace {
 
+// The program's CUDA streams and events (lowering/stream_emit.h): needed only when a
+// top-level state of the program has work for more than one stream.
+class StreamsProgramState final : public dace::plugin::ProgramStateLowering {
+ public:
+  std::string_view program_state_key() const override { return dace::cuda::kStreamsStateKey; }
+  bool needed(const dace::codegen::LowerOptions& options, const dace::ir::SDFG& sdfg) const override {
+    return dace::cuda::stream_counts(options, sdfg).streams > 1;
+  }
+  dace::Status lower_program_init(dace::codegen::ProgramStateContext& context) const override {
+    return dace::cuda::lower_streams_init(context);
+  }
+  dace::Status lower_program_exit(dace::codegen::ProgramStateContext& context) const override {
+    return dace::cuda::lower_streams_exit(context);
+  }
+  dace::Status lower_program_entry(dace::codegen::ProgramStateContext& context) const override {
+    return dace::cuda::lower_streams_entry(context);
+  }
+};
+
+std::shared_ptr<const dace::plugin::ProgramStateLowering> streams_state() {
+  static const auto state = std::make_shared<StreamsProgramState>();
+  return state;
+}
+
+// Kernels (GPU_Device, GPU_Persistent maps) bring the program's streams: a program with
+// concurrent work but no kernel (copies and products only) keeps the default stream.
 class DeviceSchedule final : public dace::plugin::ScheduleLowering {
  public:
   dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
     return dace::cuda::lower_device_map(context);
   }
+  std::shared_ptr<const dace::plugin::ProgramStateLowering> program_state() const override { return streams_state(); }
 };
 
 class ThreadBlockSchedule final : public dace::plugin::ScheduleLowering {
@@ -49,6 +77,7 @@ class PersistentSchedule final : public dace::plugin::ScheduleLowering {
   dace::Status lower_scope(dace::codegen::ScopeContext& context) const override {
     return dace::cuda::lower_persistent_map(context);
   }
+  std::shared_ptr<const dace::plugin::ProgramStateLowering> program_state() const override { return streams_state(); }
 };
 
 // Lowered with the GPU_Device map that holds it (lowering/dynamic_map.h); reached here only
@@ -131,6 +160,8 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_stream_create", address_of(&dace_cuda_stream_create)},
       {"dace_cuda_stream_destroy", address_of(&dace_cuda_stream_destroy)},
       {"dace_cuda_event_create", address_of(&dace_cuda_event_create)},
+      {"dace_cuda_streams_create", address_of(&dace_cuda_streams_create)},
+      {"dace_cuda_streams_destroy", address_of(&dace_cuda_streams_destroy)},
       {"dace_cuda_event_destroy", address_of(&dace_cuda_event_destroy)},
       {"dace_cuda_event_record", address_of(&dace_cuda_event_record)},
       {"dace_cuda_stream_wait_event", address_of(&dace_cuda_stream_wait_event)},
@@ -163,6 +194,8 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_stream_create", address_of(&dace_cuda_emu_stream_create)},
       {"dace_cuda_emu_stream_destroy", address_of(&dace_cuda_emu_stream_destroy)},
       {"dace_cuda_emu_event_create", address_of(&dace_cuda_emu_event_create)},
+      {"dace_cuda_emu_streams_create", address_of(&dace_cuda_emu_streams_create)},
+      {"dace_cuda_emu_streams_destroy", address_of(&dace_cuda_emu_streams_destroy)},
       {"dace_cuda_emu_event_destroy", address_of(&dace_cuda_emu_event_destroy)},
       {"dace_cuda_emu_event_record", address_of(&dace_cuda_emu_event_record)},
       {"dace_cuda_emu_stream_wait_event", address_of(&dace_cuda_emu_stream_wait_event)},

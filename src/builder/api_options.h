@@ -50,7 +50,8 @@ DACE_OPTIONS_LAYOUT(dace_compile_options_t, "dace_compile_options_t", DACE_COMPI
                     DACE_COMPILE_OPTIONS_INIT, DACE_PREFIX_SIZE(dace_compile_options_t, dump_dir),
                     DACE_PREFIX_SIZE(dace_compile_options_t, optimize),
                     DACE_PREFIX_SIZE(dace_compile_options_t, mpi_comm),
-                    DACE_PREFIX_SIZE(dace_compile_options_t, wait_optimized), sizeof(dace_compile_options_t));
+                    DACE_PREFIX_SIZE(dace_compile_options_t, wait_optimized),
+                    DACE_PREFIX_SIZE(dace_compile_options_t, bounds_check), sizeof(dace_compile_options_t));
 // Output only: its defaults are unused.
 DACE_OPTIONS_LAYOUT(dace_compile_stats_t, "dace_compile_stats_t", DACE_COMPILE_STATS_VERSION, {},
                     DACE_PREFIX_SIZE(dace_compile_stats_t, object_bytes),

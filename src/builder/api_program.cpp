@@ -514,6 +514,10 @@ dace_status_t dace_program_compile(dace_program_t** out_program, dace_context_t*
     request.before_optimized_install = std::move(hold_swap);
     request.emulate_device = opts.emulate_device != 0;
     request.bounds_check = opts.bounds_check != 0;
+    if (opts.max_concurrent_streams < 0)
+      return invalid("dace_compile_options_t: max_concurrent_streams " + std::to_string(opts.max_concurrent_streams) +
+                     " is negative");
+    request.max_concurrent_streams = opts.max_concurrent_streams;
     auto compiled = dace::pipeline::compile(request, backend);
     if (!compiled) return compiled.take_error();
     const auto t_plan = Clock::now();
@@ -577,6 +581,10 @@ dace_status_t dace_program_compile_aot(dace_context_t* context, const dace_sdfg_
     request.optimize = str_or_empty(opts.optimize);
     request.bounds_check = opts.bounds_check != 0;
     request.emulate_device = opts.emulate_device != 0;  // GPU programs: kernels built for the host
+    if (opts.max_concurrent_streams < 0)
+      return invalid("dace_compile_options_t: max_concurrent_streams " + std::to_string(opts.max_concurrent_streams) +
+                     " is negative");
+    request.max_concurrent_streams = opts.max_concurrent_streams;
     auto written = dace::pipeline::compile_aot(request, backend, out_dir);
     if (!written) return written.take_error();
     return Status::success();

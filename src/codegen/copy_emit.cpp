@@ -72,6 +72,8 @@ Status emit_target_copy(StateEmitter& se, int edge_id, const Side& src, const Da
                                              "\") to " + to + " (\"" + dst.data + "\") in host code");
   CopyContext ctx(f, where, src.data, sb, src.subset, dst.data, db, dst.subset);
   ctx.wcr = !se.state.edge(edge_id)->memlet.wcr.empty();
+  ctx.se = &se;
+  ctx.edge = edge_id;
   return copy->lower_copy(ctx);
 }
 

@@ -28,6 +28,7 @@
 namespace dace::codegen {
 
 struct InstrumentTable;  // instrument_emit.cpp
+class StateEmitter;      // state_emit.h
 
 struct ModuleContext {
   ModuleContext(llvm::Module& module, llvm::LLVMContext& ctx, const LowerOptions& options)
@@ -51,6 +52,10 @@ struct ModuleContext {
   // Run in order once the host functions exist, before verification (a target compiles its
   // device code and embeds it here).
   std::vector<std::function<Status()>> finishers;
+  // Called before each top-level node of a state is emitted (`node`) and once after the
+  // last (`node` -1), in every host function: a target that queues work asynchronously (the
+  // CUDA plugin's streams) orders it around the state's host code there.
+  std::vector<std::function<Status(StateEmitter& se, int node)>> state_hooks;
   // The elements timed by this module (instrument_emit.h); null when none is instrumented.
   std::shared_ptr<InstrumentTable> instrument;
 };

@@ -47,6 +47,10 @@ struct LowerOptions {
   // programs run, and their results can be checked, without a GPU or driver. The compile
   // option emulate_device or DACE_CUDA_EMULATE=1 sets it (pipeline/compile.cpp).
   bool emulate_device = false;
+  // Device work of one state that may run concurrently: at most this many streams per state
+  // (DaCe's compiler.cuda.max_concurrent_streams). 0: the device plugin's default; 1: all
+  // device work on the default stream, in issue order (docs/cuda.md "Streams and events").
+  int32_t max_concurrent_streams = 0;
   // Check every memlet access against its container's shape at run time (bounds_check.h);
   // a violation is recorded in the status record and the call leaves. Off: no code at all.
   bool bounds_check = false;

@@ -68,6 +68,8 @@ Status emit_plugin_library_node(StateEmitter& se, int node, const plugin::Librar
 std::map<std::string, ProgramStateLowering> program_states(const LowerOptions& options, const ir::SDFG& sdfg) {
   std::map<std::string, ProgramStateLowering> out;
   collect_states(options, sdfg, out);
+  for (auto it = out.begin(); it != out.end();)
+    it = it->second->needed(options, sdfg) ? std::next(it) : out.erase(it);
   return out;
 }
 

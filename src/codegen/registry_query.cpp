@@ -50,6 +50,7 @@ std::string options_fingerprint(const LowerOptions& options) {
                   ";inline_small=" + std::to_string(options.inline_small_parallel_maps) +
                   ";emulate_device=" + std::to_string(options.emulate_device);
   if (options.bounds_check) s += ";bounds_check=1";  // keys without it stay as they were
+  if (options.max_concurrent_streams != 0) s += ";streams=" + std::to_string(options.max_concurrent_streams);
   Result<std::string> entry = parallel_for_entry(options, "");
   s += ";parallel_for=" + (entry ? *entry : std::string("-"));
   // Which plugin implementations may lower library nodes to IR here (vendor calls: the CPU

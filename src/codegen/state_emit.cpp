@@ -190,6 +190,8 @@ Status StateEmitter::emit_nodes(const std::vector<int>& order) {
     if (state.node(n)->kind == ir::NodeKind::Access && is_view_node(*this, n)) DACE_TRY(bind_view(*this, n));
   for (int n : order) {
     const ir::Node* node = state.node(n);
+    if (parents[static_cast<size_t>(n)] == -1)
+      for (const auto& hook : f->mc.state_hooks) DACE_TRY(hook(*this, n));
     DACE_TRY(emit_bounds_checks(*this, n));
     Result<std::optional<Timer>> timer = start_node_timer(*f, state, n);
     if (!timer) return timer.take_error();
@@ -264,6 +266,7 @@ Status StateEmitter::emit() {
   if (!locals) return locals.take_error();
   to_free.insert(to_free.end(), locals->begin(), locals->end());
   DACE_TRY(emit_scope(-1));
+  for (const auto& hook : f->mc.state_hooks) DACE_TRY(hook(*this, -1));
   free_all(to_free);
   f->pop_scope();
   return Status::success();

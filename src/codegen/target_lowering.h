@@ -106,6 +106,8 @@ class CopyContext {
   const DataBinding& dst;
   const sym::Subset& dst_subset;
   bool wcr = false;  // the memlet resolves write conflicts (a plugin may refuse it)
+  StateEmitter* se = nullptr;  // the state being emitted ...
+  int edge = -1;               // ... and the copy's edge in it
 };
 
 // Unsupported naming `where` when code of `f` would dereference `desc` on the host while it

@@ -95,6 +95,7 @@ codegen::LowerOptions lower_options(const CompileRequest& request, const Backend
   lo.registry = backend.registry.get();
   lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR
   lo.emulate_device = request.emulate_device || emulate_device_from_environment();
+  lo.max_concurrent_streams = request.max_concurrent_streams;
   return lo;
 }
 

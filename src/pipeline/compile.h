@@ -64,6 +64,7 @@ struct CompileRequest {
   // in the environment sets it too.
   bool emulate_device = false;
   bool bounds_check = false;    // run-time bounds checks of memlets (codegen/bounds_check.h)
+  int32_t max_concurrent_streams = 0;  // codegen::LowerOptions::max_concurrent_streams
 };
 
 // Milliseconds per step, as dace_compile_stats_t reports them.

@@ -20,7 +20,12 @@ class CopyContext;        // a memlet copy between two containers
 class LibraryNodeContext;   // a library node a plugin lowers to LLVM IR itself
 class ProgramStateContext;  // program-wide state a plugin creates in __dace_init
 class CppTaskletContext;    // a C++ tasklet a plugin recognizes and lowers itself
+struct LowerOptions;        // codegen/options.h
 }  // namespace dace::codegen
+
+namespace dace::ir {
+class SDFG;
+}  // namespace dace::ir
 
 namespace dace::transform {
 class ExpansionContext;  // a library node being replaced by its implementation
@@ -46,6 +51,9 @@ class ProgramStateLowering {
   virtual Status lower_program_init(codegen::ProgramStateContext& context) const;
   virtual Status lower_program_exit(codegen::ProgramStateContext& context) const;
   virtual Status lower_program_entry(codegen::ProgramStateContext& context) const;
+  // Whether the program `sdfg` (the top level) compiled with `options` needs the state at all
+  // (a plugin whose state depends on an option or on the SDFG's shape may need none).
+  virtual bool needed(const codegen::LowerOptions& options, const ir::SDFG& sdfg) const;
 };
 
 // How a scope with a given schedule type ("CPU_Multicore", "GPU_Device") becomes code. The

@@ -331,7 +331,9 @@ TEST(CapiOptionsVersion, ShorterVersionTakesDefaultsForNewerFields) {
 TEST(CapiOptionsVersion, CompileOptionsVersionFourEndsBeforeEmulateDevice) {
   EXPECT_EQ(dace::capi::options_size<dace_compile_options_t>(4),
             offsetof(dace_compile_options_t, wait_optimized) + sizeof(int32_t));
-  EXPECT_EQ(dace::capi::options_size<dace_compile_options_t>(5), sizeof(dace_compile_options_t));
+  EXPECT_EQ(dace::capi::options_size<dace_compile_options_t>(5),
+            offsetof(dace_compile_options_t, bounds_check) + sizeof(int32_t));
+  EXPECT_EQ(dace::capi::options_size<dace_compile_options_t>(6), sizeof(dace_compile_options_t));
   dace_compile_options_t o;
   std::memset(&o, 0xAB, sizeof o);
   ASSERT_DACE_OK(dace_compile_options_init(&o, 4));
@@ -343,4 +345,7 @@ TEST(CapiOptionsVersion, CompileOptionsVersionFourEndsBeforeEmulateDevice) {
   EXPECT_EQ(o.emulate_device, untouched);
   ASSERT_DACE_OK(dace_compile_options_init(&o, 5));
   EXPECT_EQ(o.emulate_device, 0);
+  EXPECT_EQ(o.max_concurrent_streams, untouched);  // version 6's field
+  ASSERT_DACE_OK(dace_compile_options_init(&o, 6));
+  EXPECT_EQ(o.max_concurrent_streams, 0);
 }

@@ -57,7 +57,7 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
   }
   // Both "-O2" and "-O 2".
   bool is_opt = a == "-O" || (a.size() == 3 && a.starts_with("-O"));
-  if (!is_opt && a != "--threads" && a != "--cache-dir" && a != "--optimize") return 0;
+  if (!is_opt && a != "--threads" && a != "--max-streams" && a != "--cache-dir" && a != "--optimize") return 0;
   std::string value;
   if (a.size() == 3 && a.starts_with("-O")) {
     value = a.substr(2);
@@ -82,6 +82,7 @@ int parse_compile_flag(const std::vector<std::string>& args, size_t& i, CompileF
     return -1;
   }
   if (is_opt) flags.opt_level = static_cast<int>(n);
+  else if (a == "--max-streams") flags.max_streams = static_cast<int>(n);
   else flags.threads = static_cast<int>(n);
   return 1;
 }
@@ -108,6 +109,7 @@ dace_compile_options_t compile_options(const CompileFlags& flags, const std::str
   options.wait_optimized = flags.wait_optimized ? 1 : 0;
   options.emulate_device = flags.emulate_device ? 1 : 0;
   options.bounds_check = flags.bounds_check ? 1 : 0;
+  options.max_concurrent_streams = flags.max_streams;
   return options;
 }
 

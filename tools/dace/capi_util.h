@@ -38,6 +38,7 @@ struct CompileFlags {
   bool wait_optimized = false;  // --wait-optimized: return once the optimized tier is in
   bool emulate_device = false;  // --emulate-device: GPU kernels run on the host (docs/cuda.md)
   bool bounds_check = false;    // --bounds-check: memlet accesses checked at run time
+  int max_streams = 0;          // --max-streams N: CUDA streams per state (0: the plugin's default)
 };
 
 // Consumes args[i] (and its value) when it is a compile flag: returns 1 if consumed, 0 if

@@ -24,8 +24,9 @@ using ordered_json = nlohmann::ordered_json;
 constexpr const char* kUsage =
     "usage: dace compile FILE [--json] [--dump-ir DIR] [--dump-asm DIR] [--ptx-out DIR] [-O N] [--fast-math]\n"
     "                    [--cache-dir DIR] [--threads T] [--optimize PASS] [--no-tiers] [--quiet|--progress] [--bounds-check]\n"
+    "                    [--emulate-device] [--max-streams N]\n"
     "       dace compile FILE --aot -o DIR [-O N] [--fast-math] [--threads T] [--optimize PASS] [--bounds-check]\n"
-    "                    [--emulate-device] [--json]   ahead of time: DIR/lib<name>.so, DIR/lib<name>.a, DIR/<name>.o, DIR/<name>.h\n"
+    "                    [--emulate-device] [--max-streams N] [--json]   ahead of time: DIR/lib<name>.so, DIR/lib<name>.a, DIR/<name>.o, DIR/<name>.h\n"
     "                               (no JIT at run time)\n";
 
 int usage_error(const std::string& message) {
@@ -157,7 +158,8 @@ int cmd_compile(const std::vector<std::string>& raw_args) {
   if (aot) {
     if (!dump_ir.empty() || !dump_asm.empty() || !ptx_out.empty() || !flags.cache_dir.empty() || !flags.tiered)
       return usage_error(
-          "--aot takes -O, --fast-math, --threads, --optimize, --bounds-check, --emulate-device and --json only");
+          "--aot takes -O, --fast-math, --threads, --optimize, --bounds-check, --emulate-device, --max-streams and "
+          "--json only");
     return compile_aot(file, flags, out_dir, as_json, progress);
   }
   flags.wait_optimized = true;  // a report of the optimized tier needs it in

@@ -27,7 +27,7 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage: dace run FILE [-s NAME=VALUE ...] [-i NAME=FILE.npy ...] [--case CASE.json] [-o DIR]\n"
     "                [--repeat K] [--threads T] [-O N] [--fast-math] [--cache-dir DIR] [--optimize PASS]\n"
-    "                [--no-tiers] [--wait-optimized] [--emulate-device] [--bounds-check]\n"
+    "                [--no-tiers] [--wait-optimized] [--emulate-device] [--bounds-check] [--max-streams N]\n"
     "                [--instrument all|program|states|maps|nodes[,...]|none] [--instrument-dir DIR] [--json]\n"
     "                [--quiet|--progress]\n"
     "  --progress           show progress on stderr even when it is not a terminal (default: on a\n"

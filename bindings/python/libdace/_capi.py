@@ -27,7 +27,7 @@ DACE_MAP_OPTIONS_VERSION = 1
 DACE_MEMLET_OPTIONS_VERSION = 1
 DACE_SAVE_OPTIONS_VERSION = 1
 DACE_MAPPED_TASKLET_OPTIONS_VERSION = 1
-DACE_COMPILE_OPTIONS_VERSION = 5
+DACE_COMPILE_OPTIONS_VERSION = 6
 DACE_COMPILE_STATS_VERSION = 4
 
 # ---- types (header order)
@@ -252,6 +252,7 @@ class dace_compile_options_t(ctypes.Structure):
         ('wait_optimized', ctypes.c_int32),
         ('emulate_device', ctypes.c_int32),
         ('bounds_check', ctypes.c_int32),
+        ('max_concurrent_streams', ctypes.c_int32),
     ]
 
 

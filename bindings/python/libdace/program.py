@@ -176,7 +176,7 @@ class CompiledProgram(Releasable):
 
     def __init__(self, sdfg, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None,
                  context=None, optimize=None, comm=None, tiered=True, wait_optimized=False,
-                 emulate_device=False, bounds_check=False):
+                 emulate_device=False, bounds_check=False, max_concurrent_streams=0):
         self._context = context or default_context()
         opts = _capi.dace_compile_options_t()
         check(_capi.dace_compile_options_init(ctypes.byref(opts), _capi.DACE_COMPILE_OPTIONS_VERSION))
@@ -194,6 +194,8 @@ class CompiledProgram(Releasable):
         opts.tiered, opts.wait_optimized = int(bool(tiered)), int(bool(wait_optimized))
         # GPU kernels run on the host (docs/cuda.md, "Emulated device").
         opts.emulate_device = int(bool(emulate_device))
+        # CUDA streams per state for independent GPU work (docs/cuda.md "Streams and events").
+        opts.max_concurrent_streams = int(max_concurrent_streams)
         # Run-time bounds checks of every memlet access (debugging; a violation raises
         # DaceError naming the memlet and the index).
         opts.bounds_check = int(bool(bounds_check))

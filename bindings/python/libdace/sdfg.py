@@ -572,13 +572,15 @@ class SDFG(ControlFlowRegion, Releasable):
 
     def compile(self, opt_level=3, fast_math=False, num_threads=0, cache_dir=None, dump_dir=None, context=None,
                 optimize=None, comm=None, tiered=True, wait_optimized=False, emulate_device=False,
-                bounds_check=False):
+                bounds_check=False, max_concurrent_streams=0):
         """JIT-compiles and returns a callable CompiledProgram (see program.py). `optimize` names
         a registered pass run on a copy first (e.g. "simplify"); this SDFG is not changed.
         `comm`: an mpi4py communicator for the program's MPI nodes (default MPI_COMM_WORLD).
         `tiered`: callable at once on quickly compiled code, the optimized code swapped in when
         ready; `wait_optimized`: return only once it is in. `emulate_device`: GPU kernels run on
-        the host (docs/cuda.md). `bounds_check`: check every memlet
+        the host (docs/cuda.md). `max_concurrent_streams`: CUDA streams the independent GPU work
+        of a state may run on at once (0: the CUDA plugin's default; 1: the default stream
+        only; docs/cuda.md "Streams and events"). `bounds_check`: check every memlet
         access against its container at run time; a violation raises DaceError naming the
         memlet and the index, before anything is written outside an array."""
         from .program import CompiledProgram
@@ -586,10 +588,11 @@ class SDFG(ControlFlowRegion, Releasable):
         return CompiledProgram(self, opt_level=opt_level, fast_math=fast_math, num_threads=num_threads,
                                cache_dir=cache_dir, dump_dir=dump_dir, context=context, optimize=optimize,
                                comm=comm, tiered=tiered, wait_optimized=wait_optimized,
-                               emulate_device=emulate_device, bounds_check=bounds_check)
+                               emulate_device=emulate_device, bounds_check=bounds_check,
+                               max_concurrent_streams=max_concurrent_streams)
 
     def compile_aot(self, out_dir, opt_level=3, fast_math=False, num_threads=0, optimize=None, context=None,
-                    bounds_check=False, emulate_device=False):
+                    bounds_check=False, emulate_device=False, max_concurrent_streams=0):
         """Ahead-of-time compilation (docs/aot.md): writes out_dir/lib<name>.so, lib<name>.a,
         <name>.o and <name>.h, for a C or Fortran host that links them with no JIT at run time.
         The name must be a C identifier. Returns three paths (library, object, header); the
@@ -605,6 +608,7 @@ class SDFG(ControlFlowRegion, Releasable):
         opts.opt_level, opts.fast_math, opts.num_threads = int(opt_level), int(bool(fast_math)), int(num_threads)
         opts.optimize, opts.bounds_check = enc(optimize), int(bool(bounds_check))
         opts.emulate_device = int(bool(emulate_device))
+        opts.max_concurrent_streams = int(max_concurrent_streams)
         out_dir = os.fspath(out_dir)
         check(_capi.dace_program_compile_aot(ctx._handle, self._h(), ctypes.byref(opts), enc(out_dir)))
         name = self.name

@@ -116,6 +116,8 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   call.b = GemmOperand{bo.base, b_rs, b_cs};
   call.c = GemmOperand{c.base, c_rs, c_cs};
   call.where = where;
+  call.se = &se;
+  call.node = context.node_id;
   return emit_gemm_call(f, call);
 }
 

@@ -6,6 +6,7 @@
 #include "codegen/loops.h"
 #include "lowering/device_module.h"
 #include "runtime/dace_cuda_runtime.h"
+#include "lowering/stream_emit.h"
 
 namespace dace::cuda {
 
@@ -108,6 +109,25 @@ llvm::FunctionCallee copy_2d_fn(llvm::Module& m) {
       llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, i64, ptr, i64, i64, i64, llvm::Type::getInt32Ty(ctx)}, false));
 }
 
+llvm::FunctionCallee copy_on_fn(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  return m.getOrInsertFunction(
+      "dace_cuda_copy_on",
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr, ptr, i64, llvm::Type::getInt32Ty(ctx)}, false));
+}
+
+llvm::FunctionCallee copy_2d_on_fn(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  return m.getOrInsertFunction("dace_cuda_copy_2d_on",
+                               llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx),
+                                                       {ptr, ptr, i64, ptr, i64, i64, i64, llvm::Type::getInt32Ty(ctx)},
+                                                       false));
+}
+
 }  // namespace
 
 const char* const* host_storage_names() {
@@ -154,9 +174,19 @@ Status DeviceCopy::lower_copy(codegen::CopyContext& c) const {
   }
   // A failed copy ends the call with its status (the data it was to move is not there).
   const std::string what = c.where + ": copy \"" + c.src_name + "\" -> \"" + c.dst_name + "\"";
+  // A work item of the state's stream plan is queued on its stream (lowering/stream_emit.h).
+  ItemStream on;
+  if (c.se) {
+    Result<ItemStream> item = begin_item(*c.se, -1, c.edge, what);
+    if (!item) return item.take_error();
+    on = *item;
+  }
   if (rows.empty()) {
-    record_runtime_failure(f, b.CreateCall(copy_fn(m), {*dst, *src, row_bytes, b.getInt32(kind)}), /*leave=*/true,
-                           what + " (dace_cuda_copy)");
+    llvm::Value* copied =
+        on.stream ? b.CreateCall(copy_on_fn(m), {on.stream, *dst, *src, row_bytes, b.getInt32(kind)})
+                  : b.CreateCall(copy_fn(m), {*dst, *src, row_bytes, b.getInt32(kind)});
+    record_runtime_failure(f, copied, /*leave=*/true, what + (on.stream ? " (dace_cuda_copy_on)" : " (dace_cuda_copy)"));
+    if (c.se) end_item(*c.se, on, what);
     return Status::success();
   }
   // Every dimension but the last of `rows` is a loop around one 2-D copy.
@@ -182,10 +212,13 @@ Status DeviceCopy::lower_copy(codegen::CopyContext& c) const {
   if (!ss) return ss.take_error();
   Result<llvm::Value*> ds = value(last.dst_stride);
   if (!ds) return ds.take_error();
-  llvm::Value* copied = b.CreateCall(copy_2d_fn(m), {dp, b.CreateMul(*ds, elem_bytes), sp, b.CreateMul(*ss, elem_bytes),
-                                                     row_bytes, *height, b.getInt32(kind)});
-  record_runtime_failure(f, copied, /*leave=*/true, what + " (dace_cuda_copy_2d)");
+  std::vector<llvm::Value*> args{dp, b.CreateMul(*ds, elem_bytes), sp, b.CreateMul(*ss, elem_bytes),
+                                 row_bytes, *height, b.getInt32(kind)};
+  if (on.stream) args.insert(args.begin(), on.stream);
+  llvm::Value* copied = b.CreateCall(on.stream ? copy_2d_on_fn(m) : copy_2d_fn(m), args);
+  record_runtime_failure(f, copied, /*leave=*/true, what + (on.stream ? " (dace_cuda_copy_2d_on)" : " (dace_cuda_copy_2d)"));
   for (size_t i = loops.size(); i-- > 0;) codegen::end_loop(b, loops[i]);
+  if (c.se) end_item(*c.se, on, what);
   return Status::success();
 }
 

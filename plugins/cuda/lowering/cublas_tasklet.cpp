@@ -278,6 +278,8 @@ class Recognizer {
       g.c = GemmOperand{*pr, zero, zero};
     }
     g.where = cx_.where() + " (" + fn + ")";
+    g.se = &se_;
+    g.node = cx_.node;
     return emit_gemm_call(f_, g);
   }
 

@@ -39,6 +39,7 @@ namespace {
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 constexpr const char* kSelfKey = "cuda.self";
+constexpr const char* kDeviceModuleKey = "cuda.device_module";
 
 Result<std::unique_ptr<llvm::TargetMachine>> make_target(const std::string& arch) {
   static std::once_flag once;
@@ -184,7 +185,7 @@ std::string emulated_entry(const std::string& runtime_entry) {
                                                  "synchronize", "gemm",  "argument_in",  "argument_out",
                                                  "reserve_stack", "persistent_blocks",
                                                  // streams and events (runtime/dace_cuda_runtime.h)
-                                                 "stream_create", "stream_destroy", "event_create",
+                                                 "stream_create", "stream_destroy", "event_create", "streams_create", "streams_destroy",
                                                  "event_destroy", "event_record", "stream_wait_event",
                                                  "stream_synchronize", "launch_on", "copy_on", "copy_2d_on",
                                                  "gemm_on", "launch_cooperative"};
@@ -234,8 +235,13 @@ void synchronize_on_exit(DeviceModule& dm, codegen::Frame& f, const std::string&
   });
 }
 
+DeviceModule* existing_device_module(codegen::ModuleContext& host) {
+  auto it = host.target_state.find(kDeviceModuleKey);
+  return it == host.target_state.end() ? nullptr : static_cast<DeviceModule*>(it->second.get());
+}
+
 Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::string& sdfg_name) {
-  const std::string key = "cuda.device_module";
+  const std::string key = kDeviceModuleKey;
   auto it = host.target_state.find(key);
   if (it != host.target_state.end()) return static_cast<DeviceModule*>(it->second.get());
   auto dm = std::make_shared<DeviceModule>();

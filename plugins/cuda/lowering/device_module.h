@@ -14,7 +14,10 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
 #include "codegen/frame.h"
+#include "lowering/streams.h"
 
 namespace llvm {
 class GlobalVariable;
@@ -56,6 +59,15 @@ struct DeviceModule {
   std::vector<std::string> kernels;
   // Host functions whose exit path already waits for their kernels (synchronize_on_exit).
   std::set<const llvm::Function*> synchronized_functions;
+  // Streams (lowering/stream_emit.h): the program's set of streams and events as loaded at
+  // the program function's entry, that function and its SDFG, how many streams lead the set
+  // (its events follow), and the plans of the states planned so far. No set: every piece of
+  // device work runs on the default stream.
+  llvm::Value* stream_set = nullptr;
+  const llvm::Function* program_function = nullptr;
+  const ir::SDFG* program_sdfg = nullptr;
+  int set_streams = 0;
+  std::map<const ir::State*, StreamPlan> plans;
   ~DeviceModule();
 };
 
@@ -65,6 +77,10 @@ Result<DeviceModule*> device_module(codegen::ModuleContext& host, const std::str
 
 // The device module of the program that `f` is a function of (named by its top-level SDFG).
 Result<DeviceModule*> device_module(codegen::Frame& f);
+
+// The host module's device module when one was made already, else null (creates nothing:
+// the host module stays as it would be without the caller).
+DeviceModule* existing_device_module(codegen::ModuleContext& host);
 
 // Generated host code: when `status` (what a runtime entry point returned, i32; or an i1
 // that is true on failure, for entries that return a null pointer) is not 0, "`operation`:

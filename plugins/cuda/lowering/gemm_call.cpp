@@ -3,6 +3,7 @@
 #include <llvm/IR/Module.h>
 
 #include "lowering/device_module.h"
+#include "lowering/stream_emit.h"
 
 namespace dace::cuda {
 
@@ -18,13 +19,27 @@ Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
   llvm::Type* i32 = b.getInt32Ty();
   llvm::Type* f64 = b.getDoubleTy();
   llvm::Type* ptr = b.getPtrTy();
-  llvm::FunctionCallee gemm = f.mc.module.getOrInsertFunction(
-      "dace_cuda_gemm",
-      llvm::FunctionType::get(i32, {i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64}, false));
-  llvm::Value* status = b.CreateCall(gemm, {b.getInt32(call.type == ir::ScalarType::Float32 ? 0 : 1), call.m, call.n, call.k,
-                      call.alpha_value ? call.alpha_value : llvm::ConstantFP::get(f64, call.alpha), call.a.base, call.a.rs, call.a.cs, call.b.base, call.b.rs,
-                      call.b.cs, call.beta_value ? call.beta_value : llvm::ConstantFP::get(f64, call.beta), call.c.base, call.c.rs, call.c.cs});
-  record_runtime_failure(f, status, /*leave=*/true, call.where + ": cuBLAS product (dace_cuda_gemm)");
+  ItemStream on;
+  if (call.se) {
+    Result<ItemStream> item = begin_item(*call.se, call.node, -1, call.where);
+    if (!item) return item.take_error();
+    on = *item;
+  }
+  std::vector<llvm::Type*> params{i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64};
+  std::vector<llvm::Value*> args{b.getInt32(call.type == ir::ScalarType::Float32 ? 0 : 1), call.m, call.n, call.k,
+                                 call.alpha_value ? call.alpha_value : llvm::ConstantFP::get(f64, call.alpha),
+                                 call.a.base, call.a.rs, call.a.cs, call.b.base, call.b.rs, call.b.cs,
+                                 call.beta_value ? call.beta_value : llvm::ConstantFP::get(f64, call.beta),
+                                 call.c.base, call.c.rs, call.c.cs};
+  if (on.stream) {  // dace_cuda_gemm_on(stream, ...)
+    params.insert(params.begin(), ptr);
+    args.insert(args.begin(), on.stream);
+  }
+  const char* entry = on.stream ? "dace_cuda_gemm_on" : "dace_cuda_gemm";
+  llvm::FunctionCallee gemm = f.mc.module.getOrInsertFunction(entry, llvm::FunctionType::get(i32, params, false));
+  llvm::Value* status = b.CreateCall(gemm, args);
+  record_runtime_failure(f, status, /*leave=*/true, call.where + ": cuBLAS product (" + entry + ")");
+  if (call.se) end_item(*call.se, on, call.where);
   return Status::success();
 }
 

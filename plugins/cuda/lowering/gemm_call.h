@@ -6,6 +6,7 @@
 #include <string>
 
 #include "codegen/frame.h"
+#include "codegen/state_emit.h"
 
 namespace dace::cuda {
 
@@ -25,6 +26,10 @@ struct GemmCall {
   llvm::Value* beta_value = nullptr;
   GemmOperand a, b, c;
   std::string where;  // the node or tasklet, for the status of a failed call
+  // The state being emitted and the node (library node or tasklet) the product does: a work
+  // item of the state's stream plan is queued on its stream (lowering/stream_emit.h).
+  codegen::StateEmitter* se = nullptr;
+  int node = -1;
 };
 
 // Emits the call into `f` at its insertion point; the program's device module is made first

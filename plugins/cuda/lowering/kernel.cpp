@@ -13,6 +13,7 @@
 #include "ir/path.h"
 #include "lowering/cooperative.h"
 #include "lowering/device_module.h"
+#include "lowering/stream_emit.h"
 #include "lowering/dynamic_map.h"
 #include "lowering/thread_block.h"
 #include "lowering/thread_index.h"
@@ -231,7 +232,7 @@ std::string kernel_base_name(const std::string& label, const std::string& sdfg_n
 
 }  // namespace
 
-Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label, const std::string& where,
+Status launch_kernel(StateEmitter& se, int node, KernelState& ks, const std::string& label, const std::string& where,
                      const KernelBody& emit_body, const KernelGrid& grid_of) {
   Frame& outer = *se.f;
   Result<DeviceModule*> dmr = device_module(outer);
@@ -296,25 +297,38 @@ Status launch_kernel(StateEmitter& se, KernelState& ks, const std::string& label
   Result<std::array<llvm::Value*, 3>> grid = grid_of(outer);
   if (!grid) return grid.take_error();
   llvm::Type* i32 = b.getInt32Ty();
+  Result<ItemStream> on = begin_item(se, node, -1, where);
+  if (!on) return on.take_error();
   // A cooperative kernel (grid barriers) needs all its blocks resident at once: its own entry,
-  // which takes a stream (null: the default one) and may shrink the grid to what fits.
+  // which may shrink the grid to what fits. It is launched on the default stream, which the
+  // plan's streams (created blocking) order with both ways, so its item's waits and records
+  // still hold; only its overlap with other kernels is lost.
+  llvm::Value* stream = ks.cooperative ? nullptr : on->stream;
   std::vector<llvm::Type*> launch_types{ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr};
-  if (ks.cooperative) launch_types.insert(launch_types.begin(), ptr);
+  if (ks.cooperative || stream) launch_types.insert(launch_types.begin(), ptr);
+  if (stream) launch_types.push_back(i32);
   llvm::FunctionCallee launch = outer.mc.module.getOrInsertFunction(
-      ks.cooperative ? "dace_cuda_launch_cooperative" : "dace_cuda_launch", llvm::FunctionType::get(i32, launch_types, false));
+      ks.cooperative ? "dace_cuda_launch_cooperative" : stream ? "dace_cuda_launch_on" : "dace_cuda_launch",
+      llvm::FunctionType::get(i32, launch_types, false));
   // The PTX text and the kernel's name; emulated, no text and the kernel's host address.
   llvm::Value* module_arg = dm.emulate ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b.getPtrTy())) : dm.ptx;
   llvm::Value* kernel_arg =
       dm.emulate ? outer.mc.module.getOrInsertFunction(name, llvm::FunctionType::get(b.getVoidTy(), {ptr}, false)).getCallee()
                  : b.CreateGlobalString(name, name + ".name");
-  std::vector<llvm::Value*> launch_args{module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
-                                        b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers};
-  if (ks.cooperative) launch_args.insert(launch_args.begin(), llvm::ConstantPointerNull::get(b.getPtrTy()));
-  llvm::Value* launched = b.CreateCall(launch, launch_args);
+  std::vector<llvm::Value*> args{module_arg, kernel_arg, (*grid)[0], (*grid)[1], (*grid)[2], b.getInt64(ks.block[0]),
+                                 b.getInt64(ks.block[1]), b.getInt64(ks.block[2]), b.getInt32(0), pointers};
+  if (ks.cooperative) {  // dace_cuda_launch_cooperative(stream: null = the default one, ...)
+    args.insert(args.begin(), llvm::ConstantPointerNull::get(b.getPtrTy()));
+  } else if (stream) {  // dace_cuda_launch_on(stream, ..., params, parameter count)
+    args.insert(args.begin(), stream);
+    args.push_back(b.getInt32(static_cast<int32_t>(params.size())));
+  }
+  llvm::Value* launched = b.CreateCall(launch, args);
   // A launch the runtime refuses (a module the driver rejects, a kernel it cannot find, a grid
   // past the device's limits, an earlier failure of the process) ends the call with the
   // runtime's message as its status; the program must not go on as if the kernel had run.
   record_runtime_failure(outer, launched, /*leave=*/true, where + ": launch of kernel " + name);
+  end_item(se, *on, where);
   synchronize_on_exit(dm, outer, where);
   return Status::success();
 }
@@ -435,7 +449,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
     return grid;
   };
   DACE_TRY(reserve_thread_stack(se, entry, where));
-  return launch_kernel(se, ks, se.state.node(entry)->label, where, emit_body, grid_of);
+  return launch_kernel(se, entry, ks, se.state.node(entry)->label, where, emit_body, grid_of);
 }
 
 }  // namespace dace::cuda

@@ -34,10 +34,12 @@ Result<std::array<int64_t, 3>> point_kernel_block(const codegen::StateEmitter& s
 // the host frame of `se` (its insertion point). `emit_body` emits the kernel's code into the
 // frame it is given (whose lookups of host values become kernel parameters) while
 // `state` is the kernel being lowered; `grid` computes the grid (x, y, z) in the host frame.
-// `label` names the kernel; `where` is for messages.
+// `label` names the kernel; `where` is for messages. `node` is the state's node the kernel
+// does (a map entry, a library node): a work item of the state's stream plan is launched on
+// its stream (lowering/stream_emit.h).
 using KernelBody = std::function<Status(codegen::Frame& body, DeviceModule& dm)>;
 using KernelGrid = std::function<Result<std::array<llvm::Value*, 3>>(codegen::Frame& host)>;
-Status launch_kernel(codegen::StateEmitter& se, KernelState& state, const std::string& label, const std::string& where,
-                     const KernelBody& emit_body, const KernelGrid& grid);
+Status launch_kernel(codegen::StateEmitter& se, int node, KernelState& state, const std::string& label,
+                     const std::string& where, const KernelBody& emit_body, const KernelGrid& grid);
 
 }  // namespace dace::cuda

@@ -155,7 +155,7 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
     return std::array<llvm::Value*, 3>{grid, host.b.getInt64(1), host.b.getInt64(1)};
   };
   Status s = reserve_thread_stack(se, entry, where);
-  if (s.ok()) s = launch_kernel(se, ks, se.state.node(entry)->label, where, emit_body, grid_of);
+  if (s.ok()) s = launch_kernel(se, entry, ks, se.state.node(entry)->label, where, emit_body, grid_of);
   outer.pop_scope();
   return s;
 }

@@ -202,7 +202,7 @@ Status lower_device_reduce(codegen::LibraryNodeContext& context) {
     for (llvm::Value* n : host_out->size_values) outputs = host.b.CreateMul(outputs, n, "red.outputs");
     return std::array<llvm::Value*, 3>{outputs, host.b.getInt64(1), host.b.getInt64(1)};
   };
-  return launch_kernel(se, ks, context.node().label, where, emit_body, grid_of);
+  return launch_kernel(se, context.node_id, ks, context.node().label, where, emit_body, grid_of);
 }
 
 }  // namespace dace::cuda

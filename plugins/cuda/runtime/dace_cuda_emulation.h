@@ -50,19 +50,26 @@ int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double
                            int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                            int64_t c_cs);
 /* Streams and events of the emulated device: work runs in call order on the calling thread,
- * so nothing waits, but the handles are checked as the real runtime checks them (an event
- * waited on must have been recorded, handles must be live: runtime/stream_book.h); a misuse
- * fails the call and records the error. Handles are distinct non-null tokens. */
-void* dace_cuda_emu_stream_create(void);
+ * but the handles are checked as the real runtime checks them (an event waited on must have
+ * been recorded, handles must be live: runtime/stream_book.h; a misuse is refused, not
+ * sticky), and so is the order a device could run the work in (docs/cuda.md "Ordering
+ * check"): a launch, copy or product on a created stream that reads or writes a device block
+ * another created stream accessed, with neither an event wait nor a host synchronization in
+ * between, fails (sticky, as a fault would be); a copy to host memory queued on a created
+ * stream reaches the host only when that stream (or the device) is synchronized, so host
+ * code that reads it earlier reads the old data. Handles are distinct non-null tokens. */
+int32_t dace_cuda_emu_stream_create(void** out);
 int32_t dace_cuda_emu_stream_destroy(void* stream);
-void* dace_cuda_emu_event_create(void);
+int32_t dace_cuda_emu_event_create(void** out);
+void** dace_cuda_emu_streams_create(int32_t streams, int32_t events);
+int32_t dace_cuda_emu_streams_destroy(void** set);
 int32_t dace_cuda_emu_event_destroy(void* event);
 int32_t dace_cuda_emu_event_record(void* event, void* stream);
 int32_t dace_cuda_emu_stream_wait_event(void* stream, void* event);
 int32_t dace_cuda_emu_stream_synchronize(void* stream);
 int32_t dace_cuda_emu_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
                                 int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z,
-                                int32_t shared_bytes, void** params);
+                                int32_t shared_bytes, void** params, int32_t param_count);
 int32_t dace_cuda_emu_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind);
 int32_t dace_cuda_emu_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
                                  int64_t width_bytes, int64_t height, int32_t kind);

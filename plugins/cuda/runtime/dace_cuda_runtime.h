@@ -74,12 +74,20 @@ int64_t dace_cuda_persistent_blocks(int64_t block_threads);
  * so only work on two created streams overlaps. The host still synchronizes a stream before
  * it reads what a copy to host memory queued there wrote. Waiting on an event that was never
  * recorded, and using a handle that is not live, is an error of the generated code: the call
- * fails with the status naming it (CUDA itself would let such a wait pass). NULL / nonzero
- * on failure. */
-void* dace_cuda_stream_create(void);
+ * fails with the status naming it (CUDA itself would let such a wait pass), but the runtime
+ * stays usable (the refusal is not the process's sticky error; dace_cuda_error_at reports it).
+ * Creation returns 0 with the handle in `*out`, or nonzero with `*out` NULL: a created handle
+ * is never NULL, which would be the default stream. Other entries: 0 / nonzero on failure. */
+int32_t dace_cuda_stream_create(void** out);
 int32_t dace_cuda_stream_destroy(void* stream);
-void* dace_cuda_event_create(void);
+int32_t dace_cuda_event_create(void** out);
 int32_t dace_cuda_event_destroy(void* event);
+/* A program's streams and events, made in its init: `streams` streams, then `events` events,
+ * their handles in consecutive slots of the returned array (stream i at [i], event j at
+ * [streams + j]). NULL on failure, after destroying what it had created (nothing leaks). */
+void** dace_cuda_streams_create(int32_t streams, int32_t events);
+/* Destroys a set dace_cuda_streams_create made (all of it, also when one destruction fails). */
+int32_t dace_cuda_streams_destroy(void** set);
 /* The event completes when the work queued on `stream` so far has. */
 int32_t dace_cuda_event_record(void* event, void* stream);
 /* Work queued on `stream` after this call starts once `event` (recorded before) completed. */
@@ -88,10 +96,11 @@ int32_t dace_cuda_stream_wait_event(void* stream, void* event);
 int32_t dace_cuda_stream_synchronize(void* stream);
 /* dace_cuda_launch / copy / copy_2d queued on `stream` (NULL: the default stream, which is what
  * the entries above without a stream use). Copies to host memory are complete only after the
- * stream is synchronized. */
+ * stream is synchronized. `param_count` is the number of entries of `params` (the emulated
+ * device checks the device memory they point to; the driver does not need it). */
 int32_t dace_cuda_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
                             int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes,
-                            void** params);
+                            void** params, int32_t param_count);
 int32_t dace_cuda_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind);
 int32_t dace_cuda_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
                              int64_t width_bytes, int64_t height, int32_t kind);

@@ -3,6 +3,8 @@
 
 #include "runtime/gemm_plan.h"
 #include "runtime/stream_book.h"
+#include "runtime/stream_set.h"
+#include "runtime/emulated_order.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -124,11 +126,71 @@ struct Streams {
   std::mutex mutex;
   dace::cuda::StreamBook book;
   uintptr_t next_token = 0x5000;
+  dace::cuda::EmulatedOrder order;
+  // Copies to host memory queued on a created stream: the bytes as the copy read them, written
+  // to the host when the host synchronizes that stream (or the device).
+  struct HostWrite {
+    const void* stream;
+    char* dst;
+    std::string bytes;
+  };
+  std::vector<HostWrite> host_writes;
 };
 
 Streams& streams() {
   static Streams s;
   return s;
+}
+
+// The start of the device block holding `p`, or 0 for host memory.
+uintptr_t block_of(const void* p) {
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = b.live.upper_bound(a);
+  if (it == b.live.begin()) return 0;
+  --it;
+  return a < it->first + static_cast<uintptr_t>(std::max<int64_t>(it->second, 1)) ? it->first : 0;
+}
+
+int64_t block_bytes(uintptr_t start) {
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  auto it = b.live.find(start);
+  return it == b.live.end() ? 0 : it->second;
+}
+
+// The host's copies queued on `stream` (all of them for null) reach host memory.
+void deliver_host_writes(Streams& s, const void* stream) {
+  auto& w = s.host_writes;
+  for (const auto& h : w)
+    if (!stream || h.stream == stream) std::memcpy(h.dst, h.bytes.data(), h.bytes.size());
+  w.erase(std::remove_if(w.begin(), w.end(), [&](const auto& h) { return !stream || h.stream == stream; }), w.end());
+}
+
+// Work on the default stream: ordered with all other work; `synchronous` ones (copies,
+// memsets) also return only when earlier work is done, so queued host writes arrive first.
+void default_stream_work(bool synchronous) {
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.order.barrier();
+  if (synchronous) deliver_host_writes(s, nullptr);
+}
+
+// Checks the accesses of work on created stream `stream` (reads, then writes) against the
+// ordering book; records a hazard as the (sticky) error of `entry`. Returns 0 when ordered.
+int32_t ordered_access(const char* entry, const void* stream, const std::vector<uintptr_t>& reads,
+                       const std::vector<uintptr_t>& writes) {
+  std::string bad;
+  {
+    Streams& s = streams();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (uintptr_t b : reads)
+      if (b && bad.empty()) bad = s.order.access(stream, b, false);
+    for (uintptr_t b : writes)
+      if (b && bad.empty()) bad = s.order.access(stream, b, true);
+  }
+  return bad.empty() ? 0 : fail(std::string("dace_cuda_") + entry + ": " + bad);
 }
 
 void* new_token(bool stream) {
@@ -140,7 +202,9 @@ void* new_token(bool stream) {
   return token;
 }
 
-// "" when `check` (run on the book under its lock) accepts the use, else records the error.
+// 0 when `check` (run on the book under its lock) accepts the use, else refuses the call: the
+// status text names the misuse (dace_cuda_emu_error_at), but, as in the real runtime, it is
+// not the sticky error (nothing reached the device).
 template <class Check>
 int32_t checked(const char* entry, Check check) {
   std::string bad;
@@ -149,7 +213,12 @@ int32_t checked(const char* entry, Check check) {
     std::lock_guard<std::mutex> lock(s.mutex);
     bad = check(s.book);
   }
-  return bad.empty() ? 0 : fail(std::string("dace_cuda_") + entry + ": " + bad);
+  if (bad.empty()) return 0;
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  e.refusal = std::string("dace_cuda_") + entry + ": " + bad;
+  std::fprintf(stderr, "libdace cuda (emulated): %s\n", e.refusal.c_str());
+  return 1;
 }
 
 std::mutex stack_mutex;
@@ -189,7 +258,13 @@ void* dace_cuda_emu_malloc(int64_t bytes) {
 
 int32_t dace_cuda_emu_free(void* device) {
   if (injected("free")) return 1;
+  default_stream_work(true);  // cuMemFree waits for the device
   if (device) {
+    {
+      Streams& s = streams();
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.order.forget_block(reinterpret_cast<uintptr_t>(device));
+    }
     Blocks& b = blocks();
     std::lock_guard<std::mutex> lock(b.mutex);
     b.live.erase(reinterpret_cast<uintptr_t>(device));
@@ -200,6 +275,7 @@ int32_t dace_cuda_emu_free(void* device) {
 
 void* dace_cuda_emu_argument_in(void* caller, int64_t bytes) {
   if (injected("argument_in")) return nullptr;
+  default_stream_work(true);
   if (is_device_memory(caller)) return caller;
   void* device = dace_cuda_emu_malloc(bytes);
   if (!device) return nullptr;
@@ -212,6 +288,7 @@ void* dace_cuda_emu_argument_in(void* caller, int64_t bytes) {
 
 int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes) {
   if (injected("argument_out")) return 1;
+  default_stream_work(true);
   if (device == caller || !device) return 0;
   if (bytes > 0) std::memcpy(caller, device, static_cast<size_t>(bytes));
   return dace_cuda_emu_free(device);
@@ -225,6 +302,7 @@ int64_t dace_cuda_emu_arguments_copied(void) {
 
 int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t) {
   if (injected("copy")) return 1;
+  default_stream_work(true);
   if (bytes < 0) return fail("copy of a negative size");
   if (bytes > 0) std::memmove(dst, src, static_cast<size_t>(bytes));
   return 0;
@@ -233,6 +311,7 @@ int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t) {
 int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch, int64_t width_bytes,
                               int64_t height, int32_t) {
   if (injected("copy_2d")) return 1;
+  default_stream_work(true);
   if (width_bytes < 0 || height < 0) return fail("2-D copy of a negative size");
   for (int64_t r = 0; r < height; ++r)
     std::memmove(static_cast<char*>(dst) + r * dst_pitch, static_cast<const char*>(src) + r * src_pitch,
@@ -242,14 +321,14 @@ int32_t dace_cuda_emu_copy_2d(void* dst, int64_t dst_pitch, const void* src, int
 
 int32_t dace_cuda_emu_memset(void* dst, int32_t byte, int64_t bytes) {
   if (injected("memset")) return 1;
+  default_stream_work(true);
   if (bytes < 0) return fail("memset of a negative size");
   if (bytes > 0) std::memset(dst, byte, static_cast<size_t>(bytes));
   return 0;
 }
 
-int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z, int64_t,
-                             int64_t, int64_t, int32_t, void** params) {
-  if (injected("launch")) return 1;
+// The grid's blocks one after the other on the calling thread.
+static int32_t run_blocks(const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z, void** params) {
   if (!kernel) return fail("launch without a kernel");
   void (*fn)(void**) = nullptr;
   static_assert(sizeof(fn) == sizeof(kernel), "function and data pointers differ in size");
@@ -272,6 +351,7 @@ int32_t dace_cuda_emu_launch_cooperative(void* stream, const char*, const char* 
                                          int64_t grid_z, int64_t, int64_t, int64_t, int32_t, void** params) {
   if (injected("launch")) return 1;
   if (checked("launch_cooperative", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
+  if (!stream) default_stream_work(false);  // ordered with all work queued before it
   if (!kernel) return fail("cooperative launch without a kernel");
   if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
   // As on a device: no more blocks than are resident, a 1-D grid shrunk to that.
@@ -345,16 +425,36 @@ void dace_cuda_emu_grid_sync(void) {
 
 const int64_t* dace_cuda_emu_grid_dim(void) { return grid_dim; }
 
+int32_t dace_cuda_emu_launch(const char*, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z, int64_t,
+                             int64_t, int64_t, int32_t, void** params) {
+  if (injected("launch")) return 1;
+  default_stream_work(false);
+  return run_blocks(kernel, grid_x, grid_y, grid_z, params);
+}
+
 int32_t dace_cuda_emu_synchronize(void) {
   // Kernels ran to completion in dace_cuda_emu_launch; a failure here stands for a kernel
   // fault the driver reports only when the host waits for it.
-  return injected("synchronize") ? 1 : 0;
+  if (injected("synchronize")) return 1;
+  default_stream_work(true);
+  return 0;
 }
+
+static int32_t run_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
+                        int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
+                        int64_t c_cs);
 
 int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                            int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                            int64_t c_cs) {
   if (injected("gemm")) return 1;
+  default_stream_work(false);
+  return run_gemm(type, m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+}
+
+static int32_t run_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
+                        int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
+                        int64_t c_cs) {
   if (m <= 0 || n <= 0) return 0;
   dace::cuda::GemmPlan plan;
   if (!dace::cuda::plan_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c_rs, c_cs, plan))
@@ -369,13 +469,30 @@ int32_t dace_cuda_emu_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double
   return 0;
 }
 
-void* dace_cuda_emu_stream_create(void) { return injected("stream_create") ? nullptr : new_token(true); }
+int32_t dace_cuda_emu_stream_create(void** out) {
+  if (!out) return 1;
+  *out = injected("stream_create") ? nullptr : new_token(true);
+  return *out ? 0 : 1;
+}
 
 int32_t dace_cuda_emu_stream_destroy(void* stream) {
   return checked("stream_destroy", [&](dace::cuda::StreamBook& b) { return b.remove_stream(stream); });
 }
 
-void* dace_cuda_emu_event_create(void) { return injected("event_create") ? nullptr : new_token(false); }
+int32_t dace_cuda_emu_event_create(void** out) {
+  if (!out) return 1;
+  *out = injected("event_create") ? nullptr : new_token(false);
+  return *out ? 0 : 1;
+}
+
+void** dace_cuda_emu_streams_create(int32_t streams, int32_t events) {
+  return dace::cuda::create_stream_set(streams, events, dace_cuda_emu_stream_create, dace_cuda_emu_event_create,
+                                       dace_cuda_emu_stream_destroy, dace_cuda_emu_event_destroy);
+}
+
+int32_t dace_cuda_emu_streams_destroy(void** set) {
+  return dace::cuda::destroy_stream_set(set, dace_cuda_emu_stream_destroy, dace_cuda_emu_event_destroy);
+}
 
 int32_t dace_cuda_emu_event_destroy(void* event) {
   return checked("event_destroy", [&](dace::cuda::StreamBook& b) { return b.remove_event(event); });
@@ -383,42 +500,131 @@ int32_t dace_cuda_emu_event_destroy(void* event) {
 
 int32_t dace_cuda_emu_event_record(void* event, void* stream) {
   if (injected("event_record")) return 1;
-  return checked("event_record", [&](dace::cuda::StreamBook& b) { return b.record(event, stream); });
+  if (checked("event_record", [&](dace::cuda::StreamBook& b) { return b.record(event, stream); })) return 1;
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.order.record(event, stream);
+  return 0;
 }
 
 int32_t dace_cuda_emu_stream_wait_event(void* stream, void* event) {
   if (injected("stream_wait_event")) return 1;
-  return checked("stream_wait_event", [&](dace::cuda::StreamBook& b) { return b.wait(stream, event); });
+  if (checked("stream_wait_event", [&](dace::cuda::StreamBook& b) { return b.wait(stream, event); })) return 1;
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (stream) s.order.wait(stream, event);
+  return 0;
 }
 
 int32_t dace_cuda_emu_stream_synchronize(void* stream) {
   if (injected("stream_synchronize")) return 1;
-  return checked("stream_synchronize", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); });
+  if (checked("stream_synchronize", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
+  if (!stream) {
+    default_stream_work(true);
+    return 0;
+  }
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  deliver_host_writes(s, stream);
+  s.order.synchronized(stream);
+  return 0;
 }
 
 int32_t dace_cuda_emu_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
                                 int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z,
-                                int32_t shared_bytes, void** params) {
+                                int32_t shared_bytes, void** params, int32_t param_count) {
   if (checked("launch_on", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
-  return dace_cuda_emu_launch(ptx, kernel, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes, params);
+  if (!stream)
+    return dace_cuda_emu_launch(ptx, kernel, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes, params);
+  if (injected("launch")) return 1;
+  // The device blocks the kernel's parameters point into: all read, and written where the
+  // kernel changed their bytes (compared after it ran: the emulated launch is synchronous).
+  std::vector<uintptr_t> touched;
+  for (int32_t i = 0; params && i < param_count; ++i) {
+    uintptr_t value = 0;
+    std::memcpy(&value, params[i], sizeof value);
+    if (uintptr_t b = block_of(reinterpret_cast<const void*>(value)))
+      if (std::find(touched.begin(), touched.end(), b) == touched.end()) touched.push_back(b);
+  }
+  std::vector<std::string> before;
+  for (uintptr_t b : touched) before.emplace_back(reinterpret_cast<const char*>(b), static_cast<size_t>(block_bytes(b)));
+  {
+    Streams& s = streams();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.order.issue(stream);
+  }
+  if (ordered_access("launch_on", stream, touched, {})) return 1;
+  if (int32_t rc = run_blocks(kernel, grid_x, grid_y, grid_z, params)) return rc;
+  std::vector<uintptr_t> written;
+  for (size_t i = 0; i < touched.size(); ++i)
+    if (std::memcmp(before[i].data(), reinterpret_cast<const char*>(touched[i]), before[i].size()) != 0)
+      written.push_back(touched[i]);
+  return ordered_access("launch_on", stream, {}, written);
+}
+
+// A copy queued on created stream `stream`: device blocks checked for order; host memory it
+// writes gets the bytes when the host synchronizes the stream.
+static int32_t copy_on_stream(const char* entry, void* stream, char* dst, int64_t dst_pitch, const char* src,
+                              int64_t src_pitch, int64_t width, int64_t height) {
+  if (width < 0 || height < 0) return fail(std::string("dace_cuda_") + entry + ": a copy of a negative size");
+  {
+    Streams& s = streams();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.order.issue(stream);
+  }
+  if (ordered_access(entry, stream, {block_of(src)}, {block_of(dst)})) return 1;
+  const bool to_host = block_of(dst) == 0;
+  Streams& s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (block_of(src) == 0 && height > 0) {
+    // Host memory a queued copy to the host is still to write (staging through the host, the
+    // copies ordered by an event): on a device the earlier copy is done before this one reads.
+    const char* end = src + (height - 1) * src_pitch + width;
+    auto& w = s.host_writes;
+    for (const auto& h : w)
+      if (h.dst < end && src < h.dst + h.bytes.size()) std::memcpy(h.dst, h.bytes.data(), h.bytes.size());
+    w.erase(std::remove_if(w.begin(), w.end(),
+                           [&](const auto& h) { return h.dst < end && src < h.dst + h.bytes.size(); }),
+            w.end());
+  }
+  for (int64_t r = 0; r < height; ++r) {
+    char* d = dst + r * dst_pitch;
+    const char* from = src + r * src_pitch;
+    if (to_host) s.host_writes.push_back({stream, d, std::string(from, static_cast<size_t>(width))});
+    else if (width > 0) std::memmove(d, from, static_cast<size_t>(width));
+  }
+  return 0;
 }
 
 int32_t dace_cuda_emu_copy_on(void* stream, void* dst, const void* src, int64_t bytes, int32_t kind) {
   if (checked("copy_on", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
-  return dace_cuda_emu_copy(dst, src, bytes, kind);
+  if (!stream) return dace_cuda_emu_copy(dst, src, bytes, kind);
+  if (injected("copy")) return 1;
+  return copy_on_stream("copy_on", stream, static_cast<char*>(dst), bytes, static_cast<const char*>(src), bytes, bytes, 1);
 }
 
 int32_t dace_cuda_emu_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
                                  int64_t width_bytes, int64_t height, int32_t kind) {
   if (checked("copy_2d_on", [&](dace::cuda::StreamBook& b) { return b.use_stream(stream); })) return 1;
-  return dace_cuda_emu_copy_2d(dst, dst_pitch, src, src_pitch, width_bytes, height, kind);
+  if (!stream) return dace_cuda_emu_copy_2d(dst, dst_pitch, src, src_pitch, width_bytes, height, kind);
+  if (injected("copy_2d")) return 1;
+  return copy_on_stream("copy_2d_on", stream, static_cast<char*>(dst), dst_pitch, static_cast<const char*>(src),
+                        src_pitch, width_bytes, height);
 }
 
 int32_t dace_cuda_emu_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int64_t k, double alpha,
                               const void* a, int64_t a_rs, int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs,
                               double beta, void* c, int64_t c_rs, int64_t c_cs) {
   if (checked("gemm_on", [&](dace::cuda::StreamBook& book) { return book.use_stream(stream); })) return 1;
-  return dace_cuda_emu_gemm(type, m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+  if (!stream) return dace_cuda_emu_gemm(type, m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
+  if (injected("gemm")) return 1;
+  {
+    Streams& s = streams();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.order.issue(stream);
+  }
+  if (ordered_access("gemm_on", stream, {block_of(a), block_of(b), block_of(c)}, {block_of(c)})) return 1;
+  return run_gemm(type, m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs);
 }
 
 int64_t dace_cuda_emu_live_streams(void) {

@@ -11,6 +11,7 @@
 #include "driver/cuda_driver.h"
 #include "runtime/gemm_plan.h"
 #include "runtime/stream_book.h"
+#include "runtime/stream_set.h"
 
 #include <dlfcn.h>
 
@@ -99,10 +100,14 @@ CUdeviceptr dev(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cas
 CUstream as_stream(void* s) { return static_cast<CUstream>(s); }
 CUevent as_event(void* e) { return static_cast<CUevent>(e); }
 
-// Records `bad` (a misuse of streams or events by generated code, runtime/stream_book.h) as
-// the error of `entry`; 0 when there is none.
+// Refuses the call when `bad` names a misuse of streams or events by generated code
+// (runtime/stream_book.h): the status names `entry`, but the runtime stays usable (nothing
+// reached the driver, so this is not the process's sticky error); 0 when there is none.
 int32_t misuse(Runtime& r, const char* entry, const std::string& bad) {
-  return bad.empty() ? 0 : fail(r, std::string(entry) + ": " + bad);
+  if (bad.empty()) return 0;
+  r.refusal = std::string(entry) + ": " + bad;
+  std::fprintf(stderr, "libdace cuda: %s\n", r.refusal.c_str());
+  return 1;
 }
 
 // The function `kernel` of the PTX module `ptx` (loaded once per text, cached by name); null
@@ -359,12 +364,12 @@ int32_t dace_cuda_memset(void* dst, int32_t byte, int64_t bytes) {
 int32_t dace_cuda_launch(const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y, int64_t grid_z,
                          int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes, void** params) {
   return dace_cuda_launch_on(nullptr, ptx, kernel, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes,
-                             params);
+                             params, 0);
 }
 
 int32_t dace_cuda_launch_on(void* stream, const char* ptx, const char* kernel, int64_t grid_x, int64_t grid_y,
                             int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z, int32_t shared_bytes,
-                            void** params) {
+                            void** params, int32_t) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
@@ -436,16 +441,20 @@ int32_t dace_cuda_synchronize(void) {
   return check(r, *d, d->cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)");
 }
 
-void* dace_cuda_stream_create(void) {
+int32_t dace_cuda_stream_create(void** out) {
+  if (!out) return 1;
+  *out = nullptr;
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
-  if (!d) return nullptr;
+  if (!d) return 1;
   CUstream s = nullptr;
   // Blocking: default-stream work (argument copies, work left there) stays ordered with it.
-  if (check(r, *d, d->cuStreamCreate(&s, dace::cuda::kStreamDefault), "cuStreamCreate")) return nullptr;
+  if (check(r, *d, d->cuStreamCreate(&s, dace::cuda::kStreamDefault), "cuStreamCreate")) return 1;
+  if (!s) return fail(r, "cuStreamCreate returned the default stream");
   r.streams.add_stream(s);
-  return s;
+  *out = s;
+  return 0;
 }
 
 int32_t dace_cuda_stream_destroy(void* stream) {
@@ -457,15 +466,18 @@ int32_t dace_cuda_stream_destroy(void* stream) {
   return check(r, *d, d->cuStreamDestroy(as_stream(stream)), "cuStreamDestroy");
 }
 
-void* dace_cuda_event_create(void) {
+int32_t dace_cuda_event_create(void** out) {
+  if (!out) return 1;
+  *out = nullptr;
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
-  if (!d) return nullptr;
+  if (!d) return 1;
   CUevent e = nullptr;  // ordering only: no timestamps, so recording and waiting stay cheap
-  if (check(r, *d, d->cuEventCreate(&e, dace::cuda::kEventDisableTiming), "cuEventCreate")) return nullptr;
+  if (check(r, *d, d->cuEventCreate(&e, dace::cuda::kEventDisableTiming), "cuEventCreate")) return 1;
   r.streams.add_event(e);
-  return e;
+  *out = e;
+  return 0;
 }
 
 int32_t dace_cuda_event_destroy(void* event) {
@@ -475,6 +487,15 @@ int32_t dace_cuda_event_destroy(void* event) {
   if (!d) return 1;
   if (misuse(r, "dace_cuda_event_destroy", r.streams.remove_event(event))) return 1;
   return check(r, *d, d->cuEventDestroy(as_event(event)), "cuEventDestroy");
+}
+
+void** dace_cuda_streams_create(int32_t streams, int32_t events) {
+  return dace::cuda::create_stream_set(streams, events, dace_cuda_stream_create, dace_cuda_event_create,
+                                       dace_cuda_stream_destroy, dace_cuda_event_destroy);
+}
+
+int32_t dace_cuda_streams_destroy(void** set) {
+  return dace::cuda::destroy_stream_set(set, dace_cuda_stream_destroy, dace_cuda_event_destroy);
 }
 
 int32_t dace_cuda_event_record(void* event, void* stream) {

@@ -17,7 +17,7 @@ const DACE_MAP_OPTIONS_VERSION = Int32(1)
 const DACE_MEMLET_OPTIONS_VERSION = Int32(1)
 const DACE_SAVE_OPTIONS_VERSION = Int32(1)
 const DACE_MAPPED_TASKLET_OPTIONS_VERSION = Int32(1)
-const DACE_COMPILE_OPTIONS_VERSION = Int32(5)
+const DACE_COMPILE_OPTIONS_VERSION = Int32(6)
 const DACE_COMPILE_STATS_VERSION = Int32(4)
 
 const dace_status_t = Int32
@@ -210,7 +210,7 @@ const dace_sdfg_t = dace_sdfg
 mutable struct dace_program end   # opaque
 const dace_program_t = dace_program
 
-# 64 bytes; field offsets 0, 4, 8, 12, 16, 24, 32, 40, 48, 52, 56, 60
+# 72 bytes; field offsets 0, 4, 8, 12, 16, 24, 32, 40, 48, 52, 56, 60, 64
 struct dace_compile_options_t
     version::UInt32
     opt_level::Int32
@@ -224,6 +224,7 @@ struct dace_compile_options_t
     wait_optimized::Int32
     emulate_device::Int32
     bounds_check::Int32
+    max_concurrent_streams::Int32
 end
 
 const dace_argument_kind_t = Int32
