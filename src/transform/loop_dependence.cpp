@@ -74,13 +74,18 @@ std::optional<bool> conflicts(const BodyAccess& w, const BodyAccess& other, cons
   std::vector<std::pair<sym::Range, sym::Range>> ranged;  // (point, range) per known symbol
   for (const std::string& name : symbols) {
     auto it = known.find(name);
-    if (name == var || it == known.end() || (!it->second.lo && !it->second.hi)) continue;
-    // A missing side is the other side moved by a non-negative slack of its own.
+    if (name == var || it == known.end()) continue;
+    // Constant sides are parameter bounds; a symbolic one needs the extra dimension, where a
+    // missing or constant other side is the symbolic side moved by a non-negative slack.
+    const std::optional<int64_t> lo_value = it->second.lo ? sym::as_integer(it->second.lo) : std::nullopt;
+    const std::optional<int64_t> hi_value = it->second.hi ? sym::as_integer(it->second.hi) : std::nullopt;
+    if (lo_value || hi_value) as.bounds[name] = {lo_value, hi_value};
+    const sym::Expr lo = lo_value ? nullptr : it->second.lo, hi = hi_value ? nullptr : it->second.hi;
+    if (!lo && !hi) continue;
     const sym::Expr slack = sym::symbol(kSlack + name);
     as.bounds[kSlack + name] = {0, std::nullopt};
-    const sym::Expr lo = it->second.lo ? it->second.lo : sym::sub(it->second.hi, slack);
-    const sym::Expr hi = it->second.hi ? it->second.hi : sym::add(it->second.lo, slack);
-    ranged.push_back({point(sym::symbol(name)), sym::Range{lo, hi, sym::integer(1), sym::integer(1)}});
+    ranged.push_back({point(sym::symbol(name)), sym::Range{lo ? lo : sym::sub(hi, slack), hi ? hi : sym::add(lo, slack),
+                                                            sym::integer(1), sym::integer(1)}});
   }
   const sym::Expr shift = sym::mul(sym::integer(*step), sym::symbol(kDistance));
   const sym::Range whole{iterations.start, iterations.end, iterations.step, sym::integer(1)};
