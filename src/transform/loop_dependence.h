@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/symbolic/expr.h"
+#include "transform/symbol_ranges.h"
 
 namespace dace::transform {
 
@@ -22,7 +23,10 @@ struct BodyAccess {
 // `iterations` (the loop's ascending range, inclusive end), for some integer value of the
 // free symbols. Two WCR writes with the same operator do not conflict (the map resolves
 // them). When ISL cannot decide, the container is reported too, with `*undecided` set.
+// `known` holds the ranges of symbols where the loop runs (symbol_ranges.h, the loop's own
+// block), none of which the body changes; the free symbols take only values inside them, and
+// any integer value when they are not listed.
 std::string carried_dependence(const std::vector<BodyAccess>& accesses, const std::string& var,
-                               const sym::Range& iterations, bool* undecided);
+                               const sym::Range& iterations, const SymbolRanges::Table& known, bool* undecided);
 
 }  // namespace dace::transform

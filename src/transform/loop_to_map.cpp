@@ -126,7 +126,13 @@ bool LoopToMap::can_apply(const Site& site, const std::vector<int>& blocks) {
   std::string why;
   if (!analyze_loop_body(sdfg, *loop, *b, site.am, body, why)) return refuse(why);
   bool undecided = false;
-  const std::string dep = carried_dependence(body.accesses, loop->loop_variable, *ascending_range(*b), &undecided);
+  // What holds where the loop runs (outer loops' variables, symbols assigned before it,
+  // sizes), for the symbols the body leaves alone (the analysis lists no other: kept as a
+  // guard, since a range of a symbol the iterations change would not bound their accesses).
+  SymbolRanges::Table known = site.am.symbol_ranges(sdfg).at(*loop);
+  std::erase_if(known, [&](const auto& entry) { return body.assigned.count(entry.first) != 0; });
+  const std::string dep =
+      carried_dependence(body.accesses, loop->loop_variable, *ascending_range(*b), known, &undecided);
   if (!dep.empty())
     return refuse(undecided ? "cannot decide whether iterations conflict on '" + dep + "'"
                             : "loop-carried dependence on '" + dep + "'");

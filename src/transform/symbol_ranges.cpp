@@ -4,13 +4,13 @@
 #include <utility>
 #include <vector>
 
+#include "ir/entry_block.h"
 #include "transform/assigned_symbols.h"
 
 namespace dace::transform {
 namespace {
 
-// Right-hand sides deeper than this (a symbol bounded by one bounded by one ...) are unknown;
-// it also stops a cycle of assignments that the in-progress mark would not catch.
+// Right-hand sides deeper than this (a symbol bounded by one bounded by one ...) are unknown.
 constexpr int kMaxBoundDepth = 16;
 
 bool is_float(const ir::DType& t) {
@@ -72,10 +72,21 @@ class SymbolRangesBuilder {
     out_.at_[&sdfg_] = sizes;
     walk(sdfg_, sizes);
     // Assigned symbols in name order, so that the tables are built the same way every time.
-    for (const auto& [name, where] : edge_assignments_) {
-      if (where.size() != 1 || loop_variables_.count(name)) continue;
-      const SymbolRange r = assigned_range(name, 0);
-      if (r.lo || r.hi) spread(where.front(), name, r);
+    // A right-hand side reads the ranges at its edge, which other assignments may add to:
+    // repeat until no range gains a side (each round that changes something adds one).
+    std::map<std::string, SymbolRange> spread_ranges;
+    for (size_t round = 0; round <= edge_assignments_.size(); ++round) {
+      bool changed = false;
+      for (const auto& [name, where] : edge_assignments_) {
+        if (where.size() != 1 || loop_variables_.count(name)) continue;
+        const SymbolRange r = assigned_range(where.front());
+        SymbolRange& known = spread_ranges[name];
+        if ((r.lo != nullptr) == (known.lo != nullptr) && (r.hi != nullptr) == (known.hi != nullptr)) continue;
+        known = r;
+        changed = true;
+        spread(where.front(), name, r);
+      }
+      if (!changed) break;
     }
   }
 
@@ -174,21 +185,14 @@ class SymbolRangesBuilder {
     return table;
   }
 
-  // The range of a symbol assigned on one edge, in invariant symbols only: it holds wherever
-  // the symbol has a value, however far from the edge (unknown sides are nullptr).
-  SymbolRange assigned_range(const std::string& name, int depth) {
-    if (auto it = assigned_ranges_.find(name); it != assigned_ranges_.end()) return it->second;
-    if (depth > kMaxBoundDepth || !in_progress_.insert(name).second) return {};
-    const Assignment& a = edge_assignments_.at(name).front();
-    SymbolRange r;
+  // The range of the right-hand side of `a`, in invariant symbols only, given the ranges
+  // known where the edge runs; it holds wherever the assigned symbol has that value, however
+  // far from the edge (unknown sides are nullptr).
+  SymbolRange assigned_range(const Assignment& a) {
     Result<sym::Expr> rhs = sym::parse(a.rhs);
-    if (rhs.ok()) {
-      const SymbolRanges::Table& there = out_.at(*a.region->block(a.region->edge(a.edge)->src));
-      r = {bound(*rhs, there, false, depth), bound(*rhs, there, true, depth)};
-    }
-    in_progress_.erase(name);
-    assigned_ranges_[name] = r;
-    return r;
+    if (!rhs.ok()) return {};
+    const SymbolRanges::Table& there = out_.at(*a.region->block(a.region->edge(a.edge)->src));
+    return {bound(*rhs, there, false, 0), bound(*rhs, there, true, 0)};
   }
 
   // A lower (upper) bound of `e`, in invariant symbols, given the ranges at the place `e` is
@@ -210,8 +214,6 @@ class SymbolRangesBuilder {
       const bool want_upper = (c > 0) == upper;
       SymbolRange r;
       if (auto it = there.find(v); it != there.end()) r = it->second;
-      else if (edge_assignments_.count(v) && edge_assignments_.at(v).size() == 1 && !loop_variables_.count(v))
-        r = assigned_range(v, depth + 1);
       const sym::Expr side = want_upper ? r.hi : r.lo;
       if (!side) return nullptr;
       // The variable's bound may use other varying symbols (an outer loop's variable).
@@ -222,30 +224,62 @@ class SymbolRangesBuilder {
     return sym::simplify(out);
   }
 
-  // Adds `name`'s range to every block that can run after the edge of `a`: the blocks
-  // reachable from its destination, the whole body of each loop around it (later
-  // iterations), and at each level up, the blocks after the one holding the edge.
+  // Adds `name`'s range to every block that runs only after the edge of `a` has run: the
+  // blocks of its region that every path from the region's entry reaches through the edge
+  // (in a loop body, every iteration enters there, so the first one is covered too); then,
+  // while the block holding that region is a plain region that cannot finish without taking
+  // the edge, the blocks after it that every path reaches through it. A loop (it may run no
+  // iteration) or a branch (it may not be taken) ends the climb. Elsewhere the symbol may
+  // hold the value it had before: a caller's argument, a nested SDFG's mapped-in value.
   void spread(const Assignment& a, const std::string& name, const SymbolRange& r) {
-    reach(*a.region, {a.region->edge(a.edge)->dst}, name, r);
+    for (int slot : dominated(*a.region, a.edge, -1)) add_deep(*a.region->block(slot), name, r);
+    if (!always_taken(*a.region, a.edge)) return;
     for (auto level = a.path.rbegin(); level != a.path.rend(); ++level) {
-      std::vector<int> after;
-      for (int e : level->region->out_edges(level->slot)) after.push_back(level->region->edge(e)->dst);
-      reach(*level->region, after, name, r);
+      // The block holding the region just left; its runs all take the edge only if it is a
+      // plain region (that region itself).
+      if (level->region->block(level->slot)->kind != ir::BlockKind::Region) return;
+      for (int slot : dominated(*level->region, -1, level->slot)) add_deep(*level->region->block(slot), name, r);
+      if (!always_taken(*level->region, -1, level->slot)) return;
     }
   }
 
-  void reach(const ir::ControlFlowRegion& region, const std::vector<int>& from, const std::string& name,
-             const SymbolRange& r) {
+  // The blocks of `region` reached from its entry without taking edge `skip_edge` or entering
+  // block `skip_block` (-1: none).
+  static std::set<int> reached_without(const ir::ControlFlowRegion& region, int skip_edge, int skip_block) {
     std::set<int> seen;
-    std::vector<int> todo = from;
-    if (region.kind == ir::BlockKind::Loop) todo = region.block_slots();
+    const int entry = ir::entry_block(region);
+    if (entry < 0 || entry == skip_block) return seen;
+    std::vector<int> todo{entry};
     while (!todo.empty()) {
       const int slot = todo.back();
       todo.pop_back();
       if (!seen.insert(slot).second) continue;
-      add_deep(*region.block(slot), name, r);
-      for (int e : region.out_edges(slot)) todo.push_back(region.edge(e)->dst);
+      for (int e : region.out_edges(slot)) {
+        const int dst = region.edge(e)->dst;
+        if (e != skip_edge && dst != skip_block) todo.push_back(dst);
+      }
     }
+    return seen;
+  }
+
+  // The blocks of `region` that every path from its entry reaches only through edge
+  // `through_edge` or, when that is -1, after block `through_block` (not the block itself).
+  static std::vector<int> dominated(const ir::ControlFlowRegion& region, int through_edge, int through_block) {
+    const std::set<int> all = reached_without(region, -1, -1);
+    const std::set<int> around = reached_without(region, through_edge, through_block);
+    std::vector<int> out;
+    for (int slot : all)
+      if (!around.count(slot) && slot != through_block) out.push_back(slot);
+    return out;
+  }
+
+  // Whether every run of `region` takes edge `through_edge` (or passes block `through_block`):
+  // no block where the region can end (one without out-edges) is reached around it.
+  static bool always_taken(const ir::ControlFlowRegion& region, int through_edge, int through_block = -1) {
+    if (ir::entry_block(region) < 0) return false;
+    for (int slot : reached_without(region, through_edge, through_block))
+      if (region.out_edges(slot).empty()) return false;
+    return true;
   }
 
   void add_deep(const ir::ControlFlowBlock& b, const std::string& name, const SymbolRange& r) {
@@ -263,8 +297,6 @@ class SymbolRangesBuilder {
   SymbolRanges& out_;
   std::map<std::string, std::vector<Assignment>> edge_assignments_;
   std::map<std::string, int> loop_variables_;  // how many loops use each variable
-  std::map<std::string, SymbolRange> assigned_ranges_;
-  std::set<std::string> in_progress_;
 };
 
 SymbolRanges SymbolRanges::compute(const ir::SDFG& sdfg) {

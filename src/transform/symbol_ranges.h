@@ -3,8 +3,9 @@
 //  - a loop variable inside its LoopRegion: the header as loop_bounds() reads it (the first
 //    value and the last one the condition admits, ordered by the step's sign);
 //  - a symbol assigned on exactly one interstate edge (and by no loop header), at the blocks
-//    that can run after that edge: the range of the right-hand side, when it is an integer
-//    expression affine in symbols of known range;
+//    that run only after that edge has run (dominance; before it the symbol may hold a
+//    caller's or a nested SDFG's mapped-in value): the range of the right-hand side, when it
+//    is an integer expression affine in symbols of known range;
 //  - a free symbol of the SDFG that is exactly a dimension of a container's shape: >= 0
 //    (DaCe's sizes are non-negative; the ISL helpers' default, >= 1, is not assumed).
 // Nested SDFGs are other SDFGs: they have their own entry and see nothing of their parent.

@@ -6,6 +6,7 @@
 
 #include "codegen_test_builder.h"
 #include "corpus_case.h"
+#include "ir/entry_block.h"
 #include "ir/json/sdfg_json.h"
 #include "ir/sdfg.h"
 #include "transform/loop_lifting.h"
@@ -141,6 +142,112 @@ TEST(TransformLoopToMap, TheLoopRangeBoundsBothIterations) {
   add_array(*r.g, "C", T::Float64, {"2 * N + 1"});
   assign(*r.body, "C", "i", "C", "i + N", "x + 1");
   EXPECT_NE(why(*r.g).find("'C'"), std::string::npos);
+}
+
+// for i in [0, N): C[i + k] = C[i] + 1 over C[0:2N], with `assignments` on the edge into the
+// loop (none: k is a free symbol, any integer).
+Loop offset_loop(const std::vector<std::pair<std::string, std::string>>& assignments) {
+  Loop l;
+  l.g = std::make_unique<ir::SDFG>();
+  ir::SDFG& g = *l.g;
+  g.name = "l2m_offset";
+  for (const char* n : {"N", "k"}) g.symbols[n] = ir::DType::of(T::Int64);
+  add_array(g, "C", T::Float64, {"2 * N"});
+  TestLoop t = add_test_loop(g, "for_1", "0", "(i < N)", "(i + 1)");
+  l.body = &add_state(*t.loop, g, "body");
+  assign(*l.body, "C", "i + k", "C", "i", "x + 1");
+  g.edge(g.in_edges(t.slot).at(0))->assignments = assignments;
+  return l;
+}
+
+// The range of a symbol assigned before the loop reaches the dependence test: with k = N the
+// written half never meets the read one, and with k = 0 each iteration updates its own
+// element; k unknown could be 1 (iteration i + 1 reads what i wrote). Results against a
+// plain loop.
+TEST(TransformLoopToMap, AssignedSymbolRangesProveIndependence) {
+  Loop free_k = offset_loop({});
+  EXPECT_NE(why(*free_k.g).find("'C'"), std::string::npos);
+
+  Loop halves = offset_loop({{"k", "N"}});
+  ASSERT_TRUE(apply_once(*halves.g, "LoopToMap"));
+  EXPECT_EQ(count_nodes(*halves.g, ir::NodeKind::MapEntry), 1);
+  std::vector<double> c{1, 2, 3, 4, 5, 6}, want = c;
+  for (size_t i = 0; i < 3; ++i) want[i + 3] = want[i] + 1;
+  run_sdfg(*halves.g, {{"C", &c}}, {{"N", 3}});
+  EXPECT_EQ(c, want);
+
+  Loop same = offset_loop({{"k", "0"}});
+  ASSERT_TRUE(apply_once(*same.g, "LoopToMap"));
+  std::vector<double> c0{1, 2, 3, 4, 5, 6};
+  run_sdfg(*same.g, {{"C", &c0}}, {{"N", 3}});
+  EXPECT_EQ(c0, (std::vector<double>{2, 3, 4, 4, 5, 6}));
+}
+
+// k = 1 is a real carried dependence; k = 0 set on one branch only does not hold where the
+// loop runs (the other branch keeps the caller's k): both stay loops.
+TEST(TransformLoopToMap, AssignedSymbolRangesKeepRealDependences) {
+  Loop one = offset_loop({{"k", "1"}});
+  const std::string r = why(*one.g);
+  EXPECT_NE(r.find("loop-carried dependence on 'C'"), std::string::npos) << r;
+
+  Loop branch = offset_loop({});
+  ir::SDFG& g = *branch.g;
+  const int start = ir::entry_block(g);
+  const int into_loop = g.out_edges(start).at(0);
+  int side = 0;
+  add_state(g, g, "side", &side);
+  add_interstate(g, start, side, "(N > 2)", {{"k", "0"}});
+  add_interstate(g, side, g.edge(into_loop)->dst);
+  g.edge(into_loop)->condition.code = "(N <= 2)";
+  EXPECT_NE(why(g).find("'C'"), std::string::npos);
+}
+
+// for t in [first, M): for i in [0, N - 1): C[i, t] = C[i + 1, 0]. The inner iterations
+// conflict only when t is 0 (SymbolsMayBeZeroOrNegative): the outer loop's range, t >= 1,
+// makes the inner loop a map; from t = 0 it stays a loop.
+struct TwoLoops {
+  std::unique_ptr<ir::SDFG> g = std::make_unique<ir::SDFG>();
+  explicit TwoLoops(const std::string& first) {
+    g->name = "l2m_nested";
+    for (const char* n : {"N", "M"}) g->symbols[n] = ir::DType::of(T::Int64);
+    add_array(*g, "C", T::Float64, {"N", "M"});
+    ir::LoopRegion& outer = *add_test_loop(*g, "for_t", first, "(t < M)", "(t + 1)", "t").loop;
+    int slot = outer.add_block(make_test_loop(*g, "for_i", "i", "0", "(i < (N - 1))", "(i + 1)"));
+    ir::relink_parents(*g);
+    auto& inner = static_cast<ir::ControlFlowRegion&>(*outer.block(slot));
+    assign(add_state(inner, *g, "body"), "C", "i, t", "C", "i + 1, 0", "x");
+  }
+  // LoopToMap's match on the inner loop (the only one not in the SDFG's own region).
+  Match inner_match(Transformation& t, AnalysisManager& am) {
+    for (const Match& m : t.enumerate(*g, am))
+      if (m.cfg_id != 0) return m;
+    ADD_FAILURE() << "no match on the inner loop";
+    return {};
+  }
+};
+
+TEST(TransformLoopToMap, OuterLoopRangeBoundsTheInnerDependenceTest) {
+  TwoLoops from1("1");
+  std::unique_ptr<Transformation> t = make_transformation("LoopToMap");
+  AnalysisManager am;
+  const Match m = from1.inner_match(*t, am);
+  ASSERT_TRUE(t->can_be_applied(*from1.g, m, am)) << t->why_not();
+  ASSERT_TRUE(t->apply(*from1.g, m, am).ok());
+  EXPECT_EQ(count_nodes(*from1.g, ir::NodeKind::MapEntry), 1);
+  const int64_t n = 4, cols = 3;
+  std::vector<double> c(n * cols), want;
+  for (size_t x = 0; x < c.size(); ++x) c[x] = static_cast<double>(x + 1);
+  want = c;
+  for (int64_t tt = 1; tt < cols; ++tt)
+    for (int64_t i = 0; i < n - 1; ++i) want[i * cols + tt] = want[(i + 1) * cols];
+  run_sdfg(*from1.g, {{"C", &c}}, {{"N", n}, {"M", cols}});
+  EXPECT_EQ(c, want);
+
+  TwoLoops from0("0");
+  AnalysisManager am0;
+  const Match m0 = from0.inner_match(*t, am0);
+  EXPECT_FALSE(t->can_be_applied(*from0.g, m0, am0));
+  EXPECT_NE(t->why_not().find("'C'"), std::string::npos) << t->why_not();
 }
 
 TEST(TransformLoopToMap, RefusesHeadersItCannotReadAsARange) {

@@ -132,8 +132,8 @@ TEST(TransformSymbolRanges, NestedLoopsAndAnAssignmentBetweenThem) {
   expect_none(r, inner, "j");
   expect_range(r, after, "i", "0", "N - 1");
   expect_none(r, after, "j");
-  // k keeps its last value after the loop, still within [1, N].
-  expect_range(r, l.block("end"), "k", "1", "N");
+  // The outer loop may run no iteration (N <= 0): k may have no value after it.
+  expect_none(r, l.block("end"), "k");
   expect_none(r, l.block("start"), "k");
   expect_none(r, *l.loop, "k");
 }
@@ -178,18 +178,68 @@ TEST(TransformSymbolRanges, ReassignedOrUnderivableAssignmentsAreUnknown) {
 }
 
 // An assignment inside a loop body: u = 2 * i + 1 with i in [0, N - 1] is in [1, 2N - 1]
-// wherever u has a value: later states, the next iterations' earlier states, after the loop.
+// in the states every iteration reaches through the assignment. Not in the states before it
+// (the first iteration runs them with u's value from before the loop, a caller's argument
+// perhaps), nor after the loop (it may run no iteration).
 TEST(TransformSymbolRanges, AssignmentInsideALoop) {
   OneLoop l("0", "(i < N)", "(i + 1)");
   l.g->symbols["u"] = ir::DType::of(T::Int64);
-  int first = l.loop->slot_of(l.body), second = 0;
+  int first = l.loop->slot_of(l.body), second = 0, third = 0;
   ir::State& s2 = add_state(*l.loop, *l.g, "second", &second);
+  ir::State& s3 = add_state(*l.loop, *l.g, "third", &third);
   add_interstate(*l.loop, first, second, "1", {{"u", "2 * i + 1"}});
+  add_interstate(*l.loop, second, third);
   const SymbolRanges r = SymbolRanges::compute(*l.g);
   expect_range(r, s2, "u", "1", "2 * N - 1");
-  expect_range(r, *l.body, "u", "1", "2 * N - 1");
-  expect_range(r, l.block("end"), "u", "1", "2 * N - 1");
+  expect_range(r, s3, "u", "1", "2 * N - 1");
+  expect_none(r, *l.body, "u");
+  expect_none(r, l.block("end"), "u");
   expect_none(r, l.block("start"), "u");
+}
+
+// start -(c > 0; k = 1)-> a -> join, start -(c <= 0)-> join: k is 1 in `a` only; `join` is
+// reached without the assignment. A plain chain keeps the range to its end.
+TEST(TransformSymbolRanges, OnlyBlocksTheAssignmentDominates) {
+  ir::SDFG g;
+  g.name = "branch";
+  for (const char* n : {"c", "k"}) g.symbols[n] = ir::DType::of(T::Int64);
+  int start = 0, a = 0, join = 0, after = 0;
+  add_state(g, g, "start", &start);
+  ir::State& sa = add_state(g, g, "a", &a);
+  ir::State& sj = add_state(g, g, "join", &join);
+  ir::State& s_after = add_state(g, g, "after", &after);
+  add_interstate(g, start, a, "(c > 0)", {{"k", "1"}});
+  add_interstate(g, start, join, "(c <= 0)");
+  add_interstate(g, a, join);
+  add_interstate(g, join, after);
+  const SymbolRanges r = SymbolRanges::compute(g);
+  expect_range(r, sa, "k", "1", "1");
+  expect_none(r, sj, "k");
+  expect_none(r, s_after, "k");
+}
+
+// A nested SDFG whose symbol k is mapped in (k = N outside) and assigned inside a loop
+// (k = i): the states before the assignment see the mapped-in value, so k has no range
+// there; the states after it have i's range.
+TEST(TransformSymbolRanges, NestedSymbolMappedInAndAssigned) {
+  OneLoop outer("0", "(i < N)", "(i + 1)");
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "inner";
+  for (const char* n : {"K", "k"}) inner->symbols[n] = ir::DType::of(T::Int64);
+  add_array(*inner, "B", T::Float64, {"K"});
+  TestLoop t = add_test_loop(*inner, "for_j", "0", "(j < K)", "(j + 1)", "j");
+  int first = 0, second = 0;
+  ir::State& s1 = add_state(*t.loop, *inner, "first", &first);
+  ir::State& s2 = add_state(*t.loop, *inner, "second", &second);
+  add_interstate(*t.loop, first, second, "1", {{"k", "j"}});
+  const ir::SDFG* nested = inner.get();
+  const ir::ControlFlowBlock& inner_start = *inner->block(t.start);
+  add_nested(*outer.body, std::move(inner), {}, {}, {{"K", "N"}, {"k", "N"}});
+  AnalysisManager am;
+  const SymbolRanges& in = am.symbol_ranges(*nested);
+  expect_none(in, inner_start, "k");
+  expect_none(in, s1, "k");
+  expect_range(in, s2, "k", "0", "K - 1");
 }
 
 // Computed once per SDFG, served cached; dropped by what it depends on (interstate edges,
