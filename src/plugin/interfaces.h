@@ -52,8 +52,9 @@ class ProgramStateLowering {
   virtual Status lower_program_exit(codegen::ProgramStateContext& context) const;
   virtual Status lower_program_entry(codegen::ProgramStateContext& context) const;
   // Whether the program `sdfg` (the top level) compiled with `options` needs the state at all
-  // (a plugin whose state depends on an option or on the SDFG's shape may need none).
-  virtual bool needed(const codegen::LowerOptions& options, const ir::SDFG& sdfg) const;
+  // (a plugin whose state depends on an option or on the SDFG's shape may need none). Defined
+  // here: a plugin that keeps the default links no libdace symbol for it.
+  virtual bool needed(const codegen::LowerOptions&, const ir::SDFG&) const { return true; }
 };
 
 // How a scope with a given schedule type ("CPU_Multicore", "GPU_Device") becomes code. The

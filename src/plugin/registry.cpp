@@ -24,7 +24,6 @@ Status ProgramStateLowering::lower_program_exit(codegen::ProgramStateContext&) c
   return make_error(Code::Unsupported, "this implementation has no program state");
 }
 Status ProgramStateLowering::lower_program_entry(codegen::ProgramStateContext&) const { return Status::success(); }
-bool ProgramStateLowering::needed(const codegen::LowerOptions&, const ir::SDFG&) const { return true; }
 TransformationFactory::~TransformationFactory() = default;
 CppTaskletLowering::~CppTaskletLowering() = default;
 
