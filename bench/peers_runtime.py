@@ -514,11 +514,18 @@ def main(argv):
         if size not in (None, "S", "M", "L"):
             p.error("--size: S, M or L, not %r" % size)
     threads = [max(1, int(t)) for t in a.threads.split(",")]
+    inherited = os.environ.get("OPENBLAS_CORETYPE")
     coretype = openblas_coretype(a.openblas_coretype, a.python)
     if coretype:
         os.environ["OPENBLAS_CORETYPE"] = coretype
         print("OPENBLAS_CORETYPE=%s for every contender (an OpenBLAS here fell back to its generic "
-              "Prescott kernels on this CPU; --openblas-coretype none keeps them)\n" % coretype, flush=True)
+              "Prescott kernels on this CPU; --openblas-coretype none keeps them)" % coretype, flush=True)
+    # Every table depends on these kernels (dgemm differs ~2x between AVX2 and AVX-512 ones,
+    # ~5x to the generic ones): say which each OpenBLAS runs, whoever chose them.
+    origin = ("from the environment" if inherited else "set above" if coretype else "unset: chosen from the CPU model")
+    cores = openblas_cores(a.python)
+    print("OpenBLAS kernels: %s (OPENBLAS_CORETYPE %s)\n" %
+          (", ".join("%s %s" % kv for kv in sorted(cores.items())) or "unknown", origin), flush=True)
     t0 = time.time()
     everything = []
     compiled = {}  # kernel -> auto_optimize + compile times (they depend on neither size nor threads)

@@ -91,8 +91,10 @@ Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
   const auto& n = static_cast<const ir::LibraryNode&>(*se.state.node(node));
   size_t dot = n.classpath.rfind('.');
   std::string cls = dot == std::string::npos ? n.classpath : n.classpath.substr(dot + 1);
-  std::string an = "_a", bn = "_b", cn = "_c";
-  if (cls == "Gemv") an = "_A", bn = "_x", cn = "_y";
+  // C's input (beta * C): Gemm's `_cin`; Gemv's `_y` (DaCe names Gemv's input and output
+  // alike), or `_cin` as FoldScalingIntoGemm writes it.
+  std::string an = "_a", bn = "_b", cn = "_c", cin = "_cin";
+  if (cls == "Gemv") an = "_A", bn = "_x", cn = "_y", cin = se.in_edge_at(node, "_y") >= 0 ? "_y" : "_cin";
   if (cls == "Dot") an = "_x", bn = "_y", cn = "_result";
   Result<Operand> a = library_operand(se, node, an, true);
   if (!a) return a.take_error();
@@ -109,8 +111,8 @@ Result<MatMulOperands> matmul_operands(StateEmitter& se, int node) {
   ops.beta = *beta;
   if (bool_property(n, "transA")) swap_last_two(ops.a);
   if (bool_property(n, "transB")) swap_last_two(ops.b);
-  if (se.in_edge_at(node, "_cin") >= 0) {
-    Result<Operand> ci = library_operand(se, node, "_cin", true);
+  if (cls != "Dot" && se.in_edge_at(node, cin) >= 0) {
+    Result<Operand> ci = library_operand(se, node, cin, true);
     if (!ci) return ci.take_error();
     ops.cin = *ci;
   } else if (!ops.c.wcr.empty()) {

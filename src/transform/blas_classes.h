@@ -10,6 +10,7 @@ namespace dace::transform {
 
 inline constexpr std::string_view kMatMulClass = "dace.libraries.blas.nodes.matmul.MatMul";
 inline constexpr std::string_view kGemmClass = "dace.libraries.blas.nodes.gemm.Gemm";
+inline constexpr std::string_view kGemvClass = "dace.libraries.blas.nodes.gemv.Gemv";
 
 // Whether `classpath` names the class `full` (its classpath or its bare name).
 inline bool is_class(std::string_view classpath, std::string_view full) {

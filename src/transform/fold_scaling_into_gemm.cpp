@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -80,6 +81,10 @@ struct Plan {
   std::string alpha = "1", beta = "0";
   bool named = false;   // alpha or beta is a name
   bool gpu = false;     // a GPU_Device map over GPU_Global data: the Gemm becomes a cuBLAS call
+  // Matrix times vector (either order) becomes a Gemv: `_A` the matrix, `_x` the vector, C the
+  // vector `_y`; vector times matrix is A^T x (transA).
+  bool gemv = false;
+  bool trans_a = false;
   std::set<int> body;   // nodes inside the map
 };
 
@@ -256,10 +261,11 @@ std::optional<Plan> Analyzer::run(int lib) {
   p_.lib = lib;
   const std::string ml = "MatMul " + std::to_string(lib);
 
-  // Operands: _a and _b from access nodes of 2-D containers, neither a view.
+  // Operands: _a and _b from access nodes of 1-D or 2-D containers, neither a view.
   std::vector<int> ins = state_.in_edges(lib);
   std::set<std::string> conns;
   std::vector<std::string> operand_data;
+  std::map<std::string, size_t> rank;
   for (int e : ins) {
     const ir::DataflowEdge& ie = *state_.edge(e);
     conns.insert(ie.dst_conn);
@@ -267,12 +273,20 @@ std::optional<Plan> Analyzer::run(int lib) {
     if (src->kind != ir::NodeKind::Access || ie.memlet.is_empty() || !ie.memlet.wcr.empty())
       return fail(ml + ": input " + ie.dst_conn + " is not read from an access node");
     const ir::DataDescriptor& d = sdfg_.arrays.at(ie.memlet.data);
-    if (d.kind != ir::DataKind::Array || d.shape.size() != 2 || ie.memlet.subset.dims.size() != 2)
-      return fail(ml + ": input \"" + ie.memlet.data + "\" is not a 2-D array (Gemm multiplies matrices)");
+    const size_t r = d.shape.size();
+    if (d.kind != ir::DataKind::Array || (r != 1 && r != 2) || ie.memlet.subset.dims.size() != r)
+      return fail(ml + ": input \"" + ie.memlet.data + "\" is neither a matrix nor a vector (a 1-D or 2-D array)");
+    rank[ie.dst_conn] = r;
     operand_data.push_back(ie.memlet.data);
   }
   if (ins.size() != 2 || conns != std::set<std::string>{"_a", "_b"})
     return fail(ml + " does not have exactly the inputs _a and _b");
+  // DaCe's Dot writes the product alone (no alpha, no beta, no accumulation): a vector-vector
+  // product has no BLAS node that takes the scaling.
+  if (rank["_a"] == 1 && rank["_b"] == 1)
+    return fail(ml + " multiplies two vectors: DaCe's Dot node has no alpha and beta to fold the scaling into");
+  p_.gemv = rank["_a"] != rank["_b"];
+  p_.trans_a = rank["_a"] == 1;
   // apply gives `_cin` the type declared for `_a`.
   const auto& mm = static_cast<const ir::LibraryNode&>(*n);
   if (!mm.in_connectors.count("_a") || !mm.in_connectors.count("_b") || !mm.out_connectors.count("_c"))
@@ -293,6 +307,9 @@ std::optional<Plan> Analyzer::run(int lib) {
   if (td.dtype.pointer_depth != 0 || !tasklet::is_float(td.dtype.scalar))
     return fail("the product \"" + temp_data_ + "\" has element type " + ir::to_string(td.dtype) +
                 ", not floating point");
+  if (td.shape.size() != (p_.gemv ? 1u : 2u))
+    return fail("the product \"" + temp_data_ + "\" is not a " + (p_.gemv ? "vector" : "matrix") +
+                " as its operands make it");
   if (!pe.memlet.wcr.empty() || pe.memlet.data != temp_data_ || !is_whole(pe.memlet.subset, td.shape) ||
       pe.memlet.other_subset)
     return fail("the MatMul does not write all of \"" + temp_data_ + "\" plainly");
@@ -309,6 +326,8 @@ std::optional<Plan> Analyzer::run(int lib) {
   p_.gpu = me->map.schedule == ir::ScheduleType::GPU_Device;
   if (!host_schedule(me->map.schedule) && !p_.gpu)
     return fail("the map reading \"" + temp_data_ + "\" is neither a host map nor a GPU_Device kernel");
+  // The CUDA plugin plans Gemm's in-place update only (docs/cuda.md "Matrix products").
+  if (p_.gpu && p_.gemv) return fail(ml + " is a matrix-vector product under a GPU_Device map (folded on the host only)");
   params_ = me->map.params;
   if (params_.size() != td.shape.size() || !is_whole(me->map.range, td.shape))
     return fail("the map reading \"" + temp_data_ + "\" does not range over its shape");
@@ -388,6 +407,9 @@ std::optional<Plan> Analyzer::run(int lib) {
   const auto& ln = static_cast<const ir::LibraryNode&>(*n);
   if (p_.named && ln.implementation == "pure")
     return fail(ml + " asks for the pure implementation, which takes alpha and beta as numbers only");
+  // The Gemv reads C through `_cin` (see apply), which only the OpenBLAS expansion tolerates.
+  if (p_.gemv && ln.implementation == "pure")
+    return fail(ml + " asks for the pure implementation; the folded Gemv needs OpenBLAS's");
   return p_;
 }
 
@@ -421,26 +443,41 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   auto node = std::make_unique<ir::LibraryNode>();
   node->name = old.name;
   node->label = old.label;
-  node->classpath = kGemmClass;
+  node->classpath = p.gemv ? kGemvClass : kGemmClass;
   node->schedule = old.schedule;
   node->implementation = old.implementation == "specialize" ? "" : old.implementation;
-  if (p.named && node->implementation.empty()) node->implementation = p.gpu ? "cuBLAS" : "OpenBLAS";
-  node->in_connectors = old.in_connectors;
-  node->out_connectors = old.out_connectors;
+  if ((p.named || p.gemv) && node->implementation.empty()) node->implementation = p.gpu ? "cuBLAS" : "OpenBLAS";
   node->properties["alpha"] = json_text(p.alpha, !is_number(p.alpha));
   node->properties["beta"] = json_text(p.beta, !is_number(p.beta));
-  node->properties["cin"] = p.c_in_outer >= 0 ? "true" : "false";
-  if (p.c_in_outer >= 0) {
-    auto a = node->in_connectors.find("_a");  // declared (run checks it)
-    node->in_connectors["_cin"] = a != node->in_connectors.end() ? a->second : ir::DType{};
+  // Connector names: Gemm's _a, _b, _c (+ _cin); Gemv's _A (the matrix), _x, _y, and C's read
+  // through `_cin` too rather than DaCe's in-out `_y`: DaCe 1.0.2's OpenBLAS Gemv expansion
+  // copies the node's connectors into a C++ tasklet, which then declares `_y` twice and does
+  // not compile; with `_cin` it updates `_y` in place and leaves `_cin` unused.
+  const ir::DType a_type = old.in_connectors.at("_a"), b_type = old.in_connectors.at("_b");  // run checks both
+  std::map<std::string, std::string> rename = {{"_a", "_a"}, {"_b", "_b"}};
+  std::string c_in_conn = "_cin", c_out_conn = "_c";
+  if (p.gemv) {
+    rename = p.trans_a ? std::map<std::string, std::string>{{"_a", "_x"}, {"_b", "_A"}}
+                       : std::map<std::string, std::string>{{"_a", "_A"}, {"_b", "_x"}};
+    c_out_conn = "_y";
+    node->properties["transA"] = p.trans_a ? "true" : "false";
+  } else {
+    node->properties["cin"] = p.c_in_outer >= 0 ? "true" : "false";
   }
+  node->in_connectors[rename.at("_a")] = a_type;
+  node->in_connectors[rename.at("_b")] = b_type;
+  node->out_connectors[c_out_conn] = old.out_connectors.at("_c");
+  if (p.c_in_outer >= 0) node->in_connectors[c_in_conn] = a_type;
 
   const ir::DataflowEdge c_out = *state.edge(p.c_out_outer);
   std::optional<ir::DataflowEdge> c_in;
   if (p.c_in_outer >= 0) c_in = *state.edge(p.c_in_outer);
   const std::vector<int> ins = state.in_edges(p.lib);
   const int id = state.add_node(std::move(node));
-  for (int e : ins) state.set_edge_ends(e, state.edge(e)->src, id);
+  for (int e : ins) {
+    state.set_edge_ends(e, state.edge(e)->src, id);
+    state.edge(e)->dst_conn = rename.at(state.edge(e)->dst_conn);
+  }
 
   // Everything between the MatMul and C goes: the product's access node, the map and its body,
   // and the factors' access nodes that fed only the map.
@@ -457,12 +494,12 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   if (c_in) {
     ir::DataflowEdge e = *c_in;
     e.dst = id;
-    e.dst_conn = "_cin";
+    e.dst_conn = c_in_conn;
     state.add_edge(e);
   }
   ir::DataflowEdge e = c_out;
   e.src = id;
-  e.src_conn = "_c";
+  e.src_conn = c_out_conn;
   state.add_edge(e);
   // Only access nodes that fed the map alone go (run admits no other feeder, but a tasklet or
   // any other node left without edges is still dataflow someone wrote).

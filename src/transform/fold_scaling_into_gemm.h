@@ -12,6 +12,10 @@
 // on a name, so a Gemm with a named factor gets implementation "OpenBLAS" (what DaCe's
 // auto_optimize picks on a CPU with OpenBLAS); a MatMul asking for "pure" is refused then.
 //
+// A matrix-vector product (`A @ x` or `x @ A`) scaled the same way becomes a Gemv instead
+// (`_A`, `_x`, transA for x @ A, y read through `_cin` and written through `_y` in place; host
+// maps only). A vector-vector product is refused: DaCe's Dot takes no alpha and beta.
+//
 // Rounding: the same products; BLAS computes alpha * sum + beta * c, the map did the same
 // with the sum rounded to the temporary first (no reassociation beyond BLAS's blocking).
 #pragma once

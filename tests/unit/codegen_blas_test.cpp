@@ -3,8 +3,6 @@
 // generated IR checked for which path was taken.
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
-
 #include <cctype>
 #include <complex>
 #include <cstdio>
@@ -14,9 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lowering/multicore.h"
-#include "lowering/vendor_lowering.h"
 #include "analysis/validate.h"
+#include "blas_test_registry.h"
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "plugin/registry.h"
@@ -27,38 +24,14 @@ namespace {
 using T = ir::ScalarType;
 using cplx = std::complex<double>;
 
-// A registry as the CPU plugin fills it: CPU_Multicore + OpenBLAS for the BLAS classes;
-// `with_blas` false leaves the expansions out.
-std::unique_ptr<plugin::Registry> make_registry(bool with_blas, bool blas_loaded) {
-  auto r = std::make_unique<plugin::Registry>("cpu");
-  (void)cpu::register_schedules(*r);
-  (void)cpu::register_cpp_tasklets(*r);
-  if (with_blas) {
-    (void)cpu::register_blas(*r);
-    (void)r->add_vendor_library("libopenblas.so.0", false);
-    r->set_vendor_library_status("libopenblas.so.0", blas_loaded, blas_loaded ? "" : "not loaded");
-  }
-  return r;
-}
-
-// True once libopenblas is loaded into the test JIT session.
-bool openblas() {
-  static bool ok = [] {
-    void* h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
-    if (!h) return false;
-    return session().add_library("libopenblas.so.0").ok();
-  }();
-  return ok;
-}
-
 const plugin::Registry& blas_registry() {
-  static std::unique_ptr<plugin::Registry> r = make_registry(true, true);
+  static std::unique_ptr<plugin::Registry> r = make_blas_registry(true, true);
   return *r;
 }
 
 #define REQUIRE_OPENBLAS()                                                   \
   do {                                                                       \
-    if (!openblas()) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here"; \
+    if (!openblas_in_session()) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here"; \
   } while (0)
 
 LowerOptions with_blas() {
@@ -203,11 +176,11 @@ TEST(CodegenBlas, GemmFallbackForcedByOption) {
 }
 
 TEST(CodegenBlas, GemmFallbackWithoutExpansionOrLibrary) {
-  auto no_expansion = make_registry(false, false);
+  auto no_expansion = make_blas_registry(false, false);
   LowerOptions o;
   o.registry = no_expansion.get();
   gemm_case<double>(o, false);
-  auto not_loaded = make_registry(true, false);
+  auto not_loaded = make_blas_registry(true, false);
   o.registry = not_loaded.get();
   gemm_case<double>(o, false);
   o.registry = nullptr;
@@ -591,6 +564,83 @@ TEST(CodegenBlas, AlphaNamingAMapParameterByLoops) {
 TEST(CodegenBlas, AlphaNamingAMapParameterThroughOpenBlas) {
   REQUIRE_OPENBLAS();
   map_parameter_alpha_case(with_blas(), true);
+}
+
+// DaCe's Gemv: y = alpha * op(A) x + beta * y_in, where y_in reaches the input connector `_y`
+// (DaCe names Gemv's input and output alike). With `in_place` the input is the output's
+// container (what FoldScalingIntoGemm writes: one ?gemv); otherwise another container Y0,
+// which the product must read (it used to read the output instead). Against C++ loops.
+void gemv_with_y_input_case(const LowerOptions& options, bool in_place, bool trans_a, bool expect_blas) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "gemv_y_in";
+  for (const char* d : {"M", "K"}) g->symbols[d] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"M", "K"});
+  const char* x_len = trans_a ? "M" : "K";
+  const char* y_len = trans_a ? "K" : "M";
+  add_array(*g, "X", T::Float64, {x_len});
+  add_array(*g, "Y", T::Float64, {y_len});
+  add_array(*g, "Y0", T::Float64, {y_len});
+  add_scalar(*g, "alpha", T::Float64);
+  add_scalar(*g, "beta", T::Float64);
+  ir::State& s = add_state(*g, *g, "s");
+  auto n = std::make_unique<ir::LibraryNode>();
+  n->label = n->name = "gemv";
+  n->classpath = "dace.libraries.blas.nodes.gemv.Gemv";
+  for (const char* c : {"_A", "_x", "_y"}) n->in_connectors[c] = ir::DType{};
+  n->out_connectors["_y"] = ir::DType{};
+  n->properties["alpha"] = "\"alpha\"";
+  n->properties["beta"] = "\"beta\"";
+  n->properties["transA"] = trans_a ? "true" : "false";
+  n->implementation = "OpenBLAS";
+  const int lib = s.add_node(std::move(n));
+  const std::string yin = in_place ? "Y" : "Y0";
+  edge(s, access(s, "A"), "", lib, "_A", "A[0:M, 0:K]");
+  edge(s, access(s, "X"), "", lib, "_x", std::string("X[0:") + x_len + "]");
+  edge(s, access(s, yin), "", lib, "_y", yin + "[0:" + y_len + "]");
+  edge(s, lib, "_y", access(s, "Y"), "", std::string("Y[0:") + y_len + "]");
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+
+  const int64_t M = 5, K = 7;
+  const double alpha = 1.25, beta = -0.5;
+  const int64_t ylen = trans_a ? K : M;
+  auto a = filled<double>(M * K, 1), x = filled<double>(trans_a ? M : K, 2);
+  auto y = filled<double>(ylen, 3), y0 = filled<double>(ylen, 4);
+  const std::vector<double>& old_y = in_place ? y : y0;
+  std::vector<double> want(ylen);
+  for (int64_t i = 0; i < ylen; ++i) {
+    double acc = 0;
+    if (trans_a)
+      for (int64_t m = 0; m < M; ++m) acc += a[m * K + i] * x[m];
+    else
+      for (int64_t k = 0; k < K; ++k) acc += a[i * K + k] * x[k];
+    want[i] = alpha * acc + beta * old_y[i];
+  }
+  Result<CompiledProgram> p = compile(*g, options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(calls(*p, "cblas_dgemv"), expect_blas);
+  std::map<std::string, ArgValue> values = {
+      {"A", ArgValue::pointer(a.data())},       {"X", ArgValue::pointer(x.data())},
+      {"Y", ArgValue::pointer(y.data())},       {"Y0", ArgValue::pointer(y0.data())},
+      {"alpha", ArgValue::scalar<double>(alpha)}, {"beta", ArgValue::scalar<double>(beta)},
+      {"M", ArgValue::scalar<int64_t>(M)},      {"K", ArgValue::scalar<int64_t>(K)}};
+  ASSERT_TRUE(run(*p, values).ok());
+  expect_near_all(y, want);
+}
+
+TEST(CodegenBlas, GemvUpdatesYInPlaceThroughOpenBlas) {
+  REQUIRE_OPENBLAS();
+  gemv_with_y_input_case(with_blas(), true, false, true);
+  gemv_with_y_input_case(with_blas(), true, true, true);
+}
+
+// Y0 is not Y: the run-time place test takes the loops, which read Y0.
+TEST(CodegenBlas, GemvReadsItsYInputWhenItIsAnotherContainer) {
+  gemv_with_y_input_case(with_blas(), false, false, openblas_in_session());
+  gemv_with_y_input_case(with_blas(), false, true, openblas_in_session());
+  LowerOptions o = with_blas();
+  o.use_vendor_libraries = false;
+  gemv_with_y_input_case(o, false, false, false);
 }
 
 // alpha "2 * alpha" is no number and no name: refused naming it (it used to become 1).

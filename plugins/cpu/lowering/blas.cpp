@@ -151,6 +151,8 @@ BlasPlan plan_gemv(Frame& f, const MatMulOperands& m, const std::shared_ptr<Blas
   llvm::Value* ok = b.CreateOr(m_row, blas->col_fit(M));
   for (llvm::Value* v : {M.rows, M.cols, ld_m}) ok = b.CreateAnd(ok, blas->fits_int(v));
   ok = b.CreateAnd(ok, b.CreateAnd(blas->inc_ok(vec.strides[0]), blas->inc_ok(m.c.strides[0])));
+  // ?gemv reads y where it writes it: a C input must be C itself.
+  if (m.cin && !m.beta.is(0.0)) ok = b.CreateAnd(ok, same_place(b, *m.cin, m.c));
   BlasPlan plan;
   plan.ok = ok;
   // mat and vec are members of m, which outlives the plan like f does.
@@ -201,8 +203,6 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
     };
     return plan;
   }
-  // Vector forms with a separate C input keep the loops (only gemm's in-place update is common).
-  if (c_in_place) return std::nullopt;
   if (operand_rank(m, 2, 1) && rc == 1) return plan_gemv(f, m, blas, m.a, m.b, kNoTrans);  // y = A x
   if (operand_rank(m, 1, 2) && rc == 1) return plan_gemv(f, m, blas, m.b, m.a, kTrans);    // y = x B = B^T x
   if (operand_rank(m, 1, 1) && rc == 0) {  // dot product into one element
@@ -221,7 +221,8 @@ std::optional<BlasPlan> plan_blas(Frame& f, const MatMulOperands& m) {
       };
       if (!m.alpha.is(1.0)) r = mul(factor_value(ib, m.alpha, t), r);
       if (!m.beta.is(0.0)) {
-        llvm::Value* cur = load_scalar(ib, m.c.base, t).value;
+        // C's input may be another container: the result is stored only after it is read.
+        llvm::Value* cur = load_scalar(ib, m.cin ? m.cin->base : m.c.base, t).value;
         llvm::Value* updated = add(m.beta.is(1.0) ? cur : mul(factor_value(ib, m.beta, t), cur), r);
         // A beta that is 0 at run time ignores C, as ?gemv/?gemm and the loop nest do.
         llvm::Value* beta_is_zero = factor_is_zero_at_run_time(ib, m.beta, t);
