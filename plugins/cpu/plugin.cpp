@@ -45,6 +45,8 @@ int32_t register_cpu(dace_plugin_registry_t* handle) {
       {"dace_cpu_num_threads", address_of(&dace_cpu_num_threads)},
       {"dace_cpu_set_num_threads", address_of(&dace_cpu_set_num_threads)},
       {"dace_cpu_thread_num", address_of(&dace_cpu_thread_num)},
+      {"dace_cpu_vendor_threads_begin", address_of(&dace_cpu_vendor_threads_begin)},
+      {"dace_cpu_vendor_threads_end", address_of(&dace_cpu_vendor_threads_end)},
       {"dace_cpu_atomic_add_f64", address_of(&dace_cpu_atomic_add_f64)},
       {"dace_cpu_atomic_add_f32", address_of(&dace_cpu_atomic_add_f32)},
       {"dace_cpu_atomic_add_i64", address_of(&dace_cpu_atomic_add_i64)},

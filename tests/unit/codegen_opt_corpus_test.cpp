@@ -154,7 +154,8 @@ TEST(CorpusOptErrors, UnrecognizedCppTaskletsAreUnsupported) {
 
 // DaCe's doitgen: a CPU_Multicore map over r (Default schedule) whose body is one C++ tasklet
 // calling cblas_dgemm. Each iteration is a whole product, so the map gets the dynamic schedule
-// (plugins/cpu/lowering/parallel_map.cpp, map_schedule), not static blocks.
+// (plugins/cpu/lowering/parallel_map.cpp, map_schedule), not static blocks. The parallel_for
+// sits between dace_cpu_vendor_threads_begin and end (OpenBLAS single-threaded in the team).
 TEST(CorpusOptSchedules, BlasCallPerIterationIsDynamic) {
   fs::path dir = fs::path(LIBDACE_CORPUS_DIR) / "doitgen";
   if (!fs::exists(dir / "doitgen.opt.sdfg")) GTEST_SKIP() << "corpus not found";
@@ -167,7 +168,15 @@ TEST(CorpusOptSchedules, BlasCallPerIterationIsDynamic) {
   ASSERT_TRUE(prog.ok()) << prog.error().message;
   EXPECT_NE(prog->ir.find("@cblas_dgemm("), std::string::npos);
   EXPECT_EQ(parallel_for_schedules(prog->ir), std::vector<int>{1});
+  const size_t begin = prog->ir.find("call i32 @dace_cpu_vendor_threads_begin(");
+  const size_t fork = prog->ir.find("call void @dace_cpu_parallel_for(");
+  const size_t end = prog->ir.find("call void @dace_cpu_vendor_threads_end(");
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_LT(begin, fork);
+  EXPECT_LT(fork, end);
   run_corpus_case(dir.string(), **sdfg, *prog);
+  EXPECT_EQ(open_vendor_thread_regions(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOpt, ::testing::ValuesIn(opt_files()),

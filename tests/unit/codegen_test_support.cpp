@@ -43,9 +43,21 @@ extern "C" void test_parallel_for(Body fn, void* closure, int64_t begin, int64_t
   for (auto& th : pool) th.join();
 }
 
+// Stand-ins for the runtime's vendor-thread bracket (dace_cpu_vendor_threads_begin/end):
+// they count the regions that are open, so a test sees each begin matched by its end.
+std::atomic<int64_t> g_vendor_regions{0};
+extern "C" int32_t test_vendor_threads_begin(int64_t, int32_t) {
+  ++g_vendor_regions;
+  return 1;
+}
+extern "C" void test_vendor_threads_end(int32_t token) {
+  if (token != 0) --g_vendor_regions;
+}
+
 }  // namespace
 
 int64_t parallel_calls() { return g_parallel_calls.load(); }
+int64_t open_vendor_thread_regions() { return g_vendor_regions.load(); }
 
 jit::JitSession& session() {
   static std::unique_ptr<jit::JitSession> s = [] {
@@ -57,6 +69,8 @@ jit::JitSession& session() {
     // DACE_TEST_REAL_RUNTIME=1 uses the CPU plugin's runtime when the process has it linked.
     void* real = std::getenv("DACE_TEST_REAL_RUNTIME") ? dlsym(RTLD_DEFAULT, "dace_cpu_parallel_for") : nullptr;
     (void)(*r)->define_runtime_symbol("dace_cpu_parallel_for", real ? real : reinterpret_cast<void*>(&test_parallel_for));
+    (void)(*r)->define_runtime_symbol("dace_cpu_vendor_threads_begin", reinterpret_cast<void*>(&test_vendor_threads_begin));
+    (void)(*r)->define_runtime_symbol("dace_cpu_vendor_threads_end", reinterpret_cast<void*>(&test_vendor_threads_end));
     return std::move(*r);
   }();
   return *s;

@@ -31,6 +31,9 @@ jit::JitSession& session();
 // How many times the stand-in parallel_for ran a body on a worker thread (tests check that
 // parallel maps really went through it).
 int64_t parallel_calls();
+// Vendor-thread regions (dace_cpu_vendor_threads_begin) begun and not yet ended, by the
+// session's stand-ins.
+int64_t open_vendor_thread_regions();
 
 // Lowering options of the codegen tests: small parallel maps still go through the stand-in
 // runtime (LowerOptions::inline_small_parallel_maps off), so small test sizes exercise the

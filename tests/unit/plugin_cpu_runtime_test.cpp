@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include <dlfcn.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -42,6 +43,8 @@ struct Runtime {
   int32_t (*num_threads)() = nullptr;
   void (*set_num_threads)(int32_t) = nullptr;
   int32_t (*thread_num)() = nullptr;
+  int32_t (*vendor_threads_begin)(int64_t, int32_t) = nullptr;
+  void (*vendor_threads_end)(int32_t) = nullptr;
   double (*add_f64)(double*, double) = nullptr;
   float (*add_f32)(float*, float) = nullptr;
   int64_t (*add_i64)(int64_t*, int64_t) = nullptr;
@@ -79,6 +82,8 @@ const Runtime* runtime(std::string* why) {
     bind(registry, "dace_cpu_num_threads", rt.num_threads);
     bind(registry, "dace_cpu_set_num_threads", rt.set_num_threads);
     bind(registry, "dace_cpu_thread_num", rt.thread_num);
+    bind(registry, "dace_cpu_vendor_threads_begin", rt.vendor_threads_begin);
+    bind(registry, "dace_cpu_vendor_threads_end", rt.vendor_threads_end);
     bind(registry, "dace_cpu_atomic_add_f64", rt.add_f64);
     bind(registry, "dace_cpu_atomic_add_f32", rt.add_f32);
     bind(registry, "dace_cpu_atomic_add_i64", rt.add_i64);
@@ -143,9 +148,10 @@ TEST(PluginCpuRuntime, PluginRegistersRuntimeAndVendorLibraries) {
         "dace_cpu_atomic_add_f32", "dace_cpu_atomic_add_i64", "dace_cpu_atomic_add_i32",
         "dace_cpu_atomic_min_f64", "dace_cpu_atomic_min_f32", "dace_cpu_atomic_min_i64",
         "dace_cpu_atomic_min_i32", "dace_cpu_atomic_max_f64", "dace_cpu_atomic_max_f32",
-        "dace_cpu_atomic_max_i64", "dace_cpu_atomic_max_i32"})
+        "dace_cpu_atomic_max_i64", "dace_cpu_atomic_max_i32", "dace_cpu_vendor_threads_begin",
+        "dace_cpu_vendor_threads_end"})
     EXPECT_NE(r.find_runtime_symbol(name), nullptr) << name;
-  EXPECT_EQ(r.runtime_symbols().size(), 17u);
+  EXPECT_EQ(r.runtime_symbols().size(), 19u);
   EXPECT_TRUE(r.vendor_library_available("libomp.so.5"));
   std::vector<VendorLibrary> libs = r.vendor_libraries();
   ASSERT_EQ(libs.size(), 3u);  // by name
@@ -476,6 +482,37 @@ TEST(PluginCpuRuntime, NumThreadsSetting) {
   rt->set_num_threads(-5);
   EXPECT_EQ(rt->num_threads(), original);
   EXPECT_EQ(rt->thread_num(), 0);
+}
+
+// OpenBLAS runs single-threaded between begin and end of a region that forks a team, also
+// across overlapping regions, and gets its own count back after the last one; a region that
+// forks no team (one thread, one point) leaves it alone. Read through OpenBLAS's own getter.
+TEST(PluginCpuRuntime, OpenBlasIsSingleThreadedInsideTeams) {
+  DACE_REQUIRE_CPU_RUNTIME(rt);
+  ASSERT_NE(rt->vendor_threads_begin, nullptr);
+  void* blas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!blas) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here";
+  auto get = reinterpret_cast<int (*)()>(dlsym(blas, "openblas_get_num_threads"));
+  auto set = reinterpret_cast<void (*)(int)>(dlsym(blas, "openblas_set_num_threads"));
+  ASSERT_TRUE(get && set);
+  const int before = get();
+  set(3);
+  EXPECT_EQ(rt->vendor_threads_begin(100, 1), 0) << "one thread forks no team";
+  EXPECT_EQ(rt->vendor_threads_begin(1, 2), 0) << "one point forks no team";
+  EXPECT_EQ(get(), 3);
+  const int32_t outer = rt->vendor_threads_begin(100, 2);
+  EXPECT_NE(outer, 0);
+  EXPECT_EQ(get(), 1);
+  const int32_t overlapping = rt->vendor_threads_begin(8, 2);  // another caller's region meanwhile
+  EXPECT_EQ(get(), 1);
+  rt->vendor_threads_end(outer);
+  EXPECT_EQ(get(), 1) << "restored while a region still runs";
+  rt->vendor_threads_end(overlapping);
+  EXPECT_EQ(get(), 3);
+  rt->vendor_threads_end(0);  // a token of no change changes nothing
+  EXPECT_EQ(get(), 3);
+  set(before);
+  dlclose(blas);
 }
 
 struct Nested {

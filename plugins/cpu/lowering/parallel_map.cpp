@@ -7,6 +7,8 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Dominators.h>
 
+#include <set>
+
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
 #include "codegen/private_captures.h"
@@ -47,6 +49,18 @@ llvm::FunctionCallee parallel_for_fn(ModuleContext& mc, const std::string& symbo
   llvm::Type* i32 = llvm::Type::getInt32Ty(mc.ctx);
   return mc.module.getOrInsertFunction(
       symbol, llvm::FunctionType::get(llvm::Type::getVoidTy(mc.ctx), {ptr, ptr, i64, i64, i64, i32, i32}, false));
+}
+
+llvm::FunctionCallee vendor_threads_begin_fn(ModuleContext& mc) {
+  llvm::Type* i64 = llvm::Type::getInt64Ty(mc.ctx);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(mc.ctx);
+  return mc.module.getOrInsertFunction("dace_cpu_vendor_threads_begin", llvm::FunctionType::get(i32, {i64, i32}, false));
+}
+
+llvm::FunctionCallee vendor_threads_end_fn(ModuleContext& mc) {
+  llvm::Type* i32 = llvm::Type::getInt32Ty(mc.ctx);
+  return mc.module.getOrInsertFunction("dace_cpu_vendor_threads_end",
+                                       llvm::FunctionType::get(llvm::Type::getVoidTy(mc.ctx), {i32}, false));
 }
 
 llvm::Function* body_function(ModuleContext& mc, const std::string& base) {
@@ -115,18 +129,30 @@ int64_t point_cost(llvm::Function* kernel, size_t depth) {
 // 15-18 % of the dgemm samples; with dynamic pieces 27-29 %, and a preempted helper holds one
 // small piece. Which indices each body call runs changes, not what they compute.
 // `cost` is point_cost(kernel, depth), computed once per map by the caller.
-bool coarse_iterations(llvm::Function* kernel, int64_t cost) {
-  if (cost == 0) return true;
-  // DaCe's OpenBLAS/LAPACKE tasklets (cblas_tasklet.cpp, lapacke_tasklet.cpp) call the vendor
-  // library straight from the map's body, which point_cost counts as a cheap math call.
-  for (llvm::BasicBlock& bb : *kernel)
+// Whether `fn` or a function of the module it calls (an outlined scope, a nested SDFG) calls
+// the BLAS or LAPACKE vendor library.
+bool calls_vendor_library(llvm::Function* fn, std::set<llvm::Function*>& seen) {
+  if (!seen.insert(fn).second) return false;
+  for (llvm::BasicBlock& bb : *fn)
     for (llvm::Instruction& inst : bb)
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&inst))
         if (llvm::Function* callee = call->getCalledFunction()) {
           llvm::StringRef name = callee->getName();
           if (name.starts_with("cblas_") || name.starts_with("LAPACKE_")) return true;
+          if (!callee->isDeclaration() && calls_vendor_library(callee, seen)) return true;
         }
   return false;
+}
+
+bool calls_vendor_library(llvm::Function* fn) {
+  std::set<llvm::Function*> seen;
+  return calls_vendor_library(fn, seen);
+}
+
+bool coarse_iterations(llvm::Function* kernel, int64_t cost) {
+  // DaCe's OpenBLAS/LAPACKE tasklets (cblas_tasklet.cpp, lapacke_tasklet.cpp) call the vendor
+  // library straight from the map's body, which point_cost counts as a cheap math call.
+  return cost == 0 || calls_vendor_library(kernel);
 }
 
 int32_t map_schedule(const ir::MapScope& map, llvm::Function* kernel, int64_t cost) {
@@ -152,7 +178,7 @@ llvm::Value* map_points(Frame& outer, const ir::MapScope& map, size_t ncollapse,
 // before the map) and the kernel's point_cost (0: never inline).
 Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::Function* fn, llvm::Value* total,
                     int64_t chunk, int32_t schedule, int64_t threads, const std::function<llvm::Value*()>& points_of,
-                    int64_t point_work) {
+                    int64_t point_work, bool vendor_calls) {
   ModuleContext& mc = outer.mc;
   // Maps that name their thread count keep their team whatever their size.
   const bool may_inline = threads <= 0 && mc.options.inline_small_parallel_maps;
@@ -180,9 +206,15 @@ Status call_runtime(const std::string& entry, Frame& outer, Frame& body, llvm::F
     outer.b.CreateBr(done);
     outer.b.SetInsertPoint(team_bb);
   }
-  outer.b.CreateCall(parallel_for_fn(mc, entry),
-                     {fn, closure, outer.b.getInt64(0), total, outer.b.getInt64(std::max<int64_t>(0, chunk)),
-                      outer.b.getInt32(schedule), outer.b.getInt32(static_cast<int32_t>(std::clamp<int64_t>(threads, 0, 1 << 20)))});
+  llvm::Value* team = outer.b.getInt32(static_cast<int32_t>(std::clamp<int64_t>(threads, 0, 1 << 20)));
+  // A body calling OpenBLAS: its own threads on top of the team's oversubscribe the cores
+  // (dace_cpu_vendor_threads_begin). The inline path above keeps OpenBLAS's threads.
+  llvm::Value* vendor_token = nullptr;
+  if (vendor_calls) vendor_token = outer.b.CreateCall(vendor_threads_begin_fn(mc), {total, team});
+  outer.b.CreateCall(parallel_for_fn(mc, entry), {fn, closure, outer.b.getInt64(0), total,
+                                                  outer.b.getInt64(std::max<int64_t>(0, chunk)),
+                                                  outer.b.getInt32(schedule), team});
+  if (vendor_token) outer.b.CreateCall(vendor_threads_end_fn(mc), {vendor_token});
   if (done) {
     outer.b.CreateBr(done);
     outer.b.SetInsertPoint(done);
@@ -259,7 +291,8 @@ Status emit_parallel_loop(const std::string& entry, StateEmitter& se, llvm::Valu
   se.f = &outer;
   if (!s.ok()) return s;
   llvm::Function* kernel = split_kernel(body, fn);
-  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, [total] { return total; }, point_cost(kernel, 1));
+  return call_runtime(entry, outer, body, fn, total, 0, 0, 0, [total] { return total; }, point_cost(kernel, 1),
+                      calls_vendor_library(kernel));
 }
 
 Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int entry, const ir::MapScope& map) {
@@ -326,7 +359,8 @@ Status emit_parallel_map(const std::string& runtime_entry, StateEmitter& se, int
   // inline-or-fork decision.
   const int64_t cost = point_cost(kernel, 1 + map.params.size() - ncollapse);
   return call_runtime(runtime_entry, outer, body, fn, total, map.omp_chunk_size, map_schedule(map, kernel, cost),
-                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); }, cost);
+                      map.omp_num_threads, [&] { return map_points(outer, map, ncollapse, total); }, cost,
+                      calls_vendor_library(kernel));
 }
 
 }  // namespace

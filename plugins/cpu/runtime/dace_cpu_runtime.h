@@ -73,6 +73,16 @@ DACE_CPU_API void dace_cpu_set_num_threads(int32_t n);
 /* 0-based id of the calling thread in the innermost team (0 outside parallel code). */
 DACE_CPU_API int32_t dace_cpu_thread_num(void);
 
+/* A vendor library's own threads inside a team. A parallel_for whose body calls OpenBLAS
+ * would have every member's call wake OpenBLAS's own worker threads too (team x OpenBLAS
+ * threads on the cores). Called around such a parallel_for with its point count and
+ * num_threads: when a team would run (more than one thread and one point), OpenBLAS runs
+ * single-threaded until the matching end, process-wide (OpenBLAS 0.3.21 has one thread count
+ * for all callers), and its previous count comes back after the last overlapping region.
+ * Returns the token for end: 0 when nothing was changed (no team, or OpenBLAS not loaded). */
+DACE_CPU_API int32_t dace_cpu_vendor_threads_begin(int64_t points, int32_t num_threads);
+DACE_CPU_API void dace_cpu_vendor_threads_end(int32_t token);
+
 /* Atomic read-modify-write for write-conflict resolution; each returns the old value.
  * min/max store `value` only when it compares strictly less (greater) than the stored
  * value, so a NaN value never replaces anything. */
