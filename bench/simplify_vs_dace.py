@@ -12,9 +12,13 @@ For each `<kernel>.raw.sdfg` of the corpus (default ../shared/sdfg-corpus), in t
     and validate libdace's output.
 
 Usage: python3 bench/simplify_vs_dace.py --dace-cli build/bin/dace [--corpus DIR]
-       [--dace-python .venv-dace/bin/python] [--repeat 5] [--json OUT.json]
+       [--dace-python .venv-dace/bin/python] [--repeat 5] [--json OUT.json] [--max-ms MS]
+       [--kernels k1,k2]
 Prints one table row per kernel and the geometric mean of DaCe time / libdace time. Exit 1 if
-an output mismatches or DaCe refuses libdace's output. Not part of CI (DaCe's simplify takes
+an output mismatches, DaCe refuses libdace's output, or (with --max-ms, issue 10's bound of
+20 ms) libdace's best simplify time of a kernel exceeds MS; the table is printed in full
+first and each kernel over the bound is named. Time on a quiet machine: the bound is about
+libdace, not about a loaded host. Not part of CI (DaCe's simplify takes
 seconds per kernel); tests/unit covers simplify's correctness.
 """
 import argparse
@@ -91,9 +95,17 @@ def main():
     ap.add_argument('--dace-python', default=os.path.join(ROOT, '.venv-dace', 'bin', 'python'))
     ap.add_argument('--repeat', type=int, default=5)
     ap.add_argument('--json')
+    ap.add_argument('--max-ms', type=float, help="exit 1 if libdace's simplify takes longer on a kernel")
+    ap.add_argument('--kernels', default='', help='comma-separated subset of the corpus kernels')
     args = ap.parse_args()
 
     raws = sorted(glob.glob(os.path.join(args.corpus, '*', '*.raw.sdfg')))
+    if args.kernels:
+        wanted = args.kernels.split(',')
+        unknown = sorted(set(wanted) - {os.path.basename(r).split('.')[0] for r in raws})
+        if unknown:
+            sys.exit(f'no raw SDFG for {", ".join(unknown)} under {args.corpus}')
+        raws = [r for r in raws if os.path.basename(r).split('.')[0] in wanted]
     if not raws:
         sys.exit(f'no *.raw.sdfg under {args.corpus}')
     rows, failed = [], False
@@ -135,6 +147,12 @@ def main():
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(rows, f, indent=1)
+    if args.max_ms is not None:
+        slow = [r for r in rows if r['libdace_ms'] > args.max_ms]
+        for r in slow:
+            print(f'OVER {r["kernel"]}: libdace simplify {r["libdace_ms"]:.2f} ms > {args.max_ms:g} ms')
+        print(f'--max-ms {args.max_ms:g}: {len(slow)} of {len(rows)} kernels over the bound')
+        failed |= bool(slow)
     sys.exit(1 if failed else 0)
 
 
