@@ -44,8 +44,18 @@ std::string joined(const std::vector<std::string>& v) {
   return out;
 }
 
-// TrivialMapElimination at the maps that enclose a distributed product (at any depth), and
-// nowhere else: other maps of the program stay as the user wrote them.
+// Whether `n` is a distributed product or a nested SDFG holding one (at any depth).
+bool holds_distributed_product(const ir::Node* n) {
+  if (is_distributed_product(n)) return true;
+  if (n->kind != ir::NodeKind::NestedSDFG) return false;
+  const auto* nested = static_cast<const ir::NestedSDFGNode*>(n);
+  return nested->sdfg && has_distributed_products(*nested->sdfg);
+}
+
+// TrivialMapElimination at the maps that enclose a distributed product (at any depth, nested
+// SDFGs included: DaCe's frontend writes a map's body as a nested SDFG of several states, which
+// only InlineMultistateSDFG inlines, and only outside scopes), and nowhere else: other maps of
+// the program stay as the user wrote them.
 class TrivialMapsAroundProducts final : public transform::TrivialMapElimination {
  protected:
   void state_matches(const ir::State& state, const transform::ScopeTree& scopes,
@@ -54,7 +64,7 @@ class TrivialMapsAroundProducts final : public transform::TrivialMapElimination 
     TrivialMapElimination::state_matches(state, scopes, maps);
     for (std::vector<int>& m : maps) {
       bool encloses = false;
-      for (int n : scopes.scope_nodes(m[0])) encloses = encloses || is_distributed_product(state.node(n));
+      for (int n : scopes.scope_nodes(m[0])) encloses = encloses || holds_distributed_product(state.node(n));
       if (encloses) out.push_back(std::move(m));
     }
   }

@@ -16,7 +16,9 @@ gemm_pblas_f64 / gemm_pblas_c64 are plain `C[:] = A @ B` programs whose MatMul D
 which DaCe 1.0.2 fails to expand); matmul_pblas_c128 keeps the MatMul node with implementation
 "PBLAS". libdace's ExpandGemmPBLAS turns each into the BCScatter -> Pgemm -> BCGather program.
 matmul_pblas_map1_f64 is such a MatMul inside a map of one iteration (the compile pipeline removes
-the map first), matmul_pblas_nested_f64 one inside a nested SDFG (the pipeline inlines it first).
+the map first), matmul_pblas_nested_f64 one inside a nested SDFG (the pipeline inlines it first),
+matmul_pblas_map1_nested_f64 the map of one iteration written without simplify: its body is a
+nested SDFG of several states inside the map (the pipeline removes the map, then inlines).
 bc_vector_f64 scatters and gathers a vector (DaCe's 1-D BCScatter / BCGather).
 """
 import os
@@ -95,6 +97,12 @@ def matmul_pblas_map1_f64(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.
 
 
 @dace.program
+def matmul_pblas_map1_nested_f64(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.float64[M, N]):
+    for i in dace.map[0:1]:  # written without simplify: the map's body is a nested SDFG of several states
+        C[:] = A @ B
+
+
+@dace.program
 def pblas_product_callee(A: dace.float64[M, K], B: dace.float64[K, N], C: dace.float64[M, N]):
     C[:] = A @ B
 
@@ -123,7 +131,8 @@ def write_pblas_products(out):
     from dace.libraries.blas.nodes.matmul import MatMul
     for prog, specialize, simplify in ((gemm_pblas_f64, True, True), (gemm_pblas_c64, True, True),
                                        (matmul_pblas_c128, False, True), (matmul_pblas_map1_f64, False, True),
-                                       (matmul_pblas_nested_f64, False, False)):
+                                       (matmul_pblas_nested_f64, False, False),
+                                       (matmul_pblas_map1_nested_f64, False, False)):
         sdfg = prog.to_sdfg(simplify=simplify)
         if specialize:
             sdfg.expand_library_nodes(recursive=False)  # MatMul -> Gemm (SpecializeMatMul)

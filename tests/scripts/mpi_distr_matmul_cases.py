@@ -53,12 +53,15 @@ M, K, N = 8, 12, 16  # divisible by every grid extent used (1, 2, 4); A is not s
 PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
 # Gemm / MatMul nodes with implementation "PBLAS", expanded by libdace's ExpandGemmPBLAS.
 # matmul_pblas_map1_f64: the MatMul inside a map of one iteration, which the pipeline removes first;
-# matmul_pblas_nested_f64: inside a nested SDFG (a called program), which the pipeline inlines first.
+# matmul_pblas_nested_f64: inside a nested SDFG (a called program), which the pipeline inlines first;
+# matmul_pblas_map1_nested_f64: the map of one iteration without simplify, its body a nested SDFG of
+# several states (the pipeline removes the map, then inlines).
 PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128,
-                  "matmul_pblas_map1_f64": np.float64, "matmul_pblas_nested_f64": np.float64}
+                  "matmul_pblas_map1_f64": np.float64, "matmul_pblas_nested_f64": np.float64,
+                  "matmul_pblas_map1_nested_f64": np.float64}
 # Without simplify the product goes to a transient that is then copied into C on every rank; the
 # gather writes that transient on rank 0 only (DaCe's BCGather), so only rank 0's C is defined.
-ROOT_ONLY_DEFINED = {"matmul_pblas_nested_f64"}
+ROOT_ONLY_DEFINED = {"matmul_pblas_nested_f64", "matmul_pblas_map1_nested_f64"}
 
 # distr_matmul_blocks_f64: explicit blocks MB x KB (A), KB x NB (B), MB x NB (C) smaller than a
 # process's share, so every process holds several blocks (the cyclic wrap: block i of A's rows

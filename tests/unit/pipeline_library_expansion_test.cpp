@@ -229,6 +229,30 @@ TEST(PipelineLibraryExpansion, ProductInAMapOfOneIterationIsExpanded) {
   EXPECT_NE(products[0].find("(LibraryNode \"" + label + "\")"), std::string::npos) << products[0];
 }
 
+// The same program written without simplify (DaCe 1.0.2's frontend): the map of one iteration
+// holds a nested SDFG of three states with the product. InlineMultistateSDFG does not inline
+// inside a map, so the map has to go first although the product is not directly in it.
+TEST(PipelineLibraryExpansion, ProductInANestedSdfgInAMapOfOneIterationIsExpanded) {
+  std::unique_ptr<ir::SDFG> g = dace_written("matmul_pblas_map1_nested_f64");
+  ASSERT_TRUE(g);
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  ASSERT_EQ(transform::testing::count_nodes(*g, ir::NodeKind::MapEntry), 1);
+  ASSERT_EQ(transform::testing::count_nodes(*g, ir::NodeKind::NestedSDFG), 1);
+  std::unique_ptr<ir::SDFG> compiled;
+  std::vector<std::string> products;
+  Status s = pipeline::expand_for_compile(*g, compiled, &products);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(compiled);
+  const std::map<std::string, int> want{{"BlockCyclicScatter", 2}, {"Pgemm", 1}, {"BlockCyclicGather", 1}};
+  EXPECT_EQ(library_classes(*compiled), want);
+  EXPECT_EQ(transform::testing::count_nodes(*compiled, ir::NodeKind::MapEntry), 0) << "the map of one iteration is gone";
+  EXPECT_EQ(transform::testing::count_nodes(*compiled, ir::NodeKind::NestedSDFG), 0) << "the nested SDFG is inlined";
+  EXPECT_EQ(compiled->symbols.count("Px"), 1u) << "the grid's symbols belong to the root";
+  EXPECT_EQ(compiled->symbols.count("Py"), 1u);
+  ASSERT_EQ(products.size(), 1u);
+  EXPECT_EQ(products[0].rfind("sdfg \"" + compiled->name + "\" / state ", 0), 0u) << products[0];
+}
+
 // The same map with two iterations would run the collective twice per rank, possibly from
 // two threads: refused, naming the product and the map.
 TEST(PipelineLibraryExpansion, ProductInAMapOfTwoIterationsIsRefusedNamingTheMap) {
