@@ -42,7 +42,7 @@ bool vendor_implementation(const LowerOptions& options, const std::string& class
   return lib.empty() || options.registry->vendor_library_available(lib);
 }
 
-std::string options_fingerprint(const LowerOptions& options) {
+std::string options_fingerprint_for(const LowerOptions& options, const std::set<std::string>* classes) {
   std::string s = "par=" + std::to_string(options.parallelize_default_maps) +
                   ";noalias=" + std::to_string(options.noalias_arguments) +
                   ";fast=" + std::to_string(options.fast_math) +
@@ -58,14 +58,18 @@ std::string options_fingerprint(const LowerOptions& options) {
   // their vendor libraries did not load or vendor libraries are off.
   s += ";vendor=" + std::to_string(options.use_vendor_libraries) + ";lowerings=";
   if (options.registry)
-    for (const std::string& cls : options.registry->expansion_classes())
+    for (const std::string& cls : options.registry->expansion_classes()) {
+      if (classes && !classes->count(cls)) continue;
       for (const std::string& name : options.registry->expansion_implementations(cls)) {
         std::shared_ptr<const plugin::LibraryExpansion> impl = options.registry->find_expansion(cls, name);
-        if (!impl || !impl->lowers_to_ir()) continue;
+        if (!impl || !impl->lowers_to_ir() || impl->lowers_device_operands()) continue;
         s += cls + ":" + name + "=" + (vendor_implementation(options, cls, name) ? "1" : "0") + ",";
       }
+    }
   return s;
 }
+
+std::string options_fingerprint(const LowerOptions& options) { return options_fingerprint_for(options, nullptr); }
 
 PluginLowering plugin_lowering(const LowerOptions& options, const ir::LibraryNode& node, bool device_operands) {
   if (!options.registry) return nullptr;

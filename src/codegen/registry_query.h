@@ -4,6 +4,7 @@
 // registry there is none of these: maps run sequentially, library nodes as loops.
 #pragma once
 #include <memory>
+#include <set>
 #include <string>
 
 #include "codegen/options.h"
@@ -12,6 +13,12 @@
 #include "plugin/interfaces.h"
 
 namespace dace::codegen {
+
+// options_fingerprint (lower.h) for a program whose library classes are `classes`: only their
+// host implementations are listed, so the key does not depend on which other plugins the
+// context loaded before, nor opens vendor libraries the program does not use; null: every
+// class the registry knows.
+std::string options_fingerprint_for(const LowerOptions& options, const std::set<std::string>* classes);
 
 // The host's parallel schedule: the first registered schedule (by name) whose lowering
 // hosts_default_maps(); null without a registry or such a schedule.

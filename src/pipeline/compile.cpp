@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "analysis/validate.h"
@@ -131,7 +132,9 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
     in.libdace_version = LIBDACE_VERSION_STRING;  // defined for the library target (CMakeLists.txt)
     in.libdace_build_id = plugin::build_id();
     in.plugins = backend.plugins_fingerprint;
-    in.lowering = codegen::options_fingerprint(lo);
+    std::set<std::string> classes;  // the program's library classes, nested SDFGs included
+    for (const auto& [classpath, implementation] : plugin_needs(g).library_nodes) classes.insert(classpath);
+    in.lowering = codegen::options_fingerprint_for(lo, &classes);
     in.opt_level = request.opt_level;
     in.fast_math = lo.fast_math;
     in.vector_math_library = session.has_vector_math_library();

@@ -383,3 +383,42 @@ TEST(CApiProgramCache, SwappedEntriesAreMissesNotTheOtherProgram) {
 }
 
 }  // namespace
+
+// A program's key lists only its own library classes' implementations: compiling a GPU program
+// first (which makes the context load the CUDA plugin and its cuBLAS lowerings) must not change
+// the key of a host program compiled after it in the same context.
+TEST(CApiProgramCache, KeyDoesNotDependOnPluginsLoadedBefore) {
+  const std::string dir = fresh_dir("history");
+  dace_sdfg_t* host = make_axpb("axpb");
+  dace_compile_options_t o = DACE_COMPILE_OPTIONS_INIT;
+  o.opt_level = 1;
+  o.cache_dir = dir.c_str();
+  EXPECT_EQ(compile_fresh(host, o).cache_hit, 0);
+  ASSERT_EQ(entries(dir).size(), 1u);
+
+  dace_context_t* ctx = nullptr;
+  ASSERT_DACE_OK(dace_context_create(&ctx));
+  dace_sdfg_t* gpu = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_load_file(&gpu, LIBDACE_CORPUS_DIR "/gemm/gemm.gpu.sdfg"));
+  dace_compile_options_t go = o;
+  go.emulate_device = 1;
+  dace_program_t* gp = nullptr;
+  if (dace_program_compile(&gp, ctx, gpu, &go) != DACE_OK) {
+    const std::string why = dace_last_error_message();
+    dace_sdfg_release(gpu);
+    dace_sdfg_release(host);
+    dace_context_release(ctx);
+    fs::remove_all(dir);
+    GTEST_SKIP() << "the GPU program does not compile here (no CUDA plugin?): " << why;
+  }
+  dace_program_t* p = nullptr;
+  ASSERT_DACE_OK(dace_program_compile(&p, ctx, host, &o));
+  EXPECT_EQ(stats_of(p).cache_hit, 1) << "the host program's key changed after a GPU program loaded its plugin";
+  expect_axpb(p, 2);
+  dace_program_release(p);
+  dace_program_release(gp);
+  dace_sdfg_release(gpu);
+  dace_sdfg_release(host);
+  dace_context_release(ctx);
+  fs::remove_all(dir);
+}
