@@ -399,7 +399,8 @@ TEST(CApiProgramCache, KeyDoesNotDependOnPluginsLoadedBefore) {
   dace_context_t* ctx = nullptr;
   ASSERT_DACE_OK(dace_context_create(&ctx));
   dace_sdfg_t* gpu = nullptr;
-  ASSERT_DACE_OK(dace_sdfg_load_file(&gpu, LIBDACE_CORPUS_DIR "/gemm/gemm.gpu.sdfg"));
+  const std::string gpu_path = std::string(LIBDACE_CORPUS_DIR) + "/gemm/gemm.gpu.sdfg";
+  ASSERT_DACE_OK(dace_sdfg_load_file(&gpu, gpu_path.c_str()));
   dace_compile_options_t go = o;
   go.emulate_device = 1;
   dace_program_t* gp = nullptr;
