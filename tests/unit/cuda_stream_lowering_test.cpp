@@ -10,6 +10,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,6 +116,66 @@ std::unique_ptr<ir::SDFG> chain_sdfg() {
   return g;
 }
 
+// One state: five host arguments H0..H4 copied into GPU_Global transients D0..D4 (their
+// access nodes made in reverse, so the core, which emits a copy with its destination, issues
+// the copies in the opposite order of the plan's), one kernel Z = sum 10^k Dk. Five chains on
+// four streams: D0 and D4 share stream 0, and the kernel must wait for both copies.
+std::unique_ptr<ir::SDFG> five_copies_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "stream_five_copies";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "Z", T::Float64, {"N"});
+  g->arrays.at("Z").storage = ir::StorageType::GPU_Global;
+  ir::State& s = add_state(*g, *g, "five");
+  std::vector<int> host, device(5);
+  for (int k = 0; k < 5; ++k) {
+    add_array(*g, "H" + std::to_string(k), T::Float64, {"N"});
+    add_array(*g, "D" + std::to_string(k), T::Float64, {"N"}, true);
+    g->arrays.at("D" + std::to_string(k)).storage = ir::StorageType::GPU_Global;
+    host.push_back(access(s, "H" + std::to_string(k)));
+  }
+  for (int k = 4; k >= 0; --k) device[k] = access(s, "D" + std::to_string(k));
+  for (int k = 0; k < 5; ++k) edge(s, host[k], "", device[k], "", "H" + std::to_string(k) + "[0:N]");
+  auto [entry, exit] = map(s, {"i"}, "0:N", S::GPU_Device);
+  int t = tasklet(s, "z = d0 + 10 * d1 + 100 * d2 + 1000 * d3 + 10000 * d4", {"d0", "d1", "d2", "d3", "d4"}, {"z"});
+  for (int k = 0; k < 5; ++k) {
+    const std::string d = "D" + std::to_string(k);
+    edge_in(s, device[k], entry, t, "d" + std::to_string(k), d + "[0:N]", d + "[i]");
+  }
+  edge_out(s, t, "z", exit, access(s, "Z"), "Z[i]", "Z[0:N]");
+  return g;
+}
+
+// One state: a one-point kernel writes GS = 10 A[0] (a GPU_Global scalar), GS is copied to the
+// host scalar HS, and a kernel gets HS by value: B = A + HS. An independent kernel C = A + 1
+// makes the state concurrent. The host reads HS for the launch: the copy must be complete.
+std::unique_ptr<ir::SDFG> scalar_back_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "stream_scalar_back";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  for (const char* a : {"A", "B", "C"}) {
+    add_array(*g, a, T::Float64, {"N"});
+    g->arrays.at(a).storage = ir::StorageType::GPU_Global;
+  }
+  add_scalar(*g, "GS", T::Float64, true);
+  g->arrays.at("GS").storage = ir::StorageType::GPU_Global;
+  add_scalar(*g, "HS", T::Float64, true);
+  ir::State& s = add_state(*g, *g, "scalar_back");
+  int gs = access(s, "GS"), hs = access(s, "HS");
+  auto [e1, x1] = map(s, {"i"}, "0:1", S::GPU_Device);
+  int t1 = tasklet(s, "o = 10 * a", {"a"}, {"o"});
+  edge_in(s, access(s, "A"), e1, t1, "a", "A[0:1]", "A[i]");
+  edge_out(s, t1, "o", x1, gs, "GS[0]", "GS[0]");
+  edge(s, gs, "", hs, "", "GS[0]");
+  kernel(s, access(s, "A"), "A", access(s, "C"), "C", "a + 1", "kc");
+  auto [e2, x2] = map(s, {"i"}, "0:N", S::GPU_Device);
+  int t2 = tasklet(s, "b = a + h", {"a", "h"}, {"b"});
+  edge_in(s, access(s, "A"), e2, t2, "a", "A[0:N]", "A[i]");
+  edge_in(s, hs, e2, t2, "h", "HS[0]", "HS[0]");
+  edge_out(s, t2, "b", x2, access(s, "B"), "B[i]", "B[0:N]");
+  return g;
+}
+
 // The host IR of `g` lowered for the device (PTX) with `max_streams` (0: the default).
 std::string host_ir(const ir::SDFG& g, int32_t max_streams) {
   LowerOptions o = parallel_test_options();
@@ -180,6 +241,40 @@ TEST_P(CudaStreamLowering, AChainMatchesLoops) {
                        {"N", ArgValue::scalar<int64_t>(n)}});
   ASSERT_TRUE(st.ok()) << st.error().message;
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(r[i], 2 * (a[i] + 1)) << i;
+}
+
+// Fails without a wait for every producer on another stream: the kernel waited only for the
+// copy planned last on the stream two copies share, which the core queued first.
+TEST_P(CudaStreamLowering, FiveCopiesIntoOneKernelAreAllWaitedFor) {
+  REQUIRE_CUDA_TARGET();
+  Result<CompiledProgram> p = compile_on(*five_copies_sdfg(), GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 333;
+  std::vector<std::vector<double>> h;
+  for (int k = 0; k < 5; ++k) h.push_back(iota_values(n, 1.0 + k, 0.25 * (k + 1)));
+  std::vector<double> z(n, -1.0);
+  std::map<std::string, ArgValue> args{{"Z", ArgValue::pointer(z.data())}, {"N", ArgValue::scalar<int64_t>(n)}};
+  for (int k = 0; k < 5; ++k) args.emplace("H" + std::to_string(k), ArgValue::pointer(h[k].data()));
+  Status st = run(*p, args);
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(z[i], h[0][i] + 10 * h[1][i] + 100 * h[2][i] + 1000 * h[3][i] + 10000 * h[4][i]) << i;
+}
+
+// Fails without a host wait before the launch: the host passed HS before the copy reached it.
+TEST_P(CudaStreamLowering, AHostScalarCopiedBackReachesTheKernelThatGetsItByValue) {
+  REQUIRE_CUDA_TARGET();
+  Result<CompiledProgram> p = compile_on(*scalar_back_sdfg(), GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 100;
+  std::vector<double> a = iota_values(n, 2.5, 0.5), b(n, -1.0), c(n, -1.0);
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}, {"N", ArgValue::scalar<int64_t>(n)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(b[i], a[i] + 10 * a[0]) << i;
+    ASSERT_EQ(c[i], a[i] + 1) << i;
+  }
 }
 
 INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaStreamLowering);

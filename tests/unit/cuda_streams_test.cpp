@@ -258,6 +258,85 @@ TEST(CudaStreams, AViewBindingIsNoCopy) {
   EXPECT_EQ(plan.items[1].producers, std::vector<int>{0});
 }
 
+// X = A + 1 read by kp; an empty memlet X -> B only orders B's readers kq and kr after kx. The
+// core emits no copy for it, so it is no copy item (an item never issued would leave kr,
+// which opens a stream of its own, waiting for an event nobody records).
+TEST(CudaStreams, AnEmptyMemletBetweenAccessNodesOrdersWithoutACopy) {
+  auto g = gpu_sdfg("empty_memlet", {"A", "X", "B", "P", "Q", "R"});
+  ir::State& s = add_state(*g, *g, "s");
+  int x = access(s, "X"), b = access(s, "B");
+  kernel(s, access(s, "A"), "A", x, "X", "kx");
+  ir::DataflowEdge order;
+  order.src = x;
+  order.dst = b;
+  s.add_edge(std::move(order));
+  kernel(s, x, "X", access(s, "P"), "P", "kp");
+  kernel(s, b, "B", access(s, "Q"), "Q", "kq");
+  kernel(s, b, "B", access(s, "R"), "R", "kr");
+  cuda::StreamPlan plan = cuda::plan_streams(*g, s, 4, no_device_tasklet);
+  ASSERT_EQ(plan.items.size(), 4u) << cuda::describe(plan, s);
+  for (const cuda::WorkItem& item : plan.items) EXPECT_NE(item.kind, cuda::WorkItem::Kind::Copy) << cuda::describe(plan, s);
+  const int kx = plan.item_of_node(node_labelled(s, "kx"));
+  for (const char* reader : {"kq", "kr"}) {
+    const int r = plan.item_of_node(node_labelled(s, reader));
+    ASSERT_GE(r, 0) << reader;
+    EXPECT_EQ(plan.items[r].producers, std::vector<int>{kx}) << reader;
+  }
+}
+
+// Five chains on two streams: a consumer of all of them waits for every producer on another
+// stream, not only for the one planned last there (the core may issue them in another order).
+TEST(CudaStreams, AConsumerWaitsForEveryProducerOnAnotherStream) {
+  auto g = gpu_sdfg("five", {"A0", "A1", "A2", "A3", "A4", "B0", "B1", "B2", "B3", "B4", "Z"});
+  ir::State& s = add_state(*g, *g, "s");
+  std::vector<int> b;
+  for (int k = 0; k < 5; ++k) {
+    const std::string in = "A" + std::to_string(k), out = "B" + std::to_string(k);
+    b.push_back(access(s, out));
+    kernel(s, access(s, in), in, b.back(), out, "k" + std::to_string(k));
+  }
+  auto [entry, exit] = map(s, {"i"}, "0:N", ir::ScheduleType::GPU_Device);
+  s.node(entry)->label = "kz";
+  int t = tasklet(s, "z = b0 + b1 + b2 + b3 + b4", {"b0", "b1", "b2", "b3", "b4"}, {"z"});
+  for (int k = 0; k < 5; ++k) {
+    const std::string d = "B" + std::to_string(k);
+    edge_in(s, b[k], entry, t, "b" + std::to_string(k), d + "[0:N]", d + "[i]");
+  }
+  edge_out(s, t, "z", exit, access(s, "Z"), "Z[i]", "Z[0:N]");
+  cuda::StreamPlan plan = cuda::plan_streams(*g, s, 2, no_device_tasklet);
+  const cuda::WorkItem& z = plan.items[plan.item_of_node(entry)];
+  ASSERT_EQ(z.producers.size(), 5u) << cuda::describe(plan, s);
+  for (int p : z.producers) {
+    if (plan.items[p].stream == z.stream) continue;
+    EXPECT_NE(std::find(z.waits.begin(), z.waits.end(), p), z.waits.end()) << p << "\n" << cuda::describe(plan, s);
+  }
+}
+
+// A kernel that gets a host scalar by value which a copy from the device wrote: the host
+// synchronizes that copy's stream before the launch reads it.
+TEST(CudaStreams, AnItemReadingHostMemoryThatAnItemWroteWaitsOnTheHost) {
+  auto g = gpu_sdfg("scalar_back", {"A", "B", "C", "G"}, {"H"});
+  ir::State& s = add_state(*g, *g, "s");
+  int gnode = access(s, "G"), h = access(s, "H");
+  kernel(s, access(s, "A"), "A", gnode, "G", "kg");
+  edge(s, gnode, "", h, "", "G[0:N]");
+  kernel(s, access(s, "A"), "A", access(s, "C"), "C", "kc");
+  auto [entry, exit] = map(s, {"i"}, "0:N", ir::ScheduleType::GPU_Device);
+  s.node(entry)->label = "kb";
+  int t = tasklet(s, "b = a + x", {"a", "x"}, {"b"});
+  edge_in(s, access(s, "A"), entry, t, "a", "A[0:N]", "A[i]");
+  edge_in(s, h, entry, t, "x", "H[0:N]", "H[i]");
+  edge_out(s, t, "b", exit, access(s, "B"), "B[i]", "B[0:N]");
+  cuda::StreamPlan plan = cuda::plan_streams(*g, s, 4, no_device_tasklet);
+  ASSERT_TRUE(plan.concurrent()) << cuda::describe(plan, s);
+  const int back = plan.item_of_edge(s.in_edges(h).front());
+  ASSERT_GE(back, 0) << cuda::describe(plan, s);
+  bool waited = false;
+  for (const cuda::HostWait& w : plan.host_waits)
+    waited = waited || (w.node == entry && w.streams == std::vector<int>{plan.items[back].stream});
+  EXPECT_TRUE(waited) << cuda::describe(plan, s);
+}
+
 // The same state, planned again or copied, gives the same plan, byte for byte.
 TEST(CudaStreams, TheAssignmentIsDeterministic) {
   std::unique_ptr<ir::SDFG> g = join_sdfg();

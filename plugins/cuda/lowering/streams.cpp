@@ -52,7 +52,9 @@ struct Units {
       const ir::DataflowEdge* edge = state.edge(e);
       const int src = unit_of(edge->src), dst = unit_of(edge->dst);
       if (src == -1 || dst == -1 || src == dst) continue;
-      if (as_access(state, edge->src) && as_access(state, edge->dst) && !aliases(edge->src) && !aliases(edge->dst)) {
+      // An empty memlet between access nodes only orders them (the core emits no copy for it).
+      if (as_access(state, edge->src) && as_access(state, edge->dst) && !edge->memlet.is_empty() &&
+          !aliases(edge->src) && !aliases(edge->dst)) {
         const int c = copy_unit(e);
         all.insert(c);
         link(src, c);
@@ -137,18 +139,15 @@ struct Units {
   }
 };
 
-// Ascending, keeping only the last (in issue order) of the producers on each stream other
-// than `stream`: one event wait per other stream suffices, a stream running in order.
+// Ascending: every producer on a stream other than `stream`. Not only the last of the plan's
+// order per stream: the core issues the items in its own topological order (a copy where its
+// destination node is emitted), so two producers sharing a stream may be queued the other way
+// round, and the event of the one planned last would not cover the other.
 std::vector<int> events_to_wait(const StreamPlan& plan, const std::vector<int>& producers, int stream) {
-  std::map<int, int> last_on;
-  for (int p : producers) {
-    const int s = plan.items[static_cast<size_t>(p)].stream;
-    if (s != stream) last_on[s] = std::max(last_on.count(s) ? last_on[s] : -1, p);
-  }
   std::vector<int> waits;
-  for (const auto& [s, p] : last_on) waits.push_back(p);
-  std::sort(waits.begin(), waits.end());
-  return waits;
+  for (int p : producers)
+    if (plan.items[static_cast<size_t>(p)].stream != stream) waits.push_back(p);
+  return waits;  // `producers` is ascending
 }
 
 }  // namespace
@@ -175,6 +174,16 @@ StreamPlan plan_streams(const ir::SDFG& sdfg, const ir::State& state, int max_st
   std::map<int, int> item_of_unit;
   std::vector<int> tail;  // per stream: the last item put on it
   int reuse = 0;
+  // The host synchronizes the streams of `producers` before unit `u` runs (none: nothing).
+  auto host_wait = [&](int u, const std::set<int>& producers) {
+    if (producers.empty()) return;
+    HostWait w;
+    if (units.is_copy_unit(u)) w.edge = units.edge_of(u); else w.node = u;
+    std::set<int> streams;
+    for (int p : producers) streams.insert(plan.items[static_cast<size_t>(p)].stream);
+    w.streams.assign(streams.begin(), streams.end());
+    plan.host_waits.push_back(std::move(w));
+  };
   for (int u : units.topological_order()) {
     std::set<int> producers;
     if (auto p = units.preds.find(u); p != units.preds.end())
@@ -190,16 +199,20 @@ StreamPlan plan_streams(const ir::SDFG& sdfg, const ir::State& state, int max_st
     if (!kind) {
       if (!units.is_copy_unit(u) && as_access(state, u)) {
         reaching[u] = std::move(producers);
-      } else if (!producers.empty()) {
-        HostWait w;
-        if (units.is_copy_unit(u)) w.edge = units.edge_of(u); else w.node = u;
-        std::set<int> streams;
-        for (int p : producers) streams.insert(plan.items[static_cast<size_t>(p)].stream);
-        w.streams.assign(streams.begin(), streams.end());
-        plan.host_waits.push_back(std::move(w));
+      } else {
+        host_wait(u, producers);
       }
       continue;
     }
+    // Host memory that items wrote and this item reads on the host (a host scalar passed to a
+    // kernel by value, the source of a copy): the host synchronizes their streams first, as
+    // a copy to host memory is complete only then.
+    std::set<int> host_producers;
+    if (auto p = units.preds.find(u); p != units.preds.end())
+      for (int v : p->second)
+        if (!units.is_copy_unit(v) && as_access(state, v) && !on_device(sdfg, as_access(state, v)->data))
+          host_producers.insert(reaching[v].begin(), reaching[v].end());
+    host_wait(u, host_producers);
     WorkItem item;
     item.kind = *kind;
     if (units.is_copy_unit(u)) item.edge = units.edge_of(u); else item.node = u;

@@ -10,8 +10,10 @@
 // Each chain of dependent items stays on one stream; an item whose producers' streams were all
 // continued by another item (a fork) or that has no producer starts a new stream, up to
 // `max_streams`, after which new chains share the streams round-robin. A consumer waits for an
-// event recorded after each producer on another stream (the last such producer per stream). A
-// plan is a function of the state alone: the same state gives the same plan.
+// event recorded after each producer on another stream (every one: the core's issue order may
+// differ from the plan's). An item that reads, on the host, host memory that items wrote (a
+// scalar a kernel gets by value) gets a host wait as host work does. A plan is a function of
+// the state alone: the same state gives the same plan.
 //
 // A plan of one stream needs nothing of this: everything then runs on the default stream, in
 // issue order, as without streams (the plan holds no event and no host wait).
@@ -39,7 +41,8 @@ struct WorkItem {
   bool records_event = false;  // a consumer on another stream waits for it
 };
 
-// Host work that reads what items produced: the host synchronizes `streams` before it runs.
+// Host work that reads what items produced, or an item that reads host memory they wrote:
+// the host synchronizes `streams` before it runs.
 struct HostWait {
   int node = -1;  // the host node, or -1 for a host copy edge
   int edge = -1;
