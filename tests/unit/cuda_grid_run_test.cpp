@@ -97,5 +97,18 @@ TEST(CudaGridRun, ABarrierOutsideACooperativeLaunchIsAnError) {
   entries().inject(nullptr, 0);
 }
 
+// The grid barrier counts the blocks along x (%nctaid.x): a 2-D grid is refused before any
+// block runs, as the device runtime refuses it.
+TEST(CudaGridRun, AGridOfMoreThanOneDimensionIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  ASSERT_TRUE(load_entries());
+  entries().inject(nullptr, 0);
+  EXPECT_NE(entries().launch(nullptr, nullptr, kernel_address(uneven_barriers), 2, 2, 1, 32, 1, 1, 0, nullptr), 0);
+  EXPECT_NE(std::string(entries().error()).find("cooperative kernels are launched on 1-D grids"), std::string::npos)
+      << entries().error();
+  entries().inject(nullptr, 0);
+}
+
 }  // namespace
 }  // namespace dace::codegen::testing
+

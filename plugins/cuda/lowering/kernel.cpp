@@ -149,7 +149,7 @@ Result<Param> param_for(const Frame& body, const Frame::Capture& c, const std::s
 // with the type the PTX kernel would declare (the runtime cannot call a typed signature).
 Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::vector<Param>& params,
                                     const std::string& name, const std::string& where, bool emulate,
-                                    const std::array<int64_t, 3>& block) {
+                                    const std::array<int64_t, 3>& block, bool cooperative) {
   std::vector<llvm::Type*> types;
   for (const Param& p : params) types.push_back(p.type);
   llvm::Module& m = *fn->getParent();
@@ -176,7 +176,10 @@ Result<llvm::Function*> make_kernel(Frame& body, llvm::Function* fn, const std::
       // across the stores to another, and a container the kernel only reads is loaded
       // through the read-only data cache (`ld.global.nc`), which lets ptxas issue those
       // loads ahead of the stores instead of one memory round trip per iteration.
-      if (params[i].pass == Pass::Value && params[i].type->isPointerTy() && private_memory[i])
+      // Not in a cooperative kernel: there LLVM would take the grid barrier (inline assembly)
+      // for no fence of such pointers, and could reuse a load of data another block wrote in
+      // an earlier phase across it.
+      if (params[i].pass == Pass::Value && params[i].type->isPointerTy() && private_memory[i] && !cooperative)
         arg->addAttr(llvm::Attribute::NoAlias);
       a = arg;
     }
@@ -272,7 +275,7 @@ Status launch_kernel(StateEmitter& se, int node, KernelState& ks, const std::str
   }
   // PTX identifiers take no '.', so the module-wide counter is appended after '_'.
   const std::string name = kernel_base_name(label, dm.sdfg_name) + std::to_string(dm.kernels.size());
-  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate, ks.block);
+  Result<llvm::Function*> kernel = make_kernel(body, fn, params, name, where, dm.emulate, ks.block, ks.cooperative);
   if (!kernel) return kernel.take_error();
   dm.kernels.push_back(name);
 

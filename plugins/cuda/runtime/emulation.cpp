@@ -354,6 +354,10 @@ int32_t dace_cuda_emu_launch_cooperative(void* stream, const char*, const char* 
   if (!stream) default_stream_work(false);  // ordered with all work queued before it
   if (!kernel) return fail("cooperative launch without a kernel");
   if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
+  // As on a device: the grid barrier counts the blocks along x only.
+  if (grid_y != 1 || grid_z != 1)
+    return fail("cooperative launch: a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " x " +
+                std::to_string(grid_z) + " grid; cooperative kernels are launched on 1-D grids");
   // As on a device: no more blocks than are resident, a 1-D grid shrunk to that.
   if (grid_x * grid_y * grid_z > DACE_CUDA_EMU_PERSISTENT_BLOCKS) {
     if (grid_y != 1 || grid_z != 1)

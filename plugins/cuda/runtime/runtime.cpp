@@ -399,6 +399,10 @@ int32_t dace_cuda_launch_cooperative(void* stream, const char* ptx, const char* 
   if (misuse(r, "dace_cuda_launch_cooperative", r.streams.use_stream(stream))) return 1;
   if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
   const std::string name = std::string("cooperative launch of kernel ") + kernel;
+  // The grid barrier counts the blocks along x (%nctaid.x): a 2-D or 3-D grid would never fill it.
+  if (grid_y != 1 || grid_z != 1)
+    return fail(r, name + ": a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " x " +
+                       std::to_string(grid_z) + " grid; cooperative kernels are launched on 1-D grids");
   int supported = 0, sms = 0;
   if (check(r, *d, d->cuDeviceGetAttribute(&supported, dace::cuda::kAttrCooperativeLaunch, 0),
             "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)") ||
