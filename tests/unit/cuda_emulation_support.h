@@ -62,11 +62,10 @@ class CudaTargetTest : public ::testing::TestWithParam<Where> {};
     if (GetParam() == ::dace::codegen::testing::Where::Device) REQUIRE_CUDA_DEVICE();                    \
   } while (0)
 
-// Lowers `g` for the device, writes its PTX and has ptxas check it for sm_80 and sm_90;
-// returns the PTX text (empty and a failure when there is none).
-inline std::string checked_ptx(const ir::SDFG& g) {
+// Lowers `g` for the device with `o` (the CUDA registry added), writes its PTX and has ptxas
+// check it for sm_80 and sm_90; returns the PTX text (empty and a failure when there is none).
+inline std::string checked_ptx(const ir::SDFG& g, LowerOptions o = parallel_test_options()) {
   const std::string dir = temp_dir("emu_" + g.name);
-  LowerOptions o = parallel_test_options();
   o.registry = cuda_registry();
   o.device_code_dir = dir;
   llvm::LLVMContext ctx;

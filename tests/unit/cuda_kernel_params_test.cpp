@@ -37,23 +37,7 @@ std::unique_ptr<ir::SDFG> update_sdfg(const std::string& name) {
 }
 
 // The PTX of `g` lowered with `options` (the CUDA registry added), checked by ptxas.
-std::string ptx_of(const ir::SDFG& g, LowerOptions options) {
-  const std::string dir = temp_dir("params_" + g.name);
-  options.registry = cuda_registry();
-  options.device_code_dir = dir;
-  llvm::LLVMContext ctx;
-  Result<LoweredModule> m = lower(g, ctx, options);
-  EXPECT_TRUE(m.ok()) << m.error().message;
-  const std::string file = dir + "/" + g.name + ".ptx";
-  std::string ptx = read_file(file);
-  EXPECT_FALSE(ptx.empty()) << "no PTX written to " << file;
-  if (!ptxas().empty() && !ptx.empty()) {
-    EXPECT_EQ(ptxas_check(file, "sm_80"), "");
-    EXPECT_EQ(ptxas_check(file, "sm_90"), "");
-  }
-  std::filesystem::remove_all(dir);
-  return ptx;
-}
+std::string ptx_of(const ir::SDFG& g, const LowerOptions& options) { return checked_ptx(g, options); }
 
 TEST(CudaKernelParams, ReadOnlyArgumentGoesThroughTheReadOnlyCache) {
   REQUIRE_CUDA_PLUGIN();
