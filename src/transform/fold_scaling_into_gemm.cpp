@@ -409,7 +409,8 @@ std::optional<Plan> Analyzer::run(int lib) {
   for (const std::string& d : operand_data)
     if (gpu_storage(sdfg_.arrays.at(d)) != p_.gpu || (p_.gpu && sdfg_.arrays.at(d).storage != ir::StorageType::GPU_Global))
       return fail("\"" + d + "\" is " + (p_.gpu ? "not in GPU_Global memory under a GPU_Device map" : "in GPU memory under a host map"));
-  if (written_in(state_, p_.c_data, p_.c_write)) return fail("the result " + cq + " is written elsewhere in this state");
+  if (written_in(state_, p_.c_data, p_.c_write) || state_.in_edges(p_.c_write).size() != 1)
+    return fail("the result " + cq + " is written elsewhere in this state");
 
   // The value the map writes, as alpha * P + beta * C.
   std::optional<Poly> value = tasklet_value(xi.src, xi.src_conn);
