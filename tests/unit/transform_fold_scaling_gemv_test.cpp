@@ -36,6 +36,7 @@ struct Options {
   // `y[:] = y + alpha * (A @ x)`).
   bool through_temp = false;
   bool temp_read_again = false;      // Tmp is also copied into d
+  bool second_writer = false;        // a tasklet also writes y[0] into the map's result node
 };
 
 // The product's length and the names of its operands.
@@ -107,6 +108,11 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
     if (o.temp_read_again) edge(s, tmp, "", access(s, "d"), "", "Tmp[0:L] -> [0:L]");
   } else {
     edge_out(s, t3, "o", x, rn, r + "[i]", r + "[0:L]");
+  }
+  if (o.second_writer) {
+    const int put = codegen::testing::tasklet(s, "w = v", {"v"}, {"w"});
+    edge(s, access(s, "omega"), "", put, "v", "omega[0]");
+    edge(s, put, "w", rn, "", r + "[0]");
   }
   if (o.factor_written) {
     // alpha = omega, ordered after the update.
@@ -285,6 +291,14 @@ TEST(TransformFoldScalingIntoGemv, RefusedWhenTheTemporaryHasAnotherReader) {
   o.through_temp = true;
   o.temp_read_again = true;
   expect_refused(o, "neither the product");
+}
+
+// y[0] = omega lands in the same access node as the map's result: the Gemv would write y
+// unordered with it.
+TEST(TransformFoldScalingIntoGemv, RefusedWhenTheResultNodeHasASecondWriter) {
+  Options o;
+  o.second_writer = true;
+  expect_refused(o, "is written elsewhere");
 }
 
 TEST(TransformFoldScalingIntoGemv, RefusedWhenTheMapHasAnotherInput) {
