@@ -279,6 +279,22 @@ def compare(got, expected, rtol, atol, slack=None):
     return bool(ratio <= 1.0), ratio
 
 
+def _allowance_problems(kernel, outs, inputs, case):
+    """ERROR_BOUNDS must not hide real errors: the reference passes with its allowance, and a
+    relative error of 1e-6 at the best-conditioned element of each bounded output fails."""
+    problems = []
+    for n, slack in ERROR_BOUNDS[kernel](**inputs).items():
+        ref = np.asarray(outs[n])
+        if not compare(ref, ref, case["rtol"], case["atol"], slack)[0]:
+            problems.append("%s fails against itself with its allowance" % n)
+        bad = ref.copy().reshape(-1)
+        k = int(np.argmin(np.asarray(slack).reshape(-1)))
+        bad[k] = bad[k] * (1 + 1e-6) + 1e-6
+        if compare(bad, ref, case["rtol"], case["atol"], slack)[0]:
+            problems.append("%s: the allowance hides a 1e-6 error at element %d" % (n, k))
+    return problems
+
+
 def self_check(corpus):
     failed = 0
     for kernel in sorted(KERNELS):
@@ -306,6 +322,8 @@ def self_check(corpus):
             worst = max(worst, ratio)
             if not ok:
                 problems.append("%s differs (error/tolerance %.3g)" % (n, ratio))
+        if kernel in ERROR_BOUNDS:
+            problems += _allowance_problems(kernel, outs, scalarize(inputs), case)
         status = "ok" if not problems else "FAIL: " + "; ".join(problems)
         failed += bool(problems)
         print("%-12s %s (max error/tolerance %.3g)" % (kernel, status, worst))
