@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -115,12 +116,16 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
   DACE_TRY(expand_for_compile(*request.sdfg, out.optimized, &products));
   if (out.optimized) out.times.transform_ms = ms_since(t_start);
   const ir::SDFG& g = out.compiled_sdfg(request);
+  jit::JitSession& session = *backend.session;
+  // One walk of the SDFG serves both users of its needs: the deferred plugins to load and the
+  // cache key's library classes. Without either, none.
+  std::optional<plugin::PluginNeeds> needs;
+  if (session.has_cache() || has_pending_plugins(backend)) needs = plugin_needs(g);
   // Before the lookup: a cached object links against the runtime symbols of the plugins the
   // program needs, and the lowering looks up their schedules and storages.
-  Status loaded = load_needed_plugins(g, backend);
+  Status loaded = needs ? load_needed_plugins(*needs, backend) : Status::success();
   codegen::LowerOptions lo = lower_options(request, backend);
   DACE_TRY(check_distributed_products_runnable(products, loaded, lo));  // the products, not their expansion, named
-  jit::JitSession& session = *backend.session;
 
   std::string key;
   if (session.has_cache()) {
@@ -133,7 +138,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
     in.libdace_build_id = plugin::build_id();
     in.plugins = backend.plugins_fingerprint;
     std::set<std::string> classes;  // the program's library classes, nested SDFGs included
-    for (const auto& [classpath, implementation] : plugin_needs(g).library_nodes) classes.insert(classpath);
+    for (const auto& [classpath, implementation] : needs->library_nodes) classes.insert(classpath);
     in.lowering = codegen::options_fingerprint_for(lo, &classes);
     in.opt_level = request.opt_level;
     in.fast_math = lo.fast_math;

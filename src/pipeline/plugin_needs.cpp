@@ -51,12 +51,18 @@ plugin::PluginNeeds plugin_needs(const ir::SDFG& sdfg) {
   return needs;
 }
 
+bool has_pending_plugins(const Backend& backend) { return backend.deferred && backend.deferred->has_pending(); }
+
 Status load_needed_plugins(const ir::SDFG& sdfg, const Backend& backend) {
-  if (!backend.deferred) return Status::success();
   // The common case, nothing deferred left, costs no walk of the SDFG.
-  if (!backend.deferred->has_pending()) return Status::success();
+  if (!has_pending_plugins(backend)) return Status::success();
+  return load_needed_plugins(plugin_needs(sdfg), backend);
+}
+
+Status load_needed_plugins(const plugin::PluginNeeds& needs, const Backend& backend) {
+  if (!has_pending_plugins(backend)) return Status::success();
   const plugin::Registry& registry = *backend.registry;
-  return backend.deferred->load_needed(*backend.registry, plugin_needs(sdfg), [&](const plugin::PluginInfo& info) -> Status {
+  return backend.deferred->load_needed(*backend.registry, needs, [&](const plugin::PluginInfo& info) -> Status {
     for (const auto& s : registry.runtime_symbols())
       if (s.owner == info.name) DACE_TRY(backend.session->define_runtime_symbol(s.name, s.address));
     return Status::success();

@@ -18,5 +18,10 @@ plugin::PluginNeeds plugin_needs(const ir::SDFG& sdfg);
 // the session; nothing without deferred plugins. Errors: the plugin's load failure
 // (PluginUnavailable, plugin/loader.h), a runtime symbol the session already has.
 Status load_needed_plugins(const ir::SDFG& sdfg, const Backend& backend);
+// The same with the needs already computed (compile() walks the SDFG once for these and for
+// its cache key).
+Status load_needed_plugins(const plugin::PluginNeeds& needs, const Backend& backend);
+// Whether load_needed_plugins has anything left to load: without, it needs no walk.
+bool has_pending_plugins(const Backend& backend);
 
 }  // namespace dace::pipeline

@@ -76,7 +76,11 @@ using Poly = std::vector<Monomial>;
 struct Plan {
   int lib = -1, product_edge = -1, temp = -1, entry = -1, exit = -1;
   int c_in_outer = -1;  // C's access node -> entry (absent when beta is 0)
-  int c_out_outer = -1; // exit -> C's access node
+  int c_out_outer = -1; // exit -> C's access node, or the copy temporary -> C's access node
+  int c_write = -1;      // C's access node the result lands in
+  // The map writes a transient copied whole into C right after (DaCe's frontend writes
+  // `v[:] = v + alpha * (y @ A)` so: the map reads v, so simplify keeps the temporary).
+  int copy_temp = -1;
   std::string c_data;
   std::string alpha = "1", beta = "0";
   bool named = false;   // alpha or beta is a name
@@ -108,6 +112,7 @@ class Analyzer {
   std::optional<Poly> expr_value(int t, const tasklet::Expr& e);
   std::optional<Poly> connector_value(int t, const std::string& conn);
   std::optional<Poly> entry_edge_value(int e);
+  int whole_copy_out(int node);
   bool coefficient(const std::vector<Factor>& fs, std::string& text, bool& named);
 
   const ir::SDFG& sdfg_;
@@ -117,6 +122,7 @@ class Analyzer {
   Plan p_;
   std::vector<std::string> params_;
   std::string temp_data_;
+  std::string out_data_;  // what the map writes: C, or the temporary copied into C
   std::set<int> used_entry_edges_;
   std::set<int> visited_;  // tasklets whose value the result uses
 };
@@ -228,6 +234,29 @@ std::optional<Poly> Analyzer::tasklet_value(int t, const std::string& out) {
       as->targets[0]->as<tasklet::Name>()->id != out)
     return fail("tasklet " + std::to_string(t) + " is not one assignment to \"" + out + "\"");
   return expr_value(t, *as->value);
+}
+
+// The edge copying all of `node`'s data into another container, when `node` is a transient
+// array (not a view) written once, read only by that copy and used nowhere else, of the
+// destination's shape and element type; -1 otherwise.
+int Analyzer::whole_copy_out(int node) {
+  const std::string& data = static_cast<const ir::AccessNode*>(state_.node(node))->data;
+  const ir::DataDescriptor& d = sdfg_.arrays.at(data);
+  if (!d.transient || d.kind != ir::DataKind::Array || state_.in_edges(node).size() != 1 ||
+      state_.out_edges(node).size() != 1 || used_elsewhere(sdfg_, state_, node, data))
+    return -1;
+  const int e = state_.out_edges(node)[0];
+  const ir::DataflowEdge& ce = *state_.edge(e);
+  const ir::Node* dst = state_.node(ce.dst);
+  if (dst->kind != ir::NodeKind::Access || !ce.dst_conn.empty()) return -1;
+  const std::string& to = static_cast<const ir::AccessNode*>(dst)->data;
+  const ir::DataDescriptor& td = sdfg_.arrays.at(to);
+  const ir::Memlet& m = ce.memlet;
+  if (to == data || !same_shape(d.shape, td.shape) || d.dtype != td.dtype || !m.wcr.empty() || m.dynamic ||
+      (m.data != data && m.data != to) || !is_whole(m.subset, d.shape) ||
+      (m.other_subset && !is_whole(*m.other_subset, d.shape)))
+    return -1;
+  return e;
 }
 
 // A coefficient as Gemm's property text: the product of its numbers, or one name alone.
@@ -345,16 +374,26 @@ std::optional<Plan> Analyzer::run(int lib) {
   const ir::DataflowEdge& xo = *state_.edge(state_.out_edges(p_.exit)[0]);
   p_.c_out_outer = state_.out_edges(p_.exit)[0];
   if (state_.node(xo.dst)->kind != ir::NodeKind::Access) return fail("the map does not write an access node");
-  p_.c_data = static_cast<const ir::AccessNode*>(state_.node(xo.dst))->data;
+  p_.c_write = xo.dst;
+  out_data_ = static_cast<const ir::AccessNode*>(state_.node(xo.dst))->data;
+  p_.c_data = out_data_;
+  // A temporary copied whole into C: C is the result (the map's reads of C at its point are
+  // its old values, as BLAS's beta term reads them), and the temporary goes with the map.
+  if (const int copy = whole_copy_out(xo.dst); copy >= 0) {
+    p_.copy_temp = xo.dst;
+    p_.c_out_outer = copy;
+    p_.c_write = state_.edge(copy)->dst;
+    p_.c_data = static_cast<const ir::AccessNode*>(state_.node(p_.c_write))->data;
+  }
   const ir::DataDescriptor& cd = sdfg_.arrays.at(p_.c_data);
   const std::string cq = "\"" + p_.c_data + "\"";
   if (cd.kind != ir::DataKind::Array || !same_shape(cd.shape, td.shape))
     return fail("the result " + cq + " is not an array of the product's shape");
   if (cd.dtype != td.dtype) return fail("the result " + cq + " has another element type than the product");
-  if (xi.memlet.data != p_.c_data || !is_point(xi.memlet.subset, params_) || !xi.memlet.wcr.empty() ||
-      xo.memlet.data != p_.c_data || !is_whole(xo.memlet.subset, cd.shape) || !xo.memlet.wcr.empty() ||
+  if (xi.memlet.data != out_data_ || !is_point(xi.memlet.subset, params_) || !xi.memlet.wcr.empty() ||
+      xo.memlet.data != out_data_ || !is_whole(xo.memlet.subset, cd.shape) || !xo.memlet.wcr.empty() ||
       xo.memlet.other_subset || xi.memlet.other_subset)
-    return fail("the map does not write all of " + cq + " at its point");
+    return fail("the map does not write all of \"" + out_data_ + "\" at its point");
   for (size_t k = 0; k < operand_data.size(); ++k) {
     if (operand_data[k] == p_.c_data) return fail("the result " + cq + " is also an operand of the MatMul");
     if (sdfg_.arrays.at(operand_data[k]).dtype != td.dtype)
@@ -362,10 +401,16 @@ std::optional<Plan> Analyzer::run(int lib) {
   }
   operand_data.push_back(p_.c_data);
   operand_data.push_back(temp_data_);
+  if (p_.copy_temp >= 0) {
+    // The CUDA plugin's in-place Gemm is tested on the direct form only.
+    if (p_.gpu) return fail("the map under a GPU_Device kernel writes \"" + out_data_ + "\", not " + cq);
+    operand_data.push_back(out_data_);
+  }
   for (const std::string& d : operand_data)
     if (gpu_storage(sdfg_.arrays.at(d)) != p_.gpu || (p_.gpu && sdfg_.arrays.at(d).storage != ir::StorageType::GPU_Global))
       return fail("\"" + d + "\" is " + (p_.gpu ? "not in GPU_Global memory under a GPU_Device map" : "in GPU memory under a host map"));
-  if (written_in(state_, p_.c_data, xo.dst)) return fail("the result " + cq + " is written elsewhere in this state");
+  if (written_in(state_, p_.c_data, p_.c_write) || state_.in_edges(p_.c_write).size() != 1)
+    return fail("the result " + cq + " is written elsewhere in this state");
 
   // The value the map writes, as alpha * P + beta * C.
   std::optional<Poly> value = tasklet_value(xi.src, xi.src_conn);
@@ -490,6 +535,10 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   for (int e : state.in_edges(p.entry)) feeders.insert(state.edge(e)->src);
   std::vector<int> gone(p.body.begin(), p.body.end());
   gone.insert(gone.end(), {p.exit, p.entry, p.temp, p.lib});
+  if (p.copy_temp >= 0) {
+    dropped.insert(static_cast<const ir::AccessNode*>(state.node(p.copy_temp))->data);
+    gone.push_back(p.copy_temp);
+  }
   for (int n : gone) state.remove_node(n);
   if (c_in) {
     ir::DataflowEdge e = *c_in;
@@ -500,6 +549,14 @@ Status FoldScalingIntoGemm::apply_at(const Site& site, const std::vector<int>& n
   ir::DataflowEdge e = c_out;
   e.src = id;
   e.src_conn = c_out_conn;
+  if (p.copy_temp >= 0) {
+    // The copy's memlet may name the temporary; the node writes all of C.
+    const ir::Memlet& copy = c_out.memlet;
+    e.memlet = ir::Memlet{};
+    e.memlet.data = p.c_data;
+    e.memlet.subset = copy.data == p.c_data || !copy.other_subset ? copy.subset : *copy.other_subset;
+    e.memlet.debuginfo = copy.debuginfo;
+  }
   state.add_edge(e);
   // Only access nodes that fed the map alone go (run admits no other feeder, but a tasklet or
   // any other node left without edges is still dataflow someone wrote).

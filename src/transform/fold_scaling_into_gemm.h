@@ -16,6 +16,10 @@
 // (`_A`, `_x`, transA for x @ A, y read through `_cin` and written through `_y` in place; host
 // maps only). A vector-vector product is refused: DaCe's Dot takes no alpha and beta.
 //
+// The map may write a transient that is then copied whole into C (`v[:] = v + alpha * (y @ A)`:
+// the map reads v, so simplify keeps DaCe's temporary); the temporary and its copy go too (host
+// maps only). C still must not be an operand of the product.
+//
 // Rounding: the same products; BLAS computes alpha * sum + beta * c, the map did the same
 // with the sum rounded to the temporary first (no reassociation beyond BLAS's blocking).
 #pragma once

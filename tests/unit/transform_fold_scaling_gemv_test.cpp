@@ -1,6 +1,6 @@
 // FoldScalingIntoGemm, matrix-vector form: `P = A @ x` (or `x @ A`); `y = alpha * P + beta * y`
 // becomes one Gemv (`_A`, `_x`, y read through `_cin` and written in place through `_y`,
-// transA for x @ A); results
+// transA for x @ A), also when the map writes a temporary copied into y; results
 // against C++ loops of the formula, by the loop nest and through OpenBLAS. Refused where
 // applying would change results (y is an operand, another input, a factor written in the
 // state) and for a vector-vector product (DaCe's Dot has no alpha and beta).
@@ -32,6 +32,11 @@ struct Options {
   bool extra_input = false;          // the map also adds d at its point
   bool factor_written = false;       // alpha is written in the same state, after the map
   std::string scale = "t1 = a * p";  // the first tasklet
+  // The map writes a transient Tmp, copied whole into the result afterwards (DaCe's
+  // `y[:] = y + alpha * (A @ x)`).
+  bool through_temp = false;
+  bool temp_read_again = false;      // Tmp is also copied into d
+  bool second_writer = false;        // a tasklet also writes y[0] into the map's result node
 };
 
 // The product's length and the names of its operands.
@@ -52,6 +57,7 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   add_array(*g, "w", T::Float64, {"M"});
   for (const char* n : {"y", "d"}) add_array(*g, n, T::Float64, {"L"});
   add_array(*g, "P", T::Float64, {"L"}, true);
+  if (o.through_temp) add_array(*g, "Tmp", T::Float64, {"L"}, true);
   for (const char* n : {"alpha", "beta", "omega"}) add_scalar(*g, n, T::Float64);
   for (const char* n : {"s1", "s2"}) add_scalar(*g, n, T::Float64, true);
   ir::State& s = add_state(*g, *g, "s");
@@ -95,7 +101,19 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   edge(s, t2, "t2", s2, "", "s2[0]");
   edge(s, s2, "", t3, "y", "s2[0]");
   const int rn = access(s, r);
-  edge_out(s, t3, "o", x, rn, r + "[i]", r + "[0:L]");
+  if (o.through_temp) {
+    const int tmp = access(s, "Tmp");
+    edge_out(s, t3, "o", x, tmp, "Tmp[i]", "Tmp[0:L]");
+    edge(s, tmp, "", rn, "", "Tmp[0:L] -> [0:L]");
+    if (o.temp_read_again) edge(s, tmp, "", access(s, "d"), "", "Tmp[0:L] -> [0:L]");
+  } else {
+    edge_out(s, t3, "o", x, rn, r + "[i]", r + "[0:L]");
+  }
+  if (o.second_writer) {
+    const int put = codegen::testing::tasklet(s, "w = v", {"v"}, {"w"});
+    edge(s, access(s, "omega"), "", put, "v", "omega[0]");
+    edge(s, put, "w", rn, "", r + "[0]");
+  }
   if (o.factor_written) {
     // alpha = omega, ordered after the update.
     const int copy = codegen::testing::tasklet(s, "w = v", {"v"}, {"w"});
@@ -181,10 +199,11 @@ std::map<std::string, std::string> inputs_by_data(const ir::SDFG& g, const ir::L
   return out;
 }
 
-void folds_and_matches(bool vector_times_matrix, bool through_blas) {
+void folds_and_matches(bool vector_times_matrix, bool through_blas, bool through_temp = false) {
   if (through_blas && !openblas_in_session()) GTEST_SKIP() << "libopenblas.so.0 cannot be loaded here";
   Options o;
   o.vector_times_matrix = vector_times_matrix;
+  o.through_temp = through_temp;
   std::unique_ptr<ir::SDFG> g = scaled_update(o);
   ASSERT_TRUE(apply_once(*g, "FoldScalingIntoGemm"));
   const ir::LibraryNode* gemv = only_library_node(*g);
@@ -200,6 +219,7 @@ void folds_and_matches(bool vector_times_matrix, bool through_blas) {
   EXPECT_EQ(inputs_by_data(*g, gemv), want_inputs);
   EXPECT_EQ(g->arrays.count("P"), 0u) << "the product's temporary is left";
   EXPECT_EQ(g->arrays.count("s1"), 0u) << "the map's intermediate is left";
+  EXPECT_EQ(g->arrays.count("Tmp"), 0u) << "the copied temporary is left";
 
   Data d(product_length(o));
   const std::vector<double> want = expected(d, vector_times_matrix, d.alpha);
@@ -217,6 +237,12 @@ TEST(TransformFoldScalingIntoGemv, MatrixTimesVectorBecomesOneGemvThroughOpenBla
 TEST(TransformFoldScalingIntoGemv, VectorTimesMatrixBecomesATransposedGemvByLoops) { folds_and_matches(true, false); }
 TEST(TransformFoldScalingIntoGemv, VectorTimesMatrixBecomesATransposedGemvThroughOpenBlas) {
   folds_and_matches(true, true);
+}
+
+// y = y + alpha * (A @ v) as DaCe writes it: through a temporary copied into y.
+TEST(TransformFoldScalingIntoGemv, ResultCopiedFromATemporaryFoldsByLoops) { folds_and_matches(false, false, true); }
+TEST(TransformFoldScalingIntoGemv, ResultCopiedFromATemporaryFoldsThroughOpenBlas) {
+  folds_and_matches(true, true, true);
 }
 
 TEST(TransformFoldScalingIntoGemv, NumericFactorFoldsAsANumber) {
@@ -249,6 +275,30 @@ TEST(TransformFoldScalingIntoGemv, RefusedWhenTheResultIsTheVectorOperand) {
   Options o;
   o.result = "u";
   expect_refused(o, "is also an operand");
+}
+
+// The same through the temporary: u is read by the product and would be overwritten by ?gemv.
+TEST(TransformFoldScalingIntoGemv, RefusedWhenTheCopiedResultIsTheVectorOperand) {
+  Options o;
+  o.result = "u";
+  o.through_temp = true;
+  expect_refused(o, "is also an operand");
+}
+
+// Tmp also feeds d: it must stay, so the map cannot go.
+TEST(TransformFoldScalingIntoGemv, RefusedWhenTheTemporaryHasAnotherReader) {
+  Options o;
+  o.through_temp = true;
+  o.temp_read_again = true;
+  expect_refused(o, "neither the product");
+}
+
+// y[0] = omega lands in the same access node as the map's result: the Gemv would write y
+// unordered with it.
+TEST(TransformFoldScalingIntoGemv, RefusedWhenTheResultNodeHasASecondWriter) {
+  Options o;
+  o.second_writer = true;
+  expect_refused(o, "is written elsewhere");
 }
 
 TEST(TransformFoldScalingIntoGemv, RefusedWhenTheMapHasAnotherInput) {
