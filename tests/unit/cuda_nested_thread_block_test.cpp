@@ -5,6 +5,7 @@
 // points k of the inner map: R[b, t, k] = 2 A[b, t, k] + b, and S[b, t] = sum over k of
 // A[b, t, k] (a WCR sum that only thread t writes: no atomic). Checked against C++ loops,
 // emulated and on a GPU; the PTX keeps the block of 32 and passes ptxas for sm_80 and sm_90.
+// The same for an inner map in a nested SDFG that each thread of the outer map calls.
 // Before, the nested map was refused ("a GPU_ThreadBlock map inside another cannot be
 // compiled yet").
 #include <gtest/gtest.h>
@@ -82,6 +83,65 @@ TEST_P(CudaNestedThreadBlock, InnerMapRunsAsLoopsInEachThread) {
       if (got != sum && ++wrong <= 5) ADD_FAILURE() << "S[" << b << ", " << t << "] = " << got << ", want " << sum;
     }
   EXPECT_EQ(wrong, 0u);
+}
+
+// The same inner map in a nested SDFG called by each thread of the outer map: y[k] = 3 x[k] over
+// its 64 points, x = A[b, t, 0:64], y = R[b, t, 0:64].
+std::unique_ptr<ir::SDFG> nested_sdfg_thread_block_sdfg() {
+  auto inner = std::make_unique<ir::SDFG>();
+  inner->name = "per_thread";
+  add_array(*inner, "x", T::Float64, {"64"});
+  add_array(*inner, "y", T::Float64, {"64"});
+  ir::State& is = add_state(*inner, *inner, "triple");
+  auto [k_map, k_exit] = map(is, {"k"}, "0:64", S::GPU_ThreadBlock);
+  int t3 = tasklet(is, "o = 3 * v", {"v"}, {"o"});
+  chain_in(is, access(is, "x"), {k_map}, t3, "v", "x", {"x[0:64]", "x[k]"});
+  chain_out(is, t3, "o", {k_exit}, access(is, "y"), "y", {"y[k]", "y[0:64]"});
+
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_nested_sdfg_thread_block";
+  g->symbols["NB"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"NB", "32", "64"});
+  add_array(*g, "R", T::Float64, {"NB", "32", "64"});
+  for (const char* n : {"A", "R"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  ir::State& st = add_state(*g, *g, "s");
+  auto [blocks, blocks_exit] = map(st, {"b"}, "0:NB", S::GPU_Device);
+  auto [threads, threads_exit] = map(st, {"t"}, "0:32", S::GPU_ThreadBlock);
+  auto nn = std::make_unique<ir::NestedSDFGNode>();
+  nn->label = "per_thread";
+  nn->in_connectors["x"] = ir::DType{};
+  nn->out_connectors["y"] = ir::DType{};
+  inner->parent_node = nn.get();
+  nn->sdfg = std::move(inner);
+  const int call = st.add_node(std::move(nn));
+  chain_in(st, access(st, "A"), {blocks, threads}, call, "x", "A",
+           {"A[0:NB, 0:32, 0:64]", "A[b, 0:32, 0:64]", "A[b, t, 0:64]"});
+  chain_out(st, call, "y", {threads_exit, blocks_exit}, access(st, "R"), "R",
+            {"R[b, t, 0:64]", "R[b, 0:32, 0:64]", "R[0:NB, 0:32, 0:64]"});
+  return g;
+}
+
+TEST_P(CudaNestedThreadBlock, InnerMapInANestedSdfgRunsAsLoopsInEachThread) {
+  REQUIRE_CUDA_TARGET();
+  std::unique_ptr<ir::SDFG> g = nested_sdfg_thread_block_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t nb = 3;
+  const size_t points = static_cast<size_t>(nb * kThreads * kInner);
+  std::vector<double> a(points), r(points, -1.0);
+  for (size_t i = 0; i < points; ++i) a[i] = 0.5 * static_cast<double>(i % 29) - 4.0;
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"R", ArgValue::pointer(r.data())},
+                       {"NB", ArgValue::scalar<int64_t>(nb)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (size_t i = 0; i < points; ++i) ASSERT_EQ(r[i], 3 * a[i]) << i;
+}
+
+TEST(CudaNestedThreadBlockPtx, InANestedSdfgKeepsTheOuterBlock) {
+  REQUIRE_CUDA_PLUGIN();
+  const std::string ptx = checked_ptx(*nested_sdfg_thread_block_sdfg());
+  EXPECT_NE(ptx.find(".maxntid 32, 1, 1"), std::string::npos) << "the nested map's 64 points must not size the block";
 }
 
 TEST(CudaNestedThreadBlockPtx, KeepsTheOuterBlockAndPassesPtxas) {
