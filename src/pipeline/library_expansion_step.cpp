@@ -183,7 +183,7 @@ Status check_distributed_products_runnable(const std::vector<std::string>& produ
     probe.implementation = std::string(n.implementation);
     if (codegen::plugin_lowering(options, probe)) continue;
     std::string why = codegen::plugin_lowering_unavailable(options, probe);
-    if (why.empty()) why = "no plugin lowers " + probe.classpath + " (the MPI plugin is not built or not found)";
+    if (why.empty()) why = "no plugin that is loaded or found here lowers " + probe.classpath;
     return make_error(Code::Unsupported, head + ": " + why);
   }
   return Status::success();

@@ -26,10 +26,7 @@ TARGET = re.compile(
 
 # File -> (targets it may still name, why). Each entry is work left for the plugin
 # interface (docs/plugins.md); the list only shrinks.
-ALLOWED = {
-    'library_nodes.cpp': ({'MPI', 'mpi', 'cuda', 'CUDA', 'cublas'},
-                          'refusal messages that name the plugin a class needs (by DaCe package)'),
-}
+ALLOWED = {}
 
 
 # Headers of a backend's lowering or its vendor libraries: src/codegen reaches a plugin only

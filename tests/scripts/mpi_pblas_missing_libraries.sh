@@ -6,8 +6,8 @@
 #  - gemm_pblas_f64 (a Gemm with implementation PBLAS) without ScaLAPACK: Unsupported naming
 #    the Gemm node and the vendor library, with the loader's message;
 #  - distr_matmul_f64 (BCScatter, Pgemm, BCGather written by hand) without ScaLAPACK:
-#    Unsupported at its first such node naming the implementation and the library, not "the
-#    MPI backend plugin";
+#    Unsupported at its first such node naming the implementation and the library, not a
+#    missing plugin ("needs a backend plugin");
 #  - gemm_pblas_f64 without a loadable MPI plugin: the loader's status, naming the Gemm node.
 # Exit 77 (skip, with the reason) where a private mount namespace cannot be made (not root, no
 # unshare) or ScaLAPACK is not installed.
@@ -46,7 +46,7 @@ expect "PBLAS Gemm without ScaLAPACK" "$out" "unsupported: library node with imp
 out=$(compile_hidden "$scalapack" "$sdfgs/distr_matmul_f64.sdfg")
 expect "hand-written distributed product (distr_matmul_f64) without ScaLAPACK" "$out" \
   "cannot be compiled: implementation \"ReferenceOpenMPI\" needs the vendor library \"libscalapack-openmpi.so.2.2\""
-[[ "$out" == *"MPI backend plugin"* ]] && { echo "FAIL hand-written distributed product: still blames the MPI plugin"; status=1; }
+[[ "$out" == *"needs a backend plugin"* ]] && { echo "FAIL hand-written distributed product: still blames a missing plugin"; status=1; }
 out=$(compile_hidden "$plugin" "$sdfgs/gemm_pblas_f64.sdfg")
 expect "PBLAS Gemm without a loadable MPI plugin" "$out" "plugin unavailable: library node with implementation \"PBLAS\" $gemm_node" \
   "and loading the plugins failed: plugin \"$plugin\""

@@ -2,6 +2,7 @@
 
 #include "codegen/loops.h"
 #include "codegen/map_emit.h"
+#include "lowering/cooperative_control.h"
 #include "lowering/grid_barrier.h"
 #include "lowering/persistent.h"
 #include "lowering/thread_index.h"
@@ -91,6 +92,7 @@ Result<CooperativeScope> cooperative_scope(const StateEmitter& se, int entry) {
   }
   if (!scope.cooperative) return scope;
   DACE_TRY(check_phases(se.state, se.parents, entry, se.where(entry), true, scope.maps));
+  DACE_TRY(check_uniform_control_flow(se, entry));
   return scope;
 }
 

@@ -15,7 +15,8 @@ namespace dace::cuda {
 // persistent states: a barrier after each of their maps). `maps`: the GPU_Device maps
 // directly in the scope. Refused naming the element: anything else in that scope or in
 // those states but access nodes (tasklets, other maps, deeper nested SDFGs, copies between
-// access nodes: code DaCe runs in one thread of the grid), and GPU maps inside the inner maps.
+// access nodes: code DaCe runs in one thread of the grid), GPU maps inside the inner maps,
+// and control flow of those SDFGs that reads what the kernel writes (cooperative_control.h).
 struct CooperativeScope {
   bool cooperative = false;
   std::vector<int> maps;

@@ -68,6 +68,9 @@ struct DeviceModule {
   const ir::SDFG* program_sdfg = nullptr;
   int set_streams = 0;
   std::map<const ir::State*, StreamPlan> plans;
+  // States of concurrent plans whose cooperative kernels went to the default stream instead of
+  // their plan streams: the end of such a state synchronizes the default stream too.
+  std::set<const ir::State*> default_stream_states;
   ~DeviceModule();
 };
 

@@ -305,8 +305,10 @@ Status launch_kernel(StateEmitter& se, int node, KernelState& ks, const std::str
   // A cooperative kernel (grid barriers) needs all its blocks resident at once: its own entry,
   // which may shrink the grid to what fits. It is launched on the default stream, which the
   // plan's streams (created blocking) order with both ways, so its item's waits and records
-  // still hold; only its overlap with other kernels is lost.
+  // still hold; only its overlap with other kernels is lost, and the end of its state
+  // synchronizes the default stream too.
   llvm::Value* stream = ks.cooperative ? nullptr : on->stream;
+  if (ks.cooperative) item_on_default_stream(se, *on);
   std::vector<llvm::Type*> launch_types{ptr, ptr, i64, i64, i64, i64, i64, i64, i32, ptr};
   if (ks.cooperative || stream) launch_types.insert(launch_types.begin(), ptr);
   if (stream) launch_types.push_back(i32);

@@ -39,12 +39,16 @@ int event_of(const StreamPlan& plan, int item) {
   return k;
 }
 
-// Checked dace_cuda_stream_synchronize of plan stream `s`; a failure leaves the function.
+// Checked dace_cuda_stream_synchronize of plan stream `s` (-1: the default stream); a failure
+// leaves the function.
 void synchronize_stream(DeviceModule& dm, codegen::Frame& f, int s, const std::string& what) {
   llvm::IRBuilder<>& b = f.b;
-  llvm::Value* rc = b.CreateCall(runtime(f, "dace_cuda_stream_synchronize", b.getInt32Ty(), {b.getPtrTy()}),
-                                 {set_handle(dm, f, s, "cuda.stream")});
-  record_runtime_failure(f, rc, /*leave=*/true, what + " (dace_cuda_stream_synchronize of stream " + std::to_string(s) + ")");
+  llvm::Value* stream = s < 0 ? static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b.getPtrTy()))
+                              : set_handle(dm, f, s, "cuda.stream");
+  llvm::Value* rc = b.CreateCall(runtime(f, "dace_cuda_stream_synchronize", b.getInt32Ty(), {b.getPtrTy()}), {stream});
+  record_runtime_failure(f, rc, /*leave=*/true,
+                         what + " (dace_cuda_stream_synchronize of " +
+                             (s < 0 ? std::string("the default stream") : "stream " + std::to_string(s)) + ")");
 }
 
 // The state hook: host waits before their nodes, every stream of the plan at the state's end.
@@ -55,6 +59,9 @@ Status order_state(DeviceModule& dm, codegen::StateEmitter& se, int node) {
   if (node == -1) {
     const std::string what = se.sdfg.name + ": end of state \"" + se.state.label + "\"";
     for (int s = 0; s < plan->streams; ++s) synchronize_stream(dm, f, s, what);
+    // A cooperative kernel ran on the default stream: synchronizing the plan's streams would
+    // not wait for it (only later work on them would), so the state would end with it running.
+    if (dm.default_stream_states.count(&se.state)) synchronize_stream(dm, f, -1, what);
     return Status::success();
   }
   std::set<int> streams;
@@ -164,6 +171,11 @@ void end_item(codegen::StateEmitter& se, const ItemStream& item, const std::stri
   llvm::Value* rc = b.CreateCall(runtime(f, "dace_cuda_event_record", b.getInt32Ty(), {b.getPtrTy(), b.getPtrTy()}),
                                  {event, item.stream});
   record_runtime_failure(f, rc, /*leave=*/true, where + ": event after it (dace_cuda_event_record)");
+}
+
+void item_on_default_stream(codegen::StateEmitter& se, const ItemStream& item) {
+  if (item.item == -1) return;
+  if (DeviceModule* dm = existing_device_module(se.f->mc)) dm->default_stream_states.insert(&se.state);
 }
 
 }  // namespace dace::cuda

@@ -4,7 +4,8 @@
 // large as its largest plan) and, in those states: each work item queued on its stream after
 // event waits for its producers on other streams and followed by an event record when a
 // consumer elsewhere waits for it; each host wait's streams synchronized before its node; all
-// the plan's streams synchronized at the end of the state, so the next state (host code,
+// the plan's streams (and the default stream, when a cooperative kernel of the state ran there)
+// synchronized at the end of the state, so the next state (host code,
 // interstate edges, default-stream work) sees everything done. Other states, states of nested
 // SDFGs and work inside host scopes stay on the default stream, which the program's blocking
 // streams order with. With LowerOptions::max_concurrent_streams 1 nothing of this exists.
@@ -50,5 +51,8 @@ struct ItemStream {
 Result<ItemStream> begin_item(codegen::StateEmitter& se, int node, int edge, const std::string& where);
 // After it: the checked event record when a consumer on another stream waits for it.
 void end_item(codegen::StateEmitter& se, const ItemStream& item, const std::string& where);
+// The item went to the default stream instead of its plan stream (a cooperative kernel): the
+// end of its state synchronizes the default stream as well as the plan's streams.
+void item_on_default_stream(codegen::StateEmitter& se, const ItemStream& item);
 
 }  // namespace dace::cuda

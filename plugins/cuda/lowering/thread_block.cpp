@@ -38,18 +38,31 @@ Status account(const ir::MapEntry& node, Layout& layout) {
   return Status::success();
 }
 
-Status scan(const ir::State& st, const std::function<bool(int)>& in_kernel, Layout& layout) {
+bool is_thread_block_map(const ir::Node& n) {
+  return n.kind == ir::NodeKind::MapEntry &&
+         static_cast<const ir::MapEntry&>(n).map.schedule == ir::ScheduleType::GPU_ThreadBlock;
+}
+
+// GPU_ThreadBlock maps inside another (`under_thread_block`: the state is nested in one) run
+// as loops in each thread of the outer one (lower_thread_block_map) and give the block nothing.
+Status scan(const ir::State& st, const std::function<bool(int)>& in_kernel, Layout& layout, bool under_thread_block) {
+  const std::vector<int> parents = st.scope_parents();
+  auto nested_in_thread_block = [&](int id) {
+    if (under_thread_block) return true;
+    for (int p = parents[static_cast<size_t>(id)]; p >= 0; p = parents[static_cast<size_t>(p)])
+      if (is_thread_block_map(*st.node(p))) return true;
+    return false;
+  };
   for (int id : st.node_ids()) {
     if (!in_kernel(id)) continue;
     const ir::Node* n = st.node(id);
-    if (n->kind == ir::NodeKind::MapEntry) {
-      const auto& me = static_cast<const ir::MapEntry&>(*n);
-      if (me.map.schedule == ir::ScheduleType::GPU_ThreadBlock) DACE_TRY(account(me, layout));
+    if (is_thread_block_map(*n)) {
+      if (!nested_in_thread_block(id)) DACE_TRY(account(static_cast<const ir::MapEntry&>(*n), layout));
     } else if (n->kind == ir::NodeKind::NestedSDFG) {
       const auto& nested = static_cast<const ir::NestedSDFGNode&>(*n);
       if (!nested.sdfg) continue;
       for (const ir::State* inner : nested.sdfg->all_states())
-        DACE_TRY(scan(*inner, [](int) { return true; }, layout));
+        DACE_TRY(scan(*inner, [](int) { return true; }, layout, nested_in_thread_block(id)));
     }
   }
   return Status::success();
@@ -65,7 +78,7 @@ Result<bool> thread_block_layout(const ir::State& state, const std::vector<int>&
     return false;
   };
   Layout layout;
-  DACE_TRY(scan(state, in_kernel, layout));
+  DACE_TRY(scan(state, in_kernel, layout, false));
   if (layout.found) block = layout.block;
   return layout.found;
 }
@@ -261,8 +274,15 @@ Status lower_thread_block_map(codegen::ScopeContext& context) {
   if (!dm || !dm->kernel)
     return make_error(Code::Unsupported, where + ": a GPU_ThreadBlock map must be inside a GPU_Device map");
   KernelState& ks = *dm->kernel;
-  if (ks.in_thread_block)
-    return make_error(Code::Unsupported, where + ": a GPU_ThreadBlock map inside another cannot be compiled yet");
+  if (ks.in_thread_block) {
+    // Inside another GPU_ThreadBlock map: each thread of the outer map runs this one's points
+    // as loops (any order of a map's points is valid), with no barrier after it — threads
+    // past the outer map's extent never get here, and the outer map's barrier follows.
+    if (map.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_ThreadBlock map without parameters");
+    if (map.range.dims.size() < map.params.size())
+      return make_error(Code::InvalidSdfg, where + ": map has fewer ranges than parameters");
+    return codegen::emit_map_loops(se, map, 0, [&] { return codegen::emit_map_body(se, context.entry); });
+  }
   if (!ks.thread_blocks) return make_error(Code::Internal, where + ": GPU_ThreadBlock map missed by the kernel's layout");
   if (map.params.empty()) return make_error(Code::InvalidSdfg, where + ": GPU_ThreadBlock map without parameters");
   if (map.range.dims.size() < map.params.size())

@@ -7,6 +7,8 @@
 // what one block-level scope writes is visible to the next (DaCe's __syncthreads between
 // consecutive block-level scopes). Emulated, each GPU_ThreadBlock scope is a loop over the
 // block's threads that ends before the code after it starts: that loop's end is the barrier.
+// A GPU_ThreadBlock map inside another runs as loops in each thread of the outer one (no
+// barrier of its own, nothing to the block's size).
 #pragma once
 #include <array>
 #include <vector>
