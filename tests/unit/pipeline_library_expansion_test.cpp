@@ -16,6 +16,7 @@
 #include "libdace.h"
 #include "pipeline/library_expansion_step.h"
 #include "plugin/registry.h"
+#include "transform/scope_tree.h"
 #include "transform_test_support.h"
 
 namespace dace {
@@ -253,10 +254,46 @@ TEST(PipelineLibraryExpansion, ProductInANestedSdfgInAMapOfOneIterationIsExpande
   EXPECT_EQ(products[0].rfind("sdfg \"" + compiled->name + "\" / state ", 0), 0u) << products[0];
 }
 
-// The same map with two iterations would run the collective twice per rank, possibly from
-// two threads: refused, naming the product and the map.
-TEST(PipelineLibraryExpansion, ProductInAMapOfTwoIterationsIsRefusedNamingTheMap) {
-  std::unique_ptr<ir::SDFG> g = dace_written("matmul_pblas_map1_f64");
+// DaCe's `for i in dace.map[0:3]: C[i] = A[i] @ B[i]` (MatMul, implementation PBLAS, on 3-D
+// arrays; the map's schedule Default, which would run in parallel): one distributed product per
+// iteration, so the map stays, becomes Sequential, and holds the scatter, Pgemm and gather of
+// that iteration's matrices; Px and Py are declared in the root. Refused before.
+TEST(PipelineLibraryExpansion, ProductInAMapOfThreeIterationsIsExpandedInTheSequentialMap) {
+  std::unique_ptr<ir::SDFG> g = dace_written("matmul_pblas_map3_f64");
+  ASSERT_TRUE(g);
+  ASSERT_EQ(transform::testing::count_nodes(*g, ir::NodeKind::MapEntry), 1);
+  std::unique_ptr<ir::SDFG> compiled;
+  std::vector<std::string> products;
+  Status s = pipeline::expand_for_compile(*g, compiled, &products);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_TRUE(compiled);
+  const std::map<std::string, int> want{{"BlockCyclicScatter", 2}, {"Pgemm", 1}, {"BlockCyclicGather", 1}};
+  EXPECT_EQ(library_classes(*compiled), want);
+  int maps = 0;
+  for (const ir::State* st : compiled->all_states()) {
+    const transform::ScopeTree scopes = transform::ScopeTree::compute(*st);
+    for (int id : st->node_ids()) {
+      const ir::Node* n = st->node(id);
+      if (n->kind == ir::NodeKind::MapEntry) {
+        ++maps;
+        EXPECT_EQ(static_cast<const ir::MapEntry*>(n)->map.schedule, ir::ScheduleType::Sequential);
+      }
+      if (n->kind == ir::NodeKind::Library) {
+        EXPECT_GE(scopes.parent[static_cast<size_t>(id)], 0) << n->label << " in the map";
+      }
+    }
+  }
+  EXPECT_EQ(maps, 1);
+  EXPECT_EQ(compiled->symbols.count("Px"), 1u);
+  EXPECT_EQ(compiled->symbols.count("Py"), 1u);
+  EXPECT_TRUE(analysis::validate(*compiled).ok());
+  ASSERT_EQ(products.size(), 1u);
+}
+
+// The same map scheduled MPI splits its iterations over the ranks, which would then call the
+// collective product different numbers of times: refused, naming the product and the map.
+TEST(PipelineLibraryExpansion, ProductInAnMpiMapIsRefusedNamingTheMap) {
+  std::unique_ptr<ir::SDFG> g = dace_written("matmul_pblas_map3_f64");
   ASSERT_TRUE(g);
   const std::string label = pblas_product(*g)->label;
   std::string map_label;
@@ -264,7 +301,7 @@ TEST(PipelineLibraryExpansion, ProductInAMapOfTwoIterationsIsRefusedNamingTheMap
     for (int id : st->node_ids())
       if (st->node(id)->kind == ir::NodeKind::MapEntry) {
         auto* entry = static_cast<ir::MapEntry*>(st->node(id));
-        entry->map.range.dims.at(0).end = sym::integer(1);  // 0:2
+        entry->map.schedule = ir::ScheduleType::MPI;
         map_label = entry->label;
       }
   ASSERT_FALSE(map_label.empty());
@@ -272,10 +309,8 @@ TEST(PipelineLibraryExpansion, ProductInAMapOfTwoIterationsIsRefusedNamingTheMap
   Status s = pipeline::expand_for_compile(*g, compiled);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, Code::Unsupported);
-  EXPECT_NE(s.error().message.find("(\"" + label + "\") is inside a scope (node "), std::string::npos)
-      << s.error().message;
-  EXPECT_NE(s.error().message.find("(\"" + map_label + "\"); the distributed product is a collective"),
-            std::string::npos)
+  EXPECT_NE(s.error().message.find("(\"" + label + "\") is inside node "), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("(\"" + map_label + "\"), a map scheduled MPI"), std::string::npos)
       << s.error().message;
   EXPECT_FALSE(compiled);
 }
