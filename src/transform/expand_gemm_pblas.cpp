@@ -197,8 +197,10 @@ struct Plan {
   std::vector<int> maps;  // around the node, innermost first
 };
 
-// Whether the node can be expanded (`why` says why not).
-std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTree& scopes, int node, std::string& why) {
+// Whether the node can be expanded (`why` says why not). `nested_ok`: the SDFG is nested and
+// its Px and Py reach the root (ExpandGemmPBLAS::grid_symbols_reach_root).
+std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTree& scopes, int node, bool nested_ok,
+                         std::string& why) {
   const ir::LibraryNode* n = as_product(s.node(node));
   const std::string name = node_name(s, node);
   if (!n) {
@@ -209,9 +211,11 @@ std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTr
     why = name + " has implementation \"" + n->implementation + "\", not \"PBLAS\"";
     return std::nullopt;
   }
-  if (sdfg.parent_node) {
-    why = name + " is in a nested SDFG (the BLACS grid's symbols Px and Py would be program arguments of the "
-                 "nested SDFG only, not of the enclosing SDFGs nor in their symbol mappings)";
+  if (sdfg.parent_node && !nested_ok) {
+    why = name + " is in a nested SDFG whose Px and Py (the BLACS grid's symbols) cannot be declared up to the root: "
+                 "a nested SDFG node on the way lies in a scope (the product would run once per iteration) or "
+                 "maps Px or Py to something else, or an SDFG on the way has a container of that name (applied "
+                 "by hand, the transformation does not see the enclosing SDFGs)";
     return std::nullopt;
   }
   std::optional<std::vector<int>> maps = enclosing_maps(s, scopes, node, why);
@@ -345,7 +349,7 @@ void ExpandGemmPBLAS::state_matches(const ir::State& state, const ScopeTree&, st
 
 bool ExpandGemmPBLAS::can_apply(const Site& site, const std::vector<int>& nodes) {
   std::string why;
-  if (!plan(site.sdfg, site.state, site.scopes, nodes[0], why)) return refuse(why);
+  if (!plan(site.sdfg, site.state, site.scopes, nodes[0], grid_symbols_reach_root(site.sdfg), why)) return refuse(why);
   return true;
 }
 
@@ -354,7 +358,7 @@ Status ExpandGemmPBLAS::apply_at(const Site& site, const std::vector<int>& nodes
   ir::State& s = site.state;
   const int node = nodes[0];
   std::string why;
-  const std::optional<Plan> p = plan(sdfg, s, site.scopes, node, why);
+  const std::optional<Plan> p = plan(sdfg, s, site.scopes, node, grid_symbols_reach_root(sdfg), why);
   if (!p) return make_error(Code::Internal, "ExpandGemmPBLAS: " + why);
   const ir::ScalarType t = sdfg.arrays.at(p->a.data).dtype.scalar;
   for (const char* grid : {"Px", "Py"})

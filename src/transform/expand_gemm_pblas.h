@@ -47,6 +47,13 @@ inline constexpr std::string_view kPgemmImplementation = "ReferenceOpenMPI";
 
 class ExpandGemmPBLAS : public SingleStateTransformation {
  public:
+  // Whether the BLACS grid's symbols Px and Py of the nested SDFG `g` reach the root: declared
+  // in every SDFG of the chain from the root to `g` and mapped to themselves by each nested
+  // SDFG node of the chain, none of which lies in a scope (so the product runs once per call
+  // on every rank). The transformation sees one SDFG and cannot check that (nested SDFGs do
+  // not know the state holding them): a product in a nested SDFG is refused unless a caller
+  // that walked the chain from the root says so (the compile pipeline, which declares them).
+  virtual bool grid_symbols_reach_root(const ir::SDFG& g) const { (void)g; return false; }
   std::string_view name() const override { return "ExpandGemmPBLAS"; }
   Modifies modifies() const override {
     return Modifies::Tasklets | Modifies::Memlets | Modifies::AccessNodes | Modifies::Scopes | Modifies::Descriptors |

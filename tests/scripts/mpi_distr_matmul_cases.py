@@ -24,7 +24,8 @@ through a transient into C on every rank, so only rank 0's C is defined and comp
 matmul_pblas_map3_f64 (`for i in dace.map[0:3]: C[i] = A[i] @ B[i]` on 3-D arrays) runs a
 distributed product per iteration (the pipeline makes the map sequential): rank 0's C[i] must be
 NumPy's A0[i] @ B0[i] for every i; with its map scheduled MPI it must fail on both of 2 ranks
-naming the node and the map.
+naming the node and the map. matmul_pblas_nested_f64 also runs with its nested SDFG marked
+no_inline: the pipeline then declares Px and Py down to it and expands the product there.
 
 Vectors (bc_vector_f64, DaCe's 1-D BCScatter / BCGather): x of 14 elements in blocks of 2 (7
 blocks: uneven over 2 and 4 process rows) scattered over the Py process rows (process column 0,
@@ -91,6 +92,21 @@ def set_beta(node_tree, beta):
     elif isinstance(node_tree, list):
         for v in node_tree:
             set_beta(v, beta)
+
+
+def set_no_inline(node_tree):
+    """Marks every nested SDFG node of an SDFG's JSON no_inline; returns how many."""
+    count = 0
+    if isinstance(node_tree, dict):
+        if node_tree.get("type") == "NestedSDFG":
+            node_tree["attributes"]["no_inline"] = True
+            count += 1
+        for v in node_tree.values():
+            count += set_no_inline(v)
+    elif isinstance(node_tree, list):
+        for v in node_tree:
+            count += set_no_inline(v)
+    return count
 
 
 def set_map_schedule(node_tree, schedule):
@@ -210,6 +226,16 @@ def main():
                 variants.append(("ExpandGemmPBLAS applied by dace optimize", expanded, ()))
         if name == "matmul_pblas_c128":
             variants.append(("ExpandLibraryNodes run by dace run --optimize", None, ("--optimize", "ExpandLibraryNodes")))
+        if name == "matmul_pblas_nested_f64":  # not inlined: Px and Py declared down to the nested SDFG
+            with open(os.path.join(sdfgs, f"{name}.sdfg")) as f:
+                sdfg_json = json.load(f)
+            if set_no_inline(sdfg_json) != 1:
+                print(f"FAIL {name}: expected one nested SDFG node to mark no_inline")
+                status = 1
+            no_inline = os.path.join(work, f"{name}.no_inline.sdfg")
+            with open(no_inline, "w") as f:
+                json.dump(sdfg_json, f)
+            variants.append(("its nested SDFG marked no_inline, expanded there", no_inline, ()))
         for how, sdfg, extra in variants:
             for P in ranks:
                 for px, py in grids(P):
