@@ -1,5 +1,6 @@
 #include "pipeline/library_expansion_step.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,49 @@ Result<int> unnest_products(ir::SDFG& g, transform::AnalysisManager& am) {
   return total;
 }
 
+// ExpandGemmPBLAS that expands products in the nested SDFGs whose chain from the root
+// declares Px and Py (declare_grid_symbols_down).
+class ExpandAlongPreparedChains final : public transform::ExpandGemmPBLAS {
+ public:
+  std::set<const ir::SDFG*> prepared;
+  bool grid_symbols_reach_root(const ir::SDFG& g) const override { return prepared.count(&g) > 0; }
+};
+
+bool maps_to_itself(const ir::NestedSDFGNode& n, const std::string& symbol) {
+  auto it = n.symbol_mapping.find(symbol);
+  return it == n.symbol_mapping.end() || (it->second && sym::to_string(it->second) == symbol);
+}
+
+// A product left in a nested SDFG that could not be inlined (`no_inline`, ...) but lies
+// outside any scope, at every level, runs once per call on every rank like one in the root:
+// Px and Py are declared in every SDFG from `g` down to it and each nested SDFG node maps them
+// to the enclosing SDFG's, so the BLACS grid's symbols (program arguments of the root) reach
+// the product. Nested SDFGs in a scope are left alone: ExpandGemmPBLAS then refuses their
+// products. `g` itself must declare Px and Py (the caller does so for the root).
+void declare_grid_symbols_down(ir::SDFG& g, std::set<const ir::SDFG*>& prepared) {
+  for (ir::State* s : g.all_states()) {
+    const std::vector<int> scope_of = s->scope_parents();
+    for (int id : s->node_ids()) {
+      ir::Node* n = s->node(id);
+      const bool in_scope = static_cast<size_t>(id) < scope_of.size() && scope_of[static_cast<size_t>(id)] >= 0;
+      if (n->kind != ir::NodeKind::NestedSDFG || in_scope) continue;
+      auto* nested = static_cast<ir::NestedSDFGNode*>(n);
+      if (!nested->sdfg || !has_distributed_products(*nested->sdfg)) continue;
+      ir::SDFG& inner = *nested->sdfg;
+      bool usable = true;
+      for (const char* grid : {"Px", "Py"})
+        usable = usable && maps_to_itself(*nested, grid) && !inner.arrays.count(grid);
+      if (!usable) continue;
+      for (const char* grid : {"Px", "Py"}) {
+        if (!inner.symbols.count(grid)) inner.symbols[grid] = ir::DType::of(ir::ScalarType::Int32);
+        nested->symbol_mapping[grid] = sym::symbol(grid);
+      }
+      prepared.insert(&inner);
+      declare_grid_symbols_down(inner, prepared);
+    }
+  }
+}
+
 }  // namespace
 
 bool has_distributed_products(const ir::SDFG& g) {
@@ -124,7 +168,7 @@ bool has_distributed_products(const ir::SDFG& g) {
 Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g, std::vector<std::string>* paths) {
   std::unique_ptr<ir::SDFG> copy = g.clone_sdfg();
   transform::AnalysisManager am;
-  transform::ExpandGemmPBLAS expand;
+  ExpandAlongPreparedChains expand;
   const std::string failed_at = "the expansion of the library nodes with implementation \"PBLAS\" into the distributed "
                                 "product (BlockCyclicScatter, Pgemm, BlockCyclicGather) at ";
   std::vector<std::string> products;
@@ -136,6 +180,15 @@ Result<std::unique_ptr<ir::SDFG>> expand_distributed_products(const ir::SDFG& g,
     distributed_product_paths(*copy, products);
   }
   const std::string failed = failed_at + joined(products) + " failed: ";
+  // Products still nested: declare Px and Py down to them where they lie outside scopes.
+  if (!copy->arrays.count("Px") && !copy->arrays.count("Py")) {
+    declare_grid_symbols_down(*copy, expand.prepared);
+    if (!expand.prepared.empty()) {
+      for (const char* grid : {"Px", "Py"})
+        if (!copy->symbols.count(grid)) copy->symbols[grid] = ir::DType::of(ir::ScalarType::Int32);
+      am.invalidate(transform::Modifies::Symbols | transform::Modifies::NestedSDFGs);
+    }
+  }
   Result<int> applied = transform::apply_repeated(*copy, expand, am);
   if (!applied) return make_error(Code::Unsupported, failed + applied.error().message);
   // What is left was refused: the first one in canonical order, with the refusal.

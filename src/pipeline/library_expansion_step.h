@@ -25,9 +25,12 @@ bool has_distributed_products(const ir::SDFG& g);
 // iteration each (DaCe's frontend writes `for i in dace.map[0:1]` as such a map) is first
 // brought out of them by InlineSDFG / InlineMultistateSDFG and TrivialMapElimination, applied
 // to those nested SDFGs and maps only (the same program; DaCe's simplify inlines too), so that
-// Px and Py become arguments of the root. Where the expansion refuses a node (beta other than
-// 0, a node inside a map of more iterations or a nested SDFG that cannot be inlined, operands
-// that are not whole row-major matrices, ...), the program cannot be
+// Px and Py become arguments of the root. A product left in a nested SDFG that cannot be
+// inlined but lies outside any scope gets Px and Py declared in every SDFG down to it and
+// mapped through each nested SDFG node, and is expanded there; one inside maps of more
+// iterations is expanded once per iteration, the maps made Sequential (ExpandGemmPBLAS).
+// Where the expansion refuses a node (beta other than 0, a map scheduled MPI, a nested SDFG
+// in a scope, operands that are not whole row-major matrices, ...), the program cannot be
 // compiled as DaCe's implementation means it: Unsupported naming the node and the reason,
 // since DaCe raises there too (its expansion, run by code generation, raises
 // NotImplementedError or fails) rather than computing a local product on every rank.

@@ -61,18 +61,17 @@ std::string exprs_text(const std::vector<sym::Expr>& v) {
   return out + "]";
 }
 
-// One operand: the edge at the connector, the access node at its other end, and the squeezed
-// sizes (rows, cols) of the whole container it names.
+// One operand: the edge at the connector, and the sizes (rows, cols) of the matrix it names.
 struct Operand {
   int edge = -1;
-  int access = -1;
   std::string data;
   sym::Expr rows, cols;
 };
 
-// The operand at `conn`, or an empty optional with `why`.
-std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, int node, const std::string& conn, bool input,
-                               std::string& why) {
+// The operand at `conn`, or an empty optional with `why`. The edge's other end is an access
+// node or, for a node inside a map, that map's entry (inputs) or exit (outputs).
+std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, const ScopeTree& scopes, int node,
+                               const std::string& conn, bool input, std::string& why) {
   const std::string where = node_name(s, node) + " connector " + conn;
   Operand op;
   int count = 0;
@@ -83,15 +82,19 @@ std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, int nod
     return std::nullopt;
   }
   const ir::DataflowEdge& edge = *s.edge(op.edge);
-  op.access = input ? edge.src : edge.dst;
-  const ir::Node* end = s.node(op.access);
-  if (end->kind != ir::NodeKind::Access) {
-    why = where + " is not connected to an access node";
+  const int other = input ? edge.src : edge.dst;
+  const ir::Node* end = s.node(other);
+  const int scope = scopes.parent[static_cast<size_t>(node)];
+  const bool through_scope = scope >= 0 && other == (input ? scope : scopes.exit_of(scope));
+  if (end->kind != ir::NodeKind::Access && !through_scope) {
+    why = where + " is not connected to an access node" +
+          (scope >= 0 ? std::string(" or to its map's ") + (input ? "entry" : "exit") : "");
     return std::nullopt;
   }
-  op.data = static_cast<const ir::AccessNode*>(end)->data;
-  if (edge.memlet.data != op.data || !edge.memlet.wcr.empty() || edge.memlet.other_subset) {
-    why = where + ": the memlet must name \"" + op.data + "\" without WCR or other subset";
+  op.data = end->kind == ir::NodeKind::Access ? static_cast<const ir::AccessNode*>(end)->data : edge.memlet.data;
+  if (op.data.empty() || edge.memlet.data != op.data || !edge.memlet.wcr.empty() || edge.memlet.other_subset) {
+    why = where + ": the memlet must name \"" + (op.data.empty() ? edge.memlet.data : op.data) +
+          "\" without WCR or other subset";
     return std::nullopt;
   }
   auto it = sdfg.arrays.find(op.data);
@@ -105,16 +108,26 @@ std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, int nod
           " (ScaLAPACK: float32, float64, complex64, complex128)";
     return std::nullopt;
   }
-  // The whole container: the scatter and gather read and write it as one contiguous matrix.
+  // One whole matrix: the scatter and gather read and write it as one contiguous row-major
+  // matrix. That is the whole container, or (a product in a map: `A[i] @ B[i]`) one index in
+  // each dimension before the last two, which the subset covers whole.
   const sym::Subset& sub = edge.memlet.subset;
-  bool whole = sub.dims.size() == d.shape.size();
-  for (size_t k = 0; whole && k < sub.dims.size(); ++k) {
+  const size_t rank = d.shape.size();
+  bool whole = sub.dims.size() == rank;
+  for (size_t k = 0; whole && k < rank; ++k) {
     const sym::Range& r = sub.dims[k];
-    whole = sym::as_integer(r.step) == 1 && sym::prove(sym::eq(r.start, sym::integer(0))) == std::optional<bool>(true) &&
+    if (rank > 2 && k + 2 < rank) {
+      whole = provably_zero(sym::simplify(sym::sub(r.end, r.start)));
+      continue;
+    }
+    whole = sym::as_integer(r.step) == 1 && provably_zero(r.start) &&
             sym::prove(sym::eq(r.end, sym::sub(d.shape[k], sym::integer(1)))) == std::optional<bool>(true);
   }
   if (!whole) {
-    why = where + ": the memlet " + sym::to_string(sub) + " is not the whole of \"" + op.data + "\"";
+    why = where + ": the memlet " + op.data + "[" + sym::to_string(sub) + "]" +
+          (rank > 2 ? " is not one whole matrix of \"" + op.data +
+                          "\" (one index in each dimension before the last two, the last two whole)"
+                    : " is not the whole of \"" + op.data + "\"");
     return std::nullopt;
   }
   // ... laid out row-major without padding or offset: the scatter and gather walk it as such,
@@ -124,12 +137,14 @@ std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, int nod
           ", offset " + exprs_text(d.offset) + ")";
     return std::nullopt;
   }
+  // The matrix: the last two dimensions, both wider than one (the scatter and the gather cut
+  // a container's last two dimensions into blocks).
   std::vector<sym::Expr> sizes;
-  for (const sym::Expr& extent : d.shape)
-    if (sym::as_integer(sym::simplify(extent)) != 1) sizes.push_back(sym::simplify(extent));
+  for (size_t k = rank >= 2 ? rank - 2 : 0; k < rank; ++k)
+    if (sym::as_integer(sym::simplify(d.shape[k])) != 1) sizes.push_back(sym::simplify(d.shape[k]));
   if (sizes.size() != 2) {
     why = where + ": \"" + op.data + "\" is not a matrix (" + std::to_string(sizes.size()) +
-          " dimensions wider than one)";
+          " of its last two dimensions wider than one)";
     return std::nullopt;
   }
   op.rows = sizes[0];
@@ -139,12 +154,53 @@ std::optional<Operand> operand(const ir::SDFG& sdfg, const ir::State& s, int nod
 
 bool provably_equal(sym::Expr a, sym::Expr b) { return sym::prove(sym::eq(a, b)) == std::optional<bool>(true); }
 
+// Schedules of maps that run every iteration on every rank's host in some order: the
+// expansion makes them Sequential, so that every rank calls the collective product once per
+// iteration, in the same order, from one thread.
+bool runs_on_the_host(ir::ScheduleType t) {
+  return t == ir::ScheduleType::Default || t == ir::ScheduleType::Sequential || t == ir::ScheduleType::Unrolled ||
+         t == ir::ScheduleType::CPU_Multicore || t == ir::ScheduleType::CPU_Persistent;
+}
+
+// The map entries around `node`, innermost first, or an empty optional with `why` when the
+// product cannot run once per iteration in them.
+std::optional<std::vector<int>> enclosing_maps(const ir::State& s, const ScopeTree& scopes, int node,
+                                               std::string& why) {
+  std::vector<int> maps;
+  const auto parent = [&](int id) { return scopes.parent[static_cast<size_t>(id)]; };
+  for (int scope = parent(node); scope >= 0; scope = parent(scope)) {
+    const ir::Node* entry = s.node(scope);
+    const std::string inside = node_name(s, node) + " is inside " + node_name(s, scope);
+    if (entry->kind != ir::NodeKind::MapEntry) {
+      why = inside + ", a consume scope (the distributed product is a collective that every rank calls in the same "
+                     "order; the order of a consume scope's elements is not defined)";
+      return std::nullopt;
+    }
+    const ir::ScheduleType t = static_cast<const ir::MapEntry*>(entry)->map.schedule;
+    if (t == ir::ScheduleType::MPI) {
+      why = inside + ", a map scheduled MPI (its iterations are split over the ranks, which would then call the "
+                     "distributed product, a collective, different numbers of times)";
+      return std::nullopt;
+    }
+    if (!runs_on_the_host(t)) {
+      why = inside + ", a map scheduled " + ir::to_string(t) +
+            " (the distributed product is a collective that runs on each rank's host, once per iteration)";
+      return std::nullopt;
+    }
+    maps.push_back(scope);
+  }
+  return maps;
+}
+
 struct Plan {
   Operand a, b, c;
+  std::vector<int> maps;  // around the node, innermost first
 };
 
-// Whether the node can be expanded (`why` says why not).
-std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTree& scopes, int node, std::string& why) {
+// Whether the node can be expanded (`why` says why not). `nested_ok`: the SDFG is nested and
+// its Px and Py reach the root (ExpandGemmPBLAS::grid_symbols_reach_root).
+std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTree& scopes, int node, bool nested_ok,
+                         std::string& why) {
   const ir::LibraryNode* n = as_product(s.node(node));
   const std::string name = node_name(s, node);
   if (!n) {
@@ -155,16 +211,15 @@ std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTr
     why = name + " has implementation \"" + n->implementation + "\", not \"PBLAS\"";
     return std::nullopt;
   }
-  if (sdfg.parent_node) {
-    why = name + " is in a nested SDFG (the BLACS grid's symbols Px and Py would be program arguments of the "
-                 "nested SDFG only, not of the enclosing SDFGs nor in their symbol mappings)";
+  if (sdfg.parent_node && !nested_ok) {
+    why = name + " is in a nested SDFG whose Px and Py (the BLACS grid's symbols) cannot be declared up to the root: "
+                 "a nested SDFG node on the way lies in a scope (the product would run once per iteration) or "
+                 "maps Px or Py to something else, or an SDFG on the way has a container of that name (applied "
+                 "by hand, the transformation does not see the enclosing SDFGs)";
     return std::nullopt;
   }
-  if (const int scope = scopes.parent[static_cast<size_t>(node)]; scope >= 0) {
-    why = name + " is inside a scope (" + node_name(s, scope) +
-          "; the distributed product is a collective that every rank calls once)";
-    return std::nullopt;
-  }
+  std::optional<std::vector<int>> maps = enclosing_maps(s, scopes, node, why);
+  if (!maps) return std::nullopt;
   if (!number_is(*n, "beta", 0.0, 0.0)) {
     why = name + " has beta " + property(*n, "beta") + " (DaCe's PBLAS expansion: beta 0 only)";
     return std::nullopt;
@@ -193,11 +248,11 @@ std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTr
     return std::nullopt;
   }
   Plan p;
-  auto a = operand(sdfg, s, node, "_a", true, why);
+  auto a = operand(sdfg, s, scopes, node, "_a", true, why);
   if (!a) return std::nullopt;
-  auto b = operand(sdfg, s, node, "_b", true, why);
+  auto b = operand(sdfg, s, scopes, node, "_b", true, why);
   if (!b) return std::nullopt;
-  auto c = operand(sdfg, s, node, "_c", false, why);
+  auto c = operand(sdfg, s, scopes, node, "_c", false, why);
   if (!c) return std::nullopt;
   const ir::ScalarType t = sdfg.arrays.at(a->data).dtype.scalar;
   if (sdfg.arrays.at(b->data).dtype.scalar != t || sdfg.arrays.at(c->data).dtype.scalar != t) {
@@ -219,6 +274,7 @@ std::optional<Plan> plan(const ir::SDFG& sdfg, const ir::State& s, const ScopeTr
   p.a = *a;
   p.b = *b;
   p.c = *c;
+  p.maps = std::move(*maps);
   return p;
 }
 
@@ -269,14 +325,16 @@ int add_library(ir::State& s, const std::string& name, std::string_view classpat
 }
 
 // An int32[2] transient holding (rows, cols) of a block, written by a tasklet as DaCe's
-// frontend writes block sizes (`_set_bsizes_`); returns its access node.
-int block_sizes(ir::SDFG& sdfg, ir::State& s, const std::string& base, sym::Expr rows, sym::Expr cols) {
+// frontend writes block sizes (`_set_bsizes_`); returns its access node. Inside a map
+// (`scope` >= 0) the tasklet hangs off the map's entry by an empty memlet, so it is in the map.
+int block_sizes(ir::SDFG& sdfg, ir::State& s, int scope, const std::string& base, sym::Expr rows, sym::Expr cols) {
   const std::string data = add_transient(sdfg, base, ir::ScalarType::Int32, {sym::integer(2)});
   auto t = std::make_unique<ir::Tasklet>();
   t->label = "_set_bsizes_";
   t->code = {"__out[0] = " + sym::to_string(rows) + "\n__out[1] = " + sym::to_string(cols), ir::Language::Python};
   t->out_connectors["__out"] = ir::DType{};
   const int tasklet = s.add_node(std::move(t));
+  if (scope >= 0) s.add_edge(ir::DataflowEdge{scope, tasklet, "", "", ir::Memlet{}});
   const int access = add_access(s, data);
   s.add_edge(ir::DataflowEdge{tasklet, access, "__out", "", memlet_of(data, {sym::integer(2)})});
   return access;
@@ -291,7 +349,7 @@ void ExpandGemmPBLAS::state_matches(const ir::State& state, const ScopeTree&, st
 
 bool ExpandGemmPBLAS::can_apply(const Site& site, const std::vector<int>& nodes) {
   std::string why;
-  if (!plan(site.sdfg, site.state, site.scopes, nodes[0], why)) return refuse(why);
+  if (!plan(site.sdfg, site.state, site.scopes, nodes[0], grid_symbols_reach_root(site.sdfg), why)) return refuse(why);
   return true;
 }
 
@@ -300,7 +358,7 @@ Status ExpandGemmPBLAS::apply_at(const Site& site, const std::vector<int>& nodes
   ir::State& s = site.state;
   const int node = nodes[0];
   std::string why;
-  const std::optional<Plan> p = plan(sdfg, s, site.scopes, node, why);
+  const std::optional<Plan> p = plan(sdfg, s, site.scopes, node, grid_symbols_reach_root(sdfg), why);
   if (!p) return make_error(Code::Internal, "ExpandGemmPBLAS: " + why);
   const ir::ScalarType t = sdfg.arrays.at(p->a.data).dtype.scalar;
   for (const char* grid : {"Px", "Py"})
@@ -314,9 +372,16 @@ Status ExpandGemmPBLAS::apply_at(const Site& site, const std::vector<int>& nodes
   const std::string la = add_transient(sdfg, "lA", t, a_block);
   const std::string lb = add_transient(sdfg, "lB", t, b_block);
   const std::string lc = add_transient(sdfg, "lC", t, c_block);
-  const int a_sizes = block_sizes(sdfg, s, "__pblas_a_block", a_block[0], a_block[1]);
-  const int b_sizes = block_sizes(sdfg, s, "__pblas_b_block", b_block[0], b_block[1]);
-  const int c_sizes = block_sizes(sdfg, s, "__pblas_c_block", c_block[0], c_block[1]);
+  // In a map: one product per iteration, every rank calling them in the same order from one
+  // thread (the BLACS grid is the program state's, created once by __dace_init).
+  for (int entry : p->maps) {
+    ir::MapScope& map = static_cast<ir::MapEntry*>(s.node(entry))->map;
+    map.schedule = ir::ScheduleType::Sequential;
+  }
+  const int scope = p->maps.empty() ? -1 : p->maps.front();
+  const int a_sizes = block_sizes(sdfg, s, scope, "__pblas_a_block", a_block[0], a_block[1]);
+  const int b_sizes = block_sizes(sdfg, s, scope, "__pblas_b_block", b_block[0], b_block[1]);
+  const int c_sizes = block_sizes(sdfg, s, scope, "__pblas_c_block", c_block[0], c_block[1]);
   const std::string a_sizes_data = static_cast<const ir::AccessNode*>(s.node(a_sizes))->data;
   const std::string b_sizes_data = static_cast<const ir::AccessNode*>(s.node(b_sizes))->data;
   const std::string c_sizes_data = static_cast<const ir::AccessNode*>(s.node(c_sizes))->data;

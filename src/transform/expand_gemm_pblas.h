@@ -14,15 +14,24 @@
 // node with implementation "PBLAS" (2-D operands: DaCe would specialize it to such a Gemm
 // when PBLAS is the BLAS library's default implementation) is expanded the same way.
 //
+// A node inside maps (`for i in dace.map[0:3]: C[i] = A[i] @ B[i]`) is one distributed product
+// per iteration, a collective every rank must call the same number of times in the same
+// order, from one thread: the maps around it become Sequential (a parallel map would call the
+// collectives from several threads in an unpredictable order) and the three nodes are placed
+// in the innermost map, on that iteration's matrices. The BLACS grid they use is the program
+// state's, created once by __dace_init, whatever the number of iterations.
+//
 // Refused where DaCe raises or would compute something else: beta other than 0 (DaCe raises
 // NotImplementedError), alpha other than 1, transA / transB or a `_cin` input (DaCe's
 // expansion ignores them and would compute A @ B), a WCR on C; and where the distributed nodes
-// cannot run: a node inside a scope (a collective per iteration); operands that are not
-// whole, C-contiguous Arrays (no views, no sub-blocks, default strides, offset 0: the scatter
-// and gather move contiguous row-major matrices),
-// each read or written through one edge from or to an access node, of squeezed 2-D shapes
-// provably M x K, K x N and M x N; element types other than float32/64 and complex64/128
-// (ScaLAPACK's); a container named Px or Py.
+// cannot run: a node in a consume scope, or in a map scheduled MPI (the ranks would run
+// different iterations) or on a device; operands that are not whole, C-contiguous matrices
+// of Arrays (no views, default strides, offset 0: the scatter and gather move contiguous
+// row-major matrices): the whole container, or one index in each dimension before its last
+// two and those two whole (`A[i, 0:M, 0:K]`), each read or written through one edge from or
+// to an access node or the map's entry / exit, of 2-D shapes (the last two dimensions, both
+// wider than one) provably M x K, K x N and M x N; element types other than float32/64 and
+// complex64/128 (ScaLAPACK's); a container named Px or Py.
 #pragma once
 #include <string_view>
 
@@ -38,9 +47,17 @@ inline constexpr std::string_view kPgemmImplementation = "ReferenceOpenMPI";
 
 class ExpandGemmPBLAS : public SingleStateTransformation {
  public:
+  // Whether the BLACS grid's symbols Px and Py of the nested SDFG `g` reach the root: declared
+  // in every SDFG of the chain from the root to `g` and mapped to themselves by each nested
+  // SDFG node of the chain, none of which lies in a scope (so the product runs once per call
+  // on every rank). The transformation sees one SDFG and cannot check that (nested SDFGs do
+  // not know the state holding them): a product in a nested SDFG is refused unless a caller
+  // that walked the chain from the root says so (the compile pipeline, which declares them).
+  virtual bool grid_symbols_reach_root(const ir::SDFG& g) const { (void)g; return false; }
   std::string_view name() const override { return "ExpandGemmPBLAS"; }
   Modifies modifies() const override {
-    return Modifies::Tasklets | Modifies::Memlets | Modifies::AccessNodes | Modifies::Descriptors | Modifies::Symbols;
+    return Modifies::Tasklets | Modifies::Memlets | Modifies::AccessNodes | Modifies::Scopes | Modifies::Descriptors |
+           Modifies::Symbols;
   }
 
  protected:

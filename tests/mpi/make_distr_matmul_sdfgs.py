@@ -126,12 +126,21 @@ def bc_vector_f64(x: dace.float64[N], lx: dace.float64[LN], y: dace.float64[N], 
     grid[1] = Py
 
 
+# A product per iteration of a map of three, on the matrices A[i], B[i], C[i] of 3-D arrays (the
+# pipeline makes the map sequential and expands inside it). Defined last so that regenerating
+# keeps the other programs' line numbers, hence their state labels, which tests name.
+@dace.program
+def matmul_pblas_map3_f64(A: dace.float64[3, M, K], B: dace.float64[3, K, N], C: dace.float64[3, M, N]):
+    for i in dace.map[0:3]:
+        C[i] = A[i] @ B[i]
+
+
 def write_pblas_products(out):
     from dace.libraries.blas.nodes.gemm import Gemm
     from dace.libraries.blas.nodes.matmul import MatMul
     for prog, specialize, simplify in ((gemm_pblas_f64, True, True), (gemm_pblas_c64, True, True),
                                        (matmul_pblas_c128, False, True), (matmul_pblas_map1_f64, False, True),
-                                       (matmul_pblas_nested_f64, False, False),
+                                       (matmul_pblas_map3_f64, False, True), (matmul_pblas_nested_f64, False, False),
                                        (matmul_pblas_map1_nested_f64, False, False)):
         sdfg = prog.to_sdfg(simplify=simplify)
         if specialize:

@@ -20,8 +20,12 @@ beta 1 (which the expansion refuses, as DaCe's raises) must fail on both of 2 ra
 matmul_pblas_map1_f64 (the MatMul inside `for i in dace.map[0:1]`) and matmul_pblas_nested_f64
 (inside a called program's nested SDFG) run like the others (the pipeline removes the map of one
 iteration, or inlines the nested SDFG, first; the nested one, not simplified, copies the product
-through a transient into C on every rank, so only rank 0's C is defined and compared); with the map widened to two iterations it must
-fail on both of 2 ranks naming the node and the map.
+through a transient into C on every rank, so only rank 0's C is defined and compared).
+matmul_pblas_map3_f64 (`for i in dace.map[0:3]: C[i] = A[i] @ B[i]` on 3-D arrays) runs a
+distributed product per iteration (the pipeline makes the map sequential): rank 0's C[i] must be
+NumPy's A0[i] @ B0[i] for every i; with its map scheduled MPI it must fail on both of 2 ranks
+naming the node and the map. matmul_pblas_nested_f64 also runs with its nested SDFG marked
+no_inline: the pipeline then declares Px and Py down to it and expands the product there.
 
 Vectors (bc_vector_f64, DaCe's 1-D BCScatter / BCGather): x of 14 elements in blocks of 2 (7
 blocks: uneven over 2 and 4 process rows) scattered over the Py process rows (process column 0,
@@ -58,7 +62,10 @@ PROGRAMS = {"distr_matmul_f64": np.float64, "distr_matmul_c128": np.complex128}
 # several states (the pipeline removes the map, then inlines).
 PBLAS_PRODUCTS = {"gemm_pblas_f64": np.float64, "gemm_pblas_c64": np.complex64, "matmul_pblas_c128": np.complex128,
                   "matmul_pblas_map1_f64": np.float64, "matmul_pblas_nested_f64": np.float64,
-                  "matmul_pblas_map1_nested_f64": np.float64}
+                  "matmul_pblas_map1_nested_f64": np.float64, "matmul_pblas_map3_f64": np.float64}
+# matmul_pblas_map3_f64: `for i in dace.map[0:3]: C[i] = A[i] @ B[i]`, a distributed product per
+# iteration (the pipeline makes the map sequential and expands inside it); A, B, C hold 3 matrices.
+BATCHED = {"matmul_pblas_map3_f64": 3}
 # Without simplify the product goes to a transient that is then copied into C on every rank; the
 # gather writes that transient on rank 0 only (DaCe's BCGather), so only rank 0's C is defined.
 ROOT_ONLY_DEFINED = {"matmul_pblas_nested_f64", "matmul_pblas_map1_nested_f64"}
@@ -87,17 +94,31 @@ def set_beta(node_tree, beta):
             set_beta(v, beta)
 
 
-def set_map_end(node_tree, end):
-    """Sets the end of every map range in an SDFG's JSON (one dimension each here)."""
+def set_no_inline(node_tree):
+    """Marks every nested SDFG node of an SDFG's JSON no_inline; returns how many."""
+    count = 0
     if isinstance(node_tree, dict):
-        if node_tree.get("type") == "MapEntry":
-            for r in node_tree["attributes"]["range"]["ranges"]:
-                r["end"] = end
+        if node_tree.get("type") == "NestedSDFG":
+            node_tree["attributes"]["no_inline"] = True
+            count += 1
         for v in node_tree.values():
-            set_map_end(v, end)
+            count += set_no_inline(v)
     elif isinstance(node_tree, list):
         for v in node_tree:
-            set_map_end(v, end)
+            count += set_no_inline(v)
+    return count
+
+
+def set_map_schedule(node_tree, schedule):
+    """Sets the schedule of every map in an SDFG's JSON."""
+    if isinstance(node_tree, dict):
+        if node_tree.get("type") in ("MapEntry", "MapExit"):
+            node_tree["attributes"]["schedule"] = schedule
+        for v in node_tree.values():
+            set_map_schedule(v, schedule)
+    elif isinstance(node_tree, list):
+        for v in node_tree:
+            set_map_schedule(v, schedule)
 
 
 def draw(rng, shape, dtype):
@@ -111,15 +132,18 @@ def grids(P):
     return [(px, P // px) for px in range(1, P + 1) if P % px == 0]
 
 
-def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False, others_undefined=False):
+def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False, others_undefined=False, batch=None):
     """root_only: C is the product on rank 0 only; other ranks pass a random C that must stay
-    (others_undefined: other ranks' C is not compared)."""
+    (others_undefined: other ranks' C is not compared). batch: A, B and C hold that many
+    matrices (leading dimension), C[i] = A[i] @ B[i]."""
     sizes = sizes or {"M": M, "K": K, "N": N}
     m, k, n = sizes["M"], sizes["K"], sizes["N"]
     dtype = dtype or PROGRAMS[name]
+    lead = (batch, ) if batch else ()
     rng = np.random.default_rng(100 * P + 10 * px + len(name))
-    per_rank = [(draw(rng, (m, k), dtype), draw(rng, (k, n), dtype), draw(rng, (m, n), dtype)) for _ in range(P)]
-    # The reference in double precision, then rounded to the element type.
+    per_rank = [(draw(rng, lead + (m, k), dtype), draw(rng, lead + (k, n), dtype), draw(rng, lead + (m, n), dtype))
+                for _ in range(P)]
+    # The reference in double precision (NumPy's matmul of each matrix), then rounded to the element type.
     wide = np.complex128 if np.issubdtype(dtype, np.complexfloating) else np.float64
     expected = (per_rank[0][0].astype(wide) @ per_rank[0][1].astype(wide)).astype(dtype)
     out_dir = os.path.join(work, f"{name}.M{m}.np{P}.{px}x{py}")
@@ -127,7 +151,7 @@ def make_case(name, P, px, py, work, sizes=None, dtype=None, root_only=False, ot
     inputs, outputs = [], []
     for r in range(P):
         a, b, c = per_rank[r]
-        c_in = c if root_only else np.zeros((m, n), dtype)
+        c_in = c if root_only else np.zeros(lead + (m, n), dtype)
         c_out = expected if r == 0 or not root_only else c
         inputs.append({"A": a, "B": b, "C": c_in})
         outputs.append({} if others_undefined and r > 0 else {"C": c_out})
@@ -202,12 +226,22 @@ def main():
                 variants.append(("ExpandGemmPBLAS applied by dace optimize", expanded, ()))
         if name == "matmul_pblas_c128":
             variants.append(("ExpandLibraryNodes run by dace run --optimize", None, ("--optimize", "ExpandLibraryNodes")))
+        if name == "matmul_pblas_nested_f64":  # not inlined: Px and Py declared down to the nested SDFG
+            with open(os.path.join(sdfgs, f"{name}.sdfg")) as f:
+                sdfg_json = json.load(f)
+            if set_no_inline(sdfg_json) != 1:
+                print(f"FAIL {name}: expected one nested SDFG node to mark no_inline")
+                status = 1
+            no_inline = os.path.join(work, f"{name}.no_inline.sdfg")
+            with open(no_inline, "w") as f:
+                json.dump(sdfg_json, f)
+            variants.append(("its nested SDFG marked no_inline, expanded there", no_inline, ()))
         for how, sdfg, extra in variants:
             for P in ranks:
                 for px, py in grids(P):
                     root_only_defined = name in ROOT_ONLY_DEFINED
                     case_dir = make_case(name, P, px, py, work, None, dtype, root_only=True,
-                                         others_undefined=root_only_defined)
+                                         others_undefined=root_only_defined, batch=BATCHED.get(name))
                     p = run(name, P, case_dir, sdfg, extra)
                     matched = matched_outputs(p)
                     what = f"{name} ({how}) on {P} ranks, grid Px x Py = {px} x {py}"
@@ -237,25 +271,26 @@ def main():
         else:
             print(f"FAIL gemm_pblas_f64 with beta 1 (exit {p.returncode}):\n{text[-3000:]}")
             status = 1
-    # The same product in a map of two iterations (a collective per iteration, possibly from two
-    # threads) is refused when compiled, on every rank, naming the node and the map.
+    # The product per iteration of a map scheduled MPI (its iterations split over the ranks, which
+    # would call the collective different numbers of times) is refused when compiled, on every
+    # rank, naming the node and the map.
     if 2 in ranks:
-        with open(os.path.join(sdfgs, "matmul_pblas_map1_f64.sdfg")) as f:
+        with open(os.path.join(sdfgs, "matmul_pblas_map3_f64.sdfg")) as f:
             sdfg_json = json.load(f)
-        set_map_end(sdfg_json, "1")
-        map2_sdfg = os.path.join(work, "matmul_pblas_map2_f64.sdfg")
-        with open(map2_sdfg, "w") as f:
+        set_map_schedule(sdfg_json, "MPI")
+        mpi_map_sdfg = os.path.join(work, "matmul_pblas_map3_mpi_f64.sdfg")
+        with open(mpi_map_sdfg, "w") as f:
             json.dump(sdfg_json, f)
-        case_dir = make_case("matmul_pblas_map1_f64", 2, 1, 2, work, None, np.float64, root_only=True)
-        p = run("matmul_pblas_map1_f64", 2, case_dir, map2_sdfg)
+        case_dir = make_case("matmul_pblas_map3_f64", 2, 1, 2, work, None, np.float64, root_only=True, batch=3)
+        p = run("matmul_pblas_map3_f64", 2, case_dir, mpi_map_sdfg)
         text = p.stdout + p.stderr
-        needle = '("_MatMult_") is inside a scope (node '
-        if (p.returncode not in (0, 124) and text.count(needle) == 2 and "the distributed product is a collective" in text
+        needle = '("_MatMult_") is inside node '
+        if (p.returncode not in (0, 124) and text.count(needle) == 2 and "a map scheduled MPI" in text
                 and "unsupported" in text and ": ok\n" not in text):
-            print("ok   matmul_pblas_map1_f64 with a map of 2 iterations: refused when compiled on both ranks, naming "
+            print("ok   matmul_pblas_map3_f64 with its map scheduled MPI: refused when compiled on both ranks, naming "
                   "the node and the map")
         else:
-            print(f"FAIL matmul_pblas_map1_f64 with a map of 2 iterations (exit {p.returncode}):\n{text[-3000:]}")
+            print(f"FAIL matmul_pblas_map3_f64 with its map scheduled MPI (exit {p.returncode}):\n{text[-3000:]}")
             status = 1
     # Vectors: block-cyclic over the process rows, each rank's local blocks against NumPy.
     for P in ranks:

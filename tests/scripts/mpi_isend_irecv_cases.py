@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""DaCe's Isend / Irecv / Waitall per element type under mpirun on 1-4 ranks, against NumPy.
+"""DaCe's Isend / Irecv / Waitall (and Wait) per element type under mpirun on 1-4 ranks, against NumPy.
 
 The SDFGs in tests/mpi/sdfgs were written by DaCe 1.0.2 (tests/mpi/make_isend_irecv_sdfgs.py):
 rank r sends x to rank r+1 into y (whole arrays) and x[0:L:2] to rank r-1 into z[1:L:2] (strided),
 on a ring. Every rank draws its own seeded x; the script computes with NumPy what y and z must
 hold on every rank (z's even elements keep their sentinel), writes a distributed case and runs
-`mpirun -np P dace run PROG.sdfg --case case.json`, which compares exactly.
+`mpirun -np P dace run PROG.sdfg --case case.json`, which compares exactly. isend_irecv_wait_f64
+awaits each request with its own Wait (DaCe's single-request node): y must be the previous
+rank's x and the receive's status (source, tag) that rank and 5.
 
 usage: mpi_isend_irecv_cases.py DACE_CLI SDFG_DIR WORK_DIR [RANKS ...]   (default ranks: 1 2 3 4)
 Exit 77 (skip) without mpirun or NumPy.
@@ -81,6 +83,23 @@ def main():
                 print(f"FAIL {name} on {P} ranks (exit {p.returncode}, {matched} matched):\n"
                       f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
                 status = 1
+    # One Wait per request (DaCe's single-request node): y is the previous rank's x, and the
+    # receive's status (stat) names that rank and tag 5.
+    for P in ranks:
+        rng = np.random.default_rng(7 * P)
+        xs = [rng.standard_normal(L) for _ in range(P)]
+        inputs = [{"x": xs[r], "y": np.full(L, -7.0), "rank": np.array(r, np.int32), "size": np.array(P, np.int32),
+                   "stat": np.full(2, -1, np.int32)} for r in range(P)]
+        outputs = [{"x": xs[r], "y": xs[(r - 1) % P], "stat": np.array([(r - 1) % P, 5], np.int32)} for r in range(P)]
+        case_dir = write_case(os.path.join(work, f"isend_irecv_wait_f64.np{P}"), P, {"L": L}, inputs, outputs, rtol=0.0)
+        p = run_case(cli, os.path.join(sdfgs, "isend_irecv_wait_f64.sdfg"), P, case_dir, env)
+        matched = matched_outputs(p)
+        if p.returncode == 0 and matched == 3 * P:
+            print(f"ok   isend_irecv_wait_f64 on {P} ranks (y and the Wait's source and tag match on every rank)")
+        else:
+            print(f"FAIL isend_irecv_wait_f64 on {P} ranks (exit {p.returncode}, {matched} matched):\n"
+                  f"{p.stdout[-2000:]}{p.stderr[-2000:]}")
+            status = 1
     return status
 
 

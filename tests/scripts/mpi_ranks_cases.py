@@ -62,6 +62,26 @@ def block_matvec2d(inp, sym, P):
     return {r: ({"y": inp[0]["A"] @ inp[0]["x"]} if r == 0 else {}) for r in range(P)}
 
 
+def pblas_gemm(inp, sym, P):
+    # Rank r holds block (r // Py, r % Py) of A (LMx x LKy blocks), of B (LKx x LNy) and returns
+    # that block of C = A @ B (DaCe's row-major Px x Py Cartesian order, docs/mpi.md).
+    px, py = sym["Px"], sym["Py"]
+    a = np.block([[inp[i * py + j]["lA"] for j in range(py)] for i in range(px)])
+    b = np.block([[inp[i * py + j]["lB"] for j in range(py)] for i in range(px)])
+    c = a @ b
+    lm, ln = sym["LMx"], sym["LNy"]
+    return {r: {"__return": c[(r // py) * lm:(r // py + 1) * lm, (r % py) * ln:(r % py + 1) * ln]} for r in range(P)}
+
+
+# pblas_gemm's grid for P ranks: 1 x 1, 1 x 2 and 3 x 1 (both orientations); K = 12 over either.
+PBLAS_GRIDS = {1: (1, 1), 2: (1, 2), 3: (3, 1), 4: (2, 2)}
+
+
+def pblas_gemm_symbols(P):
+    px, py = PBLAS_GRIDS[P]
+    return {"K": 12, "LKx": 12 // px, "LKy": 12 // py, "LMx": 4, "LNy": 5, "Px": px, "Py": py}
+
+
 # name -> (model, symbols for P ranks (None: not runnable), argument shapes from the symbols)
 MODELS = {
     "allreduce_mean": (allreduce_mean, lambda P: {"N": 20, "P": P}, lambda s: {"x": (s["N"],)}),
@@ -74,6 +94,8 @@ MODELS = {
     # A 2 x P/2 process grid: even rank counts only.
     "block_matvec2d": (block_matvec2d, lambda P: {"M": 12, "N": 16, "P": P} if P % 2 == 0 else None,
                        lambda s: {"A": (s["M"], s["N"]), "x": (s["N"],), "y": (s["M"],)}),
+    "pblas_gemm": (pblas_gemm, pblas_gemm_symbols,
+                   lambda s: {"lA": (s["LMx"], s["LKy"]), "lB": (s["LKx"], s["LNy"])}),
 }
 
 

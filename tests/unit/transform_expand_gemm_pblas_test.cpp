@@ -7,12 +7,14 @@
 // programs expanded by it on 1, 2 and 4 ranks against NumPy.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 
 #include "codegen_test_builder.h"
 #include "ir/equality.h"
 #include "ir/sdfg.h"
 #include "transform/registry.h"
+#include "transform/scope_tree.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -32,7 +34,11 @@ struct Options {
   std::string b_shape = "K, N";
   std::string a_memlet = "A[0:M, 0:K]";
   bool cin = false;
-  bool in_map = false;
+  // In a map over i = 0:2 with this schedule, on the matrices A[i], B[i], C[i] of 2 x M x K,
+  // 2 x K x N and 2 x M x N arrays (`A[i] @ B[i]`); `outer_schedule`: inside a second map over
+  // j = 0:3 around it.
+  std::optional<ir::ScheduleType> batched;
+  std::optional<ir::ScheduleType> outer_schedule;
   std::vector<std::string> a_strides;  // A's strides when not the default
   std::vector<std::string> a_offset;   // A's offset when not the default
 };
@@ -64,11 +70,37 @@ std::unique_ptr<ir::SDFG> product(const Options& o = {}) {
   n->out_connectors["_c"] = ir::DType{};
   const int mm = s.add_node(std::move(n));
   const std::string b_memlet = "B[0:" + b_shape[0] + ", 0:" + b_shape[1] + "]";
-  if (o.in_map) {
-    const auto [entry, exit] = map(s, {"i"}, "0:2");
-    edge_in(s, access(s, "A"), entry, mm, "_a", o.a_memlet, o.a_memlet);
-    edge_in(s, access(s, "B"), entry, mm, "_b", b_memlet, b_memlet);
-    edge_out(s, mm, "_c", exit, access(s, "C"), "C[0:M, 0:N]", "C[0:M, 0:N]");
+  if (o.batched) {
+    for (const char* name : {"A", "B", "C"}) {
+      ir::DataDescriptor& d = g->arrays.at(name);
+      d.shape.insert(d.shape.begin(), sym::integer(2));
+      d.strides.clear();
+      d.offset.clear();
+      ir::complete_defaults(d);
+    }
+    const std::string a = o.a_memlet == "A[0:M, 0:K]" ? "A[i, 0:M, 0:K]" : o.a_memlet;
+    const auto [entry, exit] = map(s, {"i"}, "0:2", *o.batched);
+    if (!o.outer_schedule) {
+      edge_in(s, access(s, "A"), entry, mm, "_a", "A[0:2, 0:M, 0:K]", a);
+      edge_in(s, access(s, "B"), entry, mm, "_b", "B[0:2, 0:K, 0:N]", "B[i, 0:K, 0:N]");
+      edge_out(s, mm, "_c", exit, access(s, "C"), "C[i, 0:M, 0:N]", "C[0:2, 0:M, 0:N]");
+      return g;
+    }
+    const auto [outer, outer_exit] = map(s, {"j"}, "0:3", *o.outer_schedule);
+    s.node(outer)->label = s.node(outer_exit)->label = "outer";
+    edge_in(s, access(s, "A"), outer, entry, "IN_A", "A[0:2, 0:M, 0:K]", "A[0:2, 0:M, 0:K]");
+    edge_in(s, access(s, "B"), outer, entry, "IN_B", "B[0:2, 0:K, 0:N]", "B[0:2, 0:K, 0:N]");
+    for (const char* name : {"A", "B"}) {
+      s.node(entry)->in_connectors[std::string("IN_") + name] = ir::DType{};
+      s.node(entry)->out_connectors[std::string("OUT_") + name] = ir::DType{};
+    }
+    edge(s, entry, "OUT_A", mm, "_a", a);
+    edge(s, entry, "OUT_B", mm, "_b", "B[i, 0:K, 0:N]");
+    edge_out(s, mm, "_c", exit, outer_exit, "C[i, 0:M, 0:N]", "C[0:2, 0:M, 0:N]");
+    for (int e : s.out_edges(exit)) s.edge(e)->dst_conn = "IN_C";
+    s.node(outer_exit)->in_connectors["IN_C"] = ir::DType{};
+    s.node(outer_exit)->out_connectors["OUT_C"] = ir::DType{};
+    edge(s, outer_exit, "OUT_C", access(s, "C"), "", "C[0:2, 0:M, 0:N]");
     return g;
   }
   edge(s, access(s, "A"), "", mm, "_a", o.a_memlet);
@@ -230,9 +262,27 @@ TEST(TransformExpandGemmPBLAS, Refusals) {
   o = {};
   o.cin = true;
   expect_refused(o, "has an input at connector _cin");
+  // Maps whose iterations do not all run on every rank's host: the ranks would call the
+  // collective product different numbers of times.
   o = {};
-  o.in_map = true;
-  expect_refused(o, "is inside a scope");
+  o.batched = ir::ScheduleType::MPI;
+  expect_refused(o, "(\"_MatMult_gemm\") is inside node 1 (\"m\"), a map scheduled MPI (its iterations are split");
+  o = {};
+  o.batched = ir::ScheduleType::GPU_Device;
+  expect_refused(o, "(\"_MatMult_gemm\") is inside node 1 (\"m\"), a map scheduled GPU_Device");
+  o = {};
+  o.batched = ir::ScheduleType::Sequential;
+  o.outer_schedule = ir::ScheduleType::MPI;
+  expect_refused(o, "(\"outer\"), a map scheduled MPI");
+  // In a map, each operand must be one whole matrix of its container.
+  o = {};
+  o.batched = ir::ScheduleType::Sequential;
+  o.a_memlet = "A[0:2, 0:M, 0:K]";  // both matrices of A at once
+  expect_refused(o, "connector _a: the memlet A[0:2, 0:M, 0:K] is not one whole matrix of \"A\"");
+  o = {};
+  o.batched = ir::ScheduleType::Sequential;
+  o.a_memlet = "A[i, 0:M, 1:K]";  // a sub-block of A[i]
+  expect_refused(o, "is not one whole matrix of \"A\"");
   o = {};
   o.b_shape = "M, N";  // B's rows are not A's columns
   expect_refused(o, "are not provably M x K, K x N -> M x N");
@@ -250,6 +300,75 @@ TEST(TransformExpandGemmPBLAS, Refusals) {
   o = {};
   o.a_offset = {"1", "0"};
   expect_refused(o, "\"A\" is not C-contiguous");
+}
+
+// The nodes the expansion wrote, found by class.
+struct Expanded {
+  std::vector<int> scatters, gemms, gathers, tasklets;
+};
+Expanded expanded_nodes(const ir::State& s) {
+  Expanded out;
+  for (int id : s.node_ids()) {
+    const ir::Node* n = s.node(id);
+    if (n->kind == ir::NodeKind::Tasklet) out.tasklets.push_back(id);
+    if (n->kind != ir::NodeKind::Library) continue;
+    const std::string& c = static_cast<const ir::LibraryNode*>(n)->classpath;
+    if (c == "dace.libraries.pblas.nodes.pgeadd.BlockCyclicScatter") out.scatters.push_back(id);
+    if (c == "dace.libraries.pblas.nodes.pgemm.Pgemm") out.gemms.push_back(id);
+    if (c == "dace.libraries.pblas.nodes.pgeadd.BlockCyclicGather") out.gathers.push_back(id);
+  }
+  return out;
+}
+
+// `for i in dace.map[0:2]: C[i] = A[i] @ B[i]` in a parallel map: one distributed product per
+// iteration, so the map becomes Sequential (every rank calls the collectives once per
+// iteration, in the same order, from one thread) and the scatter, Pgemm, gather and their
+// block sizes are all inside it, reading A[i], B[i] from the map's entry and writing C[i] to
+// its exit. The result validates (apply_once checks it).
+TEST(TransformExpandGemmPBLAS, ProductInAParallelMapRunsSequentiallyPerIteration) {
+  for (bool nested : {false, true}) {
+    SCOPED_TRACE(nested ? "inside a second map" : "one map");
+    Options o;
+    o.classpath = kMatMul;
+    o.batched = ir::ScheduleType::CPU_Multicore;
+    if (nested) o.outer_schedule = ir::ScheduleType::Default;
+    auto g = product(o);
+    ASSERT_TRUE(apply_once(*g, "ExpandGemmPBLAS"));
+    const ir::State& s = *g->all_states()[0];
+    const ScopeTree scopes = ScopeTree::compute(s);
+    std::vector<int> maps;
+    for (int id : s.node_ids())
+      if (s.node(id)->kind == ir::NodeKind::MapEntry) maps.push_back(id);
+    ASSERT_EQ(maps.size(), nested ? 2u : 1u);
+    for (int m : maps)
+      EXPECT_EQ(static_cast<const ir::MapEntry*>(s.node(m))->map.schedule, ir::ScheduleType::Sequential);
+    int inner = maps[0];
+    for (int m : maps)
+      if (static_cast<const ir::MapEntry*>(s.node(m))->map.params == std::vector<std::string>{"i"}) inner = m;
+    const Expanded x = expanded_nodes(s);
+    ASSERT_EQ(x.scatters.size(), 2u);
+    ASSERT_EQ(x.gemms.size(), 1u);
+    ASSERT_EQ(x.gathers.size(), 1u);
+    ASSERT_EQ(x.tasklets.size(), 3u);
+    for (const std::vector<int>* ids : {&x.scatters, &x.gemms, &x.gathers, &x.tasklets})
+      for (int id : *ids) EXPECT_EQ(scopes.parent[static_cast<size_t>(id)], inner) << s.node(id)->label;
+    // The scatters read iteration i's matrices from the map's entry, the gather writes C[i].
+    std::set<std::string> read;
+    for (int sc : x.scatters) {
+      const ir::DataflowEdge* e = in_edge(s, s.node(sc), "_inbuffer");
+      ASSERT_TRUE(e);
+      EXPECT_EQ(e->src, inner);
+      read.insert(e->memlet.data + "[" + sym::to_string(e->memlet.subset) + "]");
+    }
+    EXPECT_EQ(read, (std::set<std::string>{"A[i, 0:M, 0:K]", "B[i, 0:K, 0:N]"}));
+    const ir::DataflowEdge* c = out_edge(s, s.node(x.gathers[0]), "_outbuffer");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->dst, scopes.exit_of(inner));
+    EXPECT_EQ(c->memlet.data + "[" + sym::to_string(c->memlet.subset) + "]", "C[i, 0:M, 0:N]");
+    // Pgemm's global sizes are one matrix's.
+    const auto& pg = *static_cast<const ir::LibraryNode*>(s.node(x.gemms[0]));
+    EXPECT_EQ(pg.properties.at("m") + pg.properties.at("n") + pg.properties.at("k"), "\"M\"\"N\"\"K\"");
+  }
 }
 
 // The product in a nested SDFG (A, B, C and M, K, N mapped from a valid outer SDFG): Px and

@@ -98,7 +98,8 @@ namespace {
 // and cut it with the vector's block size over the wrong grid dimension. A vector of n
 // elements is the 1 x n matrix (its transpose, the column n x 1 that DaCe's vector
 // descriptors describe, is cut into blocks over the grid's process rows); a matrix keeps the
-// memlet's rows and columns, ones included.
+// memlet's rows and columns, ones included; so does one matrix of a container of more
+// dimensions (one index in each leading dimension: its last two).
 struct GlobalShape {
   llvm::Value* rows = nullptr;  // i64
   llvm::Value* cols = nullptr;  // i64
@@ -118,18 +119,27 @@ Result<GlobalShape> global_shape(LibraryNodeContext& c, const std::string& conn,
   // library_operand found the edge and its memlet.
   const int e = input ? c.se.in_edge_at(c.node_id, conn) : c.se.out_edge_at(c.node_id, conn);
   const ir::Memlet& m = c.se.state.edge(e)->memlet;
-  if (rank != 2)
+  if (rank == 0)
     return make_error(Code::Unsupported, c.where() + ": connector \"" + conn +
-                                             "\" is neither a vector nor a matrix (\"" + m.data + "\" has " +
-                                             std::to_string(rank) + " dimensions)");
+                                             "\" is neither a vector nor a matrix (\"" + m.data + "\" is a scalar)");
   const sym::Subset subset = m.subset.rank() ? m.subset : codegen::full_subset(*op->data.desc);
   const std::vector<sym::Expr> sizes = sym::size(subset);
-  if (sizes.size() != 2)
+  if (sizes.size() != rank)
     return make_error(Code::InvalidSdfg, c.where() + ": the subset of connector \"" + conn + "\" has " +
-                                             std::to_string(sizes.size()) + " dimensions, its matrix 2");
-  Result<llvm::Value*> rows = f.sym(sizes[0]);
+                                             std::to_string(sizes.size()) + " dimensions, \"" + m.data + "\" " +
+                                             std::to_string(rank));
+  // A container of more dimensions holds one matrix per index of the leading ones (a product
+  // in a map reads A[i, 0:M, 0:K]): the subset must take one index in each of them.
+  for (size_t k = 0; k + 2 < rank; ++k)
+    if (sym::prove(sym::eq(sizes[k], sym::integer(1))) != std::optional<bool>(true))
+      return make_error(Code::Unsupported, c.where() + ": connector \"" + conn +
+                                               "\" is neither a vector nor a matrix (the subset " +
+                                               sym::to_string(subset) + " of \"" + m.data + "\", of " +
+                                               std::to_string(rank) + " dimensions, is " + sym::to_string(sizes[k]) +
+                                               " wide in dimension " + std::to_string(k) + ", not one)");
+  Result<llvm::Value*> rows = f.sym(sizes[rank - 2]);
   if (!rows) return rows.take_error();
-  Result<llvm::Value*> cols = f.sym(sizes[1]);
+  Result<llvm::Value*> cols = f.sym(sizes[rank - 1]);
   if (!cols) return cols.take_error();
   return GlobalShape{*rows, *cols, false};  // i64, as every symbolic size
 }
