@@ -100,7 +100,7 @@ struct Collector {
   }
 
   void state(const ir::State& s, const Names& outer) {
-    std::vector<int> parents = s.scope_parents();
+    const std::vector<int>& parents = s.scope_parents();
     auto local_at = [&](int node) {
       Names local = outer;
       int p = node >= 0 && node < static_cast<int>(parents.size()) ? parents[node] : -1;

@@ -22,6 +22,19 @@ struct StateChecker {
   SdfgContext& ctx;
   const StateInfo& info;
   const ir::State& state;
+  // Per node slot: how many exits name it as their entry. Counted once per state, on the first
+  // scope entry checked (a scan per entry was quadratic in maps with thousands of them).
+  std::vector<int> exits_naming;
+
+  int exits_of(int entry) {
+    if (exits_naming.empty()) {
+      exits_naming.assign(static_cast<size_t>(state.node_slots()), 0);
+      for (int other : state.node_ids())
+        if (const int e = entry_of_exit(*state.node(other)); e >= 0 && e < state.node_slots())
+          ++exits_naming[static_cast<size_t>(e)];
+    }
+    return exits_naming[static_cast<size_t>(entry)];
+  }
 
   std::string conn_path(int id, const std::string& conn) const {
     return ctx.node_path(state, id) + " / connector " + ir::quoted(conn);
@@ -93,9 +106,7 @@ struct StateChecker {
         ctx.error(conn_path(id, conn), "scope output connector has no matching input connector " +
                                            ir::quoted("IN_" + conn.substr(4)));
     if (n.is_scope_entry()) {
-      int exits = 0;
-      for (int other : state.node_ids())
-        if (entry_of_exit(*state.node(other)) == id) ++exits;
+      const int exits = exits_of(id);
       if (exits == 0) ctx.error(path, "scope entry has no matching exit node");
       if (exits > 1) ctx.error(path, "scope entry has " + std::to_string(exits) + " exit nodes");
     } else {
@@ -289,7 +300,7 @@ struct StateChecker {
 
 void validate_state(SdfgContext& ctx, const ir::State& state, const RegionScope& scope) {
   StateInfo info(ctx, state, scope);
-  StateChecker{ctx, info, state}.run();
+  StateChecker{ctx, info, state, {}}.run();
 }
 
 }  // namespace dace::analysis::detail

@@ -58,12 +58,11 @@ struct dace_sdfg {
   // Borrowed handles whose SDFG a revert replaced (dace_sdfg_revert_history): kept, with a
   // null `sdfg`, so that a host still holding one gets an error instead of a dangling pointer.
   std::vector<std::unique_ptr<dace_sdfg>> retired_nested;
-  // On the root: bumped by every call that gets mutable access to any SDFG of the tree
-  // (sdfg_of on a non-const handle), so a remembered content hash knows when it is stale.
-  std::atomic<uint64_t> generation{0};
-  // This handle's content hash and the root generation it was computed at (hash_memo.cpp).
+  // This handle's content hash and the SDFG's last_change() it was computed at
+  // (hash_memo.cpp). Every call that gets mutable access to an SDFG touches it (sdfg_of), so
+  // the IR's change stamps cover what the C API writes through element pointers.
   std::mutex hash_mutex;
-  uint64_t hash_generation = UINT64_MAX;
+  uint64_t hash_stamp = 0;
   std::string hash;
 };
 
@@ -102,8 +101,7 @@ inline Error exists(std::string message) { return make_error(Code::AlreadyExists
 // NULL checks of required pointer arguments; `what` names the parameter.
 Status require(const void* p, const char* what);
 
-// Mutable access marks the tree changed (dace_sdfg::generation); use the const overload
-// for reads.
+// Mutable access marks the SDFG changed (ir::SDFG::touch); use the const overload for reads.
 Result<ir::SDFG*> sdfg_of(dace_sdfg_t* h);
 Result<const ir::SDFG*> sdfg_of(const dace_sdfg_t* h);
 

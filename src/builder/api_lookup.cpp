@@ -8,7 +8,7 @@ using namespace dace::ir;
 Result<SDFG*> sdfg_of(dace_sdfg_t* h) {
   if (!h) return invalid("sdfg handle is NULL");
   if (!h->sdfg) return invalid("sdfg handle is stale: a nested SDFG of an SDFG that was reverted since");
-  (h->root ? h->root : h)->generation.fetch_add(1, std::memory_order_acq_rel);
+  h->sdfg->touch();  // the call may write through any pointer into the tree
   return h->sdfg;
 }
 

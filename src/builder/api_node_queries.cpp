@@ -390,7 +390,7 @@ dace_status_t dace_node_get_scope_parent(dace_id_t* out_entry, const dace_sdfg_t
                                          dace_id_t node) {
   return with_node(sdfg, state, node, [&](const NodeRef& r) -> Status {
     DACE_TRY(require(out_entry, "out_entry"));
-    auto parents = r.state->scope_parents();
+    const std::vector<int>& parents = r.state->scope_parents();
     *out_entry = node < static_cast<dace_id_t>(parents.size()) ? parents[node] : DACE_NO_ID;
     return Status::success();
   });

@@ -74,20 +74,27 @@ Status transactional(dace_sdfg_t* h, SDFG& g, const std::string& what, Op&& op) 
   if (Status v = dace::analysis::validate(*copy); !v.ok())
     return dace::make_error(Code::Internal, what + ": the result does not validate (a transformation bug; the SDFG " +
                                                 "is unchanged): " + v.error().message);
+  // The copy kept the original's change stamps, and an operation may have edited it through
+  // element pointers only: stamp the SDFG that takes its place (content hashes are
+  // remembered by stamp).
   if (!has_borrowed_nested(h)) {
     h->owned = std::move(copy);
     h->sdfg = h->owned.get();
+    h->sdfg->touch();
     return Status::success();
   }
   std::vector<tf::HistoryEntry> steps = tf::history_of(*copy);
   steps.erase(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(before));
   if (steps.empty()) return Status::success();
   tf::AnalysisManager am;
-  if (tf::replay(g, steps, am).ok()) return Status::success();
+  const Status replayed = tf::replay(g, steps, am);
+  g.touch();
+  if (replayed.ok()) return Status::success();
   // Replay is exact, so this is a bug; the copy holds the right result: take it (borrowed
   // nested handles of this SDFG are then stale, as after removing their nodes).
   h->owned = std::move(copy);
   h->sdfg = h->owned.get();
+  h->sdfg->touch();
   return Status::success();
 }
 
@@ -293,6 +300,7 @@ dace_status_t dace_sdfg_revert_history(dace_sdfg_t* sdfg, size_t steps) {
     }
     sdfg->owned = std::move(*reverted);
     sdfg->sdfg = sdfg->owned.get();
+    sdfg->sdfg->touch();  // rebuilt from the original: its stamps are older than the edits it undoes
     return Status::success();
   });
 }

@@ -88,7 +88,7 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
   std::map<std::string, Usage> usage;
   AllocationPlan plan;
   for (const ir::State* st : sdfg.all_states()) {
-    std::vector<int> parents = st->scope_parents();
+    const std::vector<int>& parents = st->scope_parents();
     for (int id : st->node_ids()) {
       const ir::Node* n = st->node(id);
       if (n->kind != ir::NodeKind::Access) continue;

@@ -16,6 +16,11 @@ const char* to_string(BlockKind k) {
   return "?";
 }
 
+void ChangeStamp::renew() {
+  static std::atomic<uint64_t> counter{0};
+  value_.store(counter.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 ControlFlowRegion::ControlFlowRegion(const ControlFlowRegion& other)
     : ControlFlowBlock(other), start_block(other.start_block), edges_(other.edges_) {
   blocks_.reserve(other.blocks_.size());
@@ -32,11 +37,13 @@ std::unique_ptr<ControlFlowBlock> ControlFlowRegion::clone() const {
 int ControlFlowRegion::add_block(std::unique_ptr<ControlFlowBlock> block) {
   block->parent = this;
   blocks_.push_back(std::move(block));
+  touch();
   return static_cast<int>(blocks_.size()) - 1;
 }
 
 int ControlFlowRegion::add_edge(InterstateEdge edge) {
   edges_.emplace_back(std::move(edge));
+  touch();
   return static_cast<int>(edges_.size()) - 1;
 }
 
@@ -59,6 +66,7 @@ void ControlFlowRegion::remove_block(int slot) {
     if (e && (e->src == slot || e->dst == slot)) e.reset();
   blocks_[slot].reset();
   if (start_block == slot) start_block = -1;
+  touch();
 }
 
 std::unique_ptr<ControlFlowBlock> ControlFlowRegion::release_block(int slot) {
@@ -68,11 +76,14 @@ std::unique_ptr<ControlFlowBlock> ControlFlowRegion::release_block(int slot) {
   std::unique_ptr<ControlFlowBlock> out = std::move(blocks_[slot]);
   out->parent = nullptr;
   if (start_block == slot) start_block = -1;
+  touch();
   return out;
 }
 
 void ControlFlowRegion::remove_edge(int slot) {
-  if (edge(slot)) edges_[slot].reset();
+  if (!edge(slot)) return;
+  edges_[slot].reset();
+  touch();
 }
 
 std::vector<int> ControlFlowRegion::block_slots() const {

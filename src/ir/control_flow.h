@@ -1,6 +1,8 @@
 // Control flow: blocks (states, loops, conditionals, break/continue/return) inside regions,
 // joined by interstate edges with conditions and ordered assignments (DaCe >= 1.0).
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +18,28 @@ const char* to_string(BlockKind k);  // DaCe class name: "SDFGState", "LoopRegio
 
 class ControlFlowRegion;
 
+// When an element of the IR last changed: a value of one process-wide counter, so every
+// change is stamped larger than all before it, in any SDFG. An SDFG tree's newest stamp
+// (SDFG::last_change) therefore grows with every edit anywhere in it, removals included (the
+// container of what went is stamped); a sum of per-element counters would drop when an edited
+// element is removed and could return to an earlier value. Atomic so that touching an SDFG
+// from two reading threads (the C API touches on every mutable handle access) is no race;
+// copies keep the value.
+class ChangeStamp {
+ public:
+  ChangeStamp() = default;
+  ChangeStamp(const ChangeStamp& other) : value_(other.get()) {}
+  ChangeStamp& operator=(const ChangeStamp& other) {
+    value_.store(other.get(), std::memory_order_relaxed);
+    return *this;
+  }
+  uint64_t get() const { return value_.load(std::memory_order_relaxed); }
+  void renew();  // takes the next value of the process-wide counter
+
+ private:
+  std::atomic<uint64_t> value_{0};
+};
+
 class ControlFlowBlock {
  public:
   explicit ControlFlowBlock(BlockKind kind) : kind(kind) {}
@@ -30,6 +54,15 @@ class ControlFlowBlock {
   ControlFlowRegion* parent = nullptr;  // null for the SDFG itself
   std::string guid;
   ExtraProperties extra;
+
+  // When this block's own content last changed (see ChangeStamp). The edit functions of
+  // regions and states stamp it; code that writes members directly (a label, an interstate
+  // edge through edge(), a branch, an SDFG's arrays or symbols) must call touch() afterwards.
+  uint64_t change_stamp() const { return stamp_.get(); }
+  virtual void touch() { stamp_.renew(); }
+
+ private:
+  ChangeStamp stamp_;
 };
 
 struct InterstateEdge {
@@ -52,10 +85,12 @@ class ControlFlowRegion : public ControlFlowBlock {
   ControlFlowRegion(const ControlFlowRegion& other);
   std::unique_ptr<ControlFlowBlock> clone() const override;
 
+  // The edits below stamp the region (ControlFlowBlock::touch).
   int add_block(std::unique_ptr<ControlFlowBlock> block);  // returns the slot
   int add_edge(InterstateEdge edge);
   ControlFlowBlock* block(int slot);
   const ControlFlowBlock* block(int slot) const;
+  // Writes through this pointer need touch() (see ControlFlowBlock::change_stamp).
   InterstateEdge* edge(int slot);
   const InterstateEdge* edge(int slot) const;
   void remove_block(int slot);  // and its edges

@@ -39,15 +39,6 @@ Result<Instrumentation> classify(std::string_view v, const std::string& path) {
                                                "PAPI_Counters, LIKWID_CPU, LIKWID_GPU, GPU_Events, FPGA)");
 }
 
-int exit_of(const State& state, int entry) {
-  for (int id : state.node_ids()) {
-    const Node* n = state.node(id);
-    if (n->kind == NodeKind::MapExit && static_cast<const MapExit*>(n)->entry == entry) return id;
-    if (n->kind == NodeKind::ConsumeExit && static_cast<const ConsumeExit*>(n)->entry == entry) return id;
-  }
-  return -1;
-}
-
 void store(ExtraProperties& props, Instrumentation value) {
   if (value == Instrumentation::None) props.erase(kKey);
   else props[kKey] = std::string("\"") + kTimer + "\"";
@@ -117,9 +108,10 @@ Status set_node_instrument(SDFG& sdfg, State& state, int node_id, std::string_vi
   if (!v) return v.take_error();
   store(n->kind == NodeKind::Library ? static_cast<LibraryNode*>(n)->properties : n->extra, *v);
   if (n->is_scope_entry()) {
-    int exit = exit_of(state, node_id);
+    int exit = state.exit_of(node_id);
     if (exit >= 0) store(state.node(exit)->extra, *v);
   }
+  state.touch();  // written through node pointers (SDFG::last_change)
   return Status::success();
 }
 
@@ -161,7 +153,7 @@ int apply_to(SDFG& sdfg, const InstrumentSelection& sel, bool clear, bool root) 
       store(state->extra, on);
       count += clear ? 0 : 1;
     }
-    const std::vector<int> scope_parent = state->scope_parents();
+    const std::vector<int>& scope_parent = state->scope_parents();
     for (int id : state->node_ids()) {
       Node* n = state->node(id);
       // Nodes inside a map run once per iteration: a timer there would cost more than the
@@ -180,6 +172,7 @@ int apply_to(SDFG& sdfg, const InstrumentSelection& sel, bool clear, bool root) 
       }
     }
   }
+  sdfg.touch();  // written through element pointers (SDFG::last_change)
   return count;
 }
 

@@ -1,5 +1,7 @@
 #include "ir/sdfg.h"
 
+#include <algorithm>
+
 namespace dace::ir {
 
 const char* to_string(NodeKind k) {
@@ -97,6 +99,21 @@ std::vector<const State*> SDFG::all_states() const {
   std::vector<const State*> out;
   for_each_block([&](const ControlFlowBlock& b) { if (b.kind == BlockKind::State) out.push_back(static_cast<const State*>(&b)); });
   return out;
+}
+
+uint64_t SDFG::last_change() const {
+  uint64_t newest = change_stamp();
+  for_each_block([&](const ControlFlowBlock& b) {
+    newest = std::max(newest, b.change_stamp());
+    if (b.kind != BlockKind::State) return;
+    const auto& s = static_cast<const State&>(b);
+    for (int id = 0; id < s.node_slots(); ++id) {
+      const Node* n = s.node(id);
+      if (n && n->kind == NodeKind::NestedSDFG)
+        if (const SDFG* inner = static_cast<const NestedSDFGNode*>(n)->sdfg.get()) newest = std::max(newest, inner->last_change());
+    }
+  });
+  return newest;
 }
 
 void relink_parents(ControlFlowRegion& region) {

@@ -17,6 +17,9 @@ struct Constant {
   std::string value_json;  // the value as JSON text (DaCe's constants_prop)
 };
 
+// Members are written directly (arrays, symbols, ...): code that does so calls touch()
+// afterwards, so that last_change() sees it (the C API does for every mutable handle access,
+// the pass runner after every pass that reports a change).
 class SDFG : public ControlFlowRegion {
  public:
   SDFG() : ControlFlowRegion(BlockKind::SDFG) {}
@@ -46,6 +49,12 @@ class SDFG : public ControlFlowRegion {
   void for_each_block(const std::function<void(const ControlFlowBlock&)>& fn) const;
   std::vector<State*> all_states();
   std::vector<const State*> all_states() const;
+
+  // The newest change stamp in this SDFG's tree (ControlFlowBlock::change_stamp): its own,
+  // every block's and, recursively, every nested SDFG's. Every edit below this SDFG makes it
+  // larger than any value it had before, so a cache remembers it to know when it is stale.
+  // Walks the blocks and the nodes of every state (to find nested SDFGs): O(size).
+  uint64_t last_change() const;
 
  private:
   int next_block_id_ = 0;

@@ -4,6 +4,7 @@
 
 namespace dace::ir {
 
+// The copy starts without a scope cache (filled on its first query).
 State::State(const State& other)
     : ControlFlowBlock(other), nosync(other.nosync), edges_(other.edges_), in_adj_(other.in_adj_),
       out_adj_(other.out_adj_) {
@@ -15,6 +16,7 @@ std::unique_ptr<ControlFlowBlock> State::clone() const { return std::make_unique
 
 int State::add_node(std::unique_ptr<Node> node) {
   nodes_.push_back(std::move(node));
+  touch();
   return static_cast<int>(nodes_.size()) - 1;
 }
 
@@ -36,6 +38,7 @@ int State::add_edge(DataflowEdge edge) {
   edges_.emplace_back(std::move(edge));
   int id = static_cast<int>(edges_.size()) - 1;
   link(id);
+  touch();
   return id;
 }
 
@@ -84,6 +87,7 @@ void State::set_edge_ends(int id, int src, int dst) {
   edges_[id]->src = src;
   edges_[id]->dst = dst;
   link(id);
+  touch();
 }
 
 Node* State::node(int id) {
@@ -108,6 +112,7 @@ void State::remove_node(int id) {
   }
   for (int e : touching) remove_edge(e);
   nodes_[id].reset();
+  touch();
 }
 
 std::unique_ptr<Node> State::release_node(int id) {
@@ -118,6 +123,7 @@ std::unique_ptr<Node> State::release_node(int id) {
     touching.insert(touching.end(), out_adj_[id].begin(), out_adj_[id].end());
   }
   for (int e : touching) remove_edge(e);
+  touch();
   return std::move(nodes_[id]);
 }
 
@@ -125,6 +131,7 @@ void State::remove_edge(int id) {
   if (!edge(id)) return;
   unlink(id);
   edges_[id].reset();
+  touch();
 }
 
 std::vector<int> State::node_ids() const {
@@ -151,22 +158,59 @@ std::vector<int> State::out_edges(int n) const {
   return out_adj_[n];
 }
 
-int State::exit_of(int entry) const {
-  for (int i = 0; i < node_slots(); ++i) {
-    const Node* n = nodes_[i].get();
-    if (!n) continue;
-    if (n->kind == NodeKind::MapExit && static_cast<const MapExit*>(n)->entry == entry) return i;
-    if (n->kind == NodeKind::ConsumeExit && static_cast<const ConsumeExit*>(n)->entry == entry) return i;
-  }
-  return -1;
+void State::touch() {
+  ControlFlowBlock::touch();
+  scopes_valid_.store(false, std::memory_order_release);
 }
 
-std::vector<int> State::scope_parents() const {
-  // A node's scope is found by walking edges backwards: the nearest entry reached without
-  // crossing its matching exit. Done as a fixpoint over a topological order (graphs are
-  // small; a state with cycles is rejected by validation before anything relies on this).
+void State::set_scope_entry(int exit, int entry) {
+  Node* n = node(exit);
+  if (!n) return;
+  if (n->kind == NodeKind::MapExit) static_cast<MapExit*>(n)->entry = entry;
+  if (n->kind == NodeKind::ConsumeExit) static_cast<ConsumeExit*>(n)->entry = entry;
+  touch();
+}
+
+const State::ScopeCache& State::scopes() const {
+  if (!scopes_valid_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(scopes_mutex_);
+    if (!scopes_valid_.load(std::memory_order_relaxed)) {
+      compute_scopes(scopes_);
+      scopes_valid_.store(true, std::memory_order_release);
+    }
+  }
+  return scopes_;
+}
+
+const std::vector<int>& State::scope_parents() const { return scopes().parent; }
+
+int State::exit_of(int entry) const {
+  const std::vector<int>& exit = scopes().exit;
+  return entry >= 0 && entry < static_cast<int>(exit.size()) ? exit[static_cast<size_t>(entry)] : -1;
+}
+
+void State::compute_scopes(ScopeCache& out) const {
   const int n = node_slots();
-  std::vector<int> parent(n, -1);
+  // Each entry's exit: the lowest-numbered exit that names it (ascending scan).
+  std::vector<int>& exit = out.exit;
+  exit.assign(static_cast<size_t>(n), -1);
+  for (int i = 0; i < n; ++i) {
+    const Node* x = nodes_[i].get();
+    if (!x || !x->is_scope_exit()) continue;
+    const int e = x->kind == NodeKind::MapExit ? static_cast<const MapExit*>(x)->entry
+                                               : static_cast<const ConsumeExit*>(x)->entry;
+    if (e >= 0 && e < n && exit[static_cast<size_t>(e)] < 0) exit[static_cast<size_t>(e)] = i;
+  }
+
+  // A node's scope is found by walking edges backwards: the nearest entry reached without
+  // crossing its matching exit. Done in one pass over a topological order, O(N + E) (a state
+  // with cycles is rejected by validation before anything relies on this). The adjacency
+  // lists are read in place: in_edges/out_edges would copy one per node.
+  static const std::vector<int> kNone;
+  auto ins = [&](int u) -> const std::vector<int>& { return u < static_cast<int>(in_adj_.size()) ? in_adj_[u] : kNone; };
+  auto outs = [&](int u) -> const std::vector<int>& { return u < static_cast<int>(out_adj_.size()) ? out_adj_[u] : kNone; };
+  std::vector<int>& parent = out.parent;
+  parent.assign(static_cast<size_t>(n), -1);
   std::vector<int> indeg(n, 0);
   for (const auto& e : edges_)
     if (e && node(e->src) && node(e->dst)) ++indeg[e->dst];
@@ -176,7 +220,7 @@ std::vector<int> State::scope_parents() const {
   for (size_t head = 0; head < queue.size(); ++head) {
     int u = queue[head];
     order.push_back(u);
-    for (int id : out_edges(u)) {
+    for (int id : outs(u)) {
       const DataflowEdge& e = *edges_[id];
       if (node(e.dst) && --indeg[e.dst] == 0) queue.push_back(e.dst);
     }
@@ -191,7 +235,7 @@ std::vector<int> State::scope_parents() const {
       known[u] = 1;
       continue;
     }
-    for (int id : in_edges(u)) {
+    for (int id : ins(u)) {
       const DataflowEdge* e = &*edges_[id];
       if (!node(e->src) || !known[e->src]) continue;
       const Node* src = nodes_[e->src].get();
@@ -206,7 +250,7 @@ std::vector<int> State::scope_parents() const {
   // map) have no predecessor; place them by their successors.
   for (int u : order) {
     if (nodes_[u]->is_scope_entry() || parent[u] != -1) continue;
-    for (int id : out_edges(u)) {
+    for (int id : outs(u)) {
       const DataflowEdge* e = &*edges_[id];
       if (!node(e->dst)) continue;
       const Node* dst = nodes_[e->dst].get();
@@ -217,7 +261,6 @@ std::vector<int> State::scope_parents() const {
       }
     }
   }
-  return parent;
 }
 
 }  // namespace dace::ir

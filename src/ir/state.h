@@ -1,6 +1,8 @@
 // A state: an acyclic dataflow multigraph of nodes joined by memlet edges.
 #pragma once
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +21,12 @@ struct DataflowEdge {
 
 // Node and edge ids are slots: they never shift when others are removed, so hosts can keep
 // them. Removed slots stay empty; serialization numbers live elements densely, in order.
+//
+// Every structural edit (adding, removing or releasing a node, adding or removing an edge,
+// set_edge_ends, set_scope_entry) stamps the state (ControlFlowBlock::touch) and drops the
+// cached scope structure. Writes through node() and edge() pointers do neither: call touch()
+// after them (a node's kind is const, so only a scope exit's `entry` can change the scope
+// structure that way; set_scope_entry does it for you).
 class State : public ControlFlowBlock {
  public:
   State() : ControlFlowBlock(BlockKind::State) {}
@@ -50,16 +58,39 @@ class State : public ControlFlowBlock {
   std::vector<int> out_edges(int node) const;
 
   // Scope structure: the map/consume entry whose scope directly contains `node`, or -1.
-  // Computed from the graph (DaCe's scope_dict); exits report their entry's parent.
-  std::vector<int> scope_parents() const;  // indexed by node slot; -1 = top level / removed
-  // The exit node of a scope entry, or -1.
+  // Computed from the graph (DaCe's scope_dict); exits report their entry's parent. Indexed
+  // by node slot; -1 = top level / removed. Cached: computed on the first query after an
+  // edit, so the reference is valid (and its content current) until the next edit.
+  const std::vector<int>& scope_parents() const;
+  // The exit node of a scope entry (the lowest-numbered exit naming it), or -1. O(1), cached
+  // like scope_parents.
   int exit_of(int entry) const;
+  // Points the map or consume exit `exit` at `entry` (an edit: the scope cache is dropped).
+  void set_scope_entry(int exit, int entry);
+
+  // Stamps the state and drops its scope cache: for changes made through node() or edge().
+  void touch() override;
 
   bool nosync = false;
 
  private:
   void link(int id);    // adds edge `id` to its endpoints' lists
   void unlink(int id);  // removes it from them
+
+  // The scope structure, filled on demand. A const State may be read from several threads
+  // at once (the C API allows concurrent readers of one SDFG), so the first query after an
+  // edit fills the cache under a mutex and publishes it with an atomic flag; later queries
+  // read the flag only. Edits are never concurrent with reads, so dropping it is a plain
+  // store.
+  struct ScopeCache {
+    std::vector<int> parent;  // by node slot (scope_parents)
+    std::vector<int> exit;    // by node slot: for an entry, its exit; -1 otherwise
+  };
+  const ScopeCache& scopes() const;
+  void compute_scopes(ScopeCache& out) const;
+  mutable std::mutex scopes_mutex_;
+  mutable std::atomic<bool> scopes_valid_{false};
+  mutable ScopeCache scopes_;
 
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::optional<DataflowEdge>> edges_;

@@ -222,7 +222,7 @@ class Builder {
 
   void add_state(const Box& state_box, const ir::SDFG& sdfg, const ir::State& state, const std::string& id,
                  const Anchors& anchors) {
-    std::vector<int> parents = state.scope_parents();
+    const std::vector<int>& parents = state.scope_parents();
     std::map<int, Box> scope_boxes;  // entry id -> the box of the scope it opens
     auto parent_of = [&](int node) { return node < static_cast<int>(parents.size()) ? parents[node] : -1; };
     // The box of the scope that `entry` opens, created on first use inside its parent's.

@@ -13,7 +13,9 @@ Status apply_at(ir::SDFG& root, Transformation& t, const Match& m, AnalysisManag
     return make_error(Code::InvalidArgument, why);
   }
   OriginalSnapshot before(root);
-  DACE_TRY(t.apply(root, m, am));
+  const Status applied = t.apply(root, m, am);
+  root.touch();  // edits through element pointers stamp nothing themselves (ir::SDFG::last_change)
+  DACE_TRY(applied);
   record(root, HistoryEntry{HistoryEntry::Kind::Pattern, std::string(t.name()), m, t.properties().to_json()}, &before);
   return Status::success();
 }
@@ -44,6 +46,9 @@ Result<bool> run_pass(ir::SDFG& root, Pass& pass, AnalysisManager& am) {
   std::optional<OriginalSnapshot> before;
   if (!pass.records_itself()) before.emplace(root);
   Result<bool> changed = pass.apply(root, am);
+  // A pass edits through element pointers too, which stamp nothing (ir::SDFG::last_change);
+  // one that failed may have edited before it did.
+  if (!changed.ok() || *changed) root.touch();
   if (!changed.ok()) return changed;
   if (*changed) {
     am.invalidate(pass.modifies());

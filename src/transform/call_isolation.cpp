@@ -169,10 +169,10 @@ void isolate_call(ir::State& s, ir::State& after, const CallIsolation& plan) {
   }
   for (const auto& [from, id] : to) {
     ir::Node* n = after.node(id);
-    int* entry = nullptr;
+    const int* entry = nullptr;
     if (n->kind == ir::NodeKind::MapExit) entry = &static_cast<ir::MapExit*>(n)->entry;
     if (n->kind == ir::NodeKind::ConsumeExit) entry = &static_cast<ir::ConsumeExit*>(n)->entry;
-    if (entry && to.count(*entry)) *entry = to[*entry];
+    if (entry && to.count(*entry)) after.set_scope_entry(id, to[*entry]);
   }
   for (size_t k = 0; k < all_edges.size(); ++k) {
     const ir::DataflowEdge& e = edges[k];

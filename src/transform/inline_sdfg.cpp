@@ -432,10 +432,8 @@ Status apply_plan(ir::SDFG& sdfg, ir::State& state, int id, const Plan& p) {
     moved[n] = state.add_node(std::move(node));
   }
   for (const auto& [from, to] : moved)
-    if (ir::Node* n = state.node(to); n->kind == ir::NodeKind::MapExit) {
-      auto& x = static_cast<ir::MapExit&>(*n);
-      x.entry = moved.at(x.entry);
-    }
+    if (ir::Node* n = state.node(to); n->kind == ir::NodeKind::MapExit)
+      state.set_scope_entry(to, moved.at(static_cast<ir::MapExit&>(*n).entry));
   for (ir::DataflowEdge& e : edges) {
     if (auto a = alias.find(e.src); a != alias.end()) {
       e.src = a->second.node;

@@ -134,7 +134,7 @@ struct Coverage {
 
   bool state(const ir::State& s, const Written& before, Written& after) {
     after = before;
-    const std::vector<int> parents = s.scope_parents();
+    const std::vector<int>& parents = s.scope_parents();
     for (int n : s.node_ids()) {
       if (s.node(n)->kind != ir::NodeKind::Access || static_cast<const ir::AccessNode&>(*s.node(n)).data != data)
         continue;

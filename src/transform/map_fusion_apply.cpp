@@ -174,7 +174,7 @@ Status MapFusion::apply_at(const Site& site, const std::vector<int>& nodes) {
   state.remove_node(plan.second_entry);
   first_entry->label = label;
   second_exit->label = label;
-  second_exit->entry = plan.first_entry;
+  state.set_scope_entry(plan.second_exit, plan.first_entry);
   return Status::success();
 }
 

@@ -352,10 +352,8 @@ Status MoveLoopIntoMap::apply_at(const Site& site, const std::vector<int>& block
   for (int t : b.tasklets) moved[t] = in.add_node(s.node(t)->clone());
   // Exits of nested maps name their entry by node id, which the move renumbered.
   for (const auto& [from, to] : moved)
-    if (in.node(to)->kind == ir::NodeKind::MapExit) {
-      auto& x = static_cast<ir::MapExit&>(*in.node(to));
-      x.entry = moved.at(x.entry);
-    }
+    if (in.node(to)->kind == ir::NodeKind::MapExit)
+      in.set_scope_entry(to, moved.at(static_cast<ir::MapExit&>(*in.node(to)).entry));
   std::map<std::string, int> read_node, write_node;
   auto access = [&](std::map<std::string, int>& nodes, const std::string& c) {
     auto it = nodes.find(c);

@@ -111,7 +111,7 @@ bool fuses_into_rows(ir::SDFG& trial, const Match& at, int reduce) {
   const ir::State* state = state_of(trial, at);
   const ir::Node* node = state ? state->node(reduce) : nullptr;
   if (!node || node->kind != ir::NodeKind::Library || !is_reduce_node(*node)) return false;
-  const std::vector<int> parents = state->scope_parents();
+  const std::vector<int>& parents = state->scope_parents();
   for (int e : state->out_edges(reduce)) {
     if (state->edge(e)->memlet.is_empty()) continue;
     const int dst = state->edge(e)->dst;
@@ -121,7 +121,7 @@ bool fuses_into_rows(ir::SDFG& trial, const Match& at, int reduce) {
     auto desc = trial.arrays.find(data);
     if (desc == trial.arrays.end() || !desc->second.transient) return false;
     for (const ir::State* st : trial.all_states()) {
-      const std::vector<int> p = st->scope_parents();
+      const std::vector<int>& p = st->scope_parents();
       for (int id : st->node_ids()) {
         const ir::Node* n = st->node(id);
         if (n->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*n).data == data &&

@@ -342,10 +342,10 @@ Status StateFusion::apply_at(const Site& site, const std::vector<int>& blocks) {
     ir::Node* n = first->node(new_id);
     if (n->kind == ir::NodeKind::MapExit) {
       auto* x = static_cast<ir::MapExit*>(n);
-      if (moved.count(x->entry)) x->entry = moved[x->entry];
+      if (moved.count(x->entry)) first->set_scope_entry(new_id, moved[x->entry]);
     } else if (n->kind == ir::NodeKind::ConsumeExit) {
       auto* x = static_cast<ir::ConsumeExit*>(n);
-      if (moved.count(x->entry)) x->entry = moved[x->entry];
+      if (moved.count(x->entry)) first->set_scope_entry(new_id, moved[x->entry]);
     }
   }
   for (ir::DataflowEdge& e : edges) {

@@ -61,6 +61,9 @@ std::vector<Row> rows_nodes();     // dataflow nodes
 std::vector<Row> rows_edges();     // dataflow edges and memlets
 std::vector<Row> rows_program();   // compiled programs
 
+// Builds the fixture SDFG described above into `f` (sdfg, inner and the element ids).
+void build_fixture(Fixture& f);
+
 // Runs every row (building a fresh fixture each time) with gtest expectations: the status,
 // the last-error status and message words, out-parameters untouched, and the SDFG's saved
 // JSON and hash byte-identical before and after the call.

@@ -27,54 +27,6 @@ dace_id_t find_node(dace_sdfg_t* sdfg, dace_id_t state, dace_node_kind_t kind, c
   return -1;
 }
 
-void build(Fixture& f) {
-  dace_sdfg_t* s = nullptr;
-  ASSERT_DACE_OK(dace_sdfg_create(&s, "contract"));
-  f.sdfg = s;
-  ASSERT_DACE_OK(dace_sdfg_add_symbol(s, "N", DACE_INT64));
-  ASSERT_DACE_OK(dace_sdfg_add_array(s, "A", DACE_FLOAT64, "N", nullptr));
-  ASSERT_DACE_OK(dace_sdfg_add_array(s, "B", DACE_FLOAT64, "N", nullptr));
-  ASSERT_DACE_OK(dace_sdfg_add_scalar(s, "s", DACE_FLOAT64, nullptr));
-  ASSERT_DACE_OK(dace_sdfg_add_transient(s, "T", DACE_FLOAT64, "N", nullptr));
-  ASSERT_DACE_OK(dace_sdfg_add_stream(s, "S", DACE_FLOAT64, nullptr, nullptr));
-
-  ASSERT_DACE_OK(dace_sdfg_add_state(&f.s0, s, DACE_ROOT_REGION, "s0"));
-  dace_mapped_tasklet_options_t mo = DACE_MAPPED_TASKLET_OPTIONS_INIT;
-  mo.external_edges = 1;
-  ASSERT_DACE_OK(dace_state_add_mapped_tasklet(&f.tasklet, &f.entry, &f.exit, s, f.s0, "axpb", "i=0:N", "a: A[i]",
-                                               "b = a", "b: B[i]", &mo));
-  f.acc_a = find_node(s, f.s0, DACE_NODE_ACCESS, "A");
-  f.acc_b = find_node(s, f.s0, DACE_NODE_ACCESS, "B");
-  ASSERT_GE(f.acc_a, 0);
-  size_t n = 0;
-  dace_id_t out_edges[4];
-  ASSERT_DACE_OK(dace_node_list_out_edges(out_edges, 4, &n, s, f.s0, f.acc_a));
-  ASSERT_EQ(n, 1u);
-  f.edge = out_edges[0];
-
-  ASSERT_DACE_OK(dace_sdfg_add_state(&f.s1, s, DACE_ROOT_REGION, "s1"));
-  ASSERT_DACE_OK(dace_state_add_access(&f.s1_acc, s, f.s1, "A"));
-  ASSERT_DACE_OK(dace_sdfg_create(&f.inner, "inner"));
-  ASSERT_DACE_OK(dace_sdfg_add_symbol(f.inner, "N", DACE_INT64));
-  ASSERT_DACE_OK(dace_sdfg_add_array(f.inner, "X", DACE_FLOAT64, "N", nullptr));
-  ASSERT_DACE_OK(dace_state_add_nested_sdfg(&f.nested, s, f.s1, f.inner, "nested", "X", nullptr, "N: N"));
-  ASSERT_DACE_OK(dace_state_add_library_node(&f.lib, s, f.s1, "lib", "dace.libraries.blas.nodes.matmul.MatMul",
-                                             nullptr, nullptr, "_a, _b", "_c"));
-  ASSERT_DACE_OK(dace_state_add_consume(&f.centry, &f.cexit, s, f.s1, "consume", "p", "1", nullptr, nullptr,
-                                        DACE_SCHEDULE_DEFAULT));
-  dace_id_t region = -2;
-  ASSERT_DACE_OK(dace_sdfg_add_interstate_edge(&f.istate_edge, &region, s, f.s0, f.s1, "N > 0", "j = 1"));
-
-  ASSERT_DACE_OK(dace_sdfg_add_loop(&f.loop, s, DACE_ROOT_REGION, "loop", "i", "i = 0", "i < N", "i = i + 1", 0));
-  ASSERT_DACE_OK(dace_sdfg_add_state(&f.body, s, f.loop, "body"));
-  ASSERT_DACE_OK(dace_sdfg_add_conditional(&f.cond, s, DACE_ROOT_REGION, "cond"));
-  ASSERT_DACE_OK(dace_conditional_add_branch(&f.branch, s, f.cond, "N > 1"));
-  ASSERT_DACE_OK(dace_sdfg_add_state(&f.then, s, f.branch, "then"));
-  dace_id_t e = -1;
-  ASSERT_DACE_OK(dace_sdfg_add_interstate_edge(&e, nullptr, s, f.s1, f.loop, nullptr, nullptr));
-  ASSERT_DACE_OK(dace_sdfg_add_interstate_edge(&e, nullptr, s, f.loop, f.cond, nullptr, nullptr));
-}
-
 std::string json_of(const dace_sdfg_t* sdfg) {
   char* json = nullptr;
   if (dace_sdfg_to_json(&json, sdfg, nullptr) != DACE_OK) return std::string("<to_json failed: ") +
@@ -140,6 +92,54 @@ Shared& shared() {
 
 }  // namespace
 
+void build_fixture(Fixture& f) {
+  dace_sdfg_t* s = nullptr;
+  ASSERT_DACE_OK(dace_sdfg_create(&s, "contract"));
+  f.sdfg = s;
+  ASSERT_DACE_OK(dace_sdfg_add_symbol(s, "N", DACE_INT64));
+  ASSERT_DACE_OK(dace_sdfg_add_array(s, "A", DACE_FLOAT64, "N", nullptr));
+  ASSERT_DACE_OK(dace_sdfg_add_array(s, "B", DACE_FLOAT64, "N", nullptr));
+  ASSERT_DACE_OK(dace_sdfg_add_scalar(s, "s", DACE_FLOAT64, nullptr));
+  ASSERT_DACE_OK(dace_sdfg_add_transient(s, "T", DACE_FLOAT64, "N", nullptr));
+  ASSERT_DACE_OK(dace_sdfg_add_stream(s, "S", DACE_FLOAT64, nullptr, nullptr));
+
+  ASSERT_DACE_OK(dace_sdfg_add_state(&f.s0, s, DACE_ROOT_REGION, "s0"));
+  dace_mapped_tasklet_options_t mo = DACE_MAPPED_TASKLET_OPTIONS_INIT;
+  mo.external_edges = 1;
+  ASSERT_DACE_OK(dace_state_add_mapped_tasklet(&f.tasklet, &f.entry, &f.exit, s, f.s0, "axpb", "i=0:N", "a: A[i]",
+                                               "b = a", "b: B[i]", &mo));
+  f.acc_a = find_node(s, f.s0, DACE_NODE_ACCESS, "A");
+  f.acc_b = find_node(s, f.s0, DACE_NODE_ACCESS, "B");
+  ASSERT_GE(f.acc_a, 0);
+  size_t n = 0;
+  dace_id_t out_edges[4];
+  ASSERT_DACE_OK(dace_node_list_out_edges(out_edges, 4, &n, s, f.s0, f.acc_a));
+  ASSERT_EQ(n, 1u);
+  f.edge = out_edges[0];
+
+  ASSERT_DACE_OK(dace_sdfg_add_state(&f.s1, s, DACE_ROOT_REGION, "s1"));
+  ASSERT_DACE_OK(dace_state_add_access(&f.s1_acc, s, f.s1, "A"));
+  ASSERT_DACE_OK(dace_sdfg_create(&f.inner, "inner"));
+  ASSERT_DACE_OK(dace_sdfg_add_symbol(f.inner, "N", DACE_INT64));
+  ASSERT_DACE_OK(dace_sdfg_add_array(f.inner, "X", DACE_FLOAT64, "N", nullptr));
+  ASSERT_DACE_OK(dace_state_add_nested_sdfg(&f.nested, s, f.s1, f.inner, "nested", "X", nullptr, "N: N"));
+  ASSERT_DACE_OK(dace_state_add_library_node(&f.lib, s, f.s1, "lib", "dace.libraries.blas.nodes.matmul.MatMul",
+                                             nullptr, nullptr, "_a, _b", "_c"));
+  ASSERT_DACE_OK(dace_state_add_consume(&f.centry, &f.cexit, s, f.s1, "consume", "p", "1", nullptr, nullptr,
+                                        DACE_SCHEDULE_DEFAULT));
+  dace_id_t region = -2;
+  ASSERT_DACE_OK(dace_sdfg_add_interstate_edge(&f.istate_edge, &region, s, f.s0, f.s1, "N > 0", "j = 1"));
+
+  ASSERT_DACE_OK(dace_sdfg_add_loop(&f.loop, s, DACE_ROOT_REGION, "loop", "i", "i = 0", "i < N", "i = i + 1", 0));
+  ASSERT_DACE_OK(dace_sdfg_add_state(&f.body, s, f.loop, "body"));
+  ASSERT_DACE_OK(dace_sdfg_add_conditional(&f.cond, s, DACE_ROOT_REGION, "cond"));
+  ASSERT_DACE_OK(dace_conditional_add_branch(&f.branch, s, f.cond, "N > 1"));
+  ASSERT_DACE_OK(dace_sdfg_add_state(&f.then, s, f.branch, "then"));
+  dace_id_t e = -1;
+  ASSERT_DACE_OK(dace_sdfg_add_interstate_edge(&e, nullptr, s, f.s1, f.loop, nullptr, nullptr));
+  ASSERT_DACE_OK(dace_sdfg_add_interstate_edge(&e, nullptr, s, f.loop, f.cond, nullptr, nullptr));
+}
+
 void run_rows(const std::vector<Row>& rows) {
   Shared& sh = shared();
   ASSERT_NE(sh.ctx, nullptr);
@@ -149,7 +149,7 @@ void run_rows(const std::vector<Row>& rows) {
     if (r.needs_program && !sh.program) continue;
     SCOPED_TRACE(std::string(r.function) + " with " + r.bad_input);
     Fixture f;
-    build(f);
+    build_fixture(f);
     if (::testing::Test::HasFatalFailure()) return;
     f.ctx = sh.ctx;
     f.program = sh.program;

@@ -184,7 +184,7 @@ TEST(JsonDepth, SiblingScopesDoNotAddUp) {
   std::map<int, int> copy_of;
   for (int id : st.node_ids()) copy_of[id] = st.add_node(st.node(id)->clone());
   for (auto [from, to] : copy_of)
-    if (auto* exit = dynamic_cast<MapExit*>(st.node(to))) exit->entry = copy_of.at(exit->entry);
+    if (auto* exit = dynamic_cast<MapExit*>(st.node(to))) st.set_scope_entry(to, copy_of.at(exit->entry));
   for (int eid : st.edge_ids()) {
     DataflowEdge e = *st.edge(eid);
     e.src = copy_of.at(e.src);

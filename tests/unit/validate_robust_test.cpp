@@ -16,7 +16,7 @@ TEST(ValidateRobust, MalformedPieces) {
   auto& me = static_cast<MapEntry&>(*s.node(2));
   me.map.range.dims[0].start = nullptr;
   me.map.params.clear();
-  static_cast<MapExit&>(*s.node(3)).entry = 12345;
+  s.set_scope_entry(3, 12345);
   s.edge(0)->memlet.volume = nullptr;
   s.edge(1)->memlet.subset.dims.clear();
   s.node(4)->label = "";
@@ -82,7 +82,7 @@ void mutate_state(State& s, Lcg& r) {
     case 4:
       for (int id : nodes) {
         Node* n = s.node(id);
-        if (n->kind == NodeKind::MapExit) static_cast<MapExit*>(n)->entry = r.next(s.node_slots() + 1);
+        if (n->kind == NodeKind::MapExit) s.set_scope_entry(id, r.next(s.node_slots() + 1));
         if (n->kind == NodeKind::NestedSDFG && r.next(2)) static_cast<NestedSDFGNode*>(n)->sdfg.reset();
       }
       break;

@@ -136,14 +136,14 @@ TEST(ValidateState, InvalidConnectorName) {
 TEST(ValidateState, EntryWithoutExit) {
   Builder b = simple_map_sdfg();
   State& s = *b.g->all_states()[0];
-  static_cast<MapExit&>(*s.node(3)).entry = 0;
+  s.set_scope_entry(3, 0);
   expect_error(*b.g, kEntry + ": scope entry has no matching exit node");
 }
 
 TEST(ValidateState, ExitReferringToNonEntry) {
   Builder b = simple_map_sdfg();
   State& s = *b.g->all_states()[0];
-  static_cast<MapExit&>(*s.node(3)).entry = 0;
+  s.set_scope_entry(3, 0);
   expect_error(*b.g, kState + " / node 3 (MapExit \"m\"): scope exit does not refer to a MapEntry node (entry 0)");
 }
 

@@ -245,6 +245,7 @@ void link_scopes(State& st, const std::vector<int>& scope_entry, const std::vect
     int* entry = entry_of(node);
     if (entry && *entry >= 0) node->label = st.node(*entry)->label;
   }
+  st.touch();  // the exits' entries were written through node pointers
 }
 
 // Refuses scopes nested deeper than kMaxScopeDepth (see sdfg_json.h), naming the entry that

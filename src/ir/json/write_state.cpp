@@ -213,7 +213,7 @@ Json write_state_json(const State& st, const SDFG& sdfg, WriteContext& ctx, int 
 
   // Scope of each node: the entry whose scope holds it; exits belong to their own entry.
   std::vector<int> parent = st.scope_parents();
-  // State::exit_of scans all nodes; one table keeps writing linear in the number of scopes.
+  // Exits of entries that exist only (State::exit_of also answers for removed entries).
   std::vector<int> exit_of(static_cast<size_t>(st.node_slots()), -1);
   for (int id : ids) {
     const Node* n = st.node(id);
