@@ -162,7 +162,7 @@ Status init_sdfg_context(SdfgContext& sc, bool top_level, const plugin::Registry
     // callee becomes a symbol of type "callback" called from a side-effect tasklet. Compiled
     // code has no interpreter to call; refuse here, naming the symbol, instead of failing later
     // on an unknown function in the tasklet.
-    if (t.raw_json.find("\"type\":\"callback\"") != std::string::npos)
+    if (t.raw_json->find("\"type\":\"callback\"") != std::string::npos)
       return make_error(Code::Unsupported, ir::path_of_symbol(sdfg, name) +
                                                ": Python callback (DaCe calls back into the interpreter for it) "
                                                "cannot be compiled: libdace has no Python interpreter");

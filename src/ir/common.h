@@ -1,9 +1,10 @@
 // Small value types shared by every IR element.
 #pragma once
-#include <map>
 #include <string>
 
 #include "ir/enums.h"
+#include "ir/extra_properties.h"
+#include "ir/out_of_line.h"
 
 namespace dace::ir {
 
@@ -22,9 +23,5 @@ struct CodeBlock {
   Language language = Language::Python;
   bool operator==(const CodeBlock&) const = default;
 };
-
-// Properties libdace does not model, kept verbatim (key -> compact JSON text) so that files
-// written by any DaCe version round-trip unchanged. std::map keeps output deterministic.
-using ExtraProperties = std::map<std::string, std::string>;
 
 }  // namespace dace::ir

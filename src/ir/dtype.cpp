@@ -48,7 +48,7 @@ int scalar_type_size(ScalarType t) {
 
 std::string to_string(const DType& t) {
   if (!t.raw_json.empty()) return t.raw_json;
-  if (!t.opaque.empty()) return "opaque(" + t.opaque + ")";
+  if (!t.opaque.empty()) return "opaque(" + t.opaque.get() + ")";
   std::string s = scalar_type_name(t.scalar);
   for (int i = 0; i < t.pointer_depth; ++i) s += '*';
   return s;
@@ -74,7 +74,7 @@ const StructField* StructLayout::field(std::string_view n) const {
 
 std::optional<StructLayout> struct_layout(const DType& t) {
   if (t.raw_json.empty() || t.pointer_depth != 0) return std::nullopt;
-  nlohmann::json j = nlohmann::json::parse(t.raw_json, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j = nlohmann::json::parse(t.raw_json.get(), nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || j.value("type", "") != "struct" || !j.contains("data") || !j["data"].is_array())
     return std::nullopt;
   StructLayout out;

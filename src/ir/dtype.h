@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/out_of_line.h"
 #include "ir/tasklet/types.h"
 
 namespace dace::ir {
@@ -16,8 +17,9 @@ using tasklet::ScalarType;
 struct DType {
   ScalarType scalar = ScalarType::Unknown;  // Unknown with no raw/opaque = "to be inferred" (JSON null)
   int pointer_depth = 0;
-  std::string opaque;    // dace.opaque("T"): C type name
-  std::string raw_json;  // unmodeled typeclass (e.g. vector, struct), verbatim compact JSON
+  // Both rare, so out of line: a connector's type is 16 bytes instead of 72.
+  OutOfLine<std::string> opaque;    // dace.opaque("T"): C type name
+  OutOfLine<std::string> raw_json;  // unmodeled typeclass (e.g. vector, struct), verbatim compact JSON
 
   static DType of(ScalarType s) { DType d; d.scalar = s; return d; }
   static DType pointer_to(ScalarType s) { DType d; d.scalar = s; d.pointer_depth = 1; return d; }

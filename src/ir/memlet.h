@@ -20,8 +20,9 @@ struct Memlet {
   // Whether `data` names the source of the edge (DaCe's is_data_src); unknown = decided by
   // the edge's endpoints when needed.
   std::optional<bool> is_data_src;
-  DebugInfo debuginfo;
-  std::string guid;
+  // Out of line: almost every memlet has no debuginfo, DaCe's files give each a guid.
+  OutOfLine<DebugInfo> debuginfo;
+  OutOfLine<std::string> guid;
   ExtraProperties extra;
 
   bool is_empty() const { return data.empty(); }

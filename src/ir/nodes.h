@@ -28,8 +28,9 @@ class Node {
   const NodeKind kind;
   std::string label;
   Connectors in_connectors, out_connectors;
-  DebugInfo debuginfo;
-  std::string guid;
+  // Out of line: most nodes have none of these (a DaCe file sets debuginfo and guid).
+  OutOfLine<DebugInfo> debuginfo;
+  OutOfLine<std::string> guid;
   ExtraProperties extra;
 
   bool is_scope_entry() const { return kind == NodeKind::MapEntry || kind == NodeKind::ConsumeEntry; }
@@ -52,13 +53,20 @@ class AccessNode : public NodeBase<AccessNode> {
   bool setzero = false;
 };
 
+// The default of a tasklet's global, init and exit code: none, in C++ (DaCe's default).
+struct EmptyCppCode {
+  static const CodeBlock& value() {
+    static const CodeBlock empty{"", Language::CPP};
+    return empty;
+  }
+};
+
 class Tasklet : public NodeBase<Tasklet> {
  public:
   Tasklet() : NodeBase(NodeKind::Tasklet) {}
   CodeBlock code;
-  CodeBlock code_global{"", Language::CPP};
-  CodeBlock code_init{"", Language::CPP};
-  CodeBlock code_exit{"", Language::CPP};
+  // Rarely set: out of line, so that a tasklet without them does not carry three strings.
+  OutOfLine<CodeBlock, EmptyCppCode> code_global, code_init, code_exit;
   bool side_effects = false;
 };
 

@@ -42,8 +42,8 @@ bool check_node(const ir::Node& node, int id, const std::string& name, const std
   switch (node.kind) {
     case ir::NodeKind::Tasklet: {
       const auto& t = static_cast<const ir::Tasklet&>(node);
-      const bool other_code = mentions(t.code_global.code, name) || mentions(t.code_init.code, name) ||
-                              mentions(t.code_exit.code, name);
+      const bool other_code = mentions(t.code_global->code, name) || mentions(t.code_init->code, name) ||
+                              mentions(t.code_exit->code, name);
       if (!mentions(t.code.code, name) && !other_code) return true;
       if (t.code.language != ir::Language::Python || other_code) {
         why = at + " names " + quoted(name) + " in code that is not rewritten (not Python)";

@@ -272,7 +272,7 @@ class Planner {
       auto program = tasklet::parse_code_cached(t.code.code);
       if (!program.ok() || tasklet::names_assigned(**program).count(k)) return false;
     }
-    return !mentions(t.code_global.code, k) && !mentions(t.code_init.code, k) && !mentions(t.code_exit.code, k);
+    return !mentions(t.code_global->code, k) && !mentions(t.code_init->code, k) && !mentions(t.code_exit->code, k);
   }
 
   bool add_transient(const ir::SDFG& inner, Plan& p, const std::string& name, std::set<std::string>& taken_now) {

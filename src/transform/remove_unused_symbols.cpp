@@ -38,7 +38,7 @@ void state_uses(const ir::State& state, std::set<std::string>& out) {
       }
       case ir::NodeKind::Tasklet: {
         const auto& t = static_cast<const ir::Tasklet&>(n);
-        for (const ir::CodeBlock* c : {&t.code, &t.code_global, &t.code_init, &t.code_exit}) add_code(out, c->code);
+        for (const ir::CodeBlock* c : {&t.code, &t.code_global.get(), &t.code_init.get(), &t.code_exit.get()}) add_code(out, c->code);
         break;
       }
       case ir::NodeKind::Library:

@@ -77,7 +77,7 @@ void SymbolRewriter::node(ir::Node& n) {
   switch (n.kind) {
     case ir::NodeKind::Tasklet: {
       auto& t = static_cast<ir::Tasklet&>(n);
-      for (const ir::CodeBlock* c : {&t.code_global, &t.code_init, &t.code_exit}) block_mentioned(c->code);
+      for (const ir::CodeBlock* c : {&t.code_global.get(), &t.code_init.get(), &t.code_exit.get()}) block_mentioned(c->code);
       if (t.code.language != ir::Language::Python) {
         block_mentioned(t.code.code);
         break;

@@ -85,8 +85,8 @@ bool node_code_mentions(const ir::Node& node, std::string_view name) {
   switch (node.kind) {
     case ir::NodeKind::Tasklet: {
       const auto& t = static_cast<const ir::Tasklet&>(node);
-      return mentions(t.code.code, name) || mentions(t.code_global.code, name) || mentions(t.code_init.code, name) ||
-             mentions(t.code_exit.code, name);
+      return mentions(t.code.code, name) || mentions(t.code_global->code, name) || mentions(t.code_init->code, name) ||
+             mentions(t.code_exit->code, name);
     }
     case ir::NodeKind::Library: {
       const auto& l = static_cast<const ir::LibraryNode&>(node);

@@ -41,7 +41,7 @@ std::unique_ptr<ir::SDFG> device_product(const std::string& name, T type, const 
   auto n = std::make_unique<ir::LibraryNode>();
   n->label = n->name = "product";
   n->classpath = p.cls;
-  n->properties = p.properties;
+  for (const auto& [key, text] : p.properties) n->properties[key] = text;
   n->in_connectors[p.a] = ir::DType{};
   n->in_connectors[p.b] = ir::DType{};
   n->out_connectors[p.c] = ir::DType{};

@@ -63,7 +63,7 @@ std::unique_ptr<ir::SDFG> product(const Options& o = {}) {
   n->name = n->label = "_MatMult_gemm";
   n->classpath = o.classpath;
   n->implementation = o.implementation;
-  n->properties = o.properties;
+  for (const auto& [key, text] : o.properties) n->properties[key] = text;
   n->in_connectors["_a"] = ir::DType{};
   n->in_connectors["_b"] = ir::DType{};
   if (o.cin) n->in_connectors["_cin"] = ir::DType{};

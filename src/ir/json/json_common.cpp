@@ -291,7 +291,7 @@ Json dtype_json(const DType& t) {
   if (!t.opaque.empty()) {
     base = Json::object();
     base["type"] = "opaque";
-    base["ctype"] = t.opaque;
+    base["ctype"] = t.opaque.get();
   } else if (t.scalar == ScalarType::Unknown) {
     base = nullptr;
   } else {

@@ -26,11 +26,33 @@ Result<int> node_ref(const Json& j, std::string_view key, const std::string& pat
   return parse_error(path, key, "expected node id (string)");
 }
 
+// Readers into out-of-line members: the value is stored only when it is not the default.
+Status read_debuginfo(Attrs& a, OutOfLine<DebugInfo>& out, const ReadContext& ctx) {
+  DebugInfo d;
+  DACE_TRY(a.debuginfo("debuginfo", d, ctx));
+  out = std::move(d);
+  return {};
+}
+
+Status read_guid(Attrs& a, OutOfLine<std::string>& out) {
+  std::string guid;
+  DACE_TRY(a.str("guid", guid));
+  out = std::move(guid);
+  return {};
+}
+
+Status read_code(Attrs& a, std::string_view key, OutOfLine<CodeBlock, EmptyCppCode>& out) {
+  CodeBlock c = out;
+  DACE_TRY(a.code(key, c));
+  out = std::move(c);
+  return {};
+}
+
 Status read_common(Attrs& a, Node& n, const ReadContext& ctx) {
   DACE_TRY(a.connectors("in_connectors", n.in_connectors));
   DACE_TRY(a.connectors("out_connectors", n.out_connectors));
-  DACE_TRY(a.debuginfo("debuginfo", n.debuginfo, ctx));
-  DACE_TRY(a.str("guid", n.guid));
+  DACE_TRY(read_debuginfo(a, n.debuginfo, ctx));
+  DACE_TRY(read_guid(a, n.guid));
   return {};
 }
 
@@ -68,9 +90,9 @@ Status read_consume(Attrs& a, ConsumeEntry& n) {
 Status read_tasklet(Attrs& a, Tasklet& n) {
   DACE_TRY(a.str("label", n.label));
   DACE_TRY(a.code("code", n.code));
-  DACE_TRY(a.code("code_global", n.code_global));
-  DACE_TRY(a.code("code_init", n.code_init));
-  DACE_TRY(a.code("code_exit", n.code_exit));
+  DACE_TRY(read_code(a, "code_global", n.code_global));
+  DACE_TRY(read_code(a, "code_init", n.code_init));
+  DACE_TRY(read_code(a, "code_exit", n.code_exit));
   DACE_TRY(a.boolean("side_effects", n.side_effects));
   return {};
 }
@@ -192,10 +214,10 @@ Status read_memlet(const Json& edge, Memlet& m, const ReadContext& ctx, const st
   if (has_other) m.other_subset = std::move(other);
   DACE_TRY(a.str("data", m.data));
   DACE_TRY(a.str("wcr", m.wcr));
-  DACE_TRY(a.debuginfo("debuginfo", m.debuginfo, ctx));
+  DACE_TRY(read_debuginfo(a, m.debuginfo, ctx));
   DACE_TRY(a.boolean("wcr_nonatomic", m.wcr_nonatomic));
   DACE_TRY(a.boolean("allow_oob", m.allow_oob));
-  DACE_TRY(a.str("guid", m.guid));
+  DACE_TRY(read_guid(a, m.guid));
   if (const Json* s = a.raw("is_data_src"); s && !s->is_null()) {
     if (!s->is_boolean()) return a.error("is_data_src", "expected boolean");
     m.is_data_src = s->get<bool>();
