@@ -31,6 +31,9 @@ Weak weakness(const Expr& e) {
     if (!bo->left || !bo->right) return Weak::None;
     Weak l = weakness(*bo->left), r = weakness(*bo->right);
     if (l == Weak::None || r == Weak::None) return Weak::None;
+    // True division of int literals is a float literal (Python computes 1/2 = 0.5 first), as
+    // the type checker has it.
+    if (bo->op == BinOpKind::Div && std::max(l, r) == Weak::Int) return Weak::Float;
     return std::max(l, r);
   }
   if (e.is<Attribute>()) {
