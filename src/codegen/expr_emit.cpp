@@ -4,6 +4,7 @@
 #include "codegen/math_calls.h"
 #include "codegen/scalar_ops.h"
 #include "ir/tasklet/builtins.h"
+#include "ir/tasklet/promotion.h"
 
 namespace dace::codegen {
 
@@ -11,9 +12,8 @@ using namespace tasklet;
 
 namespace {
 
-// NumPy (NEP 50): a Python literal is "weak" and takes the other operand's type.
-enum class Weak { None, Int, Float, Complex };
-
+// Weakness (NEP 50, ir/tasklet/promotion.h) of a type-checked expression: literals, signs of
+// them, and operations between them only.
 Weak weakness(const Expr& e) {
   if (const Constant* c = e.as<Constant>()) {
     switch (c->kind) {
@@ -31,6 +31,9 @@ Weak weakness(const Expr& e) {
     if (!bo->left || !bo->right) return Weak::None;
     Weak l = weakness(*bo->left), r = weakness(*bo->right);
     if (l == Weak::None || r == Weak::None) return Weak::None;
+    // True division of int literals is a float literal (Python computes 1/2 = 0.5 first), as
+    // the type checker has it.
+    if (bo->op == BinOpKind::Div && std::max(l, r) == Weak::Int) return Weak::Float;
     return std::max(l, r);
   }
   if (e.is<Attribute>()) {
@@ -38,33 +41,6 @@ Weak weakness(const Expr& e) {
     if (d && find_constant(*d)) return Weak::Float;
   }
   return Weak::None;
-}
-
-ScalarType weak_default(Weak w) {
-  switch (w) {
-    case Weak::Int: return ScalarType::Int64;
-    case Weak::Float: return ScalarType::Float64;
-    case Weak::Complex: return ScalarType::Complex128;
-    case Weak::None: break;
-  }
-  return ScalarType::Unknown;
-}
-
-ScalarType combine(ScalarType a, Weak wa, ScalarType b, Weak wb) {
-  if (wa != Weak::None && wb != Weak::None) return weak_default(std::max(wa, wb));
-  if (wb != Weak::None) {
-    std::swap(a, b);
-    std::swap(wa, wb);
-  }
-  if (wa == Weak::None) return promote(a, b);
-  bool int_like = is_bool(b) || is_integer(b);
-  switch (wa) {
-    case Weak::Int: return is_bool(b) ? ScalarType::Int64 : b;
-    case Weak::Float: return int_like ? ScalarType::Float64 : b;
-    case Weak::Complex: return int_like ? ScalarType::Complex128 : complex_of(b);
-    case Weak::None: break;
-  }
-  return promote(a, b);
 }
 
 Error unsupported(const Expr& e, const std::string& what) {
@@ -75,10 +51,12 @@ Error unsupported(const Expr& e, const std::string& what) {
 
 }  // namespace
 
-ScalarType comparison_type(const Expr& a, const Expr& b) { return combine(a.type, weakness(a), b.type, weakness(b)); }
+ScalarType comparison_type(const Expr& a, const Expr& b) {
+  return promote_weak(a.type, weakness(a), b.type, weakness(b)).type;
+}
 
 ScalarType augmented_type(BinOpKind op, ScalarType target, const Expr& value) {
-  ScalarType t = combine(target, Weak::None, value.type, weakness(value));
+  ScalarType t = promote_weak(target, Weak::None, value.type, weakness(value)).type;
   bool int_like = is_bool(t) || is_integer(t);
   switch (op) {
     case BinOpKind::Div: return int_like ? ScalarType::Float64 : t;

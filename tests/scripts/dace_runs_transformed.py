@@ -2,8 +2,10 @@
 optimizer) in a few variants (VARIANTS), every corpus *.simp.sdfg (DaCe's own simplify output)
 through `--simplify` (variant "simp.simplify"), and every registered pattern transformation
 once, `--apply NAME` at its first match in the first corpus SDFG where it has one (kernels in
-order, the *.simp.sdfg before the *.raw.sdfg; variant "apply:NAME"). A transformation that
-matches nowhere in the corpus, or whose result DaCe cannot run on this machine
+order, the *.simp.sdfg before the *.raw.sdfg), or else in the first of the DaCe-written cases
+of tests/data/transform_cases (programs written for the transformations the corpus never
+matches; variant "apply:NAME"), with TEST_PROPERTIES where its defaults match nothing. A
+transformation that matches nowhere, or whose result DaCe cannot run on this machine
 (NOT_RUNNABLE_HERE), is printed as not run with its reason. DaCe 1.0.2 then loads and validates
 each result, compiles it with
 its own code generator and CMake build, runs it on the corpus inputs and the outputs are
@@ -70,18 +72,25 @@ NOT_RUNNABLE_HERE = {
 }
 
 
+# Properties for transformations that match nothing with their defaults (as
+# tests/unit/transform_corpus_test.cpp's kTestProperties): AccumulateTransient needs the WCR's
+# identity, 0 for the sums it meets.
+TEST_PROPERTIES = {"AccumulateTransient": {"identity": "0"}}
+
 # Runs in a child process with libdace's Python binding (bindings/python): for every registered
-# pattern transformation (passes excluded), the first of the inputs (argv) where it has a legal
-# match, or None. One process loads each input once, instead of one `dace optimize` per pair.
+# pattern transformation (passes excluded), the first of the inputs (argv[2:]) where it has a
+# legal match with the properties in argv[1] (JSON), or None. One process loads each input
+# once, instead of one `dace optimize` per pair.
 FIRST_MATCHES = r"""
 import json, sys
 import libdace.sdfg as s
+props = json.loads(sys.argv[1])
 names = [n for n in s.transformations() if not s.is_pass(n)]
 first = dict.fromkeys(names)
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     sdfg = s.SDFG.from_file(path)
     for n in names:
-        if first[n] is None and sdfg.match_transformation(n):
+        if first[n] is None and sdfg.match_transformation(n, **props.get(n, {})):
             first[n] = path
 print(json.dumps(first))
 """
@@ -93,7 +102,8 @@ def first_matches(dace_cli, inputs):
     out of this one (its workers load DaCe)."""
     lib = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(dace_cli)), "..", "lib", "libdace.so"))
     env = dict(os.environ, LIBDACE_LIBRARY=lib, PYTHONPATH=os.path.join(ROOT, "bindings", "python"))
-    r = subprocess.run([sys.executable, "-c", FIRST_MATCHES] + inputs, capture_output=True, text=True, env=env)
+    r = subprocess.run([sys.executable, "-c", FIRST_MATCHES, json.dumps(TEST_PROPERTIES)] + inputs,
+                       capture_output=True, text=True, env=env)
     if r.returncode != 0:
         raise RuntimeError(f"matching libdace's transformations through {lib} failed: {r.stderr.strip()}")
     return dict(sorted(json.loads(r.stdout).items()))
@@ -242,6 +252,12 @@ def main():
     # One run per pattern transformation, on the first corpus SDFG where it matches.
     inputs = [os.path.join(a.corpus, k, f"{k}.{kind}.sdfg") for k in kernels for kind in ("simp", "raw")]
     inputs = [p for p in inputs if os.path.exists(p)]
+    cases = os.path.join(ROOT, "tests", "data", "transform_cases")
+    case_names = [k for k in sorted(os.listdir(cases)) if os.path.exists(os.path.join(cases, k, "case.json"))]
+    if a.kernels:
+        case_names = [k for k in case_names if k in a.kernels.split(",")]
+    inputs += [p for k in case_names for kind in ("simp", "raw")
+               if os.path.exists(p := os.path.join(cases, k, f"{k}.{kind}.sdfgz"))]
     applied = 0
     for name, where in first_matches(a.dace_cli, inputs).items():
         variant = f"apply:{name}"
@@ -251,10 +267,11 @@ def main():
             print(f"not run {variant}: {NOT_RUNNABLE_HERE[name]}", flush=True)
             continue
         if where is None:
-            print(f"not run {variant}: no match in any of the {len(inputs)} corpus SDFGs", flush=True)
+            print(f"not run {variant}: no match in any of the {len(inputs)} corpus and case SDFGs", flush=True)
             continue
         out = os.path.join(out_dir, f"{name}.apply.sdfg")
-        r = subprocess.run([a.dace_cli, "optimize", where, "-o", out, "--apply", name, "--json"],
+        apply = name + (":" + json.dumps(TEST_PROPERTIES[name]) if name in TEST_PROPERTIES else "")
+        r = subprocess.run([a.dace_cli, "optimize", where, "-o", out, "--apply", apply, "--json"],
                            capture_output=True, text=True)
         if r.returncode != 0 or not json.loads(r.stdout)["applied"]:
             failures.append(f"{os.path.basename(where)} {variant}: it matches, but dace optimize --apply "

@@ -136,6 +136,17 @@ TEST(CodegenTasklet, PromotionIntPlusFloat) {
   EXPECT_EQ(b2[0], static_cast<double>(3.0f * 0.1f));
 }
 
+// NumPy (NEP 50): `np.int32(a) < 1/2` compares with 0.5 — Python divides the literals first,
+// and the float literal makes the comparison float64 (int32 would truncate 0.5 to 0).
+// Expected values: NumPy 1.26.4 with weak promotion, `np.array([0, 1, -1], np.int32) < 1/2`.
+TEST(CodegenTasklet, ComparisonWithQuotientOfLiteralsIsInFloat) {
+  auto g = elementwise("cmp_half", {{"a", "A", T::Int32}}, {{"b", "B", T::Bool}}, "b = a < 1/2");
+  std::vector<int32_t> a{0, 1, -1};
+  std::vector<uint8_t> b(3);
+  run_1in_1out(*g, a, b);
+  EXPECT_EQ(b, (std::vector<uint8_t>{1, 0, 1}));
+}
+
 // Python's floor division and modulo, derived independently of the code under test.
 int64_t py_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;

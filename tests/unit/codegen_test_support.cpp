@@ -1,4 +1,5 @@
 #include "codegen_test_support.h"
+#include "codegen_test_unoptimized.h"
 
 #include <gtest/gtest.h>
 
@@ -99,7 +100,9 @@ LowerOptions parallel_test_options() {
   return options;
 }
 
-Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& given) {
+namespace {
+
+Result<CompiledProgram> compile_with(const ir::SDFG& sdfg, const LowerOptions& given, const jit::CompileOptions& jit_options) {
   LowerOptions options = given;
   if (!options.registry) options.registry = &cpu_schedule_registry();
   auto ctx = std::make_unique<llvm::LLVMContext>();
@@ -109,7 +112,7 @@ Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& given)
   p.ir = module_text(*lowered->module);
   p.arguments = lowered->arguments;
   p.init_arguments = lowered->init_arguments;
-  Result<std::unique_ptr<jit::JitModule>> m = session().compile(std::move(lowered->module), std::move(ctx));
+  Result<std::unique_ptr<jit::JitModule>> m = session().compile(std::move(lowered->module), std::move(ctx), jit_options);
   if (!m) return m.take_error();
   auto program = jit::Program::create(std::move(*m),
                                       {lowered->init_function, lowered->program_function, lowered->exit_function},
@@ -117,6 +120,18 @@ Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& given)
   if (!program) return program.take_error();
   p.program = std::move(*program);
   return p;
+}
+
+}  // namespace
+
+Result<CompiledProgram> compile(const ir::SDFG& sdfg, const LowerOptions& options) {
+  return compile_with(sdfg, options, {});
+}
+
+Result<CompiledProgram> compile_unoptimized(const ir::SDFG& sdfg) {
+  jit::CompileOptions jit_options;
+  jit_options.opt.level = 0;
+  return compile_with(sdfg, parallel_test_options(), jit_options);
 }
 
 Status run(const CompiledProgram& p, const std::map<std::string, ArgValue>& values) { return run_calls(p, values, 1); }

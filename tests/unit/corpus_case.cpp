@@ -31,12 +31,29 @@ std::vector<fs::path> case_dirs_under(const fs::path& root) {
 
 std::vector<fs::path> corpus_case_dirs() { return case_dirs_under(LIBDACE_CORPUS_DIR); }
 
+namespace {
+
+std::string sanitize(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+}  // namespace
+
+std::vector<CorpusFile> compressed_simp_and_raw_files(const std::vector<fs::path>& case_dirs) {
+  std::vector<CorpusFile> out;
+  for (const fs::path& d : case_dirs) {
+    const std::string kernel = d.filename().string();
+    for (const char* kind : {"simp", "raw"}) {
+      const fs::path f = d / (kernel + "." + kind + ".sdfgz");
+      if (fs::exists(f)) out.push_back({f.string(), d.string(), sanitize(kernel + "_" + kind)});
+    }
+  }
+  return out;
+}
+
 std::vector<CorpusFile> simp_and_raw_files(const std::vector<fs::path>& case_dirs) {
-  auto sanitize = [](std::string s) {
-    for (char& c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
-  };
   const fs::path v2_root = fs::path(LIBDACE_CORPUS_DIR) / "dialects" / "dace-2.0a5";
   std::vector<CorpusFile> out;
   for (const fs::path& d : case_dirs) {

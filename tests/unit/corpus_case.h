@@ -33,6 +33,9 @@ std::vector<std::filesystem::path> case_dirs_under(const std::filesystem::path& 
 // kernel as written by DaCe 2.0a5 where the corpus has it (typed symbols, newer control flow);
 // test names `<kernel>_<kind>` and `v2_0a5_<kernel>_<kind>`, non-alphanumerics as `_`.
 std::vector<CorpusFile> simp_and_raw_files(const std::vector<std::filesystem::path>& case_dirs);
+// The `<kernel>.simp.sdfgz` and `<kernel>.raw.sdfgz` of each folder (the layout of the
+// DaCe-written cases under tests/data), test names `<kernel>_<kind>`.
+std::vector<CorpusFile> compressed_simp_and_raw_files(const std::vector<std::filesystem::path>& case_dirs);
 
 // Runs `compiled` (lowered from `g`) on the case of folder `dir` and checks every expected
 // output against NumPy's within the case's rtol/atol; reports through gtest assertions.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ir/tasklet/builtins.h"
+#include "ir/tasklet/promotion.h"
 
 namespace dace::tasklet {
 
@@ -16,50 +17,13 @@ Error type_error(SourceLoc loc, const std::string& message) {
                     loc.line, loc.column);
 }
 
-// NEP 50: a Python literal is "weak" and adopts the other operand's type where it can.
-enum class Weak { None, Int, Float, Complex };
-
+// A typed expression, with its weakness (NEP 50, promotion.h).
 struct Typed {
   ExprPtr expr;
   Weak weak = Weak::None;
   int rank = 0;
   ScalarType type() const { return expr->type; }
 };
-
-ScalarType weak_default(Weak w) {
-  switch (w) {
-    case Weak::Int: return ScalarType::Int64;
-    case Weak::Float: return ScalarType::Float64;
-    case Weak::Complex: return ScalarType::Complex128;
-    case Weak::None: break;
-  }
-  return ScalarType::Unknown;
-}
-
-// Result type (and weakness) of combining two operands arithmetically.
-std::pair<ScalarType, Weak> combine(ScalarType a, Weak wa, ScalarType b, Weak wb) {
-  if (a == ScalarType::Unknown || b == ScalarType::Unknown) return {ScalarType::Unknown, Weak::None};
-  if (wa != Weak::None && wb != Weak::None) {
-    Weak w = std::max(wa, wb);
-    return {weak_default(w), w};
-  }
-  if (wb != Weak::None) {
-    std::swap(a, b);
-    std::swap(wa, wb);
-  }
-  if (wa == Weak::None) return {promote(a, b), Weak::None};
-  // a is a weak literal, b a typed value.
-  switch (wa) {
-    case Weak::Int:
-      return {is_bool(b) ? ScalarType::Int64 : b, Weak::None};
-    case Weak::Float:
-      return {is_bool(b) || is_integer(b) ? ScalarType::Float64 : b, Weak::None};
-    case Weak::Complex:
-      return {is_bool(b) || is_integer(b) ? ScalarType::Complex128 : complex_of(b), Weak::None};
-    case Weak::None: break;
-  }
-  return {promote(a, b), Weak::None};
-}
 
 bool is_int_like(ScalarType t) { return is_bool(t) || is_integer(t); }
 
@@ -279,7 +243,7 @@ class Checker {
       if (!body) return body;
       Result<Typed> orelse = scalar_expr(i->orelse, scope);
       if (!orelse) return orelse;
-      auto [t, w] = combine(body->type(), body->weak, orelse->type(), orelse->weak);
+      auto [t, w] = promote_weak(body->type(), body->weak, orelse->type(), orelse->weak);
       return typed(e.loc, IfExp{test->expr, body->expr, orelse->expr}, t, w);
     }
     if (const Call* c = e.as<Call>()) return call(e, *c, scope);
@@ -399,7 +363,7 @@ class Checker {
   static std::pair<Result<ScalarType>, Weak> binop_type(BinOpKind op, const Typed& l,
                                                         const Typed& r, SourceLoc loc) {
     ScalarType a = l.type(), b = r.type();
-    auto [t, w] = combine(a, l.weak, b, r.weak);
+    auto [t, w] = promote_weak(a, l.weak, b, r.weak);
     if (t == ScalarType::Unknown) return {ScalarType::Unknown, Weak::None};
     auto fail = [&](const std::string& why) {
       return std::pair<Result<ScalarType>, Weak>{
@@ -558,7 +522,11 @@ class Checker {
     // Everything else is computed from the promoted argument type.
     ScalarType t = args[0].type();
     Weak w = args[0].weak;
-    for (size_t i = 1; i < args.size(); ++i) std::tie(t, w) = combine(t, w, args[i].type(), args[i].weak);
+    for (size_t i = 1; i < args.size(); ++i) {
+      const Promoted p = promote_weak(t, w, args[i].type(), args[i].weak);
+      t = p.type;
+      w = p.weak;
+    }
     if (t == ScalarType::Unknown) return P{t, Weak::None};
     switch (b.rule) {
       case BuiltinRule::FloatMath:
