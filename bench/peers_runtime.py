@@ -40,7 +40,6 @@ import glob
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -308,10 +307,15 @@ def run_json(cmd, timeout):
 
 
 def libdace(a, sdfg, cdir):
+    # The first call's outputs go to a folder and are checked here, as the peers' are (check());
+    # the folder goes away on every return, errors and timeouts included.
+    with tempfile.TemporaryDirectory(prefix="libdace-out-") as outdir:
+        return _libdace_in(a, sdfg, cdir, outdir)
+
+
+def _libdace_in(a, sdfg, cdir, outdir):
     import numpy as np
     case = os.path.join(cdir, "case.json")
-    # The first call's outputs go to a folder and are checked here, as the peers' are (check()).
-    outdir = tempfile.mkdtemp(prefix="libdace-out-")
     cmd = [a.dace_cli, "run", sdfg, "--case", case, "--threads", str(THREADS), "--json", "-o", outdir]
     obj, err = run_json(cmd + ["--repeat", str(a.reps)], a.timeout)
     # --min-ms as the peers apply it: too short a total, run again with enough calls.
@@ -329,7 +333,6 @@ def libdace(a, sdfg, cdir):
     c = load_case(cdir)
     got = {n: np.load(os.path.join(outdir, n + ".npy")) for n in c["expected_outputs"]
            if os.path.exists(os.path.join(outdir, n + ".npy"))}
-    shutil.rmtree(outdir, ignore_errors=True)
     return {"min_ms": obj["min_ms"], "median_ms": obj["median_ms"], "runs": obj.get("runs"),
             "compile_ms": obj.get("compile_ms"), "first_ms": obj.get("first_run_ms"),
             "check": check(got, c, cdir)}

@@ -7,7 +7,8 @@
 #    plugin-unavailable status naming the plugin and the loader's message about libmpi,
 #    rather than crashing or failing at an MPI call.
 # Exit 77 (skip, with the reason) where libmpi is not installed or a private mount namespace
-# cannot be made (not root, no unshare).
+# cannot be made or libmpi cannot be bind-mounted over in it (not root, no unshare, a
+# container that denies mounts).
 # usage: mpi_missing_libmpi.sh DACE_CLI CORPUS_DIR CORPUS_MPI_DIR WORK_DIR
 set -uo pipefail
 cli="$1"; corpus="$2"; corpus_mpi="$3"; work="$4"
@@ -15,6 +16,9 @@ libmpi=$(ldconfig -p 2>/dev/null | awk '/libmpi\.so\.40 /{print $NF; exit}')
 [[ -n "$libmpi" ]] || { echo "SKIP: libmpi.so.40 is not installed"; exit 77; }
 libmpi=$(readlink -f "$libmpi")
 unshare -m true 2>/dev/null || { echo "SKIP: cannot create a private mount namespace (unshare -m)"; exit 77; }
+# The namespace alone is not enough: a container may allow it but deny the bind mount itself.
+unshare -m sh -c 'mount --bind /dev/null "$1"' sh "$libmpi" 2>/dev/null ||
+  { echo "SKIP: cannot bind-mount /dev/null over $libmpi in a private mount namespace"; exit 77; }
 [[ -d "$corpus/atax" && -d "$corpus_mpi/allreduce_mean" ]] || { echo "SKIP: the corpora are not there"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 status=0
