@@ -58,8 +58,8 @@ struct dace_sdfg {
   // Borrowed handles whose SDFG a revert replaced (dace_sdfg_revert_history): kept, with a
   // null `sdfg`, so that a host still holding one gets an error instead of a dangling pointer.
   std::vector<std::unique_ptr<dace_sdfg>> retired_nested;
-  // This handle's content hash and the SDFG's last_change() it was computed at
-  // (hash_memo.cpp). Every call that gets mutable access to an SDFG touches it (sdfg_of), so
+  // This handle's content hash and the SDFG's last_change() it was computed at (for a
+  // nested SDFG's handle, the larger of its own and its root's; hash_memo.cpp). Every call that gets mutable access to an SDFG touches it (sdfg_of), so
   // the IR's change stamps cover what the C API writes through element pointers.
   std::mutex hash_mutex;
   uint64_t hash_stamp = 0;
