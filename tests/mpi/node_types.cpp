@@ -558,7 +558,8 @@ void check_float16_refused(libdace::context& ctx) {
       expect(false, what);
     } catch (const libdace::error& e) {
       const std::string m = e.what();
-      expect(e.code() == DACE_ERROR_UNSUPPORTED && m.find(r.label) != std::string::npos &&
+      const std::string node = std::string("LibraryNode \"") + r.label + "\"";  // not just its state's name
+      expect(e.code() == DACE_ERROR_UNSUPPORTED && m.find(node) != std::string::npos &&
                  m.find("float16") != std::string::npos,
              what + " (" + m + ")");
     }
