@@ -1,10 +1,12 @@
 // MPI library nodes per element type, built through libdace.hpp and run under
 // `mpirun -np P` (any P >= 1): the host does not link MPI, so the plugin initialises it.
 // Every rank checks its results against values computed here with plain loops:
-//   Allreduce (in place) MPI_SUM for int16..uint64, float32/64, complex64/128; MPI_MAX on
-//   float32, MPI_PROD on int64, MPI_MIN on int32; Reduce (separate buffers) MPI_MAX to the
-//   last rank; Bcast of int64 from the last rank; Scatter + Gather of int32 through rank 0;
-//   Alltoall of float32; Send/Recv of uint16 between rank pairs (even rank counts), and of
+//   for each element type the plugin maps (int8..int64, uint8..uint64, float32/64,
+//   complex64/128; one template) Allreduce MPI_SUM in place, Bcast from the last rank, Reduce
+//   MPI_MAX (MPI_SUM for complex) to the last rank, Scatter / Gather through rank 0,
+//   Allgather, Alltoall and Send/Recv between rank pairs (any rank count); float16 refused by
+//   each of these nodes, naming it. Allreduce MPI_MAX on float32, MPI_PROD on int64, MPI_MIN
+//   on int32; Send/Recv (even rank counts) of
 //   strided int32 slices (a column, every other element, a 2 x 2 block: MPI vector types);
 //   collectives on strided subsets (staged copies): Bcast of a column, Allreduce in place on
 //   every other element, Reduce column -> every other element, Scatter / Gather / Allgather
@@ -18,6 +20,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "libdace.hpp"
@@ -63,195 +67,6 @@ template <class T>
 T small(int rank, int64_t i) {
   return static_cast<T>((rank + 1) * (i + 1) % 5 + 1);
 }
-template <class T>
-std::complex<T> cplx(int rank, int64_t i) {
-  return {static_cast<T>(rank + i), static_cast<T>(rank - 2 * i)};
-}
-
-void check_reduce_and_bcast() {
-  const int last = kSize - 1;
-  // Reduce MPI_MAX into y on the last rank; x is left alone.
-  {
-    libdace::sdfg g("reduce_t");
-    g.add_symbol("N");
-    g.add_array("x", DACE_FLOAT64, "N");
-    g.add_array("y", DACE_FLOAT64, "N");
-    g.add_scalar("root", DACE_INT32);
-    libdace::state s = g.add_state("s");
-    dace_id_t x = s.add_access("x"), root = s.add_access("root"), y = s.add_access("y");
-    dace_id_t n = s.add_library_node("red", "dace.libraries.mpi.nodes.reduce.Reduce", "_inbuffer, _root", "_outbuffer",
-                                     "", "{\"op\": \"MPI_MAX\"}");
-    s.add_edge(x, "", n, "_inbuffer", "x[0:N]");
-    s.add_edge(root, "", n, "_root", "root[0]");
-    s.add_edge(n, "_outbuffer", y, "", "y[0:N]");
-    libdace::context ctx;
-    libdace::program p(ctx, g);
-    std::vector<double> xv(kN), yv(kN, -1.0);
-    for (int64_t i = 0; i < kN; ++i) xv[static_cast<size_t>(i)] = (i % 2 ? 1.0 : -1.0) * (kRank + 0.5) * (i + 1);
-    const std::vector<double> x0 = xv;
-    p({{"x", libdace::array_ref<double>(xv.data(), {kN})}, {"y", libdace::array_ref<double>(yv.data(), {kN})},
-       {"root", static_cast<int32_t>(last)}, {"N", libdace::symbol{kN}}});
-    expect(xv == x0, "Reduce left its input alone");
-    if (kRank == last)
-      for (int64_t i = 0; i < kN; ++i) {
-        double want = -1e300;
-        for (int r = 0; r < kSize; ++r) want = std::max(want, (i % 2 ? 1.0 : -1.0) * (r + 0.5) * (i + 1));
-        expect(yv[static_cast<size_t>(i)] == want, "Reduce MPI_MAX float64 element " + std::to_string(i));
-      }
-  }
-  // Bcast of int64 from the last rank.
-  {
-    libdace::sdfg g("bcast_t");
-    g.add_symbol("N");
-    g.add_array("a", DACE_INT64, "N");
-    g.add_scalar("root", DACE_INT32);
-    libdace::state s = g.add_state("s");
-    dace_id_t in = s.add_access("a"), root = s.add_access("root"), out = s.add_access("a");
-    dace_id_t n = s.add_library_node("bc", "dace.libraries.mpi.nodes.bcast.Bcast", "_inbuffer, _root", "_outbuffer");
-    s.add_edge(in, "", n, "_inbuffer", "a[0:N]");
-    s.add_edge(root, "", n, "_root", "root[0]");
-    s.add_edge(n, "_outbuffer", out, "", "a[0:N]");
-    libdace::context ctx;
-    libdace::program p(ctx, g);
-    std::vector<int64_t> a(kN);
-    for (int64_t i = 0; i < kN; ++i) a[static_cast<size_t>(i)] = 1000 * kRank + i;
-    p({{"a", libdace::array_ref<int64_t>(a.data(), {kN})}, {"root", static_cast<int32_t>(last)},
-       {"N", libdace::symbol{kN}}});
-    for (int64_t i = 0; i < kN; ++i) expect(a[static_cast<size_t>(i)] == 1000 * last + i, "Bcast int64 element " + std::to_string(i));
-  }
-}
-
-// Scatter A[P*L] from rank 0 into l[L], l = l * 3 + rank, Gather into B on rank 0.
-void check_scatter_gather() {
-  const int64_t L = 3;
-  libdace::sdfg g("scatter_gather_t");
-  g.add_symbol("L");
-  g.add_symbol("P");
-  g.add_array("A", DACE_INT32, "P*L");
-  g.add_array("B", DACE_INT32, "P*L");
-  g.add_scalar("rank", DACE_INT32);
-  libdace::array_options t;
-  t.transient = true;
-  g.add_array("l", DACE_INT32, "L", t);
-  g.add_array("m", DACE_INT32, "L", t);
-  g.add_scalar("zero", DACE_INT32, t);
-  libdace::state s = g.add_state("s");
-  dace_id_t z = s.add_tasklet("z", "", "r", "r = 0");
-  dace_id_t zero = s.add_access("zero");
-  s.add_edge(z, "r", zero, "", "zero[0]");
-  dace_id_t a = s.add_access("A"), l = s.add_access("l");
-  dace_id_t sc = s.add_library_node("sc", "dace.libraries.mpi.nodes.scatter.Scatter", "_inbuffer, _root", "_outbuffer");
-  s.add_edge(a, "", sc, "_inbuffer", "A[0:P*L]");
-  s.add_edge(zero, "", sc, "_root", "zero[0]");
-  s.add_edge(sc, "_outbuffer", l, "", "l[0:L]");
-  libdace::mapped_tasklet_options o;
-  libdace::state s2 = g.add_state("s2");
-  g.add_interstate_edge(s, s2);
-  s2.add_mapped_tasklet("f", "i=0:L", "v: l[i]; r: rank[0]", "w = v * 3 + r", "w: m[i]", o);
-  libdace::state s3 = g.add_state("s3");
-  g.add_interstate_edge(s2, s3);
-  dace_id_t m = s3.add_access("m"), b = s3.add_access("B"), zero3 = s3.add_access("zero");
-  dace_id_t ga = s3.add_library_node("ga", "dace.libraries.mpi.nodes.gather.Gather", "_inbuffer, _root", "_outbuffer");
-  s3.add_edge(m, "", ga, "_inbuffer", "m[0:L]");
-  s3.add_edge(zero3, "", ga, "_root", "zero[0]");
-  s3.add_edge(ga, "_outbuffer", b, "", "B[0:P*L]");
-  libdace::context ctx;
-  libdace::program p(ctx, g);
-  const int64_t n = kSize * L;
-  std::vector<int32_t> av(static_cast<size_t>(n)), bv(static_cast<size_t>(n), -1);
-  for (int64_t i = 0; i < n; ++i) av[static_cast<size_t>(i)] = kRank == 0 ? static_cast<int32_t>(10 * i + 1) : -5;
-  p({{"A", libdace::array_ref<int32_t>(av.data(), {n})}, {"B", libdace::array_ref<int32_t>(bv.data(), {n})},
-     {"rank", static_cast<int32_t>(kRank)}, {"L", libdace::symbol{L}}, {"P", libdace::symbol{kSize}}});
-  if (kRank == 0)
-    for (int64_t i = 0; i < n; ++i)
-      expect(bv[static_cast<size_t>(i)] == static_cast<int32_t>((10 * i + 1) * 3 + i / L),
-             "Scatter/Gather int32 element " + std::to_string(i));
-}
-
-// Alltoall of float32: block j of rank r's input goes to rank j, as block r of its output.
-void check_alltoall() {
-  const int64_t B = 2;
-  libdace::sdfg g("alltoall_t");
-  g.add_symbol("K");
-  g.add_array("x", DACE_FLOAT32, "K");
-  g.add_array("y", DACE_FLOAT32, "K");
-  libdace::state s = g.add_state("s");
-  dace_id_t x = s.add_access("x"), y = s.add_access("y");
-  dace_id_t n = s.add_library_node("a2a", "dace.libraries.mpi.nodes.alltoall.Alltoall", "_inbuffer", "_outbuffer");
-  s.add_edge(x, "", n, "_inbuffer", "x[0:K]");
-  s.add_edge(n, "_outbuffer", y, "", "y[0:K]");
-  libdace::context ctx;
-  libdace::program p(ctx, g);
-  const int64_t k = B * kSize;
-  std::vector<float> xv(static_cast<size_t>(k)), yv(static_cast<size_t>(k), -1.0f);
-  for (int64_t i = 0; i < k; ++i) xv[static_cast<size_t>(i)] = static_cast<float>(100 * kRank + i);
-  p({{"x", libdace::array_ref<float>(xv.data(), {k})}, {"y", libdace::array_ref<float>(yv.data(), {k})},
-     {"K", libdace::symbol{k}}});
-  for (int r = 0; r < kSize; ++r)
-    for (int64_t j = 0; j < B; ++j)
-      expect(yv[static_cast<size_t>(r * B + j)] == static_cast<float>(100 * r + kRank * B + j),
-             "Alltoall float32 block " + std::to_string(r));
-}
-
-// Send/Recv of uint16 between the pairs (0, 1), (2, 3), ...: even ranks send first, odd ranks
-// receive first (interstate conditions on the rank scalar).
-void check_send_recv() {
-  if (kSize % 2) return;
-  libdace::sdfg g("send_recv_t");
-  g.add_symbol("N");
-  g.add_array("out", DACE_UINT16, "N");
-  g.add_array("in", DACE_UINT16, "N");
-  g.add_scalar("rank", DACE_INT32);
-  libdace::array_options t;
-  t.transient = true;
-  g.add_scalar("peer", DACE_INT32, t);
-  g.add_scalar("tag", DACE_INT32, t);
-  libdace::state s0 = g.add_state("peer");
-  {
-    dace_id_t r = s0.add_access("rank"), p = s0.add_access("peer"), tg = s0.add_access("tag");
-    dace_id_t tk = s0.add_tasklet("peer_of", "r", "p, t", "p = r + 1 if r % 2 == 0 else r - 1\nt = 7");
-    s0.add_edge(r, "", tk, "r", "rank[0]");
-    s0.add_edge(tk, "p", p, "", "peer[0]");
-    s0.add_edge(tk, "t", tg, "", "tag[0]");
-  }
-  auto send = [&](const char* label) {
-    libdace::state s = g.add_state(label);
-    dace_id_t b = s.add_access("out"), p = s.add_access("peer"), tg = s.add_access("tag");
-    dace_id_t n = s.add_library_node("send", "dace.libraries.mpi.nodes.send.Send", "_buffer, _dest, _tag", "");
-    s.add_edge(b, "", n, "_buffer", "out[0:N]");
-    s.add_edge(p, "", n, "_dest", "peer[0]");
-    s.add_edge(tg, "", n, "_tag", "tag[0]");
-    return s;
-  };
-  auto recv = [&](const char* label) {
-    libdace::state s = g.add_state(label);
-    dace_id_t b = s.add_access("in"), p = s.add_access("peer"), tg = s.add_access("tag");
-    dace_id_t n = s.add_library_node("recv", "dace.libraries.mpi.nodes.recv.Recv", "_src, _tag", "_buffer");
-    s.add_edge(p, "", n, "_src", "peer[0]");
-    s.add_edge(tg, "", n, "_tag", "tag[0]");
-    s.add_edge(n, "_buffer", b, "", "in[0:N]");
-    return s;
-  };
-  libdace::state even_send = send("even_send"), even_recv = recv("even_recv");
-  libdace::state odd_recv = recv("odd_recv"), odd_send = send("odd_send");
-  libdace::state end = g.add_state("end");
-  g.add_interstate_edge(s0, even_send, "rank % 2 == 0");
-  g.add_interstate_edge(even_send, even_recv);
-  g.add_interstate_edge(even_recv, end);
-  g.add_interstate_edge(s0, odd_recv, "rank % 2 == 1");
-  g.add_interstate_edge(odd_recv, odd_send);
-  g.add_interstate_edge(odd_send, end);
-  libdace::context ctx;
-  libdace::program p(ctx, g);
-  std::vector<uint16_t> out(kN), in(kN, 0);
-  for (int64_t i = 0; i < kN; ++i) out[static_cast<size_t>(i)] = static_cast<uint16_t>(500 * kRank + i);
-  p({{"out", libdace::array_ref<uint16_t>(out.data(), {kN})}, {"in", libdace::array_ref<uint16_t>(in.data(), {kN})},
-     {"rank", static_cast<int32_t>(kRank)}, {"N", libdace::symbol{kN}}});
-  const int peer = kRank % 2 == 0 ? kRank + 1 : kRank - 1;
-  for (int64_t i = 0; i < kN; ++i)
-    expect(in[static_cast<size_t>(i)] == static_cast<uint16_t>(500 * peer + i), "Send/Recv uint16 element " + std::to_string(i));
-}
-
 // Strided buffers (MPI vector types) between the pairs (0, 1), (2, 3), ...: every rank sends
 // column 1 of A[4, 5] (int32, A[0:4, 1]: 4 blocks of 1, stride 5); even ranks receive it into
 // every other element of D[8] (D[0:8:2]), odd ranks into the 2 x 2 block B[1:3, 2:4] of
@@ -576,6 +391,198 @@ void check_multi_strided() {
   }
 }
 
+// ---- Every node for every element type DaCe's MPI nodes accept ----
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+
+// Rank r's element i: distinct for r < 4 and i < 8, and small enough that a sum over four
+// ranks stays exact in int8; complex values use both parts.
+template <class T>
+T typed_value(int rank, int64_t i) {
+  const int64_t re = 8 * rank + i % 8 + 1;
+  if constexpr (is_complex<T>::value)
+    return T(static_cast<typename T::value_type>(re), static_cast<typename T::value_type>(-(rank + 2 * i)));
+  else
+    return static_cast<T>(re);
+}
+
+// A buffer argument: a (connector, memlet) pair; the container is the memlet's data.
+using Port = std::pair<std::string, std::string>;
+
+// One state holding library node `label` of class dace.libraries.mpi.nodes.`cls`, its inputs
+// read from and its outputs written to their containers.
+libdace::state node_state(libdace::sdfg& g, const std::string& label, const char* cls, const std::vector<Port>& ins,
+                          const std::vector<Port>& outs, const std::string& props = {}) {
+  libdace::state s = g.add_state(label);
+  auto names = [](const std::vector<Port>& ports) {
+    std::string out;
+    for (const Port& p : ports) out += (out.empty() ? "" : ", ") + p.first;
+    return out;
+  };
+  auto data = [](const Port& p) { return p.second.substr(0, p.second.find('[')); };
+  const std::string classpath = std::string("dace.libraries.mpi.nodes.") + cls;
+  dace_id_t n = s.add_library_node(label, classpath, names(ins), names(outs), "", props);
+  for (const Port& p : ins) s.add_edge(s.add_access(data(p)), "", n, p.first, p.second);
+  for (const Port& p : outs) s.add_edge(n, p.first, s.add_access(data(p)), "", p.second);
+  return s;
+}
+
+// Allreduce (MPI_SUM, in place) -> Bcast (in place, from `last`) -> Reduce (to `last`; MPI_MAX,
+// MPI_SUM for complex types) -> Scatter, Gather (root `first`) -> Allgather -> Alltoall ->
+// Send/Recv between the pairs (0, 1), (2, 3), ...: `role` 0 sends first, 1 receives first, 2
+// (the last rank of an odd count) takes no part. Vectors of N elements, blocks of L per rank.
+libdace::sdfg typed_nodes_sdfg(dace_dtype_t t, bool complex_type) {
+  libdace::sdfg g("typed_nodes");
+  for (const char* s : {"N", "L", "P"}) g.add_symbol(s);
+  for (const char* a : {"ar", "bc", "rx", "ry", "so", "si"}) g.add_array(a, t, "N");
+  for (const char* a : {"sl", "gl", "agx"}) g.add_array(a, t, "L");
+  for (const char* a : {"sa", "gb", "agy", "a2x", "a2y"}) g.add_array(a, t, "P*L");
+  for (const char* s : {"first", "last", "peer", "role", "tag"}) g.add_scalar(s, DACE_INT32);
+  const std::string reduce_op = complex_type ? "MPI_SUM" : "MPI_MAX";
+  std::vector<libdace::state> chain{
+      node_state(g, "allreduce", "allreduce.Allreduce", {{"_inbuffer", "ar[0:N]"}},
+                 {{"_outbuffer", "ar[0:N]"}}, "{\"op\": \"MPI_SUM\"}"),
+      node_state(g, "bcast", "bcast.Bcast", {{"_inbuffer", "bc[0:N]"}, {"_root", "last[0]"}},
+                 {{"_outbuffer", "bc[0:N]"}}),
+      node_state(g, "reduce", "reduce.Reduce", {{"_inbuffer", "rx[0:N]"}, {"_root", "last[0]"}},
+                 {{"_outbuffer", "ry[0:N]"}}, "{\"op\": \"" + reduce_op + "\"}"),
+      node_state(g, "scatter", "scatter.Scatter", {{"_inbuffer", "sa[0:P*L]"}, {"_root", "first[0]"}},
+                 {{"_outbuffer", "sl[0:L]"}}),
+      node_state(g, "gather", "gather.Gather", {{"_inbuffer", "gl[0:L]"}, {"_root", "first[0]"}},
+                 {{"_outbuffer", "gb[0:P*L]"}}),
+      node_state(g, "allgather", "allgather.Allgather", {{"_inbuffer", "agx[0:L]"}},
+                 {{"_outbuffer", "agy[0:P*L]"}}),
+      node_state(g, "alltoall", "alltoall.Alltoall", {{"_inbuffer", "a2x[0:P*L]"}},
+                 {{"_outbuffer", "a2y[0:P*L]"}})};
+  for (size_t i = 1; i < chain.size(); ++i) g.add_interstate_edge(chain[i - 1], chain[i]);
+  auto send = [&](const char* label) {
+    return node_state(g, label, "send.Send", {{"_buffer", "so[0:N]"}, {"_dest", "peer[0]"}, {"_tag", "tag[0]"}}, {});
+  };
+  auto recv = [&](const char* label) {
+    return node_state(g, label, "recv.Recv", {{"_src", "peer[0]"}, {"_tag", "tag[0]"}}, {{"_buffer", "si[0:N]"}});
+  };
+  libdace::state send_first = send("send_first"), recv_second = recv("recv_second");
+  libdace::state recv_first = recv("recv_first"), send_second = send("send_second"), end = g.add_state("end");
+  g.add_interstate_edge(chain.back(), send_first, "role == 0");
+  g.add_interstate_edge(send_first, recv_second);
+  g.add_interstate_edge(recv_second, end);
+  g.add_interstate_edge(chain.back(), recv_first, "role == 1");
+  g.add_interstate_edge(recv_first, send_second);
+  g.add_interstate_edge(send_second, end);
+  g.add_interstate_edge(chain.back(), end, "role == 2");
+  return g;
+}
+
+// Runs typed_nodes_sdfg for element type T and checks every buffer on every rank against
+// loops over typed_value; elements a node must not write keep the value T{}.
+template <class T>
+void check_typed_nodes(dace_dtype_t t, const char* type_name, libdace::context& ctx) {
+  constexpr bool complex_type = is_complex<T>::value;
+  const int P = kSize, first = 0, last = kSize - 1;
+  const int64_t N = 5, L = 2, PL = P * L;
+  const int peer = kRank ^ 1, role = peer >= P ? 2 : kRank % 2;
+  auto v = [](int r, int64_t i) { return typed_value<T>(r, i); };
+  std::vector<T> ar(N), bc(N), rx(N), ry(N), so(N), si(N), sl(L), gl(L), agx(L), sa(PL), gb(PL), agy(PL), a2x(PL),
+      a2y(PL);
+  for (int64_t i = 0; i < N; ++i) ar[i] = bc[i] = rx[i] = so[i] = v(kRank, i);
+  for (int64_t i = 0; i < L; ++i) gl[i] = agx[i] = v(kRank, i);
+  for (int64_t k = 0; k < PL; ++k) {
+    sa[k] = kRank == first ? v(static_cast<int>(k / L), k % L) : T{};
+    a2x[k] = v(kRank, k);
+  }
+  const std::vector<T> rx0 = rx;
+  libdace::program p(ctx, typed_nodes_sdfg(t, complex_type));
+  auto ref = [](std::vector<T>& b) { return libdace::array_ref<T>(b.data(), {static_cast<int64_t>(b.size())}); };
+  p({{"ar", ref(ar)}, {"bc", ref(bc)}, {"rx", ref(rx)}, {"ry", ref(ry)}, {"so", ref(so)}, {"si", ref(si)},
+     {"sl", ref(sl)}, {"gl", ref(gl)}, {"agx", ref(agx)}, {"sa", ref(sa)}, {"gb", ref(gb)}, {"agy", ref(agy)},
+     {"a2x", ref(a2x)}, {"a2y", ref(a2y)}, {"first", int32_t{first}}, {"last", static_cast<int32_t>(last)},
+     {"peer", static_cast<int32_t>(peer)}, {"role", static_cast<int32_t>(role)}, {"tag", int32_t{11}},
+     {"N", libdace::symbol{N}}, {"L", libdace::symbol{L}}, {"P", libdace::symbol{static_cast<int64_t>(P)}}});
+  const std::string of = std::string(" ") + type_name + " element ";
+  const std::string reduce_op = complex_type ? "MPI_SUM" : "MPI_MAX";
+  for (int64_t i = 0; i < N; ++i) {
+    T sum = v(0, i), reduced = v(0, i);
+    for (int r = 1; r < P; ++r) {
+      sum = static_cast<T>(sum + v(r, i));
+      if constexpr (complex_type)
+        reduced = sum;
+      else
+        reduced = std::max(reduced, v(r, i));
+    }
+    const std::string at = of + std::to_string(i);
+    expect(ar[i] == sum, "Allreduce MPI_SUM" + at);
+    expect(bc[i] == v(last, i), "Bcast" + at);
+    expect(rx[i] == rx0[i], "Reduce left its input alone," + at);
+    expect(ry[i] == (kRank == last ? reduced : T{}), "Reduce " + reduce_op + at);
+    expect(si[i] == (role == 2 ? T{} : v(peer, i)), "Send/Recv" + at);
+  }
+  for (int64_t i = 0; i < L; ++i) expect(sl[i] == v(kRank, i), "Scatter" + of + std::to_string(i));
+  for (int64_t k = 0; k < PL; ++k) {
+    const int from = static_cast<int>(k / L);
+    const std::string at = of + std::to_string(k);
+    expect(gb[k] == (kRank == first ? v(from, k % L) : T{}), "Gather" + at);
+    expect(agy[k] == v(from, k % L), "Allgather" + at);
+    expect(a2y[k] == v(from, kRank * L + k % L), "Alltoall" + at);  // block kRank of rank `from`
+  }
+}
+
+// float16 has no MPI datatype: each node refuses it at compile time, naming itself and the type.
+void check_float16_refused(libdace::context& ctx) {
+  struct Refused {
+    const char* label;
+    const char* cls;
+    std::vector<Port> ins, outs;
+  };
+  const std::vector<Refused> nodes{
+      {"allreduce_f16", "allreduce.Allreduce", {{"_inbuffer", "x[0:4]"}}, {{"_outbuffer", "x[0:4]"}}},
+      {"bcast_f16", "bcast.Bcast", {{"_inbuffer", "x[0:4]"}, {"_root", "root[0]"}}, {{"_outbuffer", "x[0:4]"}}},
+      {"reduce_f16", "reduce.Reduce", {{"_inbuffer", "x[0:4]"}, {"_root", "root[0]"}}, {{"_outbuffer", "y[0:4]"}}},
+      {"scatter_f16", "scatter.Scatter", {{"_inbuffer", "y[0:4]"}, {"_root", "root[0]"}}, {{"_outbuffer", "x[0:4]"}}},
+      {"gather_f16", "gather.Gather", {{"_inbuffer", "x[0:4]"}, {"_root", "root[0]"}}, {{"_outbuffer", "y[0:4]"}}},
+      {"allgather_f16", "allgather.Allgather", {{"_inbuffer", "x[0:4]"}}, {{"_outbuffer", "y[0:4]"}}},
+      {"alltoall_f16", "alltoall.Alltoall", {{"_inbuffer", "x[0:4]"}}, {{"_outbuffer", "y[0:4]"}}},
+      {"send_f16", "send.Send", {{"_buffer", "x[0:4]"}, {"_dest", "root[0]"}, {"_tag", "root[0]"}}, {}},
+      {"recv_f16", "recv.Recv", {{"_src", "root[0]"}, {"_tag", "root[0]"}}, {{"_buffer", "x[0:4]"}}}};
+  for (const Refused& r : nodes) {
+    libdace::sdfg g("refuse_f16");
+    g.add_array("x", DACE_FLOAT16, "4");
+    g.add_array("y", DACE_FLOAT16, "4");
+    g.add_scalar("root", DACE_INT32);
+    node_state(g, r.label, r.cls, r.ins, r.outs, "{\"op\": \"MPI_SUM\"}");
+    const std::string what = std::string(r.label) + " refuses float16";
+    try {
+      libdace::program prog(ctx, g);
+      expect(false, what);
+    } catch (const libdace::error& e) {
+      const std::string m = e.what();
+      const std::string node = std::string("LibraryNode \"") + r.label + "\"";  // not just its state's name
+      expect(e.code() == DACE_ERROR_UNSUPPORTED && m.find(node) != std::string::npos &&
+                 m.find("float16") != std::string::npos,
+             what + " (" + m + ")");
+    }
+  }
+}
+
+void check_every_type() {
+  libdace::context ctx;
+  check_typed_nodes<int8_t>(DACE_INT8, "int8", ctx);
+  check_typed_nodes<int16_t>(DACE_INT16, "int16", ctx);
+  check_typed_nodes<int32_t>(DACE_INT32, "int32", ctx);
+  check_typed_nodes<int64_t>(DACE_INT64, "int64", ctx);
+  check_typed_nodes<uint8_t>(DACE_UINT8, "uint8", ctx);
+  check_typed_nodes<uint16_t>(DACE_UINT16, "uint16", ctx);
+  check_typed_nodes<uint32_t>(DACE_UINT32, "uint32", ctx);
+  check_typed_nodes<uint64_t>(DACE_UINT64, "uint64", ctx);
+  check_typed_nodes<float>(DACE_FLOAT32, "float32", ctx);
+  check_typed_nodes<double>(DACE_FLOAT64, "float64", ctx);
+  check_typed_nodes<std::complex<float>>(DACE_COMPLEX64, "complex64", ctx);
+  check_typed_nodes<std::complex<double>>(DACE_COMPLEX128, "complex128", ctx);
+  check_float16_refused(ctx);
+}
+
 // A node that takes contiguous buffers only (Redistribute: subarray blocks) refuses a
 // strided subset at compile time, naming the connector.
 void check_strided_refusal() {
@@ -602,22 +609,10 @@ void check_strided_refusal() {
 
 int main() {
   try {
-    check_allreduce<int16_t>(DACE_INT16, "MPI_SUM", [](int16_t a, int16_t b) { return static_cast<int16_t>(a + b); }, small<int16_t>, "int16");
-    check_allreduce<int32_t>(DACE_INT32, "MPI_SUM", [](int32_t a, int32_t b) { return a + b; }, small<int32_t>, "int32");
-    check_allreduce<int64_t>(DACE_INT64, "MPI_SUM", [](int64_t a, int64_t b) { return a + b; }, small<int64_t>, "int64");
-    check_allreduce<uint8_t>(DACE_UINT8, "MPI_SUM", [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a + b); }, small<uint8_t>, "uint8");
-    check_allreduce<uint64_t>(DACE_UINT64, "MPI_SUM", [](uint64_t a, uint64_t b) { return a + b; }, small<uint64_t>, "uint64");
-    check_allreduce<float>(DACE_FLOAT32, "MPI_SUM", [](float a, float b) { return a + b; }, small<float>, "float32");
-    check_allreduce<double>(DACE_FLOAT64, "MPI_SUM", [](double a, double b) { return a + b; }, small<double>, "float64");
-    check_allreduce<std::complex<float>>(DACE_COMPLEX64, "MPI_SUM", [](std::complex<float> a, std::complex<float> b) { return a + b; }, cplx<float>, "complex64");
-    check_allreduce<std::complex<double>>(DACE_COMPLEX128, "MPI_SUM", [](std::complex<double> a, std::complex<double> b) { return a + b; }, cplx<double>, "complex128");
     check_allreduce<float>(DACE_FLOAT32, "MPI_MAX", [](float a, float b) { return std::max(a, b); }, small<float>, "float32");
     check_allreduce<int64_t>(DACE_INT64, "MPI_PROD", [](int64_t a, int64_t b) { return a * b; }, small<int64_t>, "int64");
     check_allreduce<int32_t>(DACE_INT32, "MPI_MIN", [](int32_t a, int32_t b) { return std::min(a, b); }, small<int32_t>, "int32");
-    check_reduce_and_bcast();
-    check_scatter_gather();
-    check_alltoall();
-    check_send_recv();
+    check_every_type();
     check_strided_send_recv();
     check_strided_collectives();
     check_multi_strided();
