@@ -2,10 +2,10 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
-#include "analysis/validate_code.h"
+#include "analysis/code_reads.h"
 #include "ir/path.h"
-#include "ir/tasklet/parser.h"
 
 namespace dace::cuda {
 
@@ -13,30 +13,9 @@ namespace {
 
 using Names = std::set<std::string>;
 
-// Names `text` reads as an expression; text that does not parse gives every identifier in it
-// (an over-approximation: the check must not miss a read).
-Names expression_reads(const std::string& text) {
-  Names out;
-  Result<tasklet::ExprPtr> parsed = tasklet::parse_expression(text);
-  if (parsed.ok() && *parsed) {
-    analysis::detail::collect_names(**parsed, out);
-    return out;
-  }
-  return analysis::detail::identifiers_in_text(text);
-}
-
-// Names a statement `target = value` (a loop's init or update) reads: its value's names.
-Names statement_reads(const std::string& text) {
-  Result<tasklet::Assignment> parsed = tasklet::parse_assignment(text);
-  if (!parsed.ok() || !parsed->value) return analysis::detail::identifiers_in_text(text);
-  Names out;
-  analysis::detail::collect_names(*parsed->value, out);
-  return out;
-}
-
 // Containers some state of `g` writes (access nodes with a non-empty memlet in), and
 // containers its interstate assignments set.
-Names written_inside(const ir::SDFG& g) {
+Result<Names> written_inside(const ir::SDFG& g) {
   Names out;
   for (const ir::State* st : g.all_states())
     for (int e : st->edge_ids()) {
@@ -45,11 +24,11 @@ Names written_inside(const ir::SDFG& g) {
       if (dst && dst->kind == ir::NodeKind::Access && !edge->memlet.is_empty())
         out.insert(static_cast<const ir::AccessNode&>(*dst).data);
     }
-  analysis::detail::for_each_region(g, [&](const ir::ControlFlowRegion& r) {
+  DACE_TRY(analysis::for_each_region_whole(g, [&](const ir::ControlFlowRegion& r) {
     for (int slot : r.edge_slots())
       for (const auto& [target, value] : r.edge(slot)->assignments)
         if (g.arrays.count(target)) out.insert(target);
-  });
+  }));
   return out;
 }
 
@@ -75,8 +54,10 @@ Names written_by_scope(const codegen::StateEmitter& se, int entry) {
 
 // The containers of the SDFG nested at `node` that the kernel writes: its own writes, and its
 // connectors bound to containers of the outer state that the kernel writes.
-Names written_for(const codegen::StateEmitter& se, int node, const ir::SDFG& g, const Names& outer_written) {
-  Names out = written_inside(g);
+Result<Names> written_for(const codegen::StateEmitter& se, int node, const ir::SDFG& g, const Names& outer_written) {
+  Result<Names> inside = written_inside(g);
+  if (!inside) return inside.take_error();
+  Names out = std::move(*inside);
   for (int e : se.state.in_edges(node)) {
     const ir::DataflowEdge* edge = se.state.edge(e);
     if (!edge->memlet.is_empty() && outer_written.count(edge->memlet.data)) out.insert(edge->dst_conn);
@@ -95,7 +76,9 @@ Status check_uniform_control_flow(const codegen::StateEmitter& se, int entry) {
     const auto& nested = static_cast<const ir::NestedSDFGNode&>(*se.state.node(id));
     if (!nested.sdfg) continue;
     const ir::SDFG& g = *nested.sdfg;
-    const Names written = written_for(se, id, g, outer_written);
+    Result<Names> written_or = written_for(se, id, g, outer_written);
+    if (!written_or) return written_or.take_error();
+    const Names& written = *written_or;
     auto check = [&](const Names& reads, const std::string& what, const std::string& code) -> Status {
       for (const std::string& name : reads) {
         if (!g.arrays.count(name) || !written.count(name)) continue;
@@ -110,31 +93,31 @@ Status check_uniform_control_flow(const codegen::StateEmitter& se, int entry) {
       return Status::success();
     };
     Status s = Status::success();
-    analysis::detail::for_each_region(g, [&](const ir::ControlFlowRegion& r) {
+    DACE_TRY(analysis::for_each_region_whole(g, [&](const ir::ControlFlowRegion& r) {
       if (!s.ok()) return;
       for (int slot : r.edge_slots()) {
         const ir::InterstateEdge& e = *r.edge(slot);
         const std::string where = ir::path_of_interstate_edge(g, r, slot);
-        if (s.ok()) s = check(expression_reads(e.condition.code), where + " condition", e.condition.code);
+        if (s.ok()) s = check(analysis::names_read_by_expression(e.condition.code), where + " condition", e.condition.code);
         for (const auto& [target, value] : e.assignments)
-          if (s.ok()) s = check(expression_reads(value), where + " assignment to " + ir::quoted(target), value);
+          if (s.ok()) s = check(analysis::names_read_by_expression(value), where + " assignment to " + ir::quoted(target), value);
       }
       if (r.kind == ir::BlockKind::Loop && s.ok()) {
         const auto& loop = static_cast<const ir::LoopRegion&>(r);
         const std::string where = ir::path_of(g, loop);
         if (!loop.init_statement.code.empty())
-          s = check(statement_reads(loop.init_statement.code), where + " init statement", loop.init_statement.code);
-        if (s.ok()) s = check(expression_reads(loop.loop_condition.code), where + " condition", loop.loop_condition.code);
+          s = check(analysis::names_read_by_statement(loop.init_statement.code), where + " init statement", loop.init_statement.code);
+        if (s.ok()) s = check(analysis::names_read_by_expression(loop.loop_condition.code), where + " condition", loop.loop_condition.code);
         if (s.ok() && !loop.update_statement.code.empty())
-          s = check(statement_reads(loop.update_statement.code), where + " update statement", loop.update_statement.code);
+          s = check(analysis::names_read_by_statement(loop.update_statement.code), where + " update statement", loop.update_statement.code);
       }
       for (int slot : r.block_slots()) {
         const ir::ControlFlowBlock* b = r.block(slot);
         if (b->kind != ir::BlockKind::Conditional) continue;
         for (const auto& [cond, body] : static_cast<const ir::ConditionalBlock&>(*b).branches)
-          if (cond && s.ok()) s = check(expression_reads(cond->code), ir::path_of(g, *b) + " branch condition", cond->code);
+          if (cond && s.ok()) s = check(analysis::names_read_by_expression(cond->code), ir::path_of(g, *b) + " branch condition", cond->code);
       }
-    });
+    }));
     DACE_TRY(s);
   }
   return Status::success();
