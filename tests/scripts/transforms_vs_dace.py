@@ -73,6 +73,15 @@ def accumulated_gevm(alpha: dace.float64, A: dace.float64[N, M], y: dace.float64
     v[:] = v + alpha * (y @ A)
 
 
+@dace.program
+def accumulated_gemm(alpha: dace.float64, A: dace.float64[N, M], B: dace.float64[M, K], C: dace.float64[N, K]):
+    C[:] = C + alpha * (A @ B)
+
+
+def ref_accumulated_gemm(a):
+    return {'C': a['C'] + a['alpha'] * (a['A'] @ a['B'])}
+
+
 def ref_accumulated_gemv(a):
     return {'y': a['y'] + a['alpha'] * (a['A'] @ a['x'])}
 
@@ -148,10 +157,12 @@ CASES = [
     ('fold_gevm', lambda: scaled_gevm.to_sdfg(simplify=True), ref_scaled_gevm, ['--auto', 'cpu'], False),
     ('fold_acc_gemv', lambda: accumulated_gemv.to_sdfg(simplify=True), ref_accumulated_gemv, ['--auto', 'cpu'], False),
     ('fold_acc_gevm', lambda: accumulated_gevm.to_sdfg(simplify=True), ref_accumulated_gevm, ['--auto', 'cpu'], False),
+    ('fold_acc_gemm', lambda: accumulated_gemm.to_sdfg(simplify=True), ref_accumulated_gemm, ['--auto', 'cpu'], False),
 ]
 # Cases whose result must hold exactly these library nodes (type, transA) and no map.
 FOLDED = {'fold_gemv': [('Gemv', False)], 'fold_gevm': [('Gemv', True)],
-          'fold_acc_gemv': [('Gemv', False)], 'fold_acc_gevm': [('Gemv', True)]}
+          'fold_acc_gemv': [('Gemv', False)], 'fold_acc_gevm': [('Gemv', True)],
+          'fold_acc_gemm': [('Gemm', False)]}
 
 
 def inputs(sdfg, n, m):
