@@ -439,10 +439,10 @@ TEST(CodegenLapack, PotrfPotrsAndIndefiniteInfo) {
   EXPECT_GT(info[0], 0);
 }
 
-// Without LAPACKE the node is Unsupported, naming its class and why: without the CPU
-// plugin's implementation (the test registry without it, a registry without the expansion)
-// the plugin it needs; with it but the library not loaded, or vendor libraries off,
-// liblapacke.so.3. "pure" has no lowering.
+// Without LAPACKE the node is Unsupported, naming its class and why: without a plugin's
+// implementation (the test registry without it, a registry without the expansion) that a
+// plugin's vendor implementation is needed (the core names no plugin); with it but the
+// library not loaded, or vendor libraries off, liblapacke.so.3. "pure" has no lowering.
 TEST(CodegenLapack, WithoutLapackeUnsupportedNamingClassAndLibrary) {
   auto g = new_sdfg("solve");
   add_array(*g, "A", T::Float64, {"3", "3"});
@@ -460,7 +460,8 @@ TEST(CodegenLapack, WithoutLapackeUnsupportedNamingClassAndLibrary) {
   cases[1].registry = no_expansion.get();
   cases[2].registry = not_loaded.get();
   cases.push_back(off);
-  const char* reasons[] = {"CPU plugin", "CPU plugin", "liblapacke.so.3", "liblapacke.so.3"};
+  const char* reasons[] = {"a plugin's vendor implementation", "a plugin's vendor implementation", "liblapacke.so.3",
+                           "liblapacke.so.3"};
   for (size_t i = 0; i < cases.size(); ++i) {
     Result<CompiledProgram> p = compile_valid(*g, cases[i]);
     ASSERT_FALSE(p.ok());
