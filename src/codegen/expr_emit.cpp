@@ -12,37 +12,6 @@ using namespace tasklet;
 
 namespace {
 
-// Weakness (NEP 50, ir/tasklet/promotion.h) of a type-checked expression: literals, signs of
-// them, and operations between them only.
-Weak weakness(const Expr& e) {
-  if (const Constant* c = e.as<Constant>()) {
-    switch (c->kind) {
-      case ConstantKind::Int: return Weak::Int;
-      case ConstantKind::Float: return Weak::Float;
-      case ConstantKind::Complex: return Weak::Complex;
-      case ConstantKind::Bool: return Weak::None;
-    }
-  }
-  if (const UnaryOp* u = e.as<UnaryOp>()) {
-    if (u->op == UnaryOpKind::Minus || u->op == UnaryOpKind::Plus) return u->operand ? weakness(*u->operand) : Weak::None;
-    return Weak::None;
-  }
-  if (const BinOp* bo = e.as<BinOp>()) {
-    if (!bo->left || !bo->right) return Weak::None;
-    Weak l = weakness(*bo->left), r = weakness(*bo->right);
-    if (l == Weak::None || r == Weak::None) return Weak::None;
-    // True division of int literals is a float literal (Python computes 1/2 = 0.5 first), as
-    // the type checker has it.
-    if (bo->op == BinOpKind::Div && std::max(l, r) == Weak::Int) return Weak::Float;
-    return std::max(l, r);
-  }
-  if (e.is<Attribute>()) {
-    std::optional<std::string> d = dotted_name(e);
-    if (d && find_constant(*d)) return Weak::Float;
-  }
-  return Weak::None;
-}
-
 Error unsupported(const Expr& e, const std::string& what) {
   return make_error(Code::Unsupported,
                     "line " + std::to_string(e.loc.line) + ", column " + std::to_string(e.loc.column) + ": " + what,
@@ -52,11 +21,11 @@ Error unsupported(const Expr& e, const std::string& what) {
 }  // namespace
 
 ScalarType comparison_type(const Expr& a, const Expr& b) {
-  return promote_weak(a.type, weakness(a), b.type, weakness(b)).type;
+  return promote_weak(a.type, a.weak, b.type, b.weak).type;
 }
 
 ScalarType augmented_type(BinOpKind op, ScalarType target, const Expr& value) {
-  ScalarType t = promote_weak(target, Weak::None, value.type, weakness(value)).type;
+  ScalarType t = promote_weak(target, Weak::None, value.type, value.weak).type;
   bool int_like = is_bool(t) || is_integer(t);
   switch (op) {
     case BinOpKind::Div: return int_like ? ScalarType::Float64 : t;

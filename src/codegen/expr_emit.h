@@ -67,7 +67,7 @@ class ExprEmitter {
 };
 
 // The common type of a comparison's two operands, honouring NumPy's rule that a Python
-// literal adopts the other operand's type.
+// literal adopts the other operand's type (from the type checker's `weak` flags).
 ScalarType comparison_type(const tasklet::Expr& a, const tasklet::Expr& b);
 // Result type of `target op= value` (an augmented assignment), by the same rules.
 ScalarType augmented_type(tasklet::BinOpKind op, ScalarType target, const tasklet::Expr& value);

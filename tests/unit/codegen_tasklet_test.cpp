@@ -147,6 +147,32 @@ TEST(CodegenTasklet, ComparisonWithQuotientOfLiteralsIsInFloat) {
   EXPECT_EQ(b, (std::vector<uint8_t>{1, 0, 1}));
 }
 
+// A call on literals and a conditional between literals are Python values too, so they take
+// the array's type in a comparison (NEP 50) as a bare literal does. Expected values: NumPy
+// 1.26.4 with weak promotion, `np.array([np.float32(math.sqrt(2)), 1, 2], np.float32) <
+// math.sqrt(2)` -> [False, True, False]; `np.array([np.float32(0.1), 0], np.float32) >
+// (0.1 if True else 0.2)` and `> min(0.1, 0.3)` -> [False, False] (in float64 the first
+// element, 0.10000000149..., would be greater than 0.1).
+TEST(CodegenTasklet, ComparisonWithCallsAndConditionalsOfLiteralsIsInTheArraysType) {
+  const float root2 = static_cast<float>(std::sqrt(2.0));
+  struct Case {
+    const char* code;
+    std::vector<float> a;
+    std::vector<uint8_t> want;
+  };
+  const Case cases[] = {{"b = a < math.sqrt(2)", {root2, 1.0f, 2.0f}, {0, 1, 0}},
+                        {"b = a > (0.1 if 1 > 0 else 0.2)", {0.1f, 0.0f}, {0, 0}},
+                        {"b = a > min(0.1, 0.3)", {0.1f, 0.0f}, {0, 0}}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.code);
+    auto g = elementwise("cmp_weak_call", {{"a", "A", T::Float32}}, {{"b", "B", T::Bool}}, c.code);
+    std::vector<float> a = c.a;
+    std::vector<uint8_t> b(a.size());
+    run_1in_1out(*g, a, b);
+    EXPECT_EQ(b, c.want);
+  }
+}
+
 // Python's floor division and modulo, derived independently of the code under test.
 int64_t py_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;

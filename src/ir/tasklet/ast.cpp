@@ -162,12 +162,13 @@ bool equal_node(const Pass&, const Pass&) { return true; }
 
 }  // namespace
 
-ExprPtr make_expr(SourceLoc loc, ExprNode node, ScalarType type) {
+ExprPtr make_expr(SourceLoc loc, ExprNode node, ScalarType type, Weak weak) {
   auto e = std::make_shared<Expr>();
   e->loc = loc;
   e->height = 1 + std::visit(ChildHeight{}, node);
   e->node = std::move(node);
   e->type = type;
+  e->weak = weak;
   return e;
 }
 

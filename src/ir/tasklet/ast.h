@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/tasklet/promotion.h"
 #include "ir/tasklet/types.h"
 
 namespace dace::tasklet {
@@ -121,6 +122,10 @@ struct Expr {
   ExprNode node;
   // Filled in by typecheck(); Unknown straight out of the parser.
   ScalarType type = ScalarType::Unknown;
+  // Filled in by typecheck() with `type`: whether the value is a Python literal (or made of
+  // literals only) in NumPy's sense (NEP 50, promotion.h). Decided there once, so the code
+  // generator promotes comparisons and augmented assignments as the type checker did.
+  Weak weak = Weak::None;
   // Height of the tree below and including this node (a leaf is 1); maintained by
   // make_expr so that recursive consumers can rely on the parser's bound.
   int height = 1;
@@ -132,7 +137,7 @@ struct Expr {
 };
 
 // The only way to build an Expr: computes `height` from the children.
-ExprPtr make_expr(SourceLoc loc, ExprNode node, ScalarType type = ScalarType::Unknown);
+ExprPtr make_expr(SourceLoc loc, ExprNode node, ScalarType type = ScalarType::Unknown, Weak weak = Weak::None);
 
 struct Assign {
   std::vector<ExprPtr> targets;  // `a = b = v` has two; each a Name or a Subscript of a Name

@@ -210,7 +210,7 @@ class Checker {
   }
 
   static Typed typed(SourceLoc loc, ExprNode node, ScalarType t, Weak w = Weak::None, int rank = 0) {
-    return Typed{make_expr(loc, std::move(node), t), w, rank};
+    return Typed{make_expr(loc, std::move(node), t, w), w, rank};
   }
 
   Result<Typed> expr(const Expr& e, const Scope& scope) {
