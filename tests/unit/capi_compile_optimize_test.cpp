@@ -31,11 +31,7 @@ dace_sdfg_t* make_two_state(const char* name) {
   return sdfg;
 }
 
-std::string hash_of(const dace_sdfg_t* sdfg) {
-  char h[65] = {};
-  EXPECT_DACE_OK(dace_sdfg_hash(h, sdfg));
-  return h;
-}
+using capi_test::hash_of;
 
 // Calls by name with A, B, s (N inferred from the shapes); checks B = 3 A + s against a
 // plain loop.

@@ -101,4 +101,23 @@ inline bool same_list(const std::string& a, const std::string& b) {
   return true;
 }
 
+// The SDFG's content hash through the C API (what a handle remembers, if it does).
+inline std::string hash_of(const dace_sdfg_t* s) {
+  char h[65] = {};
+  EXPECT_EQ(dace_sdfg_hash(h, s), DACE_OK) << dace_last_error_message();
+  return h;
+}
+
+// The hash of a fresh handle loaded from the SDFG's JSON: computed with nothing remembered.
+inline std::string fresh_hash_of(const dace_sdfg_t* s) {
+  char* json = nullptr;
+  EXPECT_EQ(dace_sdfg_to_json(&json, s, nullptr), DACE_OK) << dace_last_error_message();
+  dace_sdfg_t* copy = nullptr;
+  EXPECT_EQ(dace_sdfg_load_string(&copy, json), DACE_OK) << dace_last_error_message();
+  dace_string_free(json);
+  std::string h = hash_of(copy);
+  dace_sdfg_release(copy);
+  return h;
+}
+
 }  // namespace capi_test
