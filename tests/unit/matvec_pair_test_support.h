@@ -24,17 +24,6 @@ struct MatVecPairOptions {
   std::map<std::string, std::string> first_props, second_props;  // MatMul properties (JSON text)
 };
 
-inline int add_matmul(ir::State& s, const std::map<std::string, std::string>& props) {
-  auto n = std::make_unique<ir::LibraryNode>();
-  for (const auto& [k, v] : props) n->properties[k] = v;
-  n->name = n->label = "_MatMult_";
-  n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
-  n->in_connectors["_a"] = ir::DType{};
-  n->in_connectors["_b"] = ir::DType{};
-  n->out_connectors["_c"] = ir::DType{};
-  return s.add_node(std::move(n));
-}
-
 // State "s": A, x -> MatMul -> t -> MatMul (with A) -> y; t transient.
 inline std::unique_ptr<ir::SDFG> matvec_pair(const MatVecPairOptions& o) {
   using namespace codegen::testing;

@@ -44,13 +44,8 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   for (const char* n : {"s1", "s2"}) add_scalar(*g, n, T::Float64, true);
   ir::State& s = add_state(*g, *g, "s");
 
-  auto n = std::make_unique<ir::LibraryNode>();
-  n->name = n->label = "_MatMult_";
-  n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
-  if (!o.undeclared_a) n->in_connectors["_a"] = ir::DType{};
-  n->in_connectors["_b"] = ir::DType{};
-  n->out_connectors["_c"] = ir::DType{};
-  const int mm = s.add_node(std::move(n));
+  const int mm = add_matmul(s);
+  if (o.undeclared_a) s.node(mm)->in_connectors.erase("_a");
   edge(s, access(s, "A"), "", mm, "_a", "A[0:N, 0:N]");
   edge(s, access(s, "B"), "", mm, "_b", "B[0:N, 0:N]");
   const int pn = access(s, "P");

@@ -62,13 +62,7 @@ std::unique_ptr<ir::SDFG> scaled_update(const Options& o) {
   for (const char* n : {"s1", "s2"}) add_scalar(*g, n, T::Float64, true);
   ir::State& s = add_state(*g, *g, "s");
 
-  auto n = std::make_unique<ir::LibraryNode>();
-  n->name = n->label = "_MatMult_";
-  n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
-  n->in_connectors["_a"] = ir::DType{};
-  n->in_connectors["_b"] = ir::DType{};
-  n->out_connectors["_c"] = ir::DType{};
-  const int mm = s.add_node(std::move(n));
+  const int mm = add_matmul(s);
   if (o.dot) {
     edge(s, access(s, "u"), "", mm, "_a", "u[0:K]");
     edge(s, access(s, "v"), "", mm, "_b", "v[0:K]");

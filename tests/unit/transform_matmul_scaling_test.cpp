@@ -49,13 +49,7 @@ std::unique_ptr<ir::SDFG> scaled_product(const Options& o) {
   const int tn = access(s, "T");
   edge_out(s, t, "t", x, tn, "T[i, j]", "T[" + range + "]");
 
-  auto n = std::make_unique<ir::LibraryNode>();
-  n->name = n->label = "_MatMult_";
-  n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
-  n->in_connectors["_a"] = ir::DType{};
-  n->in_connectors["_b"] = ir::DType{};
-  n->out_connectors["_c"] = ir::DType{};
-  const int mm = s.add_node(std::move(n));
+  const int mm = add_matmul(s);
   if (o.scale_b) {
     edge(s, access(s, "X"), "", mm, "_a", "X[0:N, 0:K]");
     edge(s, tn, "", mm, "_b", "T[0:K, 0:M]");

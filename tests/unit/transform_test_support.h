@@ -115,4 +115,17 @@ inline TestLoop add_test_loop(ir::SDFG& g, const std::string& label, const std::
   return t;
 }
 
+// DaCe's MatMul library node (`_a`, `_b` in, `_c` out) with the given properties (JSON text),
+// added to `s`; returns its id.
+inline int add_matmul(ir::State& s, const std::map<std::string, std::string>& props = {}) {
+  auto n = std::make_unique<ir::LibraryNode>();
+  for (const auto& [k, v] : props) n->properties[k] = v;
+  n->name = n->label = "_MatMult_";
+  n->classpath = "dace.libraries.blas.nodes.matmul.MatMul";
+  n->in_connectors["_a"] = ir::DType{};
+  n->in_connectors["_b"] = ir::DType{};
+  n->out_connectors["_c"] = ir::DType{};
+  return s.add_node(std::move(n));
+}
+
 }  // namespace dace::transform::testing
