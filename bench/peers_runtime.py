@@ -13,7 +13,10 @@ Contenders (each in its own process, on the same case.json inputs, --threads T t
 Times are min/median of K calls after one warm-up call, more for short kernels: each contender
 times at least --min-ms of calls (default 200 ms), so a µs-scale kernel is not the median of ten
 scheduler hiccups (Numba's JIT and DaCe's compile are not timed; libdace's `--repeat K` also
-excludes its first call). In-place kernels get fresh
+excludes its first call). With --rounds R every contender is timed R times, alternated (round r
+runs each contender once, in the table's order), and the tables give the median of its R round
+medians: the VM's speed drifts by a third within minutes, which a single sequential pass charges
+to whichever contender ran in the slow stretch. In-place kernels get fresh
 copies of the inputs before every call, outside the timing. Outputs of the warm-up call are
 compared with the case's expected outputs (rtol/atol of case.json), by the same Python check for
 every contender (libdace's through `dace run -o`); mandelbrot1's Z gets a per-point allowance
@@ -30,7 +33,7 @@ layout (case.json + in/ + out/), on which every contender then runs as on the co
 contender whose first (warm-up) call takes longer than --call-limit seconds is not timed further.
 
   peers_runtime.py [--kernels gemm,atax] [--reps 10] [--min-ms 200] [--size S|M|L|S,M] [--threads 1|1,2] [--compile-reps 5]
-                   [--call-limit 60]
+                   [--call-limit 60] [--rounds 1]
                    [--dace-cli build/bin/dace] [--npbench DIR] [--corpus DIR] [--json OUT]
 
 Needs NumPy, Numba and DaCe in one interpreter (default: .venv-dace/bin/python).
@@ -388,23 +391,36 @@ def bench_kernel(a, kernel, tmp, size, compiled):
         sizes[n] = v.item() if v.ndim == 0 else "x".join(map(str, v.shape))
     row["sizes"] = sizes
 
-    row["libdace_a"] = libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), cdir)
     opt = os.path.join(tmp, kernel + ".libdace-opt.sdfg")
     p = subprocess.run([a.dace_cli, "optimize", os.path.join(a.corpus, kernel, kernel + ".raw.sdfg"), "-o", opt,
                         "--auto", "cpu"], capture_output=True, text=True,
                        timeout=a.timeout, env=env1())
+    optimize_error = None
     if p.returncode != 0:
-        row["libdace_b"] = {"error": "optimize exit %d: %s" % (p.returncode, " / ".join(
+        optimize_error = {"error": "optimize exit %d: %s" % (p.returncode, " / ".join(
             (p.stderr or p.stdout).strip().splitlines()[-2:])[:300])}
-    else:
-        row["libdace_b"] = libdace(a, opt, cdir)
-
-    row["numpy"] = peer(a, kernel, "numpy", "numpy", tmp, cdir)
     info = bench_info(a.npbench, kernel)
     folder = os.path.join(a.npbench, "benchmarks", info["relative_path"])
     variants = sorted(os.path.basename(f)[len(info["module_name"]) + 1:-3]
                       for f in glob.glob(os.path.join(folder, info["module_name"] + "_numba_*.py")))
-    row["numba_all"] = {v: peer(a, kernel, "numba", v, tmp, cdir) for v in variants}
+    build = os.path.join(tmp, "dace-" + kernel)
+    os.makedirs(build, exist_ok=True)
+    # --rounds: every contender once per round, in the same order, so a drift of the machine's
+    # speed over the minutes a kernel takes reaches all contenders alike instead of whichever ran
+    # in the slow stretch (on the shared VM one dgemm moved from 38 to 50 ms within a minute).
+    rounds = []
+    for _ in range(max(1, getattr(a, "rounds", 1))):
+        one = {"libdace_a": libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), cdir),
+               "libdace_b": optimize_error or libdace(a, opt, cdir),
+               "numpy": peer(a, kernel, "numpy", "numpy", tmp, cdir)}
+        for v in variants:
+            one["numba:" + v] = peer(a, kernel, "numba", v, tmp, cdir)
+        one["dace"] = peer(a, kernel, "dace", None, build, cdir)
+        rounds.append(one)
+    merged = {key: merge_rounds([r[key] for r in rounds]) for key in rounds[0]}
+    row["libdace_a"], row["libdace_b"] = merged["libdace_a"], merged["libdace_b"]
+    row["numpy"], row["dace"] = merged["numpy"], merged["dace"]
+    row["numba_all"] = {v: merged["numba:" + v] for v in variants}
     good = {v: r for v, r in row["numba_all"].items() if "median_ms" in r and r.get("check") == "ok"}
     if not good:  # nothing correct: still report the fastest that ran
         good = {v: r for v, r in row["numba_all"].items() if "median_ms" in r}
@@ -413,10 +429,31 @@ def bench_kernel(a, kernel, tmp, size, compiled):
         row["numba"] = dict(good[best], variant=best)
     else:
         row["numba"] = {"error": "no variant ran"}
-    build = os.path.join(tmp, "dace-" + kernel)
-    os.makedirs(build, exist_ok=True)
-    row["dace"] = peer(a, kernel, "dace", None, build, cdir)
     return row
+
+
+def merge_rounds(results):
+    """One contender's results over the rounds, as one result: the median of the rounds' medians
+    (each round's median in `round_medians_ms`), the least min, the calls of all rounds; the check
+    is "ok" only when every round that ran said so, else the first other verdict. First-call and
+    compile times are the first round's (later rounds find caches warm). Rounds that failed are
+    counted in `rounds_failed`; when none ran, the first round's error stands."""
+    ran = [r for r in results if "median_ms" in r]
+    if not ran:
+        return dict(results[0])
+    out = dict(ran[0])
+    medians = [r["median_ms"] for r in ran]
+    out["median_ms"] = stats(medians)["median_ms"]
+    out["min_ms"] = min(r["min_ms"] for r in ran)
+    if all(r.get("runs") is not None for r in ran):
+        out["runs"] = sum(r["runs"] for r in ran)
+    if any("check" in r for r in ran):
+        out["check"] = next((r["check"] for r in ran if r.get("check", "ok") != "ok"), "ok")
+    if len(results) > 1:
+        out["round_medians_ms"] = medians
+    if len(ran) < len(results):
+        out["rounds_failed"] = len(results) - len(ran)
+    return out
 
 
 def fmt(v):
@@ -503,6 +540,11 @@ def render(rows, a):
     out.append("")
     sizes = ("NPBench size %s (bench_info parameters; inputs from npbench_kernels.generate, expected outputs from "
              "its NumPy references)" % a.size) if a.size else "the corpus case.json inputs"
+    rounds = max(1, getattr(a, "rounds", 1))
+    if rounds > 1:
+        out.append("Every time in the tables above is the median of %d rounds' medians (first calls: the first "
+                   "round's): every contender ran once per round, in the same order, rounds one after the other."
+                   % rounds)
     out.append("Median ms of at least %d calls (and of at least %g ms of calls) after a warm-up call, %d thread(s) (OMP_NUM_THREADS, NUMBA_NUM_THREADS, "
                "OPENBLAS_NUM_THREADS and `dace run --threads` set to it); ratios are peer / libdace (> 1: libdace "
                "faster); geomeans over the kernels where both sides ran. Sizes: %s. libdace times are taken inside "
@@ -515,6 +557,9 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kernels", default=",".join(KERNELS))
     p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--rounds", type=int, default=1,
+                   help="time every contender this many times, alternated (one round = each contender once); "
+                        "tables give the median of the rounds' medians")
     p.add_argument("--min-ms", type=float, default=200.0,
                    help="time at least this many ms of calls per contender (more than --reps for short kernels)")
     p.add_argument("--dace-cli", default=os.path.join(ROOT, "build", "bin", "dace"))
