@@ -2,9 +2,10 @@
 # Builds libdace and its unit tests with sanitizers, each into its own build folder, and
 # runs them (docs/reliability.md):
 #   asan  address,undefined (build-asan): every unit test (gtest), LeakSanitizer included;
-#   tsan  thread (build-tsan): the tests that share contexts, programs and the object cache
-#         between threads, the tiered compile's background thread, the parallel compile of
-#         module pieces and the CPU runtime's thread team;
+#   tsan  thread (build-tsan): the tests that share contexts, programs, plugins and the object
+#         cache between threads, the tiered compile's background thread, the parallel compile
+#         of module pieces, the CPU runtime's thread team and the IR's lazily filled caches
+#         (only their test files are compiled: TSAN_FILES);
 #   ir    address,undefined with clang (build-fuzz, the fuzz build): the unit tests of the IR
 #         and analysis layers (JSON, symbolic, tasklet, validation, sets; hostile and corpus
 #         input included), the JSON reader's differential test (SANITIZE_DIFF_SECONDS of CPU,
@@ -20,6 +21,8 @@
 #         undefined behaviour (no UBSan) and not races (no TSan).
 # Usage: scripts/sanitize.sh [asan|tsan|ir|memcheck|all] [GTEST_FILTER]   (default all = asan + tsan;
 # the filter narrows the asan and ir runs). Env: SANITIZE_JOBS (build jobs, default nproc);
+# SANITIZE_TEST_FILES (asan only; default all): the unit test files to compile, as stems separated
+# by ';' (e.g. the files changed since the last full run, where a full build does not fit);
 # SANITIZE_SHARDS (default 1): the asan gtest run as that many gtest shards at once, each with
 # its own HOME, TMPDIR and XDG_CACHE_HOME and its own log (what makes the run fit on a
 # many-core machine); SANITIZE_SHARD_SECONDS (default 0 = none): a time limit per shard.
@@ -30,14 +33,19 @@ cd "$(dirname "$0")/.."
 WHAT="${1:-all}"
 FILTER="${2:-*}"
 JOBS="${SANITIZE_JOBS:-$(nproc)}"
-TSAN_FILTER='CApiProgramThreads.*:CApiProgramTiers.*:CApiProgramCache*:JitCache*:JitSplit*:PluginCpuRuntime*:ProgramBoundsCheck.OptionIsPartOfTheCacheKey'
+# The tsan build compiles only the test files that start threads or share contexts, programs,
+# plugins and caches between them (LIBDACE_UNIT_TEST_FILES), and runs all their tests but those
+# that set RLIMIT_AS (TSan's shadow memory needs more address space than they allow; one of
+# them also starts threads in a child forked from the threaded test runner, which TSan refuses).
+TSAN_FILES='capi_program_cache_test;capi_program_threads_test;capi_program_tiers_test;jit_cache_test;jit_split_test;jit_session_test;plugin_cpu_runtime_test;plugin_cpu_placement_test;plugin_loader_test;plugin_registry_test;program_bounds_check_test;ir_scope_cache_test;symbolic_construct_test;capi_sdfg_test;capi_hostile_input_test;capi_render_test;codegen_scope_block_reuse_test'
+TSAN_FILTER='*-*UnderAddressSpaceLimit*:CApiHostileInput.AllocationFailure*:PluginCpuRuntime.HelpersThatCannotStartLeaveTheWorkToTheCaller'
 REPORT='ERROR: (Address|Leak|Undefined|Thread)Sanitizer|runtime error:|WARNING: ThreadSanitizer|SUMMARY: [A-Za-z]+Sanitizer'
 failed=0
 
-build() {  # build DIR SANITIZERS
-  local dir="$1" san="$2"
+build() {  # build DIR SANITIZERS [UNIT_TEST_FILES]
+  local dir="$1" san="$2" files="${3:-}"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBDACE_WERROR=ON \
-    -DLIBDACE_SANITIZE="$san" -DLIBDACE_CUDA=OFF >/dev/null || return 1
+    -DLIBDACE_SANITIZE="$san" -DLIBDACE_CUDA=OFF -DLIBDACE_UNIT_TEST_FILES="$files" >/dev/null || return 1
   cmake --build "$dir" -j "$JOBS" --target dace_unit_tests dace_plugin_cpu >/dev/null || return 1
 }
 
@@ -71,6 +79,17 @@ run() {  # run NAME BINARY FILTER ENV...
 # one shard never meet another's) and a log of its own; without --gtest_brief, so that a shard
 # stopped by SANITIZE_SHARD_SECONDS names the test it was in (the last test that started and
 # did not end).
+# stopped_where LOG: the test a stopped gtest run was in — the last one that started and did not
+# end — or, when the last test had ended, that it stopped between tests after that one.
+stopped_where() {
+  local last; last=$(grep -E '^\[ *(RUN|OK|FAILED|SKIPPED) *\] ' "$1" | tail -1)
+  case "$last" in
+    "[ RUN"*) echo "in: ${last#*] }" ;;
+    "") echo "before its first test" ;;
+    *) echo "between tests, after: ${last#*] }" ;;
+  esac
+}
+
 run_sharded() {
   local name="$1" bin="$2" filter="$3" shards="$4"; shift 4
   local dir; dir="$(dirname "$(dirname "$bin")")/sanitize-shards"
@@ -99,8 +118,7 @@ run_sharded() {
     if [[ $rc -ne 0 || $reports -ne 0 ]]; then  # a shard may hold none of a narrow filter's tests
       bad=$((bad + 1))
       echo "$name shard $k: exit $rc, ${tests:-0} tests, $reports sanitizer report lines (log: $log)"
-      [[ $rc -eq 124 || $rc -eq 137 ]] &&
-        echo "  stopped after ${limit} s in: $(grep -E '^\[ (RUN|      OK|  FAILED|  SKIPPED) ' "$log" | tail -1)"
+      [[ $rc -eq 124 || $rc -eq 137 ]] && echo "  stopped after ${limit} s $(stopped_where "$log")"
       grep -m10 -E "$REPORT|FAILED" "$log"
     fi
   done
@@ -114,7 +132,7 @@ ASAN_ENV=(ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:allocator_may_return_null=
           LSAN_OPTIONS="suppressions=$(pwd)/tests/sanitize/lsan.supp:print_suppressions=0"
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
 if [[ "$WHAT" == asan || "$WHAT" == all ]]; then
-  build build-asan address,undefined || { echo "asan build failed"; exit 2; }
+  build build-asan address,undefined "${SANITIZE_TEST_FILES:-}" || { echo "asan build failed"; exit 2; }
   # JIT'd code is not instrumented; allocator_may_return_null lets the hostile-size tests
   # see a failed allocation as the status it must become.
   if [[ "${SANITIZE_SHARDS:-1}" -gt 1 ]]; then
@@ -171,7 +189,7 @@ if [[ "$WHAT" == memcheck ]]; then
   mkdir -p build/memcheck-c && memcheck c-error-paths build/bin/c_error_paths build/memcheck-c
 fi
 if [[ "$WHAT" == tsan || "$WHAT" == all ]]; then
-  build build-tsan thread || { echo "tsan build failed"; exit 2; }
+  build build-tsan thread "$TSAN_FILES" || { echo "tsan build failed"; exit 2; }
   # LLVM's OpenMP runtime is not instrumented: its own synchronization is invisible to TSan,
   # so the runtime's parallel regions are suppressed (tests/sanitize/tsan.supp).
   run "thread" build-tsan/bin/dace_unit_tests "$TSAN_FILTER" \
