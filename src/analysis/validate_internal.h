@@ -3,11 +3,13 @@
 // still safe to inspect, so validate_all() can report many at once.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "analysis/validate_code.h"
 #include "ir/path.h"
 #include "ir/result.h"
 #include "ir/sdfg.h"
@@ -45,6 +47,16 @@ struct SdfgContext {
   std::map<std::tuple<sym::Expr, sym::Expr, sym::Expr, std::string>, int> bounds_verdicts;
   // Shape, stride and offset expressions already proven negative or not (validate_data.cpp).
   std::map<sym::Expr, bool> negative_verdicts;
+  // Python tasklet code already analyzed in this SDFG, by its text: the names it reads and
+  // assigns, or the parser's message (validate_state.cpp). Parsing is a pure function of the
+  // text, and generated SDFGs repeat a few bodies in thousands of tasklets. Bounded by
+  // kMaxCachedCodes so that an SDFG of distinct bodies does not keep a copy of them all.
+  struct AnalyzedCode {
+    std::optional<std::string> parse_error;
+    ProgramNames names;
+  };
+  static constexpr size_t kMaxCachedCodes = 4096;
+  std::map<std::string, AnalyzedCode, std::less<>> analyzed_code;
 
   SdfgContext(Sink& s, const ir::SDFG& g) : sink(s), sdfg(g) {}
 
@@ -57,6 +69,30 @@ struct SdfgContext {
   std::string sdfg_path() const { return where(ir::path_of(sdfg)); }
   std::string block_path(const ir::ControlFlowBlock& b) const { return where(ir::path_of(sdfg, b)); }
   bool is_data(const std::string& name) const { return sdfg.arrays.count(name) > 0; }
+};
+
+// The path of a node or edge, built on first use. Nearly every element is valid and never
+// needs its path; building one per element (block names quoted, numbers printed, a handful of
+// allocations) was a noticeable part of validating a million-node SDFG. Converts to the
+// string wherever a path is expected (SdfgContext::error).
+class ElementPath {
+ public:
+  enum class Kind { Node, Edge };
+  ElementPath(const SdfgContext& ctx, const ir::State& state, Kind kind, int id)
+      : ctx_(ctx), state_(state), kind_(kind), id_(id) {}
+  const std::string& str() const {
+    if (!text_.has_value())
+      text_ = kind_ == Kind::Node ? ctx_.node_path(state_, id_) : ctx_.edge_path(state_, id_);
+    return *text_;
+  }
+  operator const std::string&() const { return str(); }  // NOLINT(google-explicit-constructor)
+
+ private:
+  const SdfgContext& ctx_;
+  const ir::State& state_;
+  Kind kind_;
+  int id_;
+  mutable std::optional<std::string> text_;
 };
 
 // Symbols visible in a control-flow region besides the SDFG-wide ones.

@@ -87,7 +87,7 @@ struct MemletChecker {
     return meets && !*meets;
   }
 
-  void check_bounds(int edge, const std::string& path, const sym::Subset& s, const ir::DataDescriptor& d,
+  void check_bounds(int edge, const ElementPath& path, const sym::Subset& s, const ir::DataDescriptor& d,
                     const char* what) {
     if (s.rank() != d.rank()) return;
     std::optional<sym::Assumptions> assumed;  // only for symbolic dimensions
@@ -98,31 +98,32 @@ struct MemletChecker {
       sym::Expr off = i < d.offset.size() && d.offset[i] ? d.offset[i] : sym::integer(0);
       sym::Expr lo = r.start, hi = r.end;
       if (auto step = sym::as_integer(r.step); step && *step < 0) std::swap(lo, hi);
-      std::string dim = std::string(what) + " dimension " + std::to_string(i);
+      // Named only in a message: most dimensions are in bounds.
+      auto dim = [&] { return std::string(what) + " dimension " + std::to_string(i); };
       sym::Expr first = sym::add(lo, off), last = sym::add(hi, off);
       // Integer indices and size (most memlets of large generated SDFGs): the same three
       // tests as below, decided by comparing numbers instead of asking ISL.
       auto f = sym::as_integer(first), l = sym::as_integer(last), n = sym::as_integer(shape);
       if (f && l && n) {
         if (*f < 0)
-          ctx.error(path, dim + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
+          ctx.error(path, dim() + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
         else if (*n <= *l)
-          ctx.error(path, dim + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
+          ctx.error(path, dim() + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
         else if (*f >= *n || *l < 0)
-          ctx.error(path, dim + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
+          ctx.error(path, dim() + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
                               " lies outside size " + sym::to_string(shape) + ")");
         continue;
       }
       if (!assumed) assumed = assumptions(edge);
       switch (bounds_verdict(first, last, shape, *assumed)) {
         case kStartsBelowZero:
-          ctx.error(path, dim + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
+          ctx.error(path, dim() + " is out of bounds (starts below 0 at " + sym::to_string(lo) + ")");
           break;
         case kReachesSize:
-          ctx.error(path, dim + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
+          ctx.error(path, dim() + " is out of bounds (reaches " + sym::to_string(hi) + ", size " + sym::to_string(shape) + ")");
           break;
         case kOutside:
-          ctx.error(path, dim + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
+          ctx.error(path, dim() + " is out of bounds (" + sym::to_string(lo) + ":" + sym::to_string(hi) +
                               " lies outside size " + sym::to_string(shape) + ")");
           break;
         default: break;
@@ -185,7 +186,7 @@ struct MemletChecker {
     return n && *n == 1;
   }
 
-  void check_gpu_access(int e, const std::string& path, const std::vector<int>& mp, const ir::Memlet& m,
+  void check_gpu_access(int e, const ElementPath& path, const std::vector<int>& mp, const ir::Memlet& m,
                         const ir::DataDescriptor& d) {
     if (!is_gpu_storage(d.storage)) return;
     const ir::DataflowEdge* edge = state.edge(e);
@@ -219,7 +220,7 @@ struct MemletChecker {
     return false;
   }
 
-  void check_path_scopes(const std::string& path, int src, int dst, const ir::Memlet& m) {
+  void check_path_scopes(const ElementPath& path, int src, int dst, const ir::Memlet& m) {
     if (info.parents[src] == info.parents[dst] || src == info.parents[dst]) return;
     if (scope_contains(src, dst)) return;
     if (scope_contains(dst, src)) {
@@ -230,7 +231,7 @@ struct MemletChecker {
     ctx.error(path, "memlet connects disjoint scopes");
   }
 
-  void check_empty(const std::string& path, const std::vector<int>& mp, int src, int dst) {
+  void check_empty(const ElementPath& path, const std::vector<int>& mp, int src, int dst) {
     const ir::Node* s = state.node(src);
     const ir::Node* d = state.node(dst);
     if (mp.size() == 1 && s->kind == ir::NodeKind::Tasklet && d->kind == ir::NodeKind::Tasklet) return;
@@ -247,7 +248,7 @@ struct MemletChecker {
   void check_edge(int e) {
     const ir::DataflowEdge& edge = *state.edge(e);
     const ir::Memlet& m = edge.memlet;
-    std::string path = ctx.edge_path(state, e);
+    const ElementPath path(ctx, state, ElementPath::Kind::Edge, e);
     std::vector<int> mp = info.memlet_path(e);
     int src = state.edge(mp.front())->src;
     int dst = state.edge(mp.back())->dst;

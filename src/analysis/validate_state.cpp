@@ -55,7 +55,7 @@ struct StateChecker {
   }
 
   void check_access(int id, const ir::AccessNode& a) {
-    std::string path = ctx.node_path(state, id);
+    const ElementPath path(ctx, state, ElementPath::Kind::Node, id);
     // Structure members ("s.member") are addressed through their root container.
     std::string root = a.data.substr(0, a.data.find('.'));
     auto it = ctx.sdfg.arrays.find(a.data);
@@ -96,7 +96,7 @@ struct StateChecker {
   }
 
   void check_scope_node(int id, const ir::Node& n) {
-    std::string path = ctx.node_path(state, id);
+    const ElementPath path(ctx, state, ElementPath::Kind::Node, id);
     for (const auto& [conn, type] : n.in_connectors)
       if (starts_with(conn, "IN_") && !n.out_connectors.count("OUT_" + conn.substr(3)))
         ctx.error(conn_path(id, conn), "scope input connector has no matching output connector " +
@@ -120,7 +120,7 @@ struct StateChecker {
   }
 
   void check_map(int id, const ir::MapEntry& m) {
-    std::string path = ctx.node_path(state, id);
+    const ElementPath path(ctx, state, ElementPath::Kind::Node, id);
     const ir::MapScope& map = m.map;
     if (!is_valid_name(m.label)) ctx.error(path, "invalid map name");
     if (map.params.size() != map.range.rank())
@@ -158,7 +158,7 @@ struct StateChecker {
   }
 
   void check_consume(int id, const ir::ConsumeEntry& c) {
-    std::string path = ctx.node_path(state, id);
+    const ElementPath path(ctx, state, ElementPath::Kind::Node, id);
     if (!is_valid_name(c.label)) ctx.error(path, "invalid consume name");
     if (!c.in_connectors.count("IN_stream")) ctx.error(path, "consume entry must have an input stream (connector \"IN_stream\")");
     if (!c.out_connectors.count("OUT_stream"))
@@ -179,22 +179,37 @@ struct StateChecker {
     }
   }
 
+  // The names Python code reads and assigns, or the parser's message; remembered per SDFG
+  // (std::map: the reference stays valid), or in `uncached` once the cache is full.
+  const SdfgContext::AnalyzedCode& analyze_code(const std::string& code, SdfgContext::AnalyzedCode& uncached) {
+    if (auto hit = ctx.analyzed_code.find(code); hit != ctx.analyzed_code.end()) return hit->second;
+    SdfgContext::AnalyzedCode out;
+    auto parsed = tasklet::parse_code(code);
+    if (parsed.ok()) collect_names(*parsed, out.names);
+    else out.parse_error = parsed.error().message;
+    if (ctx.analyzed_code.size() < SdfgContext::kMaxCachedCodes)
+      return ctx.analyzed_code.emplace(code, std::move(out)).first->second;
+    uncached = std::move(out);
+    return uncached;
+  }
+
   void check_tasklet(int id, const ir::Tasklet& t) {
-    std::string path = ctx.node_path(state, id);
+    const ElementPath path(ctx, state, ElementPath::Kind::Node, id);
     if (!is_valid_name(t.label)) ctx.error(path, "invalid tasklet name");
     if (t.code.language != ir::Language::Python) return;  // only Python is analyzed here
-    auto parsed = tasklet::parse_code(t.code.code);
-    if (!parsed.ok()) {
-      ctx.error(path, "tasklet code does not parse: " + parsed.error().message);
+    SdfgContext::AnalyzedCode uncached;
+    const SdfgContext::AnalyzedCode& code = analyze_code(t.code.code, uncached);
+    if (code.parse_error) {
+      ctx.error(path, "tasklet code does not parse: " + *code.parse_error);
       return;
     }
-    ProgramNames names;
-    collect_names(*parsed, names);
-    std::set<std::string> defined = info.defined_at(id);
+    const ProgramNames& names = code.names;
+    std::optional<std::set<std::string>> defined;  // only when a name is not a connector
     std::set<std::string> unknown;
     for (const auto& n : names.read) {
       if (t.in_connectors.count(n) || t.out_connectors.count(n) || names.assigned.count(n)) continue;
-      if (defined.count(n) || is_module_name(n) || n == "inf" || n == "nan" || n == "pi" || n == "None") continue;
+      if (!defined) defined = info.defined_at(id);
+      if (defined->count(n) || is_module_name(n) || n == "inf" || n == "nan" || n == "pi" || n == "None") continue;
       unknown.insert(n);
     }
     if (!unknown.empty())

@@ -103,6 +103,16 @@ bool StateInfo::in_default(int node) const {
 }
 
 std::vector<int> StateInfo::memlet_path(int edge) const {
+  // Most edges run between two nodes that are not scope nodes: their path is the edge alone,
+  // found without the deque and set the walk below needs.
+  {
+    const ir::DataflowEdge* e = state.edge(edge);
+    const ir::Node* src = state.node(e->src);
+    const ir::Node* dst = state.node(e->dst);
+    const bool continues_back = src && (src->is_scope_entry() || src->is_scope_exit()) && e->src_conn.starts_with("OUT_");
+    const bool continues_on = dst && (dst->is_scope_entry() || dst->is_scope_exit()) && e->dst_conn.starts_with("IN_");
+    if (!continues_back && !continues_on) return {edge};
+  }
   std::deque<int> path{edge};
   std::set<int> seen{edge};
   // Backwards: an edge leaving OUT_x of a scope node continues the edge entering IN_x.

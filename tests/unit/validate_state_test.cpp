@@ -278,6 +278,30 @@ TEST(ValidateState, TaskletReadsUnknownName) {
   expect_error(*b.g, kTasklet + ": tasklet code reads \"q\", which is neither a connector nor a defined symbol");
 }
 
+// Validation remembers what each tasklet body reads (by its text), not whether it is valid:
+// the same body is checked against the names defined where each tasklet is. Inside map "m"
+// `i` is its parameter; the second tasklet, outside, reads an undefined `i`.
+TEST(ValidateState, TaskletsWithTheSameCodeAreCheckedWhereEachIs) {
+  Builder b = simple_map_sdfg();
+  State& s = *b.g->all_states()[0];
+  static_cast<Tasklet&>(*s.node(4)).code.code = "b = a + i";
+  int u = Builder::tasklet(s, "u", {"a"}, {"b"}, "b = a + i");
+  int a = Builder::access(s, "A");
+  int out = Builder::access(s, "B");
+  b.edge(s, a, "", u, "a", "A[0]");
+  b.edge(s, u, "b", out, "", "B[0]");
+  expect_error(*b.g, kState + " / node 5 (Tasklet \"u\"): tasklet code reads \"i\", which is neither a connector nor a "
+                              "defined symbol");
+  // The same body that does not parse is reported for every tasklet that has it.
+  static_cast<Tasklet&>(*s.node(4)).code.code = "b = a +";
+  static_cast<Tasklet&>(*s.node(u)).code.code = "b = a +";
+  const std::vector<Error> errors = analysis::validate_all(*b.g);
+  int parse_errors = 0;
+  for (const auto& e : errors)
+    if (e.message.find("tasklet code does not parse") != std::string::npos) ++parse_errors;
+  EXPECT_EQ(parse_errors, 2) << all_messages(errors);
+}
+
 TEST(ValidateState, TaskletMayReadSymbolsParamsAndLocals) {
   Builder b = simple_map_sdfg();
   static_cast<Tasklet&>(*b.g->all_states()[0]->node(4)).code.code =
