@@ -195,6 +195,120 @@ TEST_P(CudaDynamicMap, TwoDimensionalBlockSharesSegmentsAcrossItsRows) {
   EXPECT_NE(ptx.find("bar.sync"), std::string::npos);
 }
 
+// Code beside the dynamic map in the kernel's scope, DaCe's SpMV scaled per row: each thread
+// computes, for its own row i, f = 2 scale[i] and sh = skip[i] (thread-private scalars) and
+// len[i] = A_row[i + 1] - A_row[i]; the dynamic map runs j in A_row[i] + sh : A_row[i + 1]
+// (sh in its range) and adds f A_val[j] x[A_col[j]] to b[i] (f in its body). The threads
+// running row i's iterations are others than row i's own, so f and sh must reach them.
+std::unique_ptr<ir::SDFG> spmv_beside_sdfg(int64_t block) {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_spmv_beside_b" + std::to_string(block);
+  for (const char* n : {"H", "W", "NNZ"}) g->symbols[n] = ir::DType::of(T::Int64);
+  add_array(*g, "A_row", T::Int64, {"H + 1"});
+  add_array(*g, "A_col", T::Int64, {"NNZ"});
+  add_array(*g, "A_val", T::Float64, {"NNZ"});
+  add_array(*g, "x", T::Float64, {"W"});
+  add_array(*g, "b", T::Float64, {"H"});
+  add_array(*g, "scale", T::Float64, {"H"});
+  add_array(*g, "skip", T::Int64, {"H"});
+  add_array(*g, "len", T::Int64, {"H"});
+  for (const char* n : {"A_row", "A_col", "A_val", "x", "b", "scale", "skip", "len"})
+    g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  add_scalar(*g, "f", T::Float64, true);
+  add_scalar(*g, "sh", T::Int64, true);
+  g->arrays.at("f").storage = ir::StorageType::Register;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"i"}, "0:H", S::GPU_Device);
+  if (block) static_cast<ir::MapEntry&>(*s.node(dev)).map.gpu_block_size = {E(std::to_string(block))};
+  auto [dyn, dyn_exit] = map(s, {"j"}, "rs + sh:re", S::GPU_ThreadBlock_Dynamic);
+  s.node(dyn)->label = "row_nonzeros";
+  s.node(dev)->in_connectors["IN_A_row"] = ir::DType{};
+  s.node(dev)->out_connectors["OUT_A_row"] = ir::DType{};
+  for (const char* c : {"rs", "re", "sh"}) s.node(dyn)->in_connectors[c] = ir::DType::of(T::Int64);
+  edge(s, access(s, "A_row"), "", dev, "IN_A_row", "A_row[0:H + 1]");
+  edge(s, dev, "OUT_A_row", dyn, "rs", "A_row[i]");
+  edge(s, dev, "OUT_A_row", dyn, "re", "A_row[i + 1]");
+  // Beside the dynamic map: f, sh and len[i].
+  int tf = tasklet(s, "o = 2.0 * c", {"c"}, {"o"});
+  chain_in(s, access(s, "scale"), {dev}, tf, "c", "scale", {"scale[0:H]", "scale[i]"});
+  int f = access(s, "f");
+  edge(s, tf, "o", f, "", "f[0]");
+  int ts = tasklet(s, "o = k", {"k"}, {"o"});
+  chain_in(s, access(s, "skip"), {dev}, ts, "k", "skip", {"skip[0:H]", "skip[i]"});
+  int sh = access(s, "sh");
+  edge(s, ts, "o", sh, "", "sh[0]");
+  edge(s, sh, "", dyn, "sh", "sh[0]");
+  int tl = tasklet(s, "o = hi - lo", {"lo", "hi"}, {"o"});
+  edge(s, dev, "OUT_A_row", tl, "lo", "A_row[i]");
+  edge(s, dev, "OUT_A_row", tl, "hi", "A_row[i + 1]");
+  chain_out(s, tl, "o", {dev_exit}, access(s, "len"), "len", {"len[i]", "len[0:H]"});
+  // The dynamic map's body.
+  int t = tasklet(s, "o = v * xs[c] * fs", {"v", "c", "xs", "fs"}, {"o"});
+  chain_in(s, access(s, "A_val"), {dev, dyn}, t, "v", "A_val", {"A_val[0:NNZ]", "A_val[0:NNZ]", "A_val[j]"});
+  chain_in(s, access(s, "A_col"), {dev, dyn}, t, "c", "A_col", {"A_col[0:NNZ]", "A_col[0:NNZ]", "A_col[j]"});
+  chain_in(s, access(s, "x"), {dev, dyn}, t, "xs", "x", {"x[0:W]", "x[0:W]", "x[0:W]"});
+  chain_in(s, f, {dyn}, t, "fs", "f", {"f[0]", "f[0]"});
+  chain_out(s, t, "o", {dyn_exit, dev_exit}, access(s, "b"), "b", {"b[i]", "b[i]", "b[0:H]"}, "lambda a, b: a + b");
+  return g;
+}
+
+void expect_spmv_beside(Where where, int64_t block) {
+  std::unique_ptr<ir::SDFG> g = spmv_beside_sdfg(block);
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, where);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t h = 70, w = 50;
+  Csr a = make_csr(h, w);
+  std::vector<double> x(static_cast<size_t>(w)), b(static_cast<size_t>(h)), scale(b.size());
+  std::vector<int64_t> skip(b.size()), len(b.size(), -1);
+  for (int64_t k = 0; k < w; ++k) x[static_cast<size_t>(k)] = 0.5 * static_cast<double>(k % 5) - 1.0;
+  for (int64_t r = 0; r < h; ++r) {
+    const auto u = static_cast<size_t>(r);
+    b[u] = static_cast<double>(r);                         // WCR adds to it
+    scale[u] = 0.5 * static_cast<double>(r % 4) + 0.25;    // f = 0.5, 1.5, 2.5, 3.5: exact products
+    skip[u] = r % 3 == 1 ? 2 : r == 5 ? 250 : r % 3 == 2; // row 5 keeps 50 of its 300; past-the-end starts give none
+  }
+  // The C++ reference: the loops the SDFG describes, row by row.
+  std::vector<double> want = b;
+  std::vector<int64_t> want_len(b.size());
+  for (int64_t r = 0; r < h; ++r) {
+    const auto u = static_cast<size_t>(r);
+    want_len[u] = a.row[u + 1] - a.row[u];
+    for (int64_t k = a.row[u] + skip[u]; k < a.row[u + 1]; ++k)
+      want[u] += 2.0 * scale[u] * a.val[static_cast<size_t>(k)] * x[static_cast<size_t>(a.col[static_cast<size_t>(k)])];
+  }
+  Status st = run(*p, {{"A_row", ArgValue::pointer(a.row.data())},
+                       {"A_col", ArgValue::pointer(a.col.data())},
+                       {"A_val", ArgValue::pointer(a.val.data())},
+                       {"x", ArgValue::pointer(x.data())},
+                       {"b", ArgValue::pointer(b.data())},
+                       {"scale", ArgValue::pointer(scale.data())},
+                       {"skip", ArgValue::pointer(skip.data())},
+                       {"len", ArgValue::pointer(len.data())},
+                       {"H", ArgValue::scalar<int64_t>(h)},
+                       {"W", ArgValue::scalar<int64_t>(w)},
+                       {"NNZ", ArgValue::scalar<int64_t>(static_cast<int64_t>(a.col.size()))}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(b, want);
+  EXPECT_EQ(len, want_len);
+  const std::string ptx = checked_ptx(*g);
+  EXPECT_NE(ptx.find("bar.sync"), std::string::npos) << "no barrier between the code beside the map and its iterations";
+  // f reaches the iterations through shared memory; sh only the owner's range, which phase 1
+  // evaluates, so its slots are never read and LLVM drops them.
+  EXPECT_NE(ptx.find("dynmap_f"), std::string::npos) << "f does not pass through shared memory";
+}
+
+TEST_P(CudaDynamicMap, CodeBesideTheMapReachesTheThreadsRunningItsIterations) {
+  REQUIRE_CUDA_TARGET();
+  expect_spmv_beside(GetParam(), 0);
+}
+
+TEST_P(CudaDynamicMap, CodeBesideTheMapWithABlockOf64) {
+  REQUIRE_CUDA_TARGET();
+  expect_spmv_beside(GetParam(), 64);
+}
+
 Status lower_emulated(const ir::SDFG& g) {
   llvm::LLVMContext ctx;
   Result<LoweredModule> m = lower(g, ctx, emulated_options());
@@ -216,6 +330,61 @@ TEST(CudaDynamicMapRefusal, DynamicMapOutsideAKernelIsRefused) {
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().code, Code::Unsupported);
   EXPECT_NE(st.error().message.find("must be directly inside a GPU_Device map"), std::string::npos) << st.error().message;
+}
+
+// The scaled SpMV with its sum gathered in the kernel's scope after the dynamic map
+// (acc, then b[i] = acc): the iterations' partial sums are spread over the block's threads,
+// so the code after the map is refused naming the map and that code.
+TEST(CudaDynamicMapRefusal, CodeAfterTheMapIsRefusedNamingIt) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = spmv_beside_sdfg(0);
+  add_scalar(*g, "acc", T::Float64, true);
+  add_array(*g, "out", T::Float64, {"H"});
+  g->arrays.at("out").storage = ir::StorageType::GPU_Global;
+  ir::State& s = *g->all_states()[0];
+  int dyn_exit = -1, dev_exit = -1;
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::MapExit) (s.scope_parents()[static_cast<size_t>(id)] >= 0 ? dyn_exit : dev_exit) = id;
+  ASSERT_GE(dyn_exit, 0);
+  s.node(dyn_exit)->in_connectors["IN_acc"] = ir::DType{};
+  s.node(dyn_exit)->out_connectors["OUT_acc"] = ir::DType{};
+  int t = tasklet(s, "o = 1.0", {}, {"o"});
+  int dyn_entry = static_cast<const ir::MapExit&>(*s.node(dyn_exit)).entry;
+  edge(s, dyn_entry, "", t, "", "");
+  edge(s, t, "o", dyn_exit, "IN_acc", "acc[0]", "lambda a, b: a + b");
+  int acc = access(s, "acc");
+  edge(s, dyn_exit, "OUT_acc", acc, "", "acc[0]", "lambda a, b: a + b");
+  int after = tasklet(s, "o = a", {"a"}, {"o"});
+  s.node(after)->label = "gather_row";
+  edge(s, acc, "", after, "a", "acc[0]");
+  chain_out(s, after, "o", {dev_exit}, access(s, "out"), "out", {"out[i]", "out[0:H]"});
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  const std::string& m = st.error().message;
+  EXPECT_NE(m.find("(MapEntry \"row_nonzeros\")"), std::string::npos) << "names the dynamic map: " << m;
+  EXPECT_NE(m.find("runs after this GPU_ThreadBlock_Dynamic map"), std::string::npos) << m;
+  EXPECT_NE(m.find("\"acc\""), std::string::npos) << "names the node after it: " << m;
+}
+
+// An array written beside the dynamic map and read by its iterations would need a copy per
+// thread: refused naming the map and the array.
+TEST(CudaDynamicMapRefusal, ArrayComputedBesideTheMapIsRefusedNamingIt) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = spmv_beside_sdfg(0);
+  g->arrays.erase("f");
+  add_array(*g, "f", T::Float64, {"1"}, true);
+  g->arrays.at("f").storage = ir::StorageType::Register;
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  const std::string& m = st.error().message;
+  EXPECT_NE(m.find("(MapEntry \"row_nonzeros\")"), std::string::npos) << "names the dynamic map: " << m;
+  EXPECT_NE(m.find("\"f\", written beside this GPU_ThreadBlock_Dynamic map"), std::string::npos) << m;
 }
 
 // A block of 1024 gives the dynamic map's three int64 range arrays 24 KiB; with a 30 KiB

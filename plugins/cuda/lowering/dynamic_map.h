@@ -12,6 +12,11 @@
 // pair runs exactly once. The block may have any shape: its threads are taken in their linear
 // order (x fastest), each owning the point of the GPU_Device map under it. Emulated, the two
 // phases are two loops over the block's threads, the end of the first being the barrier.
+//
+// Code beside the dynamic map in the kernel's scope runs in phase 1, each thread for its own
+// point, before the thread evaluates its range. The thread-private scalars it writes that the
+// map reads live in shared memory, one slot per thread, so the threads running an owner's
+// iterations in phase 2 read the owner's values (the barrier between the phases orders them).
 #pragma once
 #include "codegen/target_lowering.h"
 #include "lowering/device_module.h"
@@ -19,9 +24,10 @@
 namespace dace::cuda {
 
 // The GPU_ThreadBlock_Dynamic map directly inside the GPU_Device map at `device_entry`, or
-// -1. Refused, naming the element: such a map beside other nodes of the kernel's scope (the
-// block's threads share its iterations, code beside it would need its own barriers), or
-// with more than one parameter.
+// -1. Refused, naming the map: a second one there, more than one parameter, code after it in
+// the kernel's scope (the iterations' results are spread over the block's threads), a value
+// passed to it from beside it other than through a container, and a container written beside
+// it and read by it that is not a thread-private scalar (an array would need a copy per thread).
 Result<int> dynamic_map_of(const codegen::StateEmitter& se, int device_entry);
 
 // The kernel body of the GPU_Device map `device_entry` whose scope is the dynamic map

@@ -21,16 +21,38 @@ struct Layout {
   std::array<int64_t, 3> block{1, 1, 1};
 };
 
+// DaCe's default block (its compiler.cuda.default_block_size) for a GPU_ThreadBlock map whose
+// range has no constant bound and which names no gpu_block_size of its own.
+constexpr std::array<int64_t, 3> kStridedDefaultBlock{32, 1, 1};
+
+// The block a GPU_ThreadBlock map of unbounded symbolic range strides over: its
+// gpu_block_size (positive constants; missing entries 1) or DaCe's default.
+Result<std::array<int64_t, 3>> strided_block(const ir::MapScope& map, const std::string& where) {
+  if (map.gpu_block_size.empty()) return kStridedDefaultBlock;
+  std::array<int64_t, 3> block{1, 1, 1};
+  for (size_t i = 0; i < map.gpu_block_size.size() && i < 3; ++i) {
+    std::optional<int64_t> v = sym::as_integer(sym::simplify(map.gpu_block_size[i]));
+    if (!v || *v <= 0)
+      return make_error(Code::Unsupported, where + ": gpu_block_size entry " + std::to_string(i) + " must be a positive "
+                                                   "constant (it gives the block of a range without a constant bound "
+                                                   "its size, fixed when the kernel is compiled)");
+    block[i] = *v;
+  }
+  return block;
+}
+
 Status account(const ir::MapEntry& node, Layout& layout) {
   const std::string where = "GPU_ThreadBlock map \"" + node.label + "\"";
   // Block sizes are compile-time constants (shared memory, emulated thread loops and
-  // blockDim depend on them): a symbolic range needs a constant bound, which the block then
-  // has; the threads past the range's run-time extent skip the map.
+  // blockDim depend on them). A symbolic range bounded by a constant gives the block that
+  // bound (the threads past the range's run-time extent skip the map); one without a bound
+  // contributes its gpu_block_size or DaCe's default, and its threads stride over the range.
   std::optional<std::array<int64_t, 3>> e = bounded_extent(node.map);
-  if (!e)
-    return make_error(Code::Unsupported, where + ": its range must be constant or bounded by a constant in each "
-                                                 "dimension (a tile such as ti:Min(N, ti + 32)), since it gives the "
-                                                 "block its size, which is fixed when the kernel is compiled");
+  if (!e) {
+    Result<std::array<int64_t, 3>> strided = strided_block(node.map, where);
+    if (!strided) return strided.take_error();
+    e = *strided;
+  }
   for (size_t i = 0; i < 3; ++i) layout.block[i] = std::max(layout.block[i], (*e)[i]);
   if (layout.block[0] * layout.block[1] * layout.block[2] > 1024)
     return make_error(Code::Unsupported, where + ": the block would have more than 1024 threads");
@@ -118,6 +140,37 @@ Status check_full_warps(const ir::MapScope& map, const KernelState& ks, const st
   return Status::success();
 }
 
+// Whether tasklets under `entry` (nested SDFGs included) read CUDA's built-ins (threadIdx,
+// blockDim), which DaCe's generated code takes as the point of a GPU_ThreadBlock map.
+bool reads_thread_builtins(const ir::State& st, const std::function<bool(int)>& under) {
+  for (int id : st.node_ids()) {
+    if (!under(id)) continue;
+    const ir::Node* n = st.node(id);
+    if (n->kind == ir::NodeKind::Tasklet) {
+      const std::string& code = static_cast<const ir::Tasklet&>(*n).code.code;
+      if (code.find("threadIdx") != std::string::npos || code.find("blockDim") != std::string::npos) return true;
+    } else if (n->kind == ir::NodeKind::NestedSDFG) {
+      const auto& nested = static_cast<const ir::NestedSDFGNode&>(*n);
+      if (!nested.sdfg) continue;
+      for (const ir::State* inner : nested.sdfg->all_states())
+        if (reads_thread_builtins(*inner, [](int) { return true; })) return true;
+    }
+  }
+  return false;
+}
+
+Status check_no_thread_builtins(const codegen::StateEmitter& se, int entry, const std::string& where) {
+  auto under = [&](int id) {
+    for (int p = se.parents[static_cast<size_t>(id)]; p >= 0; p = se.parents[static_cast<size_t>(p)])
+      if (p == entry) return true;
+    return false;
+  };
+  if (!reads_thread_builtins(se.state, under)) return Status::success();
+  return make_error(Code::Unsupported, where + ": its range has no constant bound, so the block's threads stride over "
+                                               "it, and code inside reads threadIdx or blockDim as if each thread ran "
+                                               "one point");
+}
+
 // Emulation: the thread-private scalars (Register or Default storage, transient) that the
 // cut scope's nodes access get one element per thread of the block, so a value written
 // before a collective is read after it by the same thread. One already bound outside the
@@ -186,9 +239,12 @@ void copy_privatized(codegen::Frame& f, const std::vector<Privatized>& priv, int
 // One pass of the block's threads (emulation: a thread loop; device: the thread itself)
 // that runs `emit` for those within the map's range, with the thread's point, the
 // built-ins and the private containers bound; `emit` gets the thread's linear index.
+//
+// `strided` (a range without a constant bound, wider than the block perhaps): each thread
+// runs the points t, t + B, ... along every axis instead of at most the one under it.
 Status for_each_thread(codegen::StateEmitter& se, const codegen::ScopeContext& context, DeviceModule& dm,
                        const std::vector<Dim>& dims, const std::vector<Privatized>& priv,
-                       const std::function<Status(llvm::Value*)>& emit) {
+                       const std::function<Status(llvm::Value*)>& emit, bool strided = false) {
   codegen::Frame& f = *se.f;
   llvm::IRBuilder<>& b = f.b;
   KernelState& ks = *dm.kernel;
@@ -204,10 +260,18 @@ Status for_each_thread(codegen::StateEmitter& se, const codegen::ScopeContext& c
       b.CreateAdd(t[0], b.CreateMul(b.getInt64(ks.block[0]), b.CreateAdd(t[1], b.CreateMul(b.getInt64(ks.block[1]), t[2]))));
   llvm::BasicBlock* work = llvm::BasicBlock::Create(f.mc.ctx, "block.work", f.fn);
   llvm::BasicBlock* skip = llvm::BasicBlock::Create(f.mc.ctx, "block.skip", f.fn);
-  b.CreateCondBr(within(b, t, grid_extent(b, dims)), work, skip);
+  const std::array<llvm::Value*, 3> extent = grid_extent(b, dims);
+  b.CreateCondBr(within(b, t, extent), work, skip);
   b.SetInsertPoint(work);
+  std::array<llvm::Value*, 3> point = t;
+  std::array<codegen::CountedLoop, 3> strides;
+  if (strided)
+    for (size_t a = 3; a-- > 0;) {  // z outermost, x innermost
+      strides[a] = codegen::begin_loop(b, t[a], extent[a], "block.stride", b.getInt64(ks.block[a]));
+      point[a] = strides[a].iv;
+    }
   f.push_scope();
-  bind_point(se, f, context.map, dims, t);
+  bind_point(se, f, context.map, dims, point);
   bind_builtins(f, ks, nullptr, &t);
   for (const Privatized& p : priv)
     f.bind_data(p.name, codegen::DataBinding{b.CreateGEP(b.getInt8Ty(), p.base, b.CreateMul(linear, b.getInt64(p.bytes))),
@@ -215,6 +279,8 @@ Status for_each_thread(codegen::StateEmitter& se, const codegen::ScopeContext& c
   Status s = emit(linear);
   f.pop_scope();
   if (!s.ok()) return s;
+  if (strided)
+    for (size_t a = 0; a < 3; ++a) codegen::end_loop(b, strides[a]);
   b.CreateBr(skip);
   b.SetInsertPoint(skip);
   if (dm.emulate) end_thread_loop(f, dm, threads);  // every thread is done: the barrier
@@ -291,6 +357,11 @@ Status lower_thread_block_map(codegen::ScopeContext& context) {
   if (!parts) return parts.take_error();
   const bool collectives = parts->size() > 1;
   if (collectives) DACE_TRY(check_full_warps(map, ks, where));
+  // A range without a constant bound: the block's threads stride over it (thread_block_layout
+  // gave the block its gpu_block_size or DaCe's default), so a thread's index is no point of
+  // the map; code reading the CUDA built-ins would assume it is.
+  const bool strided = !bounded_extent(map);
+  if (strided) DACE_TRY(check_no_thread_builtins(se, context.entry, where));
   Result<std::vector<Dim>> dims = codegen::map_dimensions(f, map, map.params.size());
   if (!dims) return dims.take_error();
   auto saved_params = se.parallel_params;
@@ -301,7 +372,8 @@ Status lower_thread_block_map(codegen::ScopeContext& context) {
   ks.in_thread_block = true;
   Status s = Status::success();
   if (!collectives) {
-    s = for_each_thread(se, context, *dm, *dims, {}, [&](llvm::Value*) { return codegen::emit_map_body(se, context.entry); });
+    s = for_each_thread(
+        se, context, *dm, *dims, {}, [&](llvm::Value*) { return codegen::emit_map_body(se, context.entry); }, strided);
   } else if (dm->emulate) {
     s = emulate_cut_scope(se, context, *dm, *parts, *dims, where);
   } else {
