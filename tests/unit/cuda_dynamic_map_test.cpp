@@ -387,6 +387,64 @@ TEST(CudaDynamicMapRefusal, ArrayComputedBesideTheMapIsRefusedNamingIt) {
   EXPECT_NE(m.find("\"f\", written beside this GPU_ThreadBlock_Dynamic map"), std::string::npos) << m;
 }
 
+int dynamic_entry_of(const ir::State& s) {
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::MapEntry && s.node(id)->label == "row_nonzeros") return id;
+  return -1;
+}
+
+// The scaled SpMV whose iterations also write f, the scalar its owner computes beside the map:
+// every thread running row i's iterations would write and read row i's one slot (a race, and
+// later iterations would read another iteration's f). Refused naming the map and f.
+TEST(CudaDynamicMapRefusal, ScalarFromBesideTheMapThatItsIterationsWriteIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = spmv_beside_sdfg(0);
+  ir::State& s = *g->all_states()[0];
+  const int dyn = dynamic_entry_of(s);
+  ASSERT_GE(dyn, 0);
+  const int dyn_exit = s.exit_of(dyn);
+  int t = tasklet(s, "o = 1.0", {}, {"o"});
+  edge(s, dyn, "", t, "", "");
+  int f = access(s, "f");
+  edge(s, t, "o", f, "", "f[0]");
+  edge(s, f, "", dyn_exit, "", "");
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  const std::string& m = st.error().message;
+  EXPECT_NE(m.find("(MapEntry \"row_nonzeros\")"), std::string::npos) << "names the dynamic map: " << m;
+  EXPECT_NE(m.find("its iterations write \"f\""), std::string::npos) << m;
+}
+
+// sh handed to the dynamic map straight from the tasklet that computes it, not through the
+// scalar: the value lives in the owner's registers only. Refused naming the map, the edge
+// and the tasklet.
+TEST(CudaDynamicMapRefusal, ValueStraightFromATaskletBesideTheMapIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  std::unique_ptr<ir::SDFG> g = spmv_beside_sdfg(0);
+  ir::State& s = *g->all_states()[0];
+  const int dyn = dynamic_entry_of(s);
+  ASSERT_GE(dyn, 0);
+  int sh = -1, ts = -1;
+  for (int id : s.node_ids())
+    if (s.node(id)->kind == ir::NodeKind::Access && static_cast<const ir::AccessNode&>(*s.node(id)).data == "sh") sh = id;
+  ASSERT_GE(sh, 0);
+  for (int e : s.in_edges(sh)) ts = s.edge(e)->src;
+  ASSERT_GE(ts, 0);
+  s.node(ts)->label = "skip_of_row";
+  s.remove_node(sh);
+  edge(s, ts, "o", dyn, "sh", "sh[0]");
+  Status st = lower_emulated(*g);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Code::Unsupported);
+  const std::string& m = st.error().message;
+  EXPECT_NE(m.find("(MapEntry \"row_nonzeros\")"), std::string::npos) << "names the dynamic map: " << m;
+  EXPECT_NE(m.find("hands it a value straight from"), std::string::npos) << m;
+  EXPECT_NE(m.find("skip_of_row"), std::string::npos) << "names the tasklet: " << m;
+}
+
 // A block of 1024 gives the dynamic map's three int64 range arrays 24 KiB; with a 30 KiB
 // GPU_Shared array the kernel needs 54 KiB of shared memory per block, over the 48 KiB
 // static limit: refused naming the kernel's map (the launch would fail on a GPU). Each

@@ -162,8 +162,8 @@ TEST_P(CudaStridedBlock, UnboundedRangeStridesOverItsGpuBlockSize) {
   expect_strided_rows(GetParam(), 48);
 }
 
-// The launch's block: DaCe's default of 32, or the map's gpu_block_size.
-TEST(CudaStridedBlockLaunch, TheBlockIsTheMapsBlockSizeOrDaCesDefault) {
+// The launch's block: one warp (libdace's choice), or the map's gpu_block_size.
+TEST(CudaStridedBlockLaunch, TheBlockIsTheMapsBlockSizeOrOneWarp) {
   REQUIRE_CUDA_PLUGIN();
   for (auto [block, want] : {std::pair<int64_t, const char*>{0, "i64 32, i64 1, i64 1, i32 0"},
                              std::pair<int64_t, const char*>{48, "i64 48, i64 1, i64 1, i32 0"}}) {

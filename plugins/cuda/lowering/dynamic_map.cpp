@@ -105,6 +105,17 @@ Result<std::vector<std::string>> crossing_containers(const StateEmitter& se, int
     if (!edge.memlet.data.empty() && (edge.dst == dynamic_entry || inside_dynamic(edge.src) || inside_dynamic(edge.dst)))
       read.insert(edge.memlet.data);
   }
+  // Written by the iterations: all threads running one owner's iterations would share that
+  // owner's one slot (a race, and later iterations would read another's value, not the owner's).
+  std::set<std::string> written;
+  const int dynamic_exit = se.state.exit_of(dynamic_entry);
+  for (int e : se.state.edge_ids()) {
+    const ir::DataflowEdge& edge = *se.state.edge(e);
+    const ir::Node* dst = se.state.node(edge.dst);
+    if (dst && dst->kind == ir::NodeKind::Access && inside_dynamic(edge.dst))
+      written.insert(static_cast<const ir::AccessNode&>(*dst).data);
+    if (edge.dst == dynamic_exit && !edge.memlet.data.empty()) written.insert(edge.memlet.data);
+  }
   std::vector<std::string> out;
   auto locals = se.scope_locals.find(device_entry);
   if (locals == se.scope_locals.end()) return out;
@@ -116,6 +127,11 @@ Result<std::vector<std::string>> crossing_containers(const StateEmitter& se, int
       return make_error(Code::Unsupported, se.where(dynamic_entry) + ": \"" + name + "\", written beside this "
                                            "GPU_ThreadBlock_Dynamic map in its kernel's scope, is read by its iterations, "
                                            "which other threads run; only thread-private scalars can be passed to them");
+    if (written.count(name))
+      return make_error(Code::Unsupported, se.where(dynamic_entry) + ": its iterations write \"" + name + "\", which "
+                                           "the code beside this GPU_ThreadBlock_Dynamic map in its kernel's scope "
+                                           "hands to them; the threads running one owner's iterations would share "
+                                           "that owner's one copy");
     out.push_back(name);
   }
   return out;
@@ -297,8 +313,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
 
 Status lower_misplaced_dynamic_map(codegen::ScopeContext& context) {
   return make_error(Code::Unsupported, context.se.where(context.entry) +
-                                           ": a GPU_ThreadBlock_Dynamic map must be directly inside a GPU_Device map "
-                                           "(the only node of its scope)");
+                                           ": a GPU_ThreadBlock_Dynamic map must be directly inside a GPU_Device map");
 }
 
 }  // namespace dace::cuda

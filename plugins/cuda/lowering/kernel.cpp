@@ -378,7 +378,8 @@ Status lower_device_map(codegen::ScopeContext& context) {
     ks.block = *block;
   }
   // The block's threads (in their linear order, whatever its shape) share the dynamic
-  // iterations; without a gpu_block_size DaCe's default block of one warp.
+  // iterations; without a gpu_block_size a block of one warp (libdace's choice; DaCe's
+  // compiler.cuda.dynamic_map_block_size defaults to 128).
   if (*dynamic >= 0 && map.gpu_block_size.empty()) ks.block = {kLoopingThreadsBlock1D, 1, 1};
   auto emit_body = [&](Frame& body, DeviceModule& dm) -> Status {
     if (*dynamic >= 0) return emit_dynamic_kernel(se, dm, entry, *dynamic);

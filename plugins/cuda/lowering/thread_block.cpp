@@ -21,12 +21,15 @@ struct Layout {
   std::array<int64_t, 3> block{1, 1, 1};
 };
 
-// DaCe's default block (its compiler.cuda.default_block_size) for a GPU_ThreadBlock map whose
-// range has no constant bound and which names no gpu_block_size of its own.
+// libdace's block for a GPU_ThreadBlock map whose range has no constant bound and which names no
+// gpu_block_size of its own: 32, the size of DaCe's compiler.cuda.default_block_size (which
+// DaCe itself uses only for kernels without thread-block maps; for `0:N` it launches N threads,
+// a run-time block size that the constant blocks here cannot express).
 constexpr std::array<int64_t, 3> kStridedDefaultBlock{32, 1, 1};
 
 // The block a GPU_ThreadBlock map of unbounded symbolic range strides over: its
-// gpu_block_size (positive constants; missing entries 1) or DaCe's default.
+// gpu_block_size (positive constants; missing entries 1: a libdace extension, DaCe reads no
+// gpu_block_size on thread-block maps) or kStridedDefaultBlock.
 Result<std::array<int64_t, 3>> strided_block(const ir::MapScope& map, const std::string& where) {
   if (map.gpu_block_size.empty()) return kStridedDefaultBlock;
   std::array<int64_t, 3> block{1, 1, 1};
@@ -46,7 +49,7 @@ Status account(const ir::MapEntry& node, Layout& layout) {
   // Block sizes are compile-time constants (shared memory, emulated thread loops and
   // blockDim depend on them). A symbolic range bounded by a constant gives the block that
   // bound (the threads past the range's run-time extent skip the map); one without a bound
-  // contributes its gpu_block_size or DaCe's default, and its threads stride over the range.
+  // contributes its gpu_block_size or kStridedDefaultBlock, and its threads stride over the range.
   std::optional<std::array<int64_t, 3>> e = bounded_extent(node.map);
   if (!e) {
     Result<std::array<int64_t, 3>> strided = strided_block(node.map, where);
@@ -358,7 +361,7 @@ Status lower_thread_block_map(codegen::ScopeContext& context) {
   const bool collectives = parts->size() > 1;
   if (collectives) DACE_TRY(check_full_warps(map, ks, where));
   // A range without a constant bound: the block's threads stride over it (thread_block_layout
-  // gave the block its gpu_block_size or DaCe's default), so a thread's index is no point of
+  // gave the block its gpu_block_size or kStridedDefaultBlock), so a thread's index is no point of
   // the map; code reading the CUDA built-ins would assume it is.
   const bool strided = !bounded_extent(map);
   if (strided) DACE_TRY(check_no_thread_builtins(se, context.entry, where));
