@@ -436,7 +436,7 @@ def merge_rounds(results):
     """One contender's results over the rounds, as one result: the median of the rounds' medians
     (each round's median in `round_medians_ms`), the least min, the calls of all rounds; the check
     is "ok" only when every round that ran said so, else the first other verdict. First-call and
-    compile times are the first round's (later rounds find caches warm). Rounds that failed are
+    compile times are those of the first round that ran (later rounds find caches warm). Rounds that failed are
     counted in `rounds_failed`; when none ran, the first round's error stands."""
     ran = [r for r in results if "median_ms" in r]
     if not ran:
@@ -504,6 +504,8 @@ def render(rows, a):
                 notes.append("%s failed: %s" % (name, x["error"]))
             elif x.get("check", "ok") != "ok":
                 notes.append("%s %s" % (name, x["check"]))
+            if x.get("rounds_failed"):  # its time is the median of the rounds that ran
+                notes.append("%s failed in %d of %d rounds" % (name, x["rounds_failed"], getattr(a, "rounds", 1)))
         for v, x in r["numba_all"].items():
             if v != r["numba"].get("variant") and x.get("check", "ok") != "ok":
                 notes.append("numba %s %s" % (v, x.get("check") or x.get("error")))

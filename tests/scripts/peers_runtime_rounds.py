@@ -86,6 +86,22 @@ def check_alternation():
     expect("every variant kept", sorted(row["numba_all"]), ["numba_n", "numba_np"])
 
 
+def check_render_names_failed_rounds():
+    # A contender that failed in one of three rounds: its time is the other rounds' median, and
+    # the table must say so rather than look clean.
+    ok = {"median_ms": 2.0, "min_ms": 1.0, "runs": 10, "check": "ok"}
+    row = {"kernel": "k", "sizes": {"N": 4}, "libdace_a": dict(ok), "libdace_b": dict(ok, rounds_failed=1),
+           "numpy": dict(ok), "numba": dict(ok, variant="numba_n"), "numba_all": {"numba_n": dict(ok)},
+           "dace": dict(ok)}
+    a = types.SimpleNamespace(rounds=3, size="S", compile_reps=1, reps=10, min_ms=200.0)
+
+    def table(r):
+        out = peers_runtime.render([r], a)
+        return "\n".join(out) if isinstance(out, list) else out
+    expect("a failed round is in the notes", "(b) failed in 1 of 3 rounds" in table(row), True)
+    expect("no failed round, no note", "failed in" in table(dict(row, libdace_b=dict(ok))), False)
+
+
 def main():
     try:
         import numpy  # noqa: F401  (bench_kernel loads NumPy)
@@ -94,6 +110,7 @@ def main():
         return 77
     check_merge()
     check_alternation()
+    check_render_names_failed_rounds()
     for f in failures:
         print("FAIL", f)
     print("%d failure(s)" % len(failures))
