@@ -71,25 +71,36 @@ TEST_P(CudaSymbolicBlock, TilesOfSymbolicRangeGetTheirBoundAsBlock) {
   EXPECT_GE(count_of(ptx, "bar.sync"), 1u);
 }
 
-TEST(CudaSymbolicBlockLaunch, TheBlockIsTheTilesBound) {
-  REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = tile_reverse_sdfg("ti:Min(N, ti + 32)");
+// The host module's `dace_cuda_launch` call of a one-kernel SDFG lowered for the device (its
+// grid, block and shared-memory operands), or "" after a recorded failure.
+std::string launch_line(const ir::SDFG& g) {
   LowerOptions o = parallel_test_options();
   o.registry = cuda_registry();
   llvm::LLVMContext ctx;
-  Result<LoweredModule> m = lower(*g, ctx, o);
-  ASSERT_TRUE(m.ok()) << m.error().message;
+  Result<LoweredModule> m = lower(g, ctx, o);
+  if (!m.ok()) {
+    ADD_FAILURE() << m.error().message;
+    return "";
+  }
   const std::string host = module_text(*m->module);
   const size_t call = host.find("call i32 @dace_cuda_launch(");
-  ASSERT_NE(call, std::string::npos);
-  const std::string line = host.substr(call, host.find('\n', call) - call);
+  if (call == std::string::npos) {
+    ADD_FAILURE() << "no dace_cuda_launch call in the host module";
+    return "";
+  }
+  return host.substr(call, host.find('\n', call) - call);
+}
+
+TEST(CudaSymbolicBlockLaunch, TheBlockIsTheTilesBound) {
+  REQUIRE_CUDA_PLUGIN();
+  const std::string line = launch_line(*tile_reverse_sdfg("ti:Min(N, ti + 32)"));
   EXPECT_NE(line.find("i64 32, i64 1, i64 1, i32 0"), std::string::npos) << line;
 }
 
 // GPU_ThreadBlock maps of a range without a constant bound (j in 0:N): one block per row r
 // of a GPU_Device map; the first map writes T[r, j] = 2 A[r, j], the second B[r, j] =
 // T[r, N - 1 - j] + j (each thread reads what others wrote: the barrier between the scopes).
-// The block is the first map's gpu_block_size (`block` > 0) or DaCe's default of 32, and its
+// The block is the first map's gpu_block_size (`block` > 0) or one warp (libdace's choice), and its
 // threads stride over the N points of each map.
 std::unique_ptr<ir::SDFG> strided_rows_sdfg(int64_t block) {
   auto g = std::make_unique<ir::SDFG>();
@@ -168,16 +179,7 @@ TEST(CudaStridedBlockLaunch, TheBlockIsTheMapsBlockSizeOrOneWarp) {
   for (auto [block, want] : {std::pair<int64_t, const char*>{0, "i64 32, i64 1, i64 1, i32 0"},
                              std::pair<int64_t, const char*>{48, "i64 48, i64 1, i64 1, i32 0"}}) {
     SCOPED_TRACE(block);
-    std::unique_ptr<ir::SDFG> g = strided_rows_sdfg(block);
-    LowerOptions o = parallel_test_options();
-    o.registry = cuda_registry();
-    llvm::LLVMContext ctx;
-    Result<LoweredModule> m = lower(*g, ctx, o);
-    ASSERT_TRUE(m.ok()) << m.error().message;
-    const std::string host = module_text(*m->module);
-    const size_t call = host.find("call i32 @dace_cuda_launch(");
-    ASSERT_NE(call, std::string::npos);
-    const std::string line = host.substr(call, host.find('\n', call) - call);
+    const std::string line = launch_line(*strided_rows_sdfg(block));
     EXPECT_NE(line.find(want), std::string::npos) << line;
   }
 }
