@@ -88,6 +88,18 @@ Csr make_csr(int64_t h, int64_t w) {
   return a;
 }
 
+// The arguments of the SpMV SDFGs here: the CSR matrix, x, b and the symbols H, W, NNZ.
+std::map<std::string, ArgValue> spmv_args(Csr& a, std::vector<double>& x, std::vector<double>& b, int64_t h, int64_t w) {
+  return {{"A_row", ArgValue::pointer(a.row.data())},
+          {"A_col", ArgValue::pointer(a.col.data())},
+          {"A_val", ArgValue::pointer(a.val.data())},
+          {"x", ArgValue::pointer(x.data())},
+          {"b", ArgValue::pointer(b.data())},
+          {"H", ArgValue::scalar<int64_t>(h)},
+          {"W", ArgValue::scalar<int64_t>(w)},
+          {"NNZ", ArgValue::scalar<int64_t>(static_cast<int64_t>(a.col.size()))}};
+}
+
 void expect_spmv(Where where, int64_t block, int64_t step, int64_t shared = 0) {
   std::unique_ptr<ir::SDFG> g = spmv_sdfg(block, step, shared);
   Status v = analysis::validate(*g);
@@ -103,14 +115,7 @@ void expect_spmv(Where where, int64_t block, int64_t step, int64_t shared = 0) {
   for (int64_t r = 0; r < h; ++r)
     for (int64_t k = a.row[static_cast<size_t>(r)]; k < a.row[static_cast<size_t>(r) + 1]; k += step)
       want[static_cast<size_t>(r)] += a.val[static_cast<size_t>(k)] * x[static_cast<size_t>(a.col[static_cast<size_t>(k)])];
-  Status st = run(*p, {{"A_row", ArgValue::pointer(a.row.data())},
-                       {"A_col", ArgValue::pointer(a.col.data())},
-                       {"A_val", ArgValue::pointer(a.val.data())},
-                       {"x", ArgValue::pointer(x.data())},
-                       {"b", ArgValue::pointer(b.data())},
-                       {"H", ArgValue::scalar<int64_t>(h)},
-                       {"W", ArgValue::scalar<int64_t>(w)},
-                       {"NNZ", ArgValue::scalar<int64_t>(static_cast<int64_t>(a.col.size()))}});
+  Status st = run(*p, spmv_args(a, x, b, h, w));
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(b, want);
   const std::string ptx = checked_ptx(*g);
@@ -278,17 +283,11 @@ void expect_spmv_beside(Where where, int64_t block) {
     for (int64_t k = a.row[u] + skip[u]; k < a.row[u + 1]; ++k)
       want[u] += 2.0 * scale[u] * a.val[static_cast<size_t>(k)] * x[static_cast<size_t>(a.col[static_cast<size_t>(k)])];
   }
-  Status st = run(*p, {{"A_row", ArgValue::pointer(a.row.data())},
-                       {"A_col", ArgValue::pointer(a.col.data())},
-                       {"A_val", ArgValue::pointer(a.val.data())},
-                       {"x", ArgValue::pointer(x.data())},
-                       {"b", ArgValue::pointer(b.data())},
-                       {"scale", ArgValue::pointer(scale.data())},
-                       {"skip", ArgValue::pointer(skip.data())},
-                       {"len", ArgValue::pointer(len.data())},
-                       {"H", ArgValue::scalar<int64_t>(h)},
-                       {"W", ArgValue::scalar<int64_t>(w)},
-                       {"NNZ", ArgValue::scalar<int64_t>(static_cast<int64_t>(a.col.size()))}});
+  std::map<std::string, ArgValue> args = spmv_args(a, x, b, h, w);
+  args.emplace("scale", ArgValue::pointer(scale.data()));
+  args.emplace("skip", ArgValue::pointer(skip.data()));
+  args.emplace("len", ArgValue::pointer(len.data()));
+  Status st = run(*p, args);
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(b, want);
   EXPECT_EQ(len, want_len);
