@@ -119,11 +119,16 @@ bool for_each_item(std::string_view value, Item&& item) {
   });
 }
 
+// Keys are short: the size and first byte settle most comparisons without a memcmp call.
+bool same_key(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+}
+
 }  // namespace
 
 const SpanMember* SpanObject::find(std::string_view key) const {
   for (size_t i = 0; i < size; ++i)
-    if (members[i].key == key) return &members[i];
+    if (same_key(members[i].key, key)) return &members[i];
   return nullptr;
 }
 
@@ -240,7 +245,7 @@ bool span_integer(std::string_view value, int64_t& out) {
 std::string_view SpanAttrs::take(std::string_view key) {
   if (!obj_) return {};
   for (size_t i = 0; i < obj_->size; ++i) {
-    if (obj_->members[i].key != key) continue;
+    if (!same_key(obj_->members[i].key, key)) continue;
     consumed_[i] = true;
     return obj_->members[i].value;
   }
