@@ -10,6 +10,13 @@ namespace {
 
 thread_local uint64_t elements_read = 0;
 
+// Reused from element to element (its vectors keep their capacity). The fast way does not
+// recurse (nested SDFGs take the usual way), so one per thread is enough.
+ElementScan& element_scan() {
+  thread_local ElementScan scan;
+  return scan;
+}
+
 // As node_ref (read_state.cpp) reads `scope_entry`, `scope_exit`, `src`, `dst`.
 bool node_ref(const SpanObject& j, std::string_view key, int& out) {
   const SpanMember* m = j.find(key);
@@ -42,12 +49,13 @@ bool connector_name(const SpanObject& j, std::string_view key, std::string& out)
   return true;
 }
 
-// The object a member holds, or none when `null_is_none` and it is null or missing.
-bool member_object(const SpanObject& j, std::string_view key, SpanObject& out, const SpanObject*& found) {
+// The object a member holds (`found` null when the member is null or missing).
+bool member_object(const ElementScan& scan, const SpanObject& j, std::string_view key, SpanObject& out,
+                   const SpanObject*& found) {
   found = nullptr;
   const SpanMember* m = j.find(key);
   if (!m || span_is_null(m->value)) return true;
-  if (!scan_object(m->value, out)) return false;
+  if (!scan.object(m->value, out)) return false;
   found = &out;
   return true;
 }
@@ -84,19 +92,20 @@ Result<std::unique_ptr<Node>> node_of_type(std::string_view type, const std::str
 bool read_node_fast(std::string_view text, size_t& pos, const ReadContext& ctx, State& st,
                     std::vector<int>& scope_entry, std::vector<int>& scope_exit) {
   size_t at = pos;
+  ElementScan& scan = element_scan();
   SpanObject j;
-  if (!scan_object(text, at, j, kMaxJsonDepth)) return false;
+  if (!scan.scan(text, at, j)) return false;
   std::string_view type;
   const SpanMember* type_member = j.find("type");
   if (!type_member || !span_string(type_member->value, type) || j.find("classpath")) return false;
   SpanObject attrs_obj;
   const SpanObject* attrs = nullptr;
-  if (!member_object(j, "attributes", attrs_obj, attrs)) return false;
+  if (!member_object(scan, j, "attributes", attrs_obj, attrs)) return false;
   std::string top_label;
   std::string_view label;
   if (const SpanMember* l = j.find("label"); l && span_string(l->value, label)) top_label.assign(label);
 
-  SpanAttrs a(attrs);
+  SpanAttrs a(attrs, scan);
   auto node = node_of_type(type, top_label, a);
   if (!node) return false;
   if (!read_common(a, **node, ctx).ok()) return false;
@@ -114,26 +123,27 @@ bool read_node_fast(std::string_view text, size_t& pos, const ReadContext& ctx, 
 
 bool read_edge_fast(std::string_view text, size_t& pos, const ReadContext& ctx, State& st) {
   size_t at = pos;
+  ElementScan& scan = element_scan();
   SpanObject j;
-  if (!scan_object(text, at, j, kMaxJsonDepth)) return false;
+  if (!scan.scan(text, at, j)) return false;
   DataflowEdge e;
   if (!node_ref(j, "src", e.src) || !node_ref(j, "dst", e.dst) || !st.node(e.src) || !st.node(e.dst)) return false;
   if (!connector_name(j, "src_connector", e.src_conn) || !connector_name(j, "dst_connector", e.dst_conn)) return false;
   // attributes -> data (a Memlet) -> its attributes.
   SpanObject attrs_obj, data_obj, inner_obj;
   const SpanObject *attrs = nullptr, *data = nullptr, *inner = nullptr;
-  if (!member_object(j, "attributes", attrs_obj, attrs) || !attrs) return false;
-  if (!member_object(*attrs, "data", data_obj, data) || !data) return false;
+  if (!member_object(scan, j, "attributes", attrs_obj, attrs) || !attrs) return false;
+  if (!member_object(scan, *attrs, "data", data_obj, data) || !data) return false;
   if (const SpanMember* type = data->find("type")) {
     std::string_view t;
     if (!span_string(type->value, t) || t != "Memlet") return false;
   }
   // The usual way reads attributes that are not an object as none at all.
   if (const SpanMember* m = data->find("attributes"); m && m->value.front() == '{') {
-    if (!scan_object(m->value, inner_obj)) return false;
+    if (!scan.object(m->value, inner_obj)) return false;
     inner = &inner_obj;
   }
-  SpanAttrs a(inner);
+  SpanAttrs a(inner, scan);
   if (!read_memlet_attributes(a, e.memlet, ctx).ok()) return false;
   st.add_edge(std::move(e));
   pos = at;

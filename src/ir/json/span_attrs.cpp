@@ -50,9 +50,8 @@ bool skip_literal(std::string_view text, size_t& pos, std::string_view word) {
   return true;
 }
 
-// Moves past a value already checked by skip_simple_value (the inner values of a member's
-// range): only the end has to be found, so an object's members are checked once, not once per
-// level that scans them.
+// Moves past a value an ElementScan has checked already (the items of an array value): only
+// its end has to be found.
 void skip_checked_value(std::string_view text, size_t& pos) {
   const char* data = text.data();
   const char c = data[pos];
@@ -132,7 +131,35 @@ const SpanMember* SpanObject::find(std::string_view key) const {
   return nullptr;
 }
 
-bool skip_simple_value(std::string_view text, size_t& pos, int max_depth) {
+bool ElementScan::scan(std::string_view text, size_t& pos, SpanObject& top) {
+  members_.clear();
+  pending_.clear();
+  objects_.clear();
+  const size_t begin = pos;
+  if (pos >= text.size() || text[pos] != '{') return false;
+  size_t at = pos;
+  if (!value(text, at, kMaxJsonDepth)) return false;
+  if (!object(text.substr(begin, at - begin), top)) return false;
+  pos = at;
+  return true;
+}
+
+bool ElementScan::object(std::string_view value, SpanObject& out) const {
+  out.size = 0;
+  for (const Record& r : objects_) {
+    if (r.start != value.data()) continue;
+    for (uint32_t i = 0; i < r.count; ++i) out.members[i] = members_[r.first + i];
+    out.size = r.count;
+    return true;
+  }
+  return false;  // not an object
+}
+
+// Checks one value of the subset (as parse_simple_value would accept it) and records the
+// members of every object in it: an object's members collect on `pending_` while its values
+// are read (inner objects collect above them and leave when they end), then move to
+// `members_` in one piece.
+bool ElementScan::value(std::string_view text, size_t& pos, int levels) {
   if (pos >= text.size()) return false;
   switch (text[pos]) {
     case '"': return skip_string(text, pos);
@@ -140,91 +167,54 @@ bool skip_simple_value(std::string_view text, size_t& pos, int max_depth) {
     case 'f': return skip_literal(text, pos, "false");
     case 'n': return skip_literal(text, pos, "null");
     case '[':
-      if (max_depth < 1) return false;
-      return scan_array(text, pos,
-                        [&](std::string_view t, size_t& at) { return skip_simple_value(t, at, max_depth - 1); });
-    case '{': {
-      if (max_depth < 1) return false;
-      ++pos;
-      skip_ws(text, pos);
-      if (pos < text.size() && text[pos] == '}') {
-        ++pos;
-        return true;
-      }
-      for (;;) {
-        if (pos >= text.size() || text[pos] != '"' || !skip_string(text, pos)) return false;
-        skip_ws(text, pos);
-        if (pos >= text.size() || text[pos] != ':') return false;
-        ++pos;
-        skip_ws(text, pos);
-        if (!skip_simple_value(text, pos, max_depth - 1)) return false;
-        skip_ws(text, pos);
-        if (pos >= text.size()) return false;
-        if (text[pos] == '}') {
-          ++pos;
-          return true;
-        }
-        if (text[pos] != ',') return false;
-        ++pos;
-        skip_ws(text, pos);
-      }
-    }
+      if (levels < 1) return false;
+      return scan_array(text, pos, [&](std::string_view t, size_t& at) { return value(t, at, levels - 1); });
+    case '{': break;
     default: return skip_integer(text, pos);
   }
-}
-
-namespace {
-
-// `checked`: the text is a range skip_simple_value has accepted already.
-bool scan_members(std::string_view text, size_t& pos, SpanObject& out, int max_depth, bool checked) {
-  out.size = 0;
-  if (max_depth < 1 || pos >= text.size() || text[pos] != '{') return false;
+  if (levels < 1) return false;
+  const char* start = text.data() + pos;
+  const size_t mark = pending_.size();
   ++pos;
   skip_ws(text, pos);
   if (pos < text.size() && text[pos] == '}') {
     ++pos;
-    return true;
-  }
-  for (;;) {
-    const size_t key_begin = pos;
-    if (pos >= text.size() || text[pos] != '"' || !skip_string(text, pos)) return false;
-    const std::string_view key = text.substr(key_begin + 1, pos - key_begin - 2);
-    // A duplicate key's value would replace the first one's at its place (nlohmann's DOM):
-    // rare enough to leave to the usual way.
-    if (out.find(key) || out.size == SpanObject::kMaxMembers) return false;
-    skip_ws(text, pos);
-    if (pos >= text.size() || text[pos] != ':') return false;
-    ++pos;
-    skip_ws(text, pos);
-    const size_t value_begin = pos;
-    if (checked) skip_checked_value(text, pos);
-    else if (!skip_simple_value(text, pos, max_depth - 1)) return false;
-    out.members[out.size++] = {key, text.substr(value_begin, pos - value_begin)};
-    skip_ws(text, pos);
-    if (pos >= text.size()) return false;
-    if (text[pos] == '}') {
+  } else {
+    for (;;) {
+      const size_t key_begin = pos;
+      if (pos >= text.size() || text[pos] != '"' || !skip_string(text, pos)) return false;
+      const std::string_view key = text.substr(key_begin + 1, pos - key_begin - 2);
+      skip_ws(text, pos);
+      if (pos >= text.size() || text[pos] != ':') return false;
       ++pos;
-      return true;
+      skip_ws(text, pos);
+      const size_t value_begin = pos;
+      if (!value(text, pos, levels - 1)) return false;
+      // A duplicate key's value would replace the first one's at its place (nlohmann's
+      // DOM): rare enough to leave to the usual way.
+      for (size_t i = mark; i < pending_.size(); ++i)
+        if (same_key(pending_[i].key, key)) return false;
+      if (pending_.size() - mark == SpanObject::kMaxMembers) return false;
+      pending_.push_back({key, text.substr(value_begin, pos - value_begin)});
+      skip_ws(text, pos);
+      if (pos >= text.size()) return false;
+      if (text[pos] == '}') {
+        ++pos;
+        break;
+      }
+      if (text[pos] != ',') return false;
+      ++pos;
+      skip_ws(text, pos);
     }
-    if (text[pos] != ',') return false;
-    ++pos;
-    skip_ws(text, pos);
   }
-}
-
-}  // namespace
-
-bool scan_object(std::string_view text, size_t& pos, SpanObject& out, int max_depth) {
-  return scan_members(text, pos, out, max_depth, /*checked=*/false);
-}
-
-bool scan_object(std::string_view value, SpanObject& out) {
-  size_t pos = 0;
-  return scan_members(value, pos, out, kMaxJsonDepth, /*checked=*/true) && pos == value.size();
+  objects_.push_back({start, static_cast<uint32_t>(members_.size()), static_cast<uint32_t>(pending_.size() - mark)});
+  members_.insert(members_.end(), pending_.begin() + static_cast<ptrdiff_t>(mark), pending_.end());
+  pending_.resize(mark);
+  return true;
 }
 
 bool span_string(std::string_view value, std::string_view& out) {
-  // Values come from skip_simple_value: a leading quote means a whole string of the subset.
+  // Values come from an ElementScan: a leading quote means a whole string of the subset.
   if (value.size() < 2 || value.front() != '"') return false;
   out = value.substr(1, value.size() - 2);
   return true;
@@ -357,7 +347,7 @@ Status SpanAttrs::code(std::string_view key, CodeBlock& out, bool* present) {
   } else {
     // {"string_data": ..., "language": ...}: as parse_code_json reads it.
     SpanObject obj;
-    if (!scan_object(v, obj)) return refused();
+    if (!scan_.object(v, obj)) return refused();
     const SpanMember* data = obj.find("string_data");
     if (!data || !span_string(data->value, text)) return refused();
     c.code.assign(text);
@@ -400,7 +390,7 @@ Status SpanAttrs::connectors(std::string_view key, Connectors& out) {
   const std::string_view v = take(key);
   if (v.empty() || span_is_null(v)) return {};
   SpanObject obj;
-  if (!scan_object(v, obj)) return refused();
+  if (!scan_.object(v, obj)) return refused();
   Connectors c;
   for (size_t i = 0; i < obj.size; ++i) {
     const SpanMember& m = obj.members[i];
@@ -430,7 +420,7 @@ Status SpanAttrs::subset(std::string_view key, sym::Subset& out, bool* present) 
   // {"type": "Range", "ranges": [{"start", "end", "step", "tile"}, ...]}, as parse_range_json
   // reads it; old "Indices" subsets are left to the usual way.
   SpanObject obj;
-  if (!scan_object(v, obj)) return refused();
+  if (!scan_.object(v, obj)) return refused();
   if (const SpanMember* type = obj.find("type")) {
     std::string_view t;
     if (span_string(type->value, t) && t != "Range") return refused();
@@ -440,7 +430,7 @@ Status SpanAttrs::subset(std::string_view key, sym::Subset& out, bool* present) 
   sym::Subset s;
   const bool ok = for_each_item(ranges->value, [&](std::string_view item) {
     SpanObject r;
-    if (!scan_object(item, r)) return false;
+    if (!scan_.object(item, r)) return false;
     sym::Range dim{nullptr, nullptr, sym::integer(1), sym::integer(1)};
     const char* names[4] = {"start", "end", "step", "tile"};
     sym::Expr* slots[4] = {&dim.start, &dim.end, &dim.step, &dim.tile};

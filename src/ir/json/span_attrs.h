@@ -15,6 +15,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/json/json_internal.h"
 
@@ -33,15 +34,29 @@ struct SpanObject {
   const SpanMember* find(std::string_view key) const;
 };
 
-// Moves `pos` past one value of the subset in `text` (no leading whitespace), checking its
-// syntax as parse_simple_value would, nesting at most `max_depth` levels; false otherwise.
-bool skip_simple_value(std::string_view text, size_t& pos, int max_depth);
-// The object at text[pos] ('{'): its members, values checked by skip_simple_value; `pos` past
-// it. False outside the subset or on a duplicate key.
-bool scan_object(std::string_view text, size_t& pos, SpanObject& out, int max_depth);
-// The object that is the whole of `value`, a member's value from a scan above (its syntax
-// is not checked again).
-bool scan_object(std::string_view value, SpanObject& out);
+// One element of a state list, checked once: its syntax (the subset, no duplicate keys, at
+// most kMaxMembers members per object, nesting within kMaxJsonDepth) and the members of
+// every object in it, so that reading an inner object needs no second pass over its text.
+class ElementScan {
+ public:
+  // The object at text[pos] ('{'): true, its members in `top` and `pos` past it, when the
+  // whole of it is in the subset.
+  bool scan(std::string_view text, size_t& pos, SpanObject& top);
+  // The members of the object that `value` (a value from this scan) is; false when it is not
+  // an object.
+  bool object(std::string_view value, SpanObject& out) const;
+
+ private:
+  bool value(std::string_view text, size_t& pos, int levels);
+
+  struct Record {
+    const char* start;  // the object's '{' in the text
+    uint32_t first, count;
+  };
+  std::vector<SpanMember> members_, pending_;
+  std::vector<Record> objects_;
+};
+
 // A value that is a string of the subset, without its quotes.
 bool span_string(std::string_view value, std::string_view& out);
 // A value that is an integer of the subset (fits int64).
@@ -56,8 +71,9 @@ Result<sym::Expr> span_expr(std::string_view value);
 // a refusal (its message is never shown): the element is then read the usual way.
 class SpanAttrs {
  public:
-  // `obj` null: no attributes (every property reads as missing).
-  explicit SpanAttrs(const SpanObject* obj) : obj_(obj) {}
+  // `obj` null: no attributes (every property reads as missing). `scan` resolves the inner
+  // objects of its values.
+  SpanAttrs(const SpanObject* obj, const ElementScan& scan) : obj_(obj), scan_(scan) {}
 
   Status str(std::string_view key, std::string& out);
   Status boolean(std::string_view key, bool& out);
@@ -86,6 +102,7 @@ class SpanAttrs {
   static Result<Json> dom(std::string_view value);
 
   const SpanObject* obj_;
+  const ElementScan& scan_;
   std::array<bool, SpanObject::kMaxMembers> consumed_{};
 };
 
