@@ -93,6 +93,44 @@ TEST(JsonDepth, ReaderRefusesBeforeParsing) {
   ASSERT_TRUE(again.ok()) << again.error().message;
 }
 
+TEST(JsonDepth, TheBoundCountsEveryLevelAboveAValue) {
+  // The reader checks the depth while it reads (no pass of its own): the levels above a value
+  // count, in the SDFG's attributes and in a state's node list alike, and the message is the
+  // one check_json_depth gives for the same text.
+  // Root object (1), "attributes" (2), then the value's own levels.
+  auto attribute_ok = json::read_sdfg(with_extra(nested(json::kMaxJsonDepth - 2)));
+  ASSERT_TRUE(attribute_ok.ok()) << attribute_ok.error().message;
+  const std::string too_deep = with_extra(nested(json::kMaxJsonDepth - 1));
+  auto attribute_refused = json::read_sdfg(too_deep);
+  ASSERT_FALSE(attribute_refused.ok());
+  Status scan = json::check_json_depth(too_deep);
+  ASSERT_FALSE(scan.ok());
+  EXPECT_EQ(attribute_refused.error().message, scan.error().message);
+  // Line 3 is `  "attributes": {"unmodeled_property": [[...`: the value's first bracket, level 3,
+  // is column 40, so level 1025 is column 40 + 1022.
+  EXPECT_EQ(attribute_refused.error().message,
+            "JSON nested deeper than 1024 levels at line 3, column 1062 (byte offset 1081)");
+
+  // Root (1), "nodes" (2), the state (3), its "nodes" (4), the tasklet (5), its "attributes" (6).
+  auto in_node = [](int levels) {
+    std::string text = test::kSmallSdfg;
+    const std::string key = "\"attributes\": {\"code\"";
+    size_t at = text.find(key);
+    EXPECT_NE(at, std::string::npos);
+    return text.insert(at + std::string("\"attributes\": {").size(), "\"unmodeled\": " + nested(levels) + ", ");
+  };
+  auto node_ok = json::read_sdfg(in_node(json::kMaxJsonDepth - 6));
+  ASSERT_TRUE(node_ok.ok()) << node_ok.error().message;
+  const std::string node_too_deep = in_node(json::kMaxJsonDepth - 5);
+  auto node_refused = json::read_sdfg(node_too_deep);
+  ASSERT_FALSE(node_refused.ok());
+  Status node_scan = json::check_json_depth(node_too_deep);
+  ASSERT_FALSE(node_scan.ok());
+  EXPECT_EQ(node_refused.error().message, node_scan.error().message);
+  EXPECT_EQ(node_refused.error().line, node_scan.error().line);
+  EXPECT_EQ(node_refused.error().column, node_scan.error().column);
+}
+
 TEST(JsonDepth, SemanticNestingMessageNamesTheElementOnce) {
   // Control-flow regions nested 200 levels: within the JSON bound, beyond the reader's.
   const int depth = 200;

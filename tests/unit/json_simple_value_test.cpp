@@ -16,6 +16,8 @@ using dace::ir::json::detail::Json;
 using dace::ir::json::detail::parse_simple_value;
 using dace::ir::json::detail::SimpleParseScratch;
 
+constexpr int kDepth = dace::ir::json::kMaxJsonDepth;
+
 // Same value, same type at every level (nlohmann's == treats 1u and 1 as equal).
 bool identical(const Json& a, const Json& b) {
   if (a.type() != b.type()) return false;
@@ -52,7 +54,7 @@ TEST(JsonSimpleValue, AcceptedValuesAreNlohmannsDom) {
     while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\n' || text[pos] == '\t')) ++pos;
     Json fast;
     SimpleParseScratch scratch;
-    ASSERT_TRUE(parse_simple_value(text, pos, fast, scratch));
+    ASSERT_TRUE(parse_simple_value(text, pos, fast, scratch, kDepth));
     const Json reference = Json::parse(text);
     EXPECT_TRUE(identical(fast, reference)) << fast.dump() << " vs " << reference.dump();
     // Ends right after the value: only whitespace may follow.
@@ -65,11 +67,11 @@ TEST(JsonSimpleValue, StopsAfterTheValueInsideAList) {
   SimpleParseScratch scratch;
   size_t pos = 1;
   Json v;
-  ASSERT_TRUE(parse_simple_value(text, pos, v, scratch));
+  ASSERT_TRUE(parse_simple_value(text, pos, v, scratch, kDepth));
   EXPECT_EQ(pos, 9u);
   EXPECT_EQ(v, Json::parse("{\"a\": 1}"));
   pos = 11;
-  ASSERT_TRUE(parse_simple_value(text, pos, v, scratch));
+  ASSERT_TRUE(parse_simple_value(text, pos, v, scratch, kDepth));
   EXPECT_EQ(pos, 13u);
   EXPECT_TRUE(v.is_number_unsigned());
   EXPECT_EQ(v.get<uint64_t>(), 23u);
@@ -89,7 +91,7 @@ TEST(JsonSimpleValue, EverythingElseDeclinesAndLeavesPosAndOut) {
     size_t pos = 0;
     Json out = "unchanged";
     SimpleParseScratch scratch;
-    EXPECT_FALSE(parse_simple_value(text, pos, out, scratch));
+    EXPECT_FALSE(parse_simple_value(text, pos, out, scratch, kDepth));
     EXPECT_EQ(pos, 0u);
     EXPECT_EQ(out, Json("unchanged"));
   }
@@ -100,8 +102,27 @@ TEST(JsonSimpleValue, DeepNestingDeclinesInsteadOfRecursingOn) {
   size_t pos = 0;
   Json out;
   SimpleParseScratch scratch;
-  EXPECT_FALSE(parse_simple_value(text, pos, out, scratch));
+  EXPECT_FALSE(parse_simple_value(text, pos, out, scratch, kDepth));
   EXPECT_EQ(pos, 0u);
+}
+
+TEST(JsonSimpleValue, DeclinesValuesDeeperThanTheLevelsLeft) {
+  // "[{"a": [1]}]" opens three levels: accepted with three left, declined with two.
+  const std::string text = "[{\"a\": [1]}]";
+  SimpleParseScratch scratch;
+  size_t pos = 0;
+  Json out;
+  ASSERT_TRUE(parse_simple_value(text, pos, out, scratch, 3));
+  EXPECT_EQ(pos, text.size());
+  EXPECT_EQ(out, Json::parse(text));
+  pos = 0;
+  out = "unchanged";
+  EXPECT_FALSE(parse_simple_value(text, pos, out, scratch, 2));
+  EXPECT_EQ(pos, 0u);
+  EXPECT_EQ(out, Json("unchanged"));
+  // Scalars open no level.
+  pos = 0;
+  EXPECT_TRUE(parse_simple_value("7", pos, out, scratch, 0));
 }
 
 }  // namespace

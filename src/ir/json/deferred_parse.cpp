@@ -8,6 +8,7 @@
 // parsed by nlohmann (strictly), and so is every element of a deferred list. The separators
 // between them are checked here. Anything unusual makes this stage fail, and read_sdfg then
 // reads the file the old way (whole DOM), which gives the exact error message.
+#include <array>
 #include <cstring>
 
 #include "ir/json/json_internal.h"
@@ -35,6 +36,9 @@ Json deferred_list(size_t begin, size_t end) {
 // first key's position, as in nlohmann's DOM.
 class DomBuilder : public nlohmann::json_sax<Json> {
  public:
+  // `max_depth`: the levels of objects and arrays the value may open (itself level 1).
+  explicit DomBuilder(int max_depth) : max_depth_(static_cast<size_t>(max_depth > 0 ? max_depth : 0)) {}
+
   Json result;
 
   bool null() override { return put(Json(nullptr)); }
@@ -45,8 +49,7 @@ class DomBuilder : public nlohmann::json_sax<Json> {
   bool string(string_t& v) override { return put(Json(std::move(v))); }
   bool binary(binary_t& v) override { return put(Json::binary(std::move(v))); }
   bool start_object(std::size_t) override {
-    // Bounded here too, not only by the depth check's pass over possibly different text.
-    if (frames_.size() >= static_cast<size_t>(kMaxJsonDepth)) return false;
+    if (frames_.size() >= max_depth_) return false;
     frames_.push_back(Frame{true, {}, {}, {}});
     return true;
   }
@@ -64,8 +67,7 @@ class DomBuilder : public nlohmann::json_sax<Json> {
     return put(std::move(obj));
   }
   bool start_array(std::size_t) override {
-    // Bounded here too, not only by the depth check's pass over possibly different text.
-    if (frames_.size() >= static_cast<size_t>(kMaxJsonDepth)) return false;
+    if (frames_.size() >= max_depth_) return false;
     frames_.push_back(Frame{false, {}, {}, {}});
     return true;
   }
@@ -96,6 +98,7 @@ class DomBuilder : public nlohmann::json_sax<Json> {
     return true;
   }
   std::vector<Frame> frames_;
+  const size_t max_depth_;
 };
 
 class SkeletonParser {
@@ -149,10 +152,10 @@ class SkeletonParser {
   // The value at `pos`, parsed whole: by parse_simple_value when it can, else by nlohmann.
   bool plain(size_t& pos, Json& out) {
     skip_ws(pos);
-    if (parse_simple_value(text_, pos, out, scratch_)) return true;
+    if (parse_simple_value(text_, pos, out, scratch_, levels_left())) return true;
     const size_t begin = pos;
     if (!skip_value(pos)) return false;
-    DomBuilder dom;
+    DomBuilder dom(levels_left());
     if (!Json::sax_parse(text_.begin() + static_cast<ptrdiff_t>(begin), text_.begin() + static_cast<ptrdiff_t>(pos),
                          &dom))
       return false;
@@ -164,31 +167,50 @@ class SkeletonParser {
     while (pos < text_.size() && is_ws(text_[pos])) ++pos;
   }
 
-  // Moves past one value without checking it (the parse of that range checks it). False when
-  // the text ends first.
+  // Moves past one value without checking its syntax (the parse of that range checks it).
+  // False when the text ends first or the value nests deeper than the text may.
   bool skip_value(size_t& pos) const {
     const size_t n = text_.size();
     if (pos >= n) return false;
     const char c = text_[pos];
     if (c == '"') return skip_string(pos);
     if (c == '{' || c == '[') {
+      // The state lists this skips are most of a large file: one table lookup per byte, on
+      // locals (through `pos` and `text_` the compiler would reload both at every byte).
+      static constexpr auto kClass = [] {
+        std::array<unsigned char, 256> t{};
+        t['"'] = 1;
+        t['{'] = t['['] = 2;
+        t['}'] = t[']'] = 3;
+        t['\\'] = 4;
+        return t;
+      }();
+      const int max_depth = levels_left();
       int depth = 0;
-      while (pos < n) {
-        const char d = text_[pos];
-        if (d == '"') {
-          if (!skip_string(pos)) return false;
+      const unsigned char* bytes = reinterpret_cast<const unsigned char*>(text_.data());
+      size_t at = pos;
+      bool in_string = false;
+      while (at < n) {
+        const unsigned char k = kClass[bytes[at]];
+        if (k == 0) {
+          ++at;
           continue;
         }
-        if (d == '{' || d == '[') {
-          ++depth;
-          release_.passed(pos);  // a state's lists may be most of the file
-        } else if (d == '}' || d == ']') {
-          if (--depth == 0) {
-            ++pos;
-            return true;
-          }
+        if (in_string) {
+          if (k == 1) in_string = false;
+          at += k == 4 ? 2 : 1;  // the escaped character, whatever it is, cannot end the string
+          continue;
         }
-        ++pos;
+        if (k == 1) {
+          in_string = true;
+        } else if (k == 2) {
+          if (++depth > max_depth) return false;
+          release_.passed(at);  // a state's lists may be most of the file
+        } else if (k == 3 && --depth == 0) {
+          pos = at + 1;
+          return true;
+        }
+        ++at;
       }
       return false;
     }
@@ -201,18 +223,22 @@ class SkeletonParser {
   }
 
  private:
+  // The levels of objects and arrays a value parsed here may open, itself included: the text
+  // may nest kMaxJsonDepth levels in all (check_json_depth's rule), and `nesting_` are open.
+  // Deeper text makes this stage fail; the whole-DOM reader then reports it with its place.
+  int levels_left() const { return kMaxJsonDepth - nesting_; }
+
+  // Strings in .sdfg files are mostly a few characters long: a plain loop beats a memchr call.
   bool skip_string(size_t& pos) const {
     const size_t n = text_.size();
     ++pos;  // opening quote
     while (pos < n) {
-      const char* p = static_cast<const char*>(std::memchr(text_.data() + pos, '"', n - pos));
-      if (!p) return false;
-      size_t q = static_cast<size_t>(p - text_.data());
-      // Escaped when preceded by an odd number of backslashes.
-      size_t backslashes = 0;
-      while (q - backslashes > pos && text_[q - backslashes - 1] == '\\') ++backslashes;
-      pos = q + 1;
-      if (backslashes % 2 == 0) return true;
+      const char c = text_[pos];
+      if (c == '"') {
+        ++pos;
+        return true;
+      }
+      pos += c == '\\' ? 2 : 1;  // the escaped character, whatever it is, cannot end the string
     }
     return false;
   }
@@ -242,6 +268,7 @@ class SkeletonParser {
     };
     std::vector<Pending> pending;
     std::string type;
+    bool parsed_early = false;
     skip_ws(pos);
     if (pos < text_.size() && text_[pos] == '}') {
       ++pos;
@@ -258,7 +285,17 @@ class SkeletonParser {
       for (Pending& p : pending)
         if (p.key == k) p.superseded = true;
       const bool list = text_[pos] == '[';
-      if ((k == "nodes" || k == "edges") && list) {
+      // A `type` already read that is not a state's (the SDFG's and regions' `type` comes
+      // first in every file we know): the list is parsed now instead of skipped and parsed
+      // again at the end (the root's block list is most of the file). Should a second `type`
+      // make the object a state after all, this stage gives up below.
+      const bool not_a_state = !type.empty() && type != "SDFGState";
+      if ((k == "nodes" || k == "edges") && list && not_a_state) {
+        parsed_early = true;
+        Json v;
+        if (!(k == "nodes" ? descend(pos, v) : plain(pos, v))) return false;
+        out[k] = std::move(v);
+      } else if ((k == "nodes" || k == "edges") && list) {
         const size_t begin = pos;
         if (!skip_value(pos)) return false;
         out[k] = nullptr;  // keeps the member order; filled in below
@@ -282,6 +319,7 @@ class SkeletonParser {
       ++pos;
       break;
     }
+    if (parsed_early && type == "SDFGState") return false;
     for (const Pending& p : pending) {
       if (!p.superseded && type == "SDFGState") {
         out[p.key] = deferred_list(p.begin, p.end);
@@ -332,7 +370,7 @@ bool deferred_range(const Json& list, size_t& begin, size_t& end) {
 }
 
 Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
-                         const std::function<Status(const Json&)>& fn) {
+                         const std::function<Status(const Json&)>& fn, const FastElementFn* fast) {
   size_t begin = 0, end = 0;
   if (!deferred_range(list, begin, end) || end > ctx.text.size()) return parse_error(path, key, "bad deferred list");
   ++ctx.deferred_read;
@@ -342,10 +380,15 @@ Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& 
   size_t pos = begin + 1;  // past '['
   p.skip_ws(pos);
   if (pos < end && ctx.text[pos] == ']') return {};
+  if (fast && !json_fast_path_enabled()) fast = nullptr;
+  const std::string_view text = ctx.text.substr(0, end);
   for (;;) {
-    Json item;
-    if (!p.plain(pos, item)) return parse_error(path, key, "JSON syntax error in the list");
-    DACE_TRY(fn(item));
+    p.skip_ws(pos);
+    if (!fast || !(*fast)(text, pos)) {
+      Json item;
+      if (!p.plain(pos, item)) return parse_error(path, key, "JSON syntax error in the list");
+      DACE_TRY(fn(item));
+    }
     release.passed(pos);
     p.skip_ws(pos);
     if (pos < end && ctx.text[pos] == ',') {
@@ -361,8 +404,8 @@ Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& 
 }
 
 Status for_each_element(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
-                        const std::function<Status(const Json&)>& fn) {
-  if (list.is_binary()) return deferred_elements(list, ctx, path, key, fn);
+                        const std::function<Status(const Json&)>& fn, const FastElementFn* fast) {
+  if (list.is_binary()) return deferred_elements(list, ctx, path, key, fn, fast);
   for (const auto& item : list) DACE_TRY(fn(item));
   return {};
 }

@@ -113,7 +113,10 @@ Result<sym::Expr> parse_expr_value(const Json& v, const std::string& path, std::
     return parse_expr_value(*main, path, key);
   }
   if (!v.is_string()) return parse_error(path, key, expected("symbolic expression string", v));
-  const std::string& text = v.get_ref<const std::string&>();
+  return parse_expr_text(v.get_ref<const std::string&>(), path, key);
+}
+
+Result<sym::Expr> parse_expr_text(const std::string& text, const std::string& path, std::string_view key) {
   // Files repeat the same few expressions (indices, `1`, `N - 1`) millions of times in large
   // SDFGs; parsing is a pure function of the text (expressions are interned), so short texts
   // are looked up first. Bounded; per thread, so no locking.
@@ -403,6 +406,14 @@ Status Attrs::integer(std::string_view key, int64_t& out) {
     }
   }
   return error(key, expected("integer", *v));
+}
+
+Status Attrs::strict_boolean(std::string_view key, std::optional<bool>& out) {
+  const Json* v = raw(key);
+  if (!v || v->is_null()) return {};
+  if (!v->is_boolean()) return error(key, "expected boolean");
+  out = v->get<bool>();
+  return {};
 }
 
 Status Attrs::expr(std::string_view key, sym::Expr& out) {

@@ -50,8 +50,9 @@ struct SimpleParseScratch {
 // mostly use (printable-ASCII strings without escapes, integers of up to 18 digits, literals,
 // objects and arrays of those): true, `out` is the DOM nlohmann would build and `pos` is past
 // the value. False (pos, out unchanged) for anything else, valid or not: parse it with
-// nlohmann then (src/ir/json/simple_value_parse.cpp).
-bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch);
+// nlohmann then (src/ir/json/simple_value_parse.cpp). A value that nests more than
+// `max_depth` levels of objects and arrays (the value itself being level 1) declines too.
+bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch, int max_depth);
 // Internal switch for differential testing, not an option: on (the default), read_sdfg parses
 // values in that subset itself; off, parse_simple_value declines everything and every value
 // goes to nlohmann. Both must give the same SDFG, status and message: the differential test
@@ -121,6 +122,8 @@ class Attrs {
   Status schedule(std::string_view key, ScheduleType& out);
   Status lifetime(std::string_view key, Lifetime& out);
   Status omp_schedule(std::string_view key, OmpSchedule& out);
+  // A boolean that may be null (unchanged) but no other type: "expected boolean" otherwise.
+  Status strict_boolean(std::string_view key, std::optional<bool>& out);
 
   // Unconsumed keys -> compact JSON text, minus values equal to DaCe 1.0.2's defaults of
   // properties libdace does not model (see defaults.cpp).
@@ -137,6 +140,8 @@ class Attrs {
 
 // ---- value conversions shared by reader and writer ----
 Result<sym::Expr> parse_expr_value(const Json& v, const std::string& path, std::string_view key);
+// The text of a string value parsed as parse_expr_value parses it.
+Result<sym::Expr> parse_expr_text(const std::string& text, const std::string& path, std::string_view key);
 Result<sym::Subset> parse_range_json(const Json& v, const std::string& path, std::string_view key);
 Result<DType> parse_dtype_json(const Json& v, const std::string& path, std::string_view key);
 Result<CodeBlock> parse_code_json(const Json& v, const std::string& path, std::string_view key);
@@ -167,14 +172,31 @@ bool is_unmodeled_default(std::string_view key, const Json& value);
 bool parse_skeleton(std::string_view text, ReadContext& ctx, Json& out);
 // check_json_depth, handing the text it has passed to `release`.
 Status check_json_depth_releasing(std::string_view text, int limit, TextRelease& release);
+// Reads the element at text[pos] straight into the IR when it can (true: `pos` past it), or
+// declines without any effect (false).
+using FastElementFn = std::function<bool(std::string_view text, size_t& pos)>;
 // Calls `fn` on each element of a list: a JSON array, or a list parse_skeleton deferred, whose
-// elements are then parsed one at a time. ParseError on malformed deferred text.
+// elements are then parsed one at a time. ParseError on malformed deferred text. With `fast`,
+// each element of a deferred list is first offered to it, and only the ones it declines are
+// parsed and given to `fn` (both must have the same effect on an element).
 Status for_each_element(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
-                        const std::function<Status(const Json&)>& fn);
+                        const std::function<Status(const Json&)>& fn, const FastElementFn* fast = nullptr);
 // Whether `list` is a deferred list (then it is not an array, but it is a list).
 inline bool is_list(const Json& list) { return list.is_array() || list.is_binary(); }
 Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
-                         const std::function<Status(const Json&)>& fn);
+                         const std::function<Status(const Json&)>& fn, const FastElementFn* fast = nullptr);
+
+// The fast way for a state's nodes and edges (fast_elements.cpp): access nodes, tasklets, map
+// entries and exits, and memlet edges whose text is in parse_simple_value's subset, read
+// without a DOM into `st` (and the node's scope references into the vectors), exactly as
+// read_state_json reads them the usual way. Anything else declines, leaving everything as it
+// was. Off while set_json_fast_path(false).
+bool read_node_fast(std::string_view text, size_t& pos, const ReadContext& ctx, State& st,
+                    std::vector<int>& scope_entry, std::vector<int>& scope_exit);
+bool read_edge_fast(std::string_view text, size_t& pos, const ReadContext& ctx, State& st);
+bool json_fast_path_enabled();
+// Elements the fast way has read on this thread so far (for tests: which way an element took).
+uint64_t fast_elements_read();
 
 // ---- reader and writer entry points between the translation units ----
 Status read_sdfg_json(const Json& j, ReadContext& ctx, const std::string& parent_path, SDFG& out);

@@ -1,4 +1,5 @@
 // Reading states: dataflow nodes, memlet edges and their properties.
+#include "ir/json/attr_readers.h"
 #include "ir/json/json_internal.h"
 #include "ir/path.h"
 
@@ -26,54 +27,6 @@ Result<int> node_ref(const Json& j, std::string_view key, const std::string& pat
   return parse_error(path, key, "expected node id (string)");
 }
 
-// Readers into out-of-line members: the value is stored only when it is not the default.
-Status read_debuginfo(Attrs& a, OutOfLine<DebugInfo>& out, const ReadContext& ctx) {
-  DebugInfo d;
-  DACE_TRY(a.debuginfo("debuginfo", d, ctx));
-  out = std::move(d);
-  return {};
-}
-
-Status read_guid(Attrs& a, OutOfLine<std::string>& out) {
-  std::string guid;
-  DACE_TRY(a.str("guid", guid));
-  out = std::move(guid);
-  return {};
-}
-
-Status read_code(Attrs& a, std::string_view key, OutOfLine<CodeBlock, EmptyCppCode>& out) {
-  CodeBlock c = out;
-  DACE_TRY(a.code(key, c));
-  out = std::move(c);
-  return {};
-}
-
-Status read_common(Attrs& a, Node& n, const ReadContext& ctx) {
-  DACE_TRY(a.connectors("in_connectors", n.in_connectors));
-  DACE_TRY(a.connectors("out_connectors", n.out_connectors));
-  DACE_TRY(read_debuginfo(a, n.debuginfo, ctx));
-  DACE_TRY(read_guid(a, n.guid));
-  return {};
-}
-
-Status read_map(Attrs& a, MapEntry& n) {
-  MapScope& m = n.map;
-  DACE_TRY(a.str("label", n.label));
-  DACE_TRY(a.string_list("params", m.params));
-  DACE_TRY(a.subset("range", m.range));
-  if (m.range.rank() != m.params.size())
-    return a.error("range", "has " + std::to_string(m.range.rank()) + " dimensions for " +
-                                std::to_string(m.params.size()) + " parameters");
-  DACE_TRY(a.schedule("schedule", m.schedule));
-  DACE_TRY(a.boolean("unroll", m.unroll));
-  DACE_TRY(a.integer("collapse", m.collapse));
-  DACE_TRY(a.integer("omp_num_threads", m.omp_num_threads));
-  DACE_TRY(a.omp_schedule("omp_schedule", m.omp_schedule));
-  DACE_TRY(a.integer("omp_chunk_size", m.omp_chunk_size));
-  DACE_TRY(a.expr_list("gpu_block_size", m.gpu_block_size));
-  return {};
-}
-
 Status read_consume(Attrs& a, ConsumeEntry& n) {
   ConsumeScope& c = n.consume;
   DACE_TRY(a.str("label", n.label));
@@ -84,16 +37,6 @@ Status read_consume(Attrs& a, ConsumeEntry& n) {
   DACE_TRY(a.schedule("schedule", c.schedule));
   c.chunksize = sym::integer(1);
   DACE_TRY(a.expr("chunksize", c.chunksize));
-  return {};
-}
-
-Status read_tasklet(Attrs& a, Tasklet& n) {
-  DACE_TRY(a.str("label", n.label));
-  DACE_TRY(a.code("code", n.code));
-  DACE_TRY(read_code(a, "code_global", n.code_global));
-  DACE_TRY(read_code(a, "code_init", n.code_init));
-  DACE_TRY(read_code(a, "code_exit", n.code_exit));
-  DACE_TRY(a.boolean("side_effects", n.side_effects));
   return {};
 }
 
@@ -203,31 +146,7 @@ Status read_memlet(const Json& edge, Memlet& m, const ReadContext& ctx, const st
     return parse_error(path, "data", "expected a Memlet");
   auto inner = data->find("attributes");
   Attrs a(inner == data->end() ? nullptr : &*inner, path);
-  // DaCe's default volume is 0 ("unknown"), which files omit for dynamic memlets.
-  m.volume = sym::integer(0);
-  DACE_TRY(a.expr("volume", m.volume));
-  DACE_TRY(a.boolean("dynamic", m.dynamic));
-  DACE_TRY(a.subset("subset", m.subset));
-  bool has_other = false;
-  sym::Subset other;
-  DACE_TRY(a.subset("other_subset", other, &has_other));
-  if (has_other) m.other_subset = std::move(other);
-  DACE_TRY(a.str("data", m.data));
-  DACE_TRY(a.str("wcr", m.wcr));
-  DACE_TRY(read_debuginfo(a, m.debuginfo, ctx));
-  DACE_TRY(a.boolean("wcr_nonatomic", m.wcr_nonatomic));
-  DACE_TRY(a.boolean("allow_oob", m.allow_oob));
-  DACE_TRY(read_guid(a, m.guid));
-  if (const Json* s = a.raw("is_data_src"); s && !s->is_null()) {
-    if (!s->is_boolean()) return a.error("is_data_src", "expected boolean");
-    m.is_data_src = s->get<bool>();
-  }
-  // Derived from the others; recomputed on writing.
-  a.skip("src_subset");
-  a.skip("dst_subset");
-  a.skip("num_accesses");
-  a.collect_extras(m.extra);
-  return {};
+  return read_memlet_attributes(a, m, ctx);
 }
 
 Result<std::string> connector_name(const Json& j, std::string_view key, const std::string& path) {
@@ -333,7 +252,12 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
   std::vector<int> scope_entry, scope_exit;
   if (nodes != j.end() && is_list(*nodes)) {
     int index = 0;
-    DACE_TRY(for_each_element(*nodes, ctx, path, "nodes", [&](const Json& nj) -> Status {
+    const FastElementFn fast_node = [&](std::string_view text, size_t& pos) {
+      if (!read_node_fast(text, pos, ctx, st, scope_entry, scope_exit)) return false;
+      ++index;
+      return true;
+    };
+    const auto read_one_node = [&](const Json& nj) -> Status {
       std::string npath = path + " / node " + std::to_string(index);
       auto node = read_node(nj, ctx, npath);
       if (!node) return node.take_error();
@@ -346,7 +270,8 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
       st.add_node(std::move(*node));
       ++index;
       return {};
-    }));
+    };
+    DACE_TRY(for_each_element(*nodes, ctx, path, "nodes", read_one_node, &fast_node));
   }
   link_scopes(st, scope_entry, scope_exit);
 
@@ -354,7 +279,12 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
   if (edges != j.end() && !is_list(*edges) && !edges->is_null()) return parse_error(path, "edges", "expected list");
   if (edges == j.end() || !is_list(*edges)) return {};
   int index = 0;
-  DACE_TRY(for_each_element(*edges, ctx, path, "edges", [&](const Json& ej) -> Status {
+  const FastElementFn fast_edge = [&](std::string_view text, size_t& pos) {
+    if (!read_edge_fast(text, pos, ctx, st)) return false;
+    ++index;
+    return true;
+  };
+  const auto read_one_edge = [&](const Json& ej) -> Status {
     std::string epath = path + " / edge " + std::to_string(index++);
     if (!ej.is_object()) return parse_error(epath, "", "expected edge object");
     DataflowEdge e;
@@ -375,7 +305,8 @@ Status read_state_json(const Json& j, ReadContext& ctx, const std::string& path,
     DACE_TRY(read_memlet(ej, e.memlet, ctx, epath));
     st.add_edge(std::move(e));
     return {};
-  }));
+  };
+  DACE_TRY(for_each_element(*edges, ctx, path, "edges", read_one_edge, &fast_edge));
   return check_scope_depth(st, path);
 }
 

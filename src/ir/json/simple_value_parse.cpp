@@ -17,14 +17,17 @@
 namespace dace::ir::json::detail {
 namespace {
 
-// Deeper values are left to nlohmann (check_json_depth has bounded the text already; this
-// bounds the recursion here on its own).
+// Deeper values are left to nlohmann, which the caller bounds itself: this bounds the
+// recursion here.
 constexpr int kMaxSimpleDepth = 512;
 
 class SimpleParser {
  public:
-  SimpleParser(std::string_view text, SimpleParseScratch& scratch)
-      : p_(text.data()), end_(text.data() + text.size()), members_(scratch.members) {}
+  SimpleParser(std::string_view text, SimpleParseScratch& scratch, int max_depth)
+      : p_(text.data()),
+        end_(text.data() + text.size()),
+        members_(scratch.members),
+        max_depth_(max_depth < kMaxSimpleDepth ? max_depth : kMaxSimpleDepth) {}
 
   bool value(const char*& p, Json& out, int depth) {
     if (p >= end_) return false;
@@ -99,8 +102,9 @@ class SimpleParser {
     return true;
   }
 
+  // `depth` containers enclose this one within the value: it is level depth + 1.
   bool array(const char*& p, Json& out, int depth) {
-    if (depth >= kMaxSimpleDepth) return false;
+    if (depth >= max_depth_) return false;
     ++p;
     Json arr(Json::value_t::array);
     auto& items = arr.get_ref<Json::array_t&>();
@@ -132,7 +136,7 @@ class SimpleParser {
   // of them (a member key is const: growing an object one member at a time would copy the
   // members already there).
   bool object(const char*& p, Json& out, int depth) {
-    if (depth >= kMaxSimpleDepth) return false;
+    if (depth >= max_depth_) return false;
     ++p;
     const size_t first = members_.size();
     skip_ws(p);
@@ -182,6 +186,7 @@ class SimpleParser {
   const char* p_;
   const char* end_;
   std::vector<std::pair<std::string, Json>>& members_;
+  const int max_depth_;
 };
 
 // set_json_fast_path: off only in the differential test, which reads the same text both ways.
@@ -189,9 +194,9 @@ std::atomic<bool> fast_path_enabled{true};
 
 }  // namespace
 
-bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch) {
+bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimpleParseScratch& scratch, int max_depth) {
   if (!fast_path_enabled.load(std::memory_order_relaxed)) return false;
-  SimpleParser parser(text, scratch);
+  SimpleParser parser(text, scratch, max_depth);
   const char* p = parser.begin() + pos;
   Json v;
   if (!parser.value(p, v, 0)) return false;
@@ -199,6 +204,8 @@ bool parse_simple_value(std::string_view text, size_t& pos, Json& out, SimplePar
   out = std::move(v);
   return true;
 }
+
+bool json_fast_path_enabled() { return fast_path_enabled.load(std::memory_order_relaxed); }
 
 void set_json_fast_path(bool enabled) { fast_path_enabled.store(enabled, std::memory_order_relaxed); }
 
