@@ -468,26 +468,22 @@ Status SpanAttrs::string_list(std::string_view key, std::vector<std::string>& ou
   return {};
 }
 
-Status SpanAttrs::schedule(std::string_view key, ScheduleType& out) {
+template <class E, class Parse>
+Status SpanAttrs::enumerator(std::string_view key, E& out, Parse parse) {
   const std::string_view v = take(key);
   if (v.empty() || span_is_null(v)) return {};
   std::string_view s;
   if (!span_string(v, s)) return refused();
-  auto e = parse_schedule(s);
+  auto e = parse(s);
   if (!e) return refused();
   out = *e;
   return {};
 }
 
+Status SpanAttrs::schedule(std::string_view key, ScheduleType& out) { return enumerator(key, out, parse_schedule); }
+
 Status SpanAttrs::omp_schedule(std::string_view key, OmpSchedule& out) {
-  const std::string_view v = take(key);
-  if (v.empty() || span_is_null(v)) return {};
-  std::string_view s;
-  if (!span_string(v, s)) return refused();
-  auto e = parse_omp_schedule(s);
-  if (!e) return refused();
-  out = *e;
-  return {};
+  return enumerator(key, out, parse_omp_schedule);
 }
 
 Status SpanAttrs::collect_extras(ExtraProperties& out) const {
