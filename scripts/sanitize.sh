@@ -37,7 +37,7 @@ JOBS="${SANITIZE_JOBS:-$(nproc)}"
 # plugins and caches between them (LIBDACE_UNIT_TEST_FILES), and runs all their tests but those
 # that set RLIMIT_AS (TSan's shadow memory needs more address space than they allow; one of
 # them also starts threads in a child forked from the threaded test runner, which TSan refuses).
-TSAN_FILES='capi_program_cache_test;capi_program_threads_test;capi_program_tiers_test;jit_cache_test;jit_split_test;jit_session_test;plugin_cpu_runtime_test;plugin_cpu_placement_test;plugin_loader_test;plugin_registry_test;program_bounds_check_test;ir_scope_cache_test;symbolic_construct_test;capi_sdfg_test;capi_hostile_input_test;capi_render_test;codegen_scope_block_reuse_test'
+TSAN_FILES='capi_program_cache_test;capi_program_threads_test;capi_program_tiers_test;jit_cache_test;jit_split_test;jit_session_test;plugin_cpu_runtime_test;plugin_cpu_placement_test;plugin_loader_test;plugin_registry_test;program_bounds_check_test;ir_scope_cache_test;symbolic_construct_test;capi_sdfg_test;capi_hostile_input_test;capi_render_test;codegen_scope_block_reuse_test;json_read_ahead_test'
 TSAN_FILTER='*-*UnderAddressSpaceLimit*:CApiHostileInput.AllocationFailure*:PluginCpuRuntime.HelpersThatCannotStartLeaveTheWorkToTheCaller'
 REPORT='ERROR: (Address|Leak|Undefined|Thread)Sanitizer|runtime error:|WARNING: ThreadSanitizer|SUMMARY: [A-Za-z]+Sanitizer'
 failed=0

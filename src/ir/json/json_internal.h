@@ -183,6 +183,10 @@ Status for_each_element(const Json& list, ReadContext& ctx, const std::string& p
                         const std::function<Status(const Json&)>& fn, const FastElementFn* fast = nullptr);
 // Whether `list` is a deferred list (then it is not an array, but it is a list).
 inline bool is_list(const Json& list) { return list.is_array() || list.is_binary(); }
+// The byte range of a list parse_skeleton deferred; false for any other value.
+bool deferred_range(const Json& list, size_t& begin, size_t& end);
+// Pairs of large states this thread has read two at a time (read_sdfg.cpp; for tests).
+uint64_t blocks_read_ahead();
 Status deferred_elements(const Json& list, ReadContext& ctx, const std::string& path, std::string_view key,
                          const std::function<Status(const Json&)>& fn, const FastElementFn* fast = nullptr);
 

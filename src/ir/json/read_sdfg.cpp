@@ -1,4 +1,9 @@
 // Reading SDFGs: top level, data descriptors, control-flow regions and interstate edges.
+#include <future>
+#include <system_error>
+#include <thread>
+#include <utility>
+
 #include "ir/json/json_internal.h"
 #include "ir/path.h"
 
@@ -207,16 +212,78 @@ Result<std::unique_ptr<ControlFlowBlock>> read_block(const Json& j, ReadContext&
   return block;
 }
 
+// ---- reading large states two at a time ----
+
+// States whose node and edge lists hold at least this much text are read on two threads, a
+// pair at a time. Smaller ones (every SDFG DaCe writes for a real program) never start a thread.
+constexpr size_t kReadAheadBytes = size_t{256} << 10;
+
+thread_local uint64_t read_ahead_count = 0;
+
+// Bytes of text in the lists the skeleton pass deferred for block `j`, when it is a state.
+size_t deferred_bytes(const Json& j) {
+  if (!j.is_object()) return 0;
+  auto type = j.find("type");
+  if (type == j.end() || !type->is_string() || type->get_ref<const std::string&>() != "SDFGState") return 0;
+  size_t total = 0;
+  for (const char* key : {"nodes", "edges"}) {
+    size_t begin = 0, end = 0;
+    if (auto it = j.find(key); it != j.end() && deferred_range(*it, begin, end)) total += end - begin;
+  }
+  return total;
+}
+
+using BlockResult = Result<std::unique_ptr<ControlFlowBlock>>;
+
+// Block `j` read on another thread, with its own copy of the context (reading a state changes
+// nothing in it but the count of deferred lists read, returned beside the block). Invalid when
+// no thread could be started: the caller then reads the block itself.
+std::future<std::pair<BlockResult, size_t>> read_block_elsewhere(const Json& j, const ReadContext& ctx,
+                                                                 const std::string& path, int index) {
+  try {
+    return std::async(std::launch::async, [&j, local = ctx, &path, index]() mutable {
+      const size_t before = local.deferred_read;
+      BlockResult block = read_block(j, local, path, index);
+      return std::make_pair(std::move(block), local.deferred_read - before);
+    });
+  } catch (const std::system_error&) {
+    return {};
+  }
+}
+
+}  // namespace
+
+uint64_t blocks_read_ahead() { return read_ahead_count; }
+
+namespace {
+
 Status read_region_graph(const Json& j, ReadContext& ctx, const std::string& path, ControlFlowRegion& region) {
   if (++ctx.depth > kMaxDepth) return nesting_error(path);
   auto nodes = j.find("nodes");
   if (nodes != j.end() && !nodes->is_null() && !nodes->is_array()) return parse_error(path, "nodes", "expected list");
   int count = 0;
   if (nodes != j.end() && nodes->is_array()) {
-    for (const auto& bj : *nodes) {
-      auto b = read_block(bj, ctx, path, count++);
+    static const bool several_cores = std::thread::hardware_concurrency() > 1;
+    const auto& blocks = nodes->get_ref<const Json::array_t&>();
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      // Two large states in a row: the second is read on another thread while this one is
+      // read here. Results are taken in order, so the error reported is still the first in
+      // the file (a pending read is waited for, and dropped, when this one fails).
+      std::future<std::pair<BlockResult, size_t>> next;
+      if (several_cores && i + 1 < blocks.size() && deferred_bytes(blocks[i]) >= kReadAheadBytes &&
+          deferred_bytes(blocks[i + 1]) >= kReadAheadBytes)
+        next = read_block_elsewhere(blocks[i + 1], ctx, path, count + 1);
+      auto b = read_block(blocks[i], ctx, path, count++);
       if (!b) return b.take_error();
       region.add_block(std::move(*b));
+      if (!next.valid()) continue;
+      auto [second, lists_read] = next.get();
+      ++read_ahead_count;
+      ++i;
+      ++count;
+      ctx.deferred_read += lists_read;
+      if (!second) return second.take_error();
+      region.add_block(std::move(*second));
     }
   }
   auto edges = j.find("edges");

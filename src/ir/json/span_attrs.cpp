@@ -1,6 +1,7 @@
 // Scanning objects of the simple JSON subset into byte ranges, and SpanAttrs (span_attrs.h).
 #include "ir/json/span_attrs.h"
 
+#include <array>
 #include <cstring>
 
 namespace dace::ir::json::detail {
@@ -20,17 +21,24 @@ bool at_token_end(std::string_view text, size_t pos) {
   return c == ',' || c == ']' || c == '}' || c == ':' || is_ws(c);
 }
 
+// Bytes of a string of the subset: 0 for a byte it may hold, 1 for the closing quote, 2 for a
+// byte outside it (control characters, backslash, non-ASCII).
+constexpr auto kStringByte = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) t[static_cast<size_t>(c)] = c < 0x20 || c >= 0x80 || c == '\\' ? 2 : 0;
+  t['"'] = 1;
+  return t;
+}();
+
 // `pos` at the opening quote; past the closing one.
 bool skip_string(std::string_view text, size_t& pos) {
-  for (size_t q = pos + 1; q < text.size(); ++q) {
-    const unsigned char c = static_cast<unsigned char>(text[q]);
-    if (c == '"') {
-      pos = q + 1;
-      return true;
-    }
-    if (c < 0x20 || c >= 0x80 || c == '\\') return false;
-  }
-  return false;
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  size_t q = pos + 1;
+  while (q < n && kStringByte[bytes[q]] == 0) ++q;
+  if (q >= n || kStringByte[bytes[q]] != 1) return false;
+  pos = q + 1;
+  return true;
 }
 
 bool skip_integer(std::string_view text, size_t& pos) {
@@ -118,9 +126,12 @@ bool for_each_item(std::string_view value, Item&& item) {
   });
 }
 
-// Keys are short: the size and first byte settle most comparisons without a memcmp call.
+// Keys are short: a loop settles a comparison sooner than a memcmp call.
 bool same_key(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 }  // namespace
@@ -468,26 +479,22 @@ Status SpanAttrs::string_list(std::string_view key, std::vector<std::string>& ou
   return {};
 }
 
-Status SpanAttrs::schedule(std::string_view key, ScheduleType& out) {
+template <class E, class Parse>
+Status SpanAttrs::enumerator(std::string_view key, E& out, Parse parse) {
   const std::string_view v = take(key);
   if (v.empty() || span_is_null(v)) return {};
   std::string_view s;
   if (!span_string(v, s)) return refused();
-  auto e = parse_schedule(s);
+  auto e = parse(s);
   if (!e) return refused();
   out = *e;
   return {};
 }
 
+Status SpanAttrs::schedule(std::string_view key, ScheduleType& out) { return enumerator(key, out, parse_schedule); }
+
 Status SpanAttrs::omp_schedule(std::string_view key, OmpSchedule& out) {
-  const std::string_view v = take(key);
-  if (v.empty() || span_is_null(v)) return {};
-  std::string_view s;
-  if (!span_string(v, s)) return refused();
-  auto e = parse_omp_schedule(s);
-  if (!e) return refused();
-  out = *e;
-  return {};
+  return enumerator(key, out, parse_omp_schedule);
 }
 
 Status SpanAttrs::collect_extras(ExtraProperties& out) const {

@@ -100,6 +100,9 @@ class SpanAttrs {
   std::string_view take(std::string_view key);
   // The value as a DOM (values of the subset parse; anything else is refused).
   static Result<Json> dom(std::string_view value);
+  // A string naming one of an enumeration's values, as Attrs' enumeration readers read it.
+  template <class E, class Parse>
+  Status enumerator(std::string_view key, E& out, Parse parse);
 
   const SpanObject* obj_;
   const ElementScan& scan_;
