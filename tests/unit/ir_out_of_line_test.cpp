@@ -1,8 +1,10 @@
-// OutOfLine<T> and ExtraProperties: members stored behind one pointer, allocated only when
-// they hold something other than the default (docs/sdfg-json.md "Memory of the IR").
+// OutOfLine<T> and ExtraProperties: members stored behind one pointer,
+// allocated only when they hold something other than the default (docs/sdfg-json.md "Memory
+// of the IR"). SparseMap and EdgeList have tests of their own.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/json/sdfg_json.h"
@@ -17,6 +19,9 @@ TEST(IrOutOfLine, IsOnePointerWide) {
   EXPECT_EQ(sizeof(OutOfLine<DebugInfo>), sizeof(void*));
   EXPECT_EQ(sizeof(OutOfLine<std::string>), sizeof(void*));
   EXPECT_EQ(sizeof(ExtraProperties), sizeof(void*));
+  EXPECT_EQ(sizeof(Connectors), sizeof(void*));
+  // An adjacency list: two ids inline in 16 bytes (a std::vector was 24 plus a heap block).
+  EXPECT_EQ(sizeof(EdgeList), 16u);
 }
 
 TEST(IrOutOfLine, ReadsTheDefaultUntilSetAndCopiesDeeply) {
