@@ -275,7 +275,8 @@ struct MemletChecker {
     }
     if (!m.wcr.empty()) {
       std::string why;
-      if (!valid_wcr(m.wcr, why)) ctx.error(path, "invalid write-conflict resolution " + ir::quoted(m.wcr) + ": " + why);
+      if (!valid_wcr(m.wcr.get(), why))
+        ctx.error(path, "invalid write-conflict resolution " + ir::quoted(m.wcr.get()) + ": " + why);
     }
     if (m.subset.rank() != d->rank())
       ctx.error(path, "memlet subset has " + std::to_string(m.subset.rank()) + " dimensions but data " +

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "ir/enums.h"
-#include "ir/extra_properties.h"
+#include "ir/sparse_map.h"
 #include "ir/out_of_line.h"
 
 namespace dace::ir {

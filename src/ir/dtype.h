@@ -17,7 +17,7 @@ using tasklet::ScalarType;
 struct DType {
   ScalarType scalar = ScalarType::Unknown;  // Unknown with no raw/opaque = "to be inferred" (JSON null)
   int pointer_depth = 0;
-  // Both rare, so out of line: a connector's type is 16 bytes instead of 72.
+  // Both rare, so out of line: a connector's type is 24 bytes instead of 72.
   OutOfLine<std::string> opaque;    // dace.opaque("T"): C type name
   OutOfLine<std::string> raw_json;  // unmodeled typeclass (e.g. vector, struct), verbatim compact JSON
 

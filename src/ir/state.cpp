@@ -42,19 +42,6 @@ int State::add_edge(DataflowEdge edge) {
   return id;
 }
 
-namespace {
-
-void insert_sorted(std::vector<int>& list, int id) {
-  list.insert(std::lower_bound(list.begin(), list.end(), id), id);
-}
-
-void erase_sorted(std::vector<int>& list, int id) {
-  auto it = std::lower_bound(list.begin(), list.end(), id);
-  if (it != list.end() && *it == id) list.erase(it);
-}
-
-}  // namespace
-
 void State::link(int id) {
   const DataflowEdge& e = *edges_[id];
   auto grow = [&](int n) {
@@ -67,18 +54,18 @@ void State::link(int id) {
   };
   if (e.src >= 0) {
     grow(e.src);
-    insert_sorted(out_adj_[e.src], id);
+    out_adj_[e.src].insert_sorted(id);
   }
   if (e.dst >= 0) {
     grow(e.dst);
-    insert_sorted(in_adj_[e.dst], id);
+    in_adj_[e.dst].insert_sorted(id);
   }
 }
 
 void State::unlink(int id) {
   const DataflowEdge& e = *edges_[id];
-  if (e.src >= 0 && e.src < static_cast<int>(out_adj_.size())) erase_sorted(out_adj_[e.src], id);
-  if (e.dst >= 0 && e.dst < static_cast<int>(in_adj_.size())) erase_sorted(in_adj_[e.dst], id);
+  if (e.src >= 0 && e.src < static_cast<int>(out_adj_.size())) out_adj_[e.src].erase_sorted(id);
+  if (e.dst >= 0 && e.dst < static_cast<int>(in_adj_.size())) in_adj_[e.dst].erase_sorted(id);
 }
 
 void State::set_edge_ends(int id, int src, int dst) {
@@ -107,7 +94,7 @@ void State::remove_node(int id) {
   if (!node(id)) return;
   std::vector<int> touching;
   if (id < static_cast<int>(in_adj_.size())) {
-    touching = in_adj_[id];
+    touching = in_adj_[id].to_vector();
     touching.insert(touching.end(), out_adj_[id].begin(), out_adj_[id].end());
   }
   for (int e : touching) remove_edge(e);
@@ -119,7 +106,7 @@ std::unique_ptr<Node> State::release_node(int id) {
   if (!node(id)) return nullptr;
   std::vector<int> touching;
   if (id < static_cast<int>(in_adj_.size())) {
-    touching = in_adj_[id];
+    touching = in_adj_[id].to_vector();
     touching.insert(touching.end(), out_adj_[id].begin(), out_adj_[id].end());
   }
   for (int e : touching) remove_edge(e);
@@ -150,12 +137,12 @@ std::vector<int> State::edge_ids() const {
 
 std::vector<int> State::in_edges(int n) const {
   if (n < 0 || n >= static_cast<int>(in_adj_.size())) return {};
-  return in_adj_[n];
+  return in_adj_[n].to_vector();
 }
 
 std::vector<int> State::out_edges(int n) const {
   if (n < 0 || n >= static_cast<int>(out_adj_.size())) return {};
-  return out_adj_[n];
+  return out_adj_[n].to_vector();
 }
 
 void State::touch() {
@@ -206,9 +193,9 @@ void State::compute_scopes(ScopeCache& out) const {
   // crossing its matching exit. Done in one pass over a topological order, O(N + E) (a state
   // with cycles is rejected by validation before anything relies on this). The adjacency
   // lists are read in place: in_edges/out_edges would copy one per node.
-  static const std::vector<int> kNone;
-  auto ins = [&](int u) -> const std::vector<int>& { return u < static_cast<int>(in_adj_.size()) ? in_adj_[u] : kNone; };
-  auto outs = [&](int u) -> const std::vector<int>& { return u < static_cast<int>(out_adj_.size()) ? out_adj_[u] : kNone; };
+  static const EdgeList kNone;
+  auto ins = [&](int u) -> const EdgeList& { return u < static_cast<int>(in_adj_.size()) ? in_adj_[u] : kNone; };
+  auto outs = [&](int u) -> const EdgeList& { return u < static_cast<int>(out_adj_.size()) ? out_adj_[u] : kNone; };
   std::vector<int>& parent = out.parent;
   parent.assign(static_cast<size_t>(n), -1);
   std::vector<int> indeg(n, 0);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/control_flow.h"
+#include "ir/edge_list.h"
 #include "ir/memlet.h"
 #include "ir/nodes.h"
 
@@ -96,7 +97,7 @@ class State : public ControlFlowBlock {
   std::vector<std::optional<DataflowEdge>> edges_;
   // Indexed by node id (grown to the largest endpoint seen: an edge may name a node that does
   // not exist, which validation reports); each list ascending.
-  std::vector<std::vector<int>> in_adj_, out_adj_;
+  std::vector<EdgeList> in_adj_, out_adj_;
 };
 
 }  // namespace dace::ir

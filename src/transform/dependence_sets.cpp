@@ -49,7 +49,7 @@ DependenceSets DependenceSets::compute(const ir::State& s, const ScopeTree& scop
       for (int e : write ? ins : outs) {
         const ir::Memlet& m = s.edge(e)->memlet;
         if (m.is_empty()) continue;
-        a.memlets.push_back({subset_at(m, a.data), write, write ? m.wcr : std::string()});
+        a.memlets.push_back({subset_at(m, a.data), write, write ? m.wcr.get() : std::string()});
       }
     out.access_nodes.push_back(std::move(a));
   }

@@ -1,8 +1,11 @@
-// OutOfLine<T> and ExtraProperties: members stored behind one pointer, allocated only when
-// they hold something other than the default (docs/sdfg-json.md "Memory of the IR").
+// OutOfLine<T>, OptionalOutOfLine<T> and ExtraProperties: members stored behind one pointer,
+// allocated only when they hold something other than the default (docs/sdfg-json.md "Memory
+// of the IR"). SparseMap and EdgeList have tests of their own.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/json/sdfg_json.h"
@@ -17,6 +20,55 @@ TEST(IrOutOfLine, IsOnePointerWide) {
   EXPECT_EQ(sizeof(OutOfLine<DebugInfo>), sizeof(void*));
   EXPECT_EQ(sizeof(OutOfLine<std::string>), sizeof(void*));
   EXPECT_EQ(sizeof(ExtraProperties), sizeof(void*));
+  EXPECT_EQ(sizeof(Connectors), sizeof(void*));
+  EXPECT_EQ(sizeof(OptionalOutOfLine<sym::Subset>), sizeof(void*));
+  // An adjacency list: two ids inline in 16 bytes (a std::vector was 24 plus a heap block).
+  EXPECT_EQ(sizeof(EdgeList), 16u);
+}
+
+TEST(IrOptionalOutOfLine, BehavesAsAnOptionalAndCopiesDeeply) {
+  OptionalOutOfLine<std::string> v;
+  EXPECT_FALSE(v.has_value());
+  EXPECT_FALSE(static_cast<bool>(v));
+  EXPECT_EQ(static_cast<std::optional<std::string>>(v), std::nullopt);
+  v = std::string();  // present though empty: unlike OutOfLine, no value counts as absent
+  EXPECT_TRUE(v.has_value());
+  v = "0:N";
+  EXPECT_EQ(*v, "0:N");
+  EXPECT_EQ(v->size(), 3u);
+  OptionalOutOfLine<std::string> copy = v;
+  copy->append(", 1");
+  EXPECT_EQ(*v, "0:N");
+  EXPECT_EQ(*copy, "0:N, 1");
+  EXPECT_FALSE(copy == v);
+  EXPECT_EQ(static_cast<std::optional<std::string>>(copy), std::optional<std::string>("0:N, 1"));
+  copy = std::nullopt;
+  EXPECT_FALSE(copy.has_value());
+  EXPECT_FALSE(copy == v);
+  v.reset();
+  EXPECT_TRUE(copy == v);  // both absent
+  OptionalOutOfLine<std::string> moved = std::move(copy);
+  EXPECT_FALSE(moved.has_value());
+}
+
+// A memlet's write-conflict resolution and other_subset are out of line: set, they are read
+// and written as before; unset (the usual memlet), they are absent from the file.
+TEST(IrOutOfLine, MemletWcrAndOtherSubsetKeepTheirValues) {
+  Memlet m;
+  EXPECT_TRUE(m.wcr.empty());
+  EXPECT_FALSE(m.other_subset.has_value());
+  m.wcr = "lambda a, b: a + b";
+  auto other = sym::parse_subset("1:N");
+  ASSERT_TRUE(other.ok());
+  m.other_subset = *other;
+  Memlet copy = m;
+  m.wcr = "";
+  m.other_subset.reset();
+  EXPECT_EQ(copy.wcr.get(), "lambda a, b: a + b");
+  ASSERT_TRUE(copy.other_subset.has_value());
+  EXPECT_EQ(sym::to_string(*copy.other_subset), "1:N");
+  EXPECT_TRUE(m.wcr.empty());
+  EXPECT_FALSE(m.other_subset.has_value());
 }
 
 TEST(IrOutOfLine, ReadsTheDefaultUntilSetAndCopiesDeeply) {

@@ -94,7 +94,9 @@ Status read_memlet_attributes(A& a, Memlet& m, const ReadContext& ctx) {
   DACE_TRY(a.subset("other_subset", other, &has_other));
   if (has_other) m.other_subset = std::move(other);
   DACE_TRY(a.str("data", m.data));
-  DACE_TRY(a.str("wcr", m.wcr));
+  std::string wcr;
+  DACE_TRY(a.str("wcr", wcr));
+  m.wcr = std::move(wcr);
   DACE_TRY(read_debuginfo(a, m.debuginfo, ctx));
   DACE_TRY(a.boolean("wcr_nonatomic", m.wcr_nonatomic));
   DACE_TRY(a.boolean("allow_oob", m.allow_oob));

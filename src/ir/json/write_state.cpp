@@ -182,7 +182,7 @@ Json memlet_json(const State& st, const SDFG& sdfg, int edge_id, const WriteCont
   if (has_subset) a["subset"] = range_json(subset);
   if (m.other_subset) a["other_subset"] = range_json(*m.other_subset);
   if (!m.data.empty()) a["data"] = m.data;
-  if (!m.wcr.empty()) a["wcr"] = m.wcr;
+  if (!m.wcr.empty()) a["wcr"] = m.wcr.get();
   put_debuginfo(a, m.debuginfo);
   if (m.wcr_nonatomic) a["wcr_nonatomic"] = true;
   if (m.allow_oob) a["allow_oob"] = true;
