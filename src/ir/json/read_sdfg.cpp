@@ -215,7 +215,7 @@ Result<std::unique_ptr<ControlFlowBlock>> read_block(const Json& j, ReadContext&
 // ---- reading large states two at a time ----
 
 // States whose node and edge lists hold at least this much text are read on two threads, a
-// pair at a time. Smaller ones (every SDFG DaCe writes for a real program) never start a thread.
+// pair at a time. Smaller ones (all but one state of the corpus) never start a thread.
 constexpr size_t kReadAheadBytes = size_t{256} << 10;
 
 thread_local uint64_t read_ahead_count = 0;
