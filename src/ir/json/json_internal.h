@@ -170,8 +170,6 @@ bool is_unmodeled_default(std::string_view key, const Json& value);
 // nlohmann. False on anything unexpected (malformed text, a byte-order mark): the caller then
 // parses the old way, whose error messages are the documented ones.
 bool parse_skeleton(std::string_view text, ReadContext& ctx, Json& out);
-// check_json_depth, handing the text it has passed to `release`.
-Status check_json_depth_releasing(std::string_view text, int limit, TextRelease& release);
 // Reads the element at text[pos] straight into the IR when it can (true: `pos` past it), or
 // declines without any effect (false).
 using FastElementFn = std::function<bool(std::string_view text, size_t& pos)>;

@@ -30,12 +30,6 @@ void line_column(std::string_view text, size_t byte, int& line, int& column) {
 }  // namespace
 
 Status check_json_depth(std::string_view text, int limit) {
-  TextRelease none;
-  return detail::check_json_depth_releasing(text, limit, none);
-}
-
-Status detail::check_json_depth_releasing(std::string_view text, int limit, TextRelease& release) {
-  release.start(0);
   int depth = 0;
   int line = 1;
   size_t line_start = 0;
@@ -64,7 +58,6 @@ Status detail::check_json_depth_releasing(std::string_view text, int limit, Text
                                 std::to_string(i) + ")",
                             line, column);
         }
-        release.passed(i);
         break;
       case ']':
       case '}':
@@ -77,7 +70,6 @@ Status detail::check_json_depth_releasing(std::string_view text, int limit, Text
       default: break;
     }
   }
-  release.finish(n);
   return {};
 }
 
