@@ -14,8 +14,8 @@ Times are min/median of K calls after one warm-up call, more for short kernels: 
 times at least --min-ms of calls (default 200 ms), so a µs-scale kernel is not the median of ten
 scheduler hiccups (Numba's JIT and DaCe's compile are not timed; libdace's `--repeat K` also
 excludes its first call). With --rounds R every contender is timed R times, alternated (round r
-runs each contender once, in the table's order), and the tables give the median of its R round
-medians: the VM's speed drifts by a third within minutes, which a single sequential pass charges
+runs each contender once, in the table's order in even rounds and the reverse in odd ones), and
+the tables give the median of its R round medians: the VM's speed drifts by a third within minutes, which a single sequential pass charges
 to whichever contender ran in the slow stretch. In-place kernels get fresh
 copies of the inputs before every call, outside the timing. Outputs of the warm-up call are
 compared with the case's expected outputs (rtol/atol of case.json), by the same Python check for
@@ -405,18 +405,20 @@ def bench_kernel(a, kernel, tmp, size, compiled):
                       for f in glob.glob(os.path.join(folder, info["module_name"] + "_numba_*.py")))
     build = os.path.join(tmp, "dace-" + kernel)
     os.makedirs(build, exist_ok=True)
-    # --rounds: every contender once per round, in the same order, so a drift of the machine's
-    # speed over the minutes a kernel takes reaches all contenders alike instead of whichever ran
-    # in the slow stretch (on the shared VM one dgemm moved from 38 to 50 ms within a minute).
+    # --rounds: every contender once per round, so a drift of the machine's speed over the
+    # minutes a kernel takes reaches all contenders alike instead of whichever ran in the slow
+    # stretch (on the shared VM one dgemm moved from 38 to 50 ms within a minute). Odd rounds run
+    # the contenders in the reverse order: a contender's place (after a cache-flushing peer, or
+    # first after a pause) then favours none over the rounds.
+    contenders = [("libdace_a", lambda: libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), cdir)),
+                  ("libdace_b", lambda: optimize_error or libdace(a, opt, cdir)),
+                  ("numpy", lambda: peer(a, kernel, "numpy", "numpy", tmp, cdir))]
+    contenders += [("numba:" + v, lambda v=v: peer(a, kernel, "numba", v, tmp, cdir)) for v in variants]
+    contenders.append(("dace", lambda: peer(a, kernel, "dace", None, build, cdir)))
     rounds = []
-    for _ in range(max(1, getattr(a, "rounds", 1))):
-        one = {"libdace_a": libdace(a, os.path.join(a.corpus, kernel, kernel + ".opt.sdfg"), cdir),
-               "libdace_b": optimize_error or libdace(a, opt, cdir),
-               "numpy": peer(a, kernel, "numpy", "numpy", tmp, cdir)}
-        for v in variants:
-            one["numba:" + v] = peer(a, kernel, "numba", v, tmp, cdir)
-        one["dace"] = peer(a, kernel, "dace", None, build, cdir)
-        rounds.append(one)
+    for r in range(max(1, getattr(a, "rounds", 1))):
+        order = contenders if r % 2 == 0 else contenders[::-1]
+        rounds.append({key: run() for key, run in order})
     merged = {key: merge_rounds([r[key] for r in rounds]) for key in rounds[0]}
     row["libdace_a"], row["libdace_b"] = merged["libdace_a"], merged["libdace_b"]
     row["numpy"], row["dace"] = merged["numpy"], merged["dace"]
@@ -545,7 +547,8 @@ def render(rows, a):
     rounds = max(1, getattr(a, "rounds", 1))
     if rounds > 1:
         out.append("Every time in the tables above is the median of %d rounds' medians (first calls: the first "
-                   "round's): every contender ran once per round, in the same order, rounds one after the other."
+                   "round's): every contender ran once per round, in the table's order in even rounds and the reverse "
+                   "in odd ones, rounds one after the other."
                    % rounds)
     out.append("Median ms of at least %d calls (and of at least %g ms of calls) after a warm-up call, %d thread(s) (OMP_NUM_THREADS, NUMBA_NUM_THREADS, "
                "OPENBLAS_NUM_THREADS and `dace run --threads` set to it); ratios are peer / libdace (> 1: libdace "

@@ -120,16 +120,31 @@ std::string library_package(const std::string& classpath) {
   return end == std::string::npos ? "" : classpath.substr(0, end);
 }
 
+// True when a plugin here declares classes of DaCe library `package`: a loaded one registered
+// an implementation of one, or a discovered one's manifest names one or a prefix inside it.
+bool package_declared(const LowerOptions& options, const std::string& package) {
+  const std::string inside = package + ".";
+  auto in_package = [&](const std::string& classpath) { return classpath.rfind(inside, 0) == 0; };
+  if (options.registry)
+    for (const std::string& cls : options.registry->expansion_classes())
+      if (in_package(cls)) return true;
+  for (const std::string& declared : options.declared_library_classes)
+    if (declared == package || in_package(declared)) return true;
+  return false;
+}
+
 // What a class outside the table needs. The core knows no target: the plugins that lower a
-// library's classes say so by registering them (or by the library prefixes of their manifests,
-// which load them on demand), so a class that reaches this point is one no plugin found here
-// claims. Its library package tells which backend it belongs to.
-std::string missing_backend(const std::string& classpath) {
+// library's classes say so by registering them (or by their manifests, which load them on
+// demand), so a class that reaches this point is one no plugin found here lowers. A class of
+// a library some plugin here declares needs a backend plugin (named by its library package);
+// any other (DaCe's stencil or FFT libraries, say) is one libdace has no lowering for.
+std::string missing_backend(const LowerOptions& options, const std::string& classpath) {
   const std::string package = library_package(classpath);
   if (package == "dace.libraries.lapack" || package == "dace.libraries.linalg")
     return "libdace lowers Solve, Inv, Cholesky, Getrf, Getri, Getrs, Potrf and Potrs of DaCe's LAPACK / "
            "linear-algebra libraries through a plugin's vendor implementation, and none lowers this class here";
-  if (package.empty() || package == "dace.libraries.blas" || package == "dace.libraries.standard")
+  if (package.empty() || package == "dace.libraries.blas" || package == "dace.libraries.standard" ||
+      !package_declared(options, package))
     return "libdace has no lowering for this class";
   return "it needs a backend plugin for DaCe's library \"" + package +
          "\", and no plugin that is loaded or found here lowers its nodes";
@@ -170,7 +185,7 @@ Status emit_library_node(StateEmitter& se, int node) {
   // A plugin that registered the class but cannot run it here (its vendor library missing)
   // is named as such: "the plugin is not available" would send the user after the wrong thing.
   std::string why = plugin_lowering_unavailable(se.f->mc.options, n);
-  if (why.empty()) why = missing_backend(n.classpath);
+  if (why.empty()) why = missing_backend(se.f->mc.options, n.classpath);
   return make_error(Code::Unsupported, se.where(node) + ": library node " + n.classpath + " cannot be compiled: " + why);
 }
 

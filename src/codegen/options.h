@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace dace::plugin {
 class Registry;
@@ -17,6 +18,11 @@ struct LowerOptions {
   // (OpenBLAS for MatMul/Gemm/Gemv/Dot). Not owned; must outlive lower(). Null: the
   // defaults above and plain loop nests for every library node.
   const plugin::Registry* registry = nullptr;
+  // Library class paths and class-path prefixes that the manifests of the plugins found here
+  // declare, loaded or not (plugin::DeferredPlugins::declared_library_classes). Only the
+  // message refusing a class no plugin lowers reads them: a class of a library that a plugin
+  // declares needs that plugin; any other, libdace has no lowering for. No effect on code.
+  std::vector<std::string> declared_library_classes;
   // false: library nodes always become loop nests, even when a vendor library is offered.
   bool use_vendor_libraries = true;
   // Threads of a CPU_Multicore map whose omp_num_threads is 0 (baked into the program's

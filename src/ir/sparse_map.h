@@ -1,9 +1,13 @@
 // A small map that most elements leave empty, stored behind one pointer.
 #pragma once
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,43 +15,54 @@
 namespace dace::ir {
 
 // The part of std::map's interface that the IR uses, in ascending key order (deterministic
-// output, the order std::map gave), with its entries in one sorted vector allocated at the
+// output, the order std::map gave), with its entries in one sorted array allocated at the
 // first key. Nodes and memlets carry maps that are empty in almost every element (unmodeled
 // properties; an access node's connectors) or hold one or two entries (a tasklet's
 // connectors): an empty std::map inline took 48 bytes of each element, and every entry a
-// 32-byte tree node of its own (docs/sdfg-json.md "Memory of the IR").
+// 32-byte tree node of its own (docs/sdfg-json.md "Memory of the IR"). The entries share one
+// heap block with their count and capacity.
 //
 // Unlike std::map's, iterators and references to entries are invalidated by an insertion or
 // removal in the same map (as a std::vector's are); erase(iterator) returns the next one.
+// Iterators are pointers; a map without entries has no block and null iterators.
 template <class Key, class Value>
 class SparseMap {
  public:
   using key_type = Key;
   using mapped_type = Value;
   using value_type = std::pair<Key, Value>;
-  using Entries = std::vector<value_type>;
-  using iterator = typename Entries::iterator;
-  using const_iterator = typename Entries::const_iterator;
+  using iterator = value_type*;
+  using const_iterator = const value_type*;
 
   SparseMap() = default;
   SparseMap(std::initializer_list<value_type> init) {
     for (const value_type& v : init) insert(v);
   }
-  SparseMap(const SparseMap& other) : entries_(other.empty() ? nullptr : std::make_unique<Entries>(*other.entries_)) {}
-  SparseMap(SparseMap&&) noexcept = default;
+  SparseMap(const SparseMap& other) { copy_from(other); }
+  SparseMap(SparseMap&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
   SparseMap& operator=(const SparseMap& other) {
-    if (this != &other) entries_ = other.empty() ? nullptr : std::make_unique<Entries>(*other.entries_);
+    if (this != &other) {
+      SparseMap copy(other);
+      std::swap(block_, copy.block_);
+    }
     return *this;
   }
-  SparseMap& operator=(SparseMap&&) noexcept = default;
+  SparseMap& operator=(SparseMap&& other) noexcept {
+    if (this != &other) {
+      clear();
+      block_ = std::exchange(other.block_, nullptr);
+    }
+    return *this;
+  }
+  ~SparseMap() { clear(); }
 
-  bool empty() const { return !entries_ || entries_->empty(); }
-  size_t size() const { return entries_ ? entries_->size() : 0; }
-  // Without entries, every iterator is the end of one shared empty vector, which nothing writes.
-  iterator begin() { return all().begin(); }
-  iterator end() { return all().end(); }
-  const_iterator begin() const { return all().cbegin(); }
-  const_iterator end() const { return all().cend(); }
+  bool empty() const { return size() == 0; }
+  size_t size() const { return block_ ? block_->size : 0; }
+  // Without entries there is no block, and every iterator is null.
+  iterator begin() { return entries(); }
+  iterator end() { return entries() + size(); }
+  const_iterator begin() const { return entries(); }
+  const_iterator end() const { return entries() + size(); }
 
   iterator find(const Key& key) {
     iterator at = lower_bound(key);
@@ -80,9 +95,7 @@ class SparseMap {
   std::pair<iterator, bool> insert(value_type value) {
     iterator at = lower_bound(value.first);
     if (at != end() && at->first == value.first) return {at, false};
-    const auto index = at - begin();  // before entries() may allocate the vector
-    Entries& e = entries();
-    return {e.insert(e.begin() + index, std::move(value)), true};
+    return {insert_at(static_cast<size_t>(at - begin()), std::move(value)), true};
   }
   template <class V>
   std::pair<iterator, bool> insert_or_assign(const Key& key, V&& value) {
@@ -96,21 +109,88 @@ class SparseMap {
     erase(at);
     return 1;
   }
-  iterator erase(iterator it) { return entries_->erase(it); }
-  void clear() { entries_.reset(); }
+  iterator erase(iterator it) {
+    iterator last = end() - 1;
+    std::move(it + 1, end(), it);
+    last->~value_type();
+    --block_->size;
+    return it;
+  }
+  void clear() {
+    if (!block_) return;
+    std::destroy(begin(), end());
+    ::operator delete(block_);
+    block_ = nullptr;
+  }
 
-  bool operator==(const SparseMap& other) const { return all() == other.all(); }
+  bool operator==(const SparseMap& other) const { return std::equal(begin(), end(), other.begin(), other.end()); }
 
  private:
-  static Entries& none() {
-    static Entries empty;
-    return empty;
+  // One heap block: this header, then `capacity` entries, `size` of them constructed. A
+  // std::vector behind the pointer took a second block for its own 24 bytes.
+  struct Header {
+    uint32_t size;
+    uint32_t capacity;
+  };
+  static constexpr size_t kEntriesOffset =
+      (sizeof(Header) + alignof(value_type) - 1) / alignof(value_type) * alignof(value_type);
+  static_assert(alignof(value_type) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+  // Entries move without throwing, so growing and erasing cannot fail half-way.
+  static_assert(std::is_nothrow_move_constructible_v<value_type> && std::is_nothrow_move_assignable_v<value_type>);
+
+  static Header* allocate(size_t capacity) {
+    auto* h = static_cast<Header*>(::operator new(kEntriesOffset + capacity * sizeof(value_type)));
+    h->size = 0;
+    h->capacity = static_cast<uint32_t>(capacity);
+    return h;
   }
-  Entries& all() { return entries_ ? *entries_ : none(); }
-  const Entries& all() const { return entries_ ? *entries_ : none(); }
-  Entries& entries() {
-    if (!entries_) entries_ = std::make_unique<Entries>();
-    return *entries_;
+  static value_type* entries_of(Header* h) {
+    return reinterpret_cast<value_type*>(reinterpret_cast<char*>(h) + kEntriesOffset);
+  }
+  value_type* entries() const { return block_ ? entries_of(block_) : nullptr; }
+
+  void copy_from(const SparseMap& other) {
+    if (other.empty()) return;
+    Header* h = allocate(other.size());
+    value_type* to = entries_of(h);
+    try {
+      for (const value_type& v : other) {
+        new (to + h->size) value_type(v);
+        ++h->size;
+      }
+    } catch (...) {
+      std::destroy(to, to + h->size);
+      ::operator delete(h);
+      throw;
+    }
+    block_ = h;
+  }
+  // Constructs `value` at `index`, moving the entries after it up by one; grows the block
+  // (twice the capacity) when it is full. Returns the new entry.
+  iterator insert_at(size_t index, value_type&& value) {
+    const size_t n = size();
+    if (!block_ || n == block_->capacity) {
+      Header* h = allocate(n == 0 ? 1 : 2 * n);  // may throw: nothing changed yet
+      value_type* from = entries();
+      value_type* to = entries_of(h);
+      for (size_t i = 0; i < index; ++i) new (to + i) value_type(std::move(from[i]));
+      new (to + index) value_type(std::move(value));
+      for (size_t i = index; i < n; ++i) new (to + i + 1) value_type(std::move(from[i]));
+      h->size = static_cast<uint32_t>(n + 1);
+      clear();
+      block_ = h;
+      return to + index;
+    }
+    value_type* e = entries();
+    if (index == n) {
+      new (e + n) value_type(std::move(value));
+    } else {
+      new (e + n) value_type(std::move(e[n - 1]));
+      std::move_backward(e + index, e + n - 1, e + n);
+      e[index] = std::move(value);
+    }
+    ++block_->size;
+    return e + index;
   }
   iterator lower_bound(const Key& key) {
     return std::lower_bound(begin(), end(), key, [](const value_type& v, const Key& k) { return v.first < k; });
@@ -121,12 +201,10 @@ class SparseMap {
   std::pair<iterator, bool> try_emplace(const Key& key) {
     iterator at = lower_bound(key);
     if (at != end() && at->first == key) return {at, false};
-    const auto index = at - begin();  // before entries() may allocate the vector
-    Entries& e = entries();
-    return {e.emplace(e.begin() + index, key, Value()), true};
+    return {insert_at(static_cast<size_t>(at - begin()), value_type(key, Value())), true};
   }
 
-  std::unique_ptr<Entries> entries_;
+  Header* block_ = nullptr;
 };
 
 // Properties libdace does not model, kept verbatim so that files written by any DaCe version

@@ -21,6 +21,7 @@
 #include "pipeline/optimize_step.h"
 #include "pipeline/plugin_needs.h"
 #include "plugin/build_id.h"
+#include "plugin/deferred.h"
 #include "plugin/registry.h"
 
 namespace dace::pipeline {
@@ -95,6 +96,7 @@ codegen::LowerOptions lower_options(const CompileRequest& request, const Backend
   lo.bounds_check = request.bounds_check;
   lo.default_num_threads = std::max(0, request.num_threads);
   lo.registry = backend.registry.get();
+  if (backend.deferred) lo.declared_library_classes = backend.deferred->declared_library_classes();
   lo.device_code_dir = request.dump_dir;  // PTX of GPU programs lands beside the host IR
   lo.emulate_device = request.emulate_device || emulate_device_from_environment();
   lo.max_concurrent_streams = request.max_concurrent_streams;

@@ -1,6 +1,7 @@
 #include "plugin/deferred.h"
 
 #include <algorithm>
+#include <set>
 
 #include <sys/stat.h>
 
@@ -59,6 +60,16 @@ std::vector<DeferredPlugin> DeferredPlugins::pending() const {
   for (size_t i = 0; i < plugins_.size(); ++i)
     if (!loaded_[i]) out.push_back(plugins_[i]);
   return out;
+}
+
+std::vector<std::string> DeferredPlugins::declared_library_classes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::set<std::string> out;
+  for (const DeferredPlugin& p : plugins_) {
+    out.insert(p.manifest.library_prefixes.begin(), p.manifest.library_prefixes.end());
+    for (const auto& [classpath, implementation] : p.manifest.libraries) out.insert(classpath);
+  }
+  return {out.begin(), out.end()};
 }
 
 bool DeferredPlugins::has_pending() const {

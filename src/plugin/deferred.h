@@ -46,6 +46,11 @@ class DeferredPlugins {
   Status load_needed(Registry& registry, const PluginNeeds& needs,
                      const std::function<Status(const PluginInfo&)>& on_loaded);
 
+  // The library class paths and class-path prefixes that the manifests of every plugin this
+  // object was given declare (`library` and `library-prefix` entries), loaded since or not;
+  // sorted, without duplicates.
+  std::vector<std::string> declared_library_classes() const;
+
   // The plugins not loaded yet, by name.
   std::vector<DeferredPlugin> pending() const;
   bool has_pending() const;

@@ -1,5 +1,5 @@
 // SparseMap, the map of a node's connectors and of every element's unmodeled properties:
-// entries in key order in one sorted vector behind a pointer, none allocated while empty
+// entries in key order in one sorted array behind a pointer, none allocated while empty
 // (docs/sdfg-json.md "Memory of the IR").
 #include <gtest/gtest.h>
 
@@ -90,6 +90,44 @@ TEST(IrSparseMap, LooksUpMissingKeysAndCopiesDeeply) {
   map.erase("a");
   map.erase("b");
   EXPECT_TRUE(map == copy);  // emptied equals cleared
+}
+
+// Strings (entries that own memory) through growth, inserts before present entries (which
+// move every later entry up) and removals from the middle, against a std::map.
+TEST(IrSparseMap, KeepsOwningEntriesThroughGrowthAndShifts) {
+  Strings map;
+  std::map<std::string, std::string> ref;
+  auto same = [&] {
+    std::vector<std::string> want;
+    for (const auto& [key, value] : ref) want.push_back(key + "=" + value);
+    return entries_of_strings(map) == want;
+  };
+  const std::string tail(40, 'x');  // longer than the short-string buffer: on the heap
+  for (char c = 'z'; c >= 'a'; c -= 3) {  // every insert goes before all present keys
+    const std::string key(1, c);
+    map[key] = key + tail;
+    ref[key] = key + tail;
+    ASSERT_TRUE(same()) << "after inserting " << key;
+  }
+  map.emplace("m0", "middle");
+  ref.emplace("m0", "middle");
+  EXPECT_EQ(map.erase("n"), 1u);
+  ref.erase("n");
+  EXPECT_EQ(map.erase("b"), 1u);
+  ref.erase("b");
+  ASSERT_TRUE(same());
+  Strings moved = std::move(map);
+  EXPECT_TRUE(map.empty());  // NOLINT(bugprone-use-after-move): a moved-from map is empty
+  EXPECT_TRUE(map.begin() == map.end());
+  map = moved;
+  EXPECT_TRUE(map == moved);
+  const Strings& alias = map;
+  map = alias;  // self-assignment keeps the entries
+  ASSERT_TRUE(same());
+  // Hand-derived: z, w, t, q, n, k, h, e, b (every third letter down from z) and m0, less n, b.
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : moved) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"e", "h", "k", "m0", "q", "t", "w", "z"}));
 }
 
 TEST(IrConnectors, BehaveAsAMapAndCopyDeeply) {

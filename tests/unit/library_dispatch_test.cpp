@@ -7,12 +7,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "codegen_test_builder.h"
 #include "codegen_test_support.h"
 #include "ir/json/sdfg_json.h"
+#include "plugin/manifest.h"
 #include "plugin/registry.h"
 
 #ifndef LIBDACE_SOURCE_DIR
@@ -75,6 +78,22 @@ TEST(LibraryDispatch, EveryDaceClassIsLoweredOrRefused) {
   EXPECT_EQ(refused + kLowered.size(), classes.size()) << "a lowered class is missing from DaCe's list";
 }
 
+// The library classes the MPI plugin's own manifest declares (plugins/mpi/manifest.in), as
+// discovery finds them beside its shared object; null when the file cannot be read.
+std::optional<LowerOptions> with_mpi_manifest() {
+  std::ifstream in(std::string(LIBDACE_SOURCE_DIR) + "/plugins/mpi/manifest.in");
+  if (!in) return std::nullopt;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<plugin::PluginManifest> m = plugin::parse_manifest(text, "manifest.in");
+  if (!m.ok()) return std::nullopt;
+  LowerOptions options = parallel_test_options();
+  options.declared_library_classes.assign(m->library_prefixes.begin(), m->library_prefixes.end());
+  return options;
+}
+
+const char* const kNeedsPlugin = "it needs a backend plugin for DaCe's library \"";
+const char* const kNoLowering = "libdace has no lowering for this class";
+
 TEST(LibraryDispatch, SameShortNameInAnotherLibraryIsNotReused) {
   for (const char* cls : {"dace.libraries.mpi.nodes.reduce.Reduce", "my.own.Reduce", "Reduce", "MatMul"}) {
     SCOPED_TRACE(cls);
@@ -82,12 +101,54 @@ TEST(LibraryDispatch, SameShortNameInAnotherLibraryIsNotReused) {
     ASSERT_FALSE(p.ok());
     EXPECT_EQ(p.error().code, Code::Unsupported);
   }
-  Result<CompiledProgram> mpi = compile(*one_node("dace.libraries.mpi.nodes.reduce.Reduce"));
+  // The core names no backend: where a plugin found here declares DaCe's MPI library (its
+  // manifest, loaded or not), the class's library package says which one it needs.
+  std::optional<LowerOptions> options = with_mpi_manifest();
+  ASSERT_TRUE(options) << "plugins/mpi/manifest.in missing or unreadable";
+  Result<CompiledProgram> mpi = compile(*one_node("dace.libraries.mpi.nodes.reduce.Reduce"), *options);
   ASSERT_FALSE(mpi.ok());
-  // The core names no backend: the class's library package says which one it needs.
-  EXPECT_NE(mpi.error().message.find("it needs a backend plugin for DaCe's library \"dace.libraries.mpi\""),
-            std::string::npos)
+  EXPECT_NE(mpi.error().message.find(std::string(kNeedsPlugin) + "dace.libraries.mpi\""), std::string::npos)
       << mpi.error().message;
+}
+
+// A library no plugin here declares (DaCe's stencil and FFT libraries; MPI without a plugin
+// that declares it) is one libdace has no lowering for, not one a plugin would lower.
+TEST(LibraryDispatch, LibraryNoPluginDeclaresHasNoLowering) {
+  std::optional<LowerOptions> mpi_declared = with_mpi_manifest();
+  ASSERT_TRUE(mpi_declared) << "plugins/mpi/manifest.in missing or unreadable";
+  for (const char* cls : {"dace.libraries.stencil.stencil.Stencil", "dace.libraries.fft.nodes.fft.FFT",
+                          "dace.libraries.sparse.nodes.csrmm.CSRMM"}) {
+    SCOPED_TRACE(cls);
+    Result<CompiledProgram> p = compile(*one_node(cls), *mpi_declared);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.error().code, Code::Unsupported);
+    EXPECT_NE(p.error().message.find(std::string("library node ") + cls + " cannot be compiled: " + kNoLowering),
+              std::string::npos)
+        << p.error().message;
+    EXPECT_EQ(p.error().message.find("backend plugin"), std::string::npos) << p.error().message;
+  }
+  Result<CompiledProgram> mpi = compile(*one_node("dace.libraries.mpi.nodes.send.Send"));
+  ASSERT_FALSE(mpi.ok());
+  EXPECT_NE(mpi.error().message.find(kNoLowering), std::string::npos) << mpi.error().message;
+}
+
+// Some implementation of another class of the library is registered (a plugin loaded without
+// a manifest): the library is declared, so a class of it no plugin lowers needs a plugin.
+struct NeverCalledExpansion : plugin::LibraryExpansion {
+  Status expand(transform::ExpansionContext&) const override { return Status::success(); }
+};
+
+TEST(LibraryDispatch, LibraryARegisteredPluginImplementsNeedsAPlugin) {
+  plugin::Registry registry("fft_demo");
+  ASSERT_TRUE(registry.add_expansion("dace.libraries.fft.nodes.fft.FFT", "Demo",
+                                     std::make_shared<NeverCalledExpansion>()).ok());
+  LowerOptions options = parallel_test_options();
+  options.registry = &registry;
+  Result<CompiledProgram> p = compile(*one_node("dace.libraries.fft.nodes.fft.IFFT"), options);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, Code::Unsupported);
+  EXPECT_NE(p.error().message.find(std::string(kNeedsPlugin) + "dace.libraries.fft\""), std::string::npos)
+      << p.error().message;
 }
 
 // A plugin implementation that lowers a node itself and calls a vendor library (the MPI
@@ -131,12 +192,14 @@ TEST(LibraryDispatch, MpiCorpusProgramIsRefusedNamingMpi) {
     SCOPED_TRACE(path);
     auto g = ir::json::read_sdfg_file(path);
     ASSERT_TRUE(g.ok()) << g.error().message;
-    Result<CompiledProgram> p = compile(**g);
+    // The MPI plugin found (its manifest) but not lowering these nodes here.
+    std::optional<LowerOptions> options = with_mpi_manifest();
+    ASSERT_TRUE(options) << "plugins/mpi/manifest.in missing or unreadable";
+    Result<CompiledProgram> p = compile(**g, *options);
     ASSERT_FALSE(p.ok()) << "an MPI program compiled without the MPI backend";
     EXPECT_EQ(p.error().code, Code::Unsupported) << p.error().message;
     // Named by its library package: the core names no backend plugin.
-    EXPECT_NE(p.error().message.find("needs a backend plugin for DaCe's library \"dace.libraries.mpi\""),
-              std::string::npos)
+    EXPECT_NE(p.error().message.find(std::string(kNeedsPlugin) + "dace.libraries.mpi\""), std::string::npos)
         << p.error().message;
   }
 }

@@ -16,6 +16,7 @@
 #include "capi_program_test_util.h"
 #include "jit/program_key.h"
 #include "jit/session.h"
+#include "pipeline/compile.h"
 #include "plugin/build_id.h"
 #include "plugin/deferred.h"
 #include "plugin/loader.h"
@@ -306,6 +307,27 @@ TEST(PluginLazyCApi, CpuProgramLoadsOnlyTheCpuPlugin) {
     dace_sdfg_release(mpi_sdfg);
   }
   dace_context_release(ctx);
+}
+
+// The library classes every discovered manifest declares, loaded or not, reach the lowering's
+// options (the refusal of a class no plugin lowers reads them: codegen/library_nodes.cpp).
+TEST(PluginLazyDeclarations, ManifestLibraryEntriesReachTheLowerOptions) {
+  const std::string head = "plugin P\nversion 1\nbuild b\n";
+  Result<PluginManifest> a = parse_manifest(head + "library-prefix dace.libraries.mpi.\nlibrary-prefix dace.libraries.pblas.\n", "a");
+  Result<PluginManifest> b = parse_manifest("plugin Q\nversion 1\nbuild b\nlibrary dace.libraries.fft.nodes.fft.FFT Demo\n"
+                                            "library-prefix dace.libraries.mpi.\nschedule S\n", "b");
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto deferred = std::make_shared<DeferredPlugins>();
+  deferred->add({"/nowhere/libdace_plugin_q.so", *b, "missing"});
+  deferred->add({"/nowhere/libdace_plugin_p.so", *a, "missing"});
+  const std::vector<std::string> want = {"dace.libraries.fft.nodes.fft.FFT", "dace.libraries.mpi.",
+                                         "dace.libraries.pblas."};
+  EXPECT_EQ(deferred->declared_library_classes(), want);
+  pipeline::Backend backend;
+  backend.deferred = deferred;
+  EXPECT_EQ(pipeline::lower_options(pipeline::CompileRequest{}, backend).declared_library_classes, want);
+  backend.deferred = nullptr;
+  EXPECT_TRUE(pipeline::lower_options(pipeline::CompileRequest{}, backend).declared_library_classes.empty());
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ir/result.h"
+#include "ir/symbolic/inline_one_list.h"
 
 namespace dace::sym {
 
@@ -137,8 +138,9 @@ struct Range {
   Expr start, end, step, tile;
   bool operator==(const Range&) const = default;
 };
+// One range inline (InlineOneList): the common one-dimensional subset needs no heap block.
 struct Subset {
-  std::vector<Range> dims;
+  InlineOneList<Range> dims;
   bool operator==(const Subset&) const = default;
   size_t rank() const { return dims.size(); }
 };
