@@ -193,7 +193,7 @@ void State::compute_scopes(ScopeCache& out) const {
   // crossing its matching exit. Done in one pass over a topological order, O(N + E) (a state
   // with cycles is rejected by validation before anything relies on this). The adjacency
   // lists are read in place: in_edges/out_edges would copy one per node.
-  static const EdgeList kNone;
+  static const EdgeList kNone{};
   auto ins = [&](int u) -> const EdgeList& { return u < static_cast<int>(in_adj_.size()) ? in_adj_[u] : kNone; };
   auto outs = [&](int u) -> const EdgeList& { return u < static_cast<int>(out_adj_.size()) ? out_adj_[u] : kNone; };
   std::vector<int>& parent = out.parent;
