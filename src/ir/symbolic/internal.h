@@ -1,6 +1,7 @@
 // Helpers shared by the files of the symbolic engine; not part of the API.
 #pragma once
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/symbolic/expr.h"
@@ -9,6 +10,14 @@ namespace dace::sym::detail {
 
 // Interns a node exactly as given (no canonicalization): callers guarantee canonical form.
 Expr make(Op op, std::vector<Expr> args, int64_t value = 0, std::string_view name = {});
+
+// Expansions done so far, by expression. expand() is a pure function of its interned
+// argument, so a caller that expands many overlapping expressions keeps one memo for all of
+// them: the simplifier expands every sum and product it visits and the differences it
+// compares, and without a shared memo a power deep inside, (L - J)**64 say, was multiplied
+// out again at every level above it.
+using ExpandMemo = std::unordered_map<Expr, Expr>;
+Expr expand(Expr e, ExpandMemo& memo);
 
 // Wrapping int64 arithmetic: construction never fails, so folded constants wrap on overflow
 // (evaluate() reports overflow instead).

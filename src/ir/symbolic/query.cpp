@@ -252,10 +252,11 @@ Result<int64_t> evaluate(Expr e, const std::map<std::string, int64_t>& values) {
 }
 
 Expr expand(Expr e) {
-  if (e == nullptr) return e;
-  std::unordered_map<Expr, Expr> memo;
-  return expand_rec(e, memo);
+  detail::ExpandMemo memo;
+  return detail::expand(e, memo);
 }
+
+Expr detail::expand(Expr e, ExpandMemo& memo) { return e == nullptr ? e : expand_rec(e, memo); }
 
 std::optional<Affine> affine(Expr e, const std::set<std::string>& variables) {
   if (e == nullptr) return std::nullopt;

@@ -70,10 +70,13 @@ class Bounder {
     memo_.emplace(e, r);
     return r;
   }
+  // expand(e), remembered for as long as this bounder (one simplification or bound).
+  Expr expanded(Expr e) { return detail::expand(e, expansions_); }
 
  private:
   const Assumptions& as_;
   std::unordered_map<Expr, Iv> memo_;
+  detail::ExpandMemo expansions_;
 
   static Iv mul_iv(Iv a, Iv b) {
     Wide c[4] = {sat_mul(a.lo, b.lo), sat_mul(a.lo, b.hi), sat_mul(a.hi, b.lo), sat_mul(a.hi, b.hi)};
@@ -183,7 +186,7 @@ Bounds to_bounds(Iv iv) {
 // either can be tighter: (N - 2)**2 >= 0 needs the factored form, N*(N - 1) - N**2 the other).
 Iv interval(Expr e, Bounder& b) {
   Iv x = b.get(e);
-  Expr ex = expand(e);
+  Expr ex = b.expanded(e);
   if (ex != e) {
     Iv y = b.get(ex);
     x.lo = std::max(x.lo, y.lo);
@@ -315,8 +318,8 @@ class Prover {
     Iv d = interval(diff, bounder_);
     if (d.lo >= 0) return true;
     if (d.hi < 0) return false;
-    if (dominated_nonnegative(expand(diff), bounder_)) return true;
-    if (dominated_nonnegative(expand(neg(add(diff, integer(1)))), bounder_)) return false;
+    if (dominated_nonnegative(bounder_.expanded(diff), bounder_)) return true;
+    if (dominated_nonnegative(bounder_.expanded(neg(add(diff, integer(1)))), bounder_)) return false;
     if (depth > 8) return std::nullopt;
     auto split = [&](Expr m, bool m_on_left) -> std::optional<bool> {
       // Min(x..) <= b  <=> any x <= b ;  a <= Min(x..) <=> all a <= x
@@ -396,7 +399,7 @@ class Simplifier {
       }
       case Op::Add:
       case Op::Mul: {
-        Expr ex = expand(e);
+        Expr ex = prover_.bounder().expanded(e);
         if (ex != e && tree_size(ex, 256) < tree_size(e, 256)) return ex;
         break;
       }
