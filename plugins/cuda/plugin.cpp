@@ -17,6 +17,7 @@
 #include "lowering/global_storage.h"
 #include "lowering/kernel.h"
 #include "lowering/persistent.h"
+#include "lowering/pinned_storage.h"
 #include "lowering/reduce.h"
 #include "lowering/shared_storage.h"
 #include "lowering/stream_emit.h"
@@ -146,6 +147,9 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_status", address_of(&dace_cuda_status)},
       {"dace_cuda_malloc", address_of(&dace_cuda_malloc)},
       {"dace_cuda_free", address_of(&dace_cuda_free)},
+      {"dace_cuda_malloc_host", address_of(&dace_cuda_malloc_host)},
+      {"dace_cuda_free_host", address_of(&dace_cuda_free_host)},
+      {"dace_cuda_is_page_locked", address_of(&dace_cuda_is_page_locked)},
       {"dace_cuda_argument_in", address_of(&dace_cuda_argument_in)},
       {"dace_cuda_argument_out", address_of(&dace_cuda_argument_out)},
       {"dace_cuda_copy", address_of(&dace_cuda_copy)},
@@ -177,6 +181,9 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_status", address_of(&dace_cuda_emu_status)},
       {"dace_cuda_emu_malloc", address_of(&dace_cuda_emu_malloc)},
       {"dace_cuda_emu_free", address_of(&dace_cuda_emu_free)},
+      {"dace_cuda_emu_malloc_host", address_of(&dace_cuda_emu_malloc_host)},
+      {"dace_cuda_emu_free_host", address_of(&dace_cuda_emu_free_host)},
+      {"dace_cuda_emu_host_allocations", address_of(&dace_cuda_emu_host_allocations)},
       {"dace_cuda_emu_argument_in", address_of(&dace_cuda_emu_argument_in)},
       {"dace_cuda_emu_argument_out", address_of(&dace_cuda_emu_argument_out)},
       {"dace_cuda_emu_arguments_copied", address_of(&dace_cuda_emu_arguments_copied)},
@@ -224,6 +231,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
     if (!registry->add_copy(*host, "GPU_Global", copy).ok() || !registry->add_copy("GPU_Global", *host, copy).ok()) return 1;
   if (!registry->add_copy("GPU_Global", "GPU_Global", copy).ok()) return 1;
   if (!registry->add_storage("GPU_Shared", std::make_shared<dace::cuda::SharedStorage>()).ok()) return 1;
+  if (!registry->add_storage("CPU_Pinned", std::make_shared<dace::cuda::PinnedStorage>()).ok()) return 1;
   if (!registry->add_expansion("dace.libraries.standard.nodes.reduce.Reduce", "CUDA (device)",
                                std::make_shared<DeviceReduce>()).ok())
     return 1;

@@ -123,22 +123,33 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
       // A storage outside the host's is allocated by the plugin that registered it
       // (allocate_container): once for the whole call, or where its scope allocates it
       // (planned like a host transient), as the plugin says.
+      const Usage& u = usage[name];
+      bool depends_on_assigned = false;
+      for (const std::string& s : shape_symbols(d))
+        if (assigned_symbols.count(s)) depends_on_assigned = true;
       std::shared_ptr<const plugin::StorageLowering> owner =
           !is_host_storage(d.storage) && registry ? registry->find_storage(ir::to_string(d.storage)) : nullptr;
       if (!is_host_storage(d.storage) && !owner)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
+      // Pinned host memory is the core's to address and a plugin's to allocate (page-locked
+      // through its driver) when one registers CPU_Pinned, for an array that lives through
+      // the call: one used only inside scopes (thread-private in a parallel map, allocated per
+      // iteration), one kept across calls or sized by symbols set inside the SDFG, and every
+      // one without such a plugin, is ordinary heap memory.
+      if (d.storage == ir::StorageType::CPU_Pinned && registry && top_level && u.top_level_access &&
+          !depends_on_assigned && d.kind == ir::DataKind::Array && d.lifetime != ir::Lifetime::Persistent &&
+          d.lifetime != ir::Lifetime::Global && d.lifetime != ir::Lifetime::External) {
+        owner = registry->find_storage(ir::to_string(d.storage));
+        if (owner) plan.plugin_allocated.insert(name);
+      }
       const bool call_wide = owner && owner->transient_placement() == plugin::StorageLowering::TransientPlacement::Call;
       if (d.dtype.pointer_depth > 0 ||
           (!d.dtype.raw_json.empty() && !ir::struct_layout(d.dtype)))
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": element type " + ir::to_string(d.dtype) +
                                                  " cannot be compiled yet");
-      const Usage& u = usage[name];
       std::optional<int64_t> bytes = constant_bytes(d);
       bool small = bytes && *bytes <= kMaxStackBytes;
-      bool depends_on_assigned = false;
-      for (const std::string& s : shape_symbols(d))
-        if (assigned_symbols.count(s)) depends_on_assigned = true;
       if (call_wide) {
         // One allocation for the whole call, whatever scope uses it (even none: its storage
         // still needs the plugin that owns it).
@@ -273,6 +284,11 @@ llvm::Value* checked_bytes_or_zero(Frame& f, const CheckedSize& size) {
 }
 
 llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero) {
+  return checked_allocate_with(f, size, zero, [&f](llvm::Value* bytes) { return heap_allocate(f, bytes, false); });
+}
+
+llvm::Value* checked_allocate_with(Frame& f, const CheckedSize& size, bool zero,
+                                   const std::function<llvm::Value*(llvm::Value* bytes)>& allocate) {
   llvm::IRBuilder<>& b = f.b;
   llvm::PointerType* ptr_ty = b.getPtrTy();
   llvm::BasicBlock* bad = size.reported_earlier ? nullptr : llvm::BasicBlock::Create(f.mc.ctx, "size.bad", f.fn);
@@ -287,7 +303,7 @@ llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero)
     b.CreateBr(done);
   }
   b.SetInsertPoint(good);
-  llvm::Value* p = heap_allocate(f, size.bytes, false);
+  llvm::Value* p = allocate(size.bytes);
   llvm::BasicBlock* oom = llvm::BasicBlock::Create(f.mc.ctx, "alloc.null", f.fn);
   llvm::BasicBlock* fine = llvm::BasicBlock::Create(f.mc.ctx, "alloc.ok", f.fn);
   b.CreateCondBr(b.CreateIsNull(p), oom, fine);
@@ -517,7 +533,8 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
   const int64_t elem_bytes = std::max(1, ir::element_size(d.dtype));
   std::vector<llvm::Value*> to_free;
   std::optional<int64_t> bytes = constant_bytes(d);
-  const bool plugin_storage = !is_host_storage(d.storage);  // allocated or bound by its plugin below
+  // Allocated or bound by its plugin below.
+  const bool plugin_storage = !is_host_storage(d.storage) || f.sc.plan.plugin_allocated.count(name) > 0;
   // Device code (a plugin's device module: GPU kernels and the functions they call) has no
   // heap, and each thread needs its own instance of a transient allocated there (DaCe's
   // per-thread Register/Scope semantics). So every host-storage transient it allocates is a
@@ -572,6 +589,8 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
       return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": the " + storage_name + " storage allocated nothing");
     // Memory the threads of a scope share (a block's): write-conflict resolution stays atomic.
     f.bind_data(name, DataBinding{ctx.bound, &d, thread_local_storage && !storage->shared_by_threads()});
+    // Host code dereferences host storage itself: the batch leaves when the block is null.
+    if (is_host_storage(d.storage)) f.pending_allocations.push_back(ctx.bound);
     return to_free;
   }
   if (kind == AllocKind::ScopeLocal)

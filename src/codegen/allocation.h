@@ -8,6 +8,7 @@
 // inside map scopes are allocated per scope instance (so per thread in parallel maps);
 // Persistent ones live in the program's state object.
 #pragma once
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -29,6 +30,11 @@ Result<CheckedSize> checked_allocation_size(Frame& f, const std::string& name, c
 // size, or the allocator's null) in the status record. The caller leaves on null
 // (leave_if_any_null), once all blocks of its batch are requested.
 llvm::Value* checked_heap_allocate(Frame& f, const CheckedSize& size, bool zero);
+// The same with `allocate` emitting the request for a byte count (a plugin's host allocator,
+// whose blocks must hold that count rounded up to 64 bytes and may be null): called only for
+// a usable size.
+llvm::Value* checked_allocate_with(Frame& f, const CheckedSize& size, bool zero,
+                                   const std::function<llvm::Value*(llvm::Value* bytes)>& allocate);
 // The byte count of `size` for allocators outside the host heap (device memory): 0 after
 // recording the problem in the status record when the size is unusable.
 llvm::Value* checked_bytes_or_zero(Frame& f, const CheckedSize& size);

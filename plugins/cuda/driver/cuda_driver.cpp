@@ -56,6 +56,8 @@ Loaded load() {
             resolve(get, "cuCtxGetLimit", d.cuCtxGetLimit, l.error) &&
             resolve(get, "cuCtxSetLimit", d.cuCtxSetLimit, l.error) &&
             resolve(get, "cuMemAlloc", d.cuMemAlloc, l.error) && resolve(get, "cuMemFree", d.cuMemFree, l.error) &&
+            resolve(get, "cuMemAllocHost", d.cuMemAllocHost, l.error) &&
+            resolve(get, "cuMemFreeHost", d.cuMemFreeHost, l.error) &&
             resolve(get, "cuPointerGetAttribute", d.cuPointerGetAttribute, l.error) &&
             resolve(get, "cuMemcpyHtoD", d.cuMemcpyHtoD, l.error) && resolve(get, "cuMemcpyDtoH", d.cuMemcpyDtoH, l.error) &&
             resolve(get, "cuMemcpyDtoD", d.cuMemcpyDtoD, l.error) && resolve(get, "cuMemcpy2D", d.cuMemcpy2D, l.error) &&

@@ -67,6 +67,8 @@ struct Driver {
   CUresult (*cuCtxSetLimit)(int, size_t);
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemAllocHost)(void**, size_t);  // page-locked host memory (CPU_Pinned)
+  CUresult (*cuMemFreeHost)(void*);
   CUresult (*cuPointerGetAttribute)(void*, int, CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, size_t);
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);

@@ -17,6 +17,11 @@ const char* dace_cuda_emu_error(void);
 const char* dace_cuda_emu_status(void);
 void* dace_cuda_emu_malloc(int64_t bytes);
 int32_t dace_cuda_emu_free(void* device);
+/* dace_cuda_malloc_host / free_host: ordinary host memory (64-byte aligned); NULL for a negative
+ * size or out of memory. dace_cuda_emu_host_allocations counts the blocks handed out so far. */
+void* dace_cuda_emu_malloc_host(int64_t bytes);
+int32_t dace_cuda_emu_free_host(void* host);
+int64_t dace_cuda_emu_host_allocations(void);
 /* Device memory is what dace_cuda_emu_malloc returned (and not yet freed): an argument
  * inside such a block is used in place, any other is copied (dace_cuda_argument_in/out). */
 void* dace_cuda_emu_argument_in(void* caller, int64_t bytes);
@@ -93,7 +98,7 @@ int64_t dace_cuda_emu_stack_limit(void);
 
 /* Fault injection (tests of the generated code's failure paths): the call `skip` + 1 from now
  * of dace_cuda_emu_`entry` ("malloc", "copy", "copy_2d", "memset", "free", "argument_in",
- * "argument_out", "launch", "synchronize", "gemm", "reserve_stack", "stream_create", "event_create",
+ * "argument_out", "malloc_host", "launch", "synchronize", "gemm", "reserve_stack", "stream_create", "event_create",
  * "event_record", "stream_wait_event", "stream_synchronize") fails as the driver's would: it does
  * nothing, returns its failure value and records "dace_cuda_<entry>: injected failure" as
  * the error, replacing any earlier one. From then on every one of those entries fails (the

@@ -25,6 +25,17 @@ const char* dace_cuda_status(void);
 void* dace_cuda_malloc(int64_t bytes); /* NULL on failure */
 int32_t dace_cuda_free(void* device);
 
+/* CPU_Pinned memory (host memory the device copies from and to without staging): page-locked
+ * through the driver (cuMemAllocHost) where a CUDA device is usable, else ordinary host memory
+ * (64-byte aligned), so that a program whose host code uses CPU_Pinned still runs without a
+ * GPU; neither case records an error. NULL only when the host is out of memory or `bytes` is
+ * negative. dace_cuda_free_host frees either kind (NULL: nothing). */
+void* dace_cuda_malloc_host(int64_t bytes);
+int32_t dace_cuda_free_host(void* host);
+/* 1 when the driver reports `host` as page-locked host memory (CU_MEMORYTYPE_HOST), 0 when it
+ * does not or there is no usable device. */
+int32_t dace_cuda_is_page_locked(const void* host);
+
 /* A GPU_Global array argument on entry: `caller` itself when it is device memory (a device
  * pointer passed through __cuda_array_interface__ or the C API: no copy), else a new device
  * block holding a copy of the `bytes` at `caller` (NULL on failure). */

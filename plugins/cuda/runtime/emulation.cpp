@@ -62,6 +62,7 @@ struct Blocks {
   std::mutex mutex;
   std::map<uintptr_t, int64_t> live;
   int64_t copied_arguments = 0;
+  int64_t host_allocations = 0;  // dace_cuda_emu_malloc_host calls that returned memory
 };
 
 Blocks& blocks() {
@@ -292,6 +293,34 @@ int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes) {
   if (device == caller || !device) return 0;
   if (bytes > 0) std::memcpy(caller, device, static_cast<size_t>(bytes));
   return dace_cuda_emu_free(device);
+}
+
+// CPU_Pinned memory on the emulated device: ordinary host memory (nothing to lock without a
+// driver), counted so that tests can tell it from the core's heap.
+void* dace_cuda_emu_malloc_host(int64_t bytes) {
+  if (injected("malloc_host") || bytes < 0) return nullptr;
+  const int64_t rounded = (std::max<int64_t>(bytes, 1) + 63) / 64 * 64;
+  void* p = std::aligned_alloc(64, static_cast<size_t>(rounded));
+  if (p) {
+    // Like cuMemAllocHost's, the block holds no particular value: code that reads it before
+    // writing (or without its zero-initialization) sees garbage, not a lucky zero.
+    std::memset(p, 0xff, static_cast<size_t>(rounded));  // NaN in floating point, -1 in integers
+    Blocks& b = blocks();
+    std::lock_guard<std::mutex> lock(b.mutex);
+    ++b.host_allocations;
+  }
+  return p;
+}
+
+int32_t dace_cuda_emu_free_host(void* host) {
+  std::free(host);
+  return 0;
+}
+
+int64_t dace_cuda_emu_host_allocations(void) {
+  Blocks& b = blocks();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  return b.host_allocations;
 }
 
 int64_t dace_cuda_emu_arguments_copied(void) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
@@ -42,6 +43,7 @@ struct Runtime {
   std::set<std::string> messages;  // dace_cuda_error_at's texts (stable addresses)
   std::string refusal;  // the last refused request that left the runtime usable (not sticky)
   dace::cuda::StreamBook streams;  // live streams and events, recorded events
+  std::set<void*> page_locked;     // dace_cuda_malloc_host's blocks from cuMemAllocHost
 };
 
 Runtime& rt() {
@@ -57,36 +59,41 @@ int32_t fail(Runtime& r, const std::string& what) {
   return 1;
 }
 
-// The driver with device 0's primary context current on this thread; null after an error.
-const Driver* ready(Runtime& r) {
-  if (!r.error.empty()) return nullptr;
-  std::string why;
+// The driver with device 0's primary context current on this thread, or null with the reason
+// in `why` (nothing recorded: callers decide whether that is an error).
+const Driver* open_device(Runtime& r, std::string& why) {
   const Driver* d = dace::cuda::driver(&why);
-  if (!d) {
-    fail(r, why);
-    return nullptr;
-  }
+  if (!d) return nullptr;
   if (!r.context) {
     int count = 0;
     CUresult e = d->cuDeviceGetCount(&count);
     if (e != dace::cuda::kCudaSuccess || count == 0) {
-      fail(r, "no CUDA device: " + (e ? dace::cuda::describe(*d, e) : std::string("the driver sees none")));
+      why = "no CUDA device: " + (e ? dace::cuda::describe(*d, e) : std::string("the driver sees none"));
       return nullptr;
     }
     dace::cuda::CUdevice dev = 0;
     if ((e = d->cuDeviceGet(&dev, 0)) || (e = d->cuDevicePrimaryCtxRetain(&r.context, dev))) {
-      fail(r, "cannot open CUDA device 0: " + dace::cuda::describe(*d, e));
+      why = "cannot open CUDA device 0: " + dace::cuda::describe(*d, e);
       return nullptr;
     }
   }
   static thread_local CUcontext current = nullptr;
   if (current != r.context) {
     if (CUresult e = d->cuCtxSetCurrent(r.context)) {
-      fail(r, "cannot make the CUDA context current: " + dace::cuda::describe(*d, e));
+      why = "cannot make the CUDA context current: " + dace::cuda::describe(*d, e);
       return nullptr;
     }
     current = r.context;
   }
+  return d;
+}
+
+// The driver with device 0's primary context current on this thread; null after an error.
+const Driver* ready(Runtime& r) {
+  if (!r.error.empty()) return nullptr;
+  std::string why;
+  const Driver* d = open_device(r, why);
+  if (!d) fail(r, why);
   return d;
 }
 
@@ -288,6 +295,53 @@ int32_t dace_cuda_free(void* device) {
   const Driver* d = ready(r);
   if (!d || !device) return d ? 0 : 1;
   return check(r, *d, d->cuMemFree(dev(device)), "cuMemFree");
+}
+
+void* dace_cuda_malloc_host(int64_t bytes) {
+  if (bytes < 0) return nullptr;
+  // Whole 64-byte lines, as the core's heap blocks (the generated code zeroes them so).
+  const size_t size = (static_cast<size_t>(bytes > 0 ? bytes : 1) + 63) / 64 * 64;
+  {
+    Runtime& r = rt();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    std::string why;
+    // After a sticky error the context may be unusable: ordinary memory serves as well.
+    const Driver* d = r.error.empty() ? open_device(r, why) : nullptr;
+    void* p = nullptr;
+    if (d && d->cuMemAllocHost(&p, size) == dace::cuda::kCudaSuccess && p) {
+      r.page_locked.insert(p);
+      return p;
+    }
+  }
+  // No device, or the driver could not lock that much: ordinary host memory is still correct
+  // (copies stage through the driver's own pinned buffers).
+  return std::aligned_alloc(64, size);
+}
+
+int32_t dace_cuda_free_host(void* host) {
+  if (!host) return 0;
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.page_locked.erase(host) == 0) {
+    std::free(host);
+    return 0;
+  }
+  std::string why;
+  const Driver* d = open_device(r, why);  // it opened when the block was allocated
+  return d ? check(r, *d, d->cuMemFreeHost(host), "cuMemFreeHost") : fail(r, "cuMemFreeHost: " + why);
+}
+
+int32_t dace_cuda_is_page_locked(const void* host) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::string why;
+  const Driver* d = r.error.empty() ? open_device(r, why) : nullptr;
+  unsigned type = 0;
+  return d && d->cuPointerGetAttribute(&type, dace::cuda::kPointerAttributeMemoryType, dev(host)) ==
+                  dace::cuda::kCudaSuccess &&
+                 type == static_cast<unsigned>(dace::cuda::kMemoryTypeHost)
+             ? 1
+             : 0;
 }
 
 int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind) {
