@@ -147,6 +147,8 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_status", address_of(&dace_cuda_status)},
       {"dace_cuda_malloc", address_of(&dace_cuda_malloc)},
       {"dace_cuda_free", address_of(&dace_cuda_free)},
+      {"dace_cuda_pool_trim", address_of(&dace_cuda_pool_trim)},
+      {"dace_cuda_pool_bytes", address_of(&dace_cuda_pool_bytes)},
       {"dace_cuda_malloc_host", address_of(&dace_cuda_malloc_host)},
       {"dace_cuda_free_host", address_of(&dace_cuda_free_host)},
       {"dace_cuda_is_page_locked", address_of(&dace_cuda_is_page_locked)},

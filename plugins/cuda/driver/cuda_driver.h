@@ -24,6 +24,7 @@ using CUstream = CUstream_st*;
 using CUevent = CUevent_st*;
 
 constexpr CUresult kCudaSuccess = 0;
+constexpr CUresult kErrorOutOfMemory = 2;  // CUDA_ERROR_OUT_OF_MEMORY
 constexpr int kMemoryTypeHost = 1;    // CU_MEMORYTYPE_HOST
 constexpr int kMemoryTypeDevice = 2;  // CU_MEMORYTYPE_DEVICE
 constexpr int kPointerAttributeMemoryType = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE

@@ -23,7 +23,15 @@ const char* dace_cuda_error_at(const char* operation);
 const char* dace_cuda_status(void);
 
 void* dace_cuda_malloc(int64_t bytes); /* NULL on failure */
+/* Device blocks freed here wait, after the device has finished its work, in a pool for a later
+ * dace_cuda_malloc of the same size (rounded up to 512 bytes) instead of going back to the
+ * driver: up to DACE_CUDA_POOL_BYTES bytes (default 2 GiB; 0: none), the oldest released first.
+ * An allocation the driver refuses releases the pool and is tried once more. */
 int32_t dace_cuda_free(void* device);
+/* Releases every pooled block to the driver; returns their bytes. */
+int64_t dace_cuda_pool_trim(void);
+/* Bytes of device memory the pool holds now. */
+int64_t dace_cuda_pool_bytes(void);
 
 /* CPU_Pinned memory (host memory the device copies from and to without staging): page-locked
  * through the driver (cuMemAllocHost) where a CUDA device is usable, else ordinary host memory

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "driver/cuda_driver.h"
+#include "runtime/device_pool.h"
 #include "runtime/gemm_plan.h"
 #include "runtime/stream_book.h"
 #include "runtime/stream_set.h"
@@ -29,6 +30,19 @@ using dace::cuda::CUmodule;
 using dace::cuda::CUresult;
 using dace::cuda::Driver;
 
+// Bytes of freed device blocks kept for reuse (runtime/device_pool.h): DACE_CUDA_POOL_BYTES,
+// else 2 GiB; 0 keeps none (every free is cuMemFree).
+size_t pool_capacity() {
+  const char* env = std::getenv("DACE_CUDA_POOL_BYTES");
+  if (env && *env) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (end && *end == '\0') return static_cast<size_t>(v);
+    std::fprintf(stderr, "libdace cuda: DACE_CUDA_POOL_BYTES=%s is not a byte count; keeping the default 2 GiB\n", env);
+  }
+  return size_t{2} << 30;
+}
+
 struct Runtime {
   std::mutex mutex;
   std::string error;  // first error of the process
@@ -44,6 +58,8 @@ struct Runtime {
   std::string refusal;  // the last refused request that left the runtime usable (not sticky)
   dace::cuda::StreamBook streams;  // live streams and events, recorded events
   std::set<void*> page_locked;     // dace_cuda_malloc_host's blocks from cuMemAllocHost
+  std::map<uintptr_t, size_t> live;  // dace_cuda_malloc's blocks in use, with their sizes
+  dace::cuda::DevicePool pool{pool_capacity()};
 };
 
 Runtime& rt() {
@@ -100,6 +116,16 @@ const Driver* ready(Runtime& r) {
 int32_t check(Runtime& r, const Driver& d, CUresult e, const char* what) {
   if (e == dace::cuda::kCudaSuccess) return 0;
   return fail(r, std::string(what) + ": " + dace::cuda::describe(d, e));
+}
+
+// Releases every kept device block (cuMemFree); returns their bytes.
+int64_t release_kept(Runtime& r, const Driver& d) {
+  int64_t bytes = 0;
+  for (const auto& [block, size] : r.pool.drain()) {
+    check(r, d, d.cuMemFree(static_cast<CUdeviceptr>(block)), "cuMemFree");
+    bytes += static_cast<int64_t>(size);
+  }
+  return bytes;
 }
 
 CUdeviceptr dev(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p)); }
@@ -283,9 +309,24 @@ void* dace_cuda_malloc(int64_t bytes) {
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
   if (!d) return nullptr;
+  if (bytes < 0) {
+    fail(r, "cuMemAlloc: negative size " + std::to_string(bytes));
+    return nullptr;
+  }
+  // cuMemAlloc refuses 0 bytes; an empty array still gets a distinct block.
+  const size_t size = dace::cuda::DevicePool::rounded(static_cast<size_t>(bytes));
+  if (const uintptr_t kept = r.pool.take(size)) {
+    r.live[kept] = size;
+    return reinterpret_cast<void*>(kept);
+  }
   CUdeviceptr p = 0;
-  // cuMemAlloc refuses 0 bytes; an empty array still gets a distinct allocation.
-  if (check(r, *d, d->cuMemAlloc(&p, static_cast<size_t>(bytes > 0 ? bytes : 1)), "cuMemAlloc")) return nullptr;
+  CUresult e = d->cuMemAlloc(&p, size);
+  if (e == dace::cuda::kErrorOutOfMemory && r.pool.kept_blocks() > 0) {
+    release_kept(r, *d);  // blocks kept for other sizes may make room
+    e = d->cuMemAlloc(&p, size);
+  }
+  if (check(r, *d, e, "cuMemAlloc")) return nullptr;
+  r.live[static_cast<uintptr_t>(p)] = size;
   return reinterpret_cast<void*>(static_cast<uintptr_t>(p));
 }
 
@@ -294,7 +335,31 @@ int32_t dace_cuda_free(void* device) {
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
   if (!d || !device) return d ? 0 : 1;
-  return check(r, *d, d->cuMemFree(dev(device)), "cuMemFree");
+  auto it = r.live.find(reinterpret_cast<uintptr_t>(device));
+  if (it == r.live.end()) return check(r, *d, d->cuMemFree(dev(device)), "cuMemFree");  // not from the pool's side
+  const size_t size = it->second;
+  r.live.erase(it);
+  // cuMemFree waits for the device before the block can be used again; a kept block must
+  // too (another thread's call could take it while this call's kernels still ran).
+  if (check(r, *d, d->cuCtxSynchronize(), "cuCtxSynchronize (freeing a device block)")) return 1;
+  int32_t status = 0;
+  for (const auto& [block, bytes] : r.pool.keep(reinterpret_cast<uintptr_t>(device), size))
+    status |= check(r, *d, d->cuMemFree(static_cast<CUdeviceptr>(block)), "cuMemFree");
+  return status;
+}
+
+int64_t dace_cuda_pool_trim(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.pool.kept_blocks() == 0) return 0;
+  const Driver* d = ready(r);
+  return d ? release_kept(r, *d) : 0;
+}
+
+int64_t dace_cuda_pool_bytes(void) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return static_cast<int64_t>(r.pool.kept_bytes());
 }
 
 void* dace_cuda_malloc_host(int64_t bytes) {
