@@ -54,8 +54,10 @@ def run_json(cmd, timeout):
 
 
 def libdace(a, sdfg, cdir):
+    flags = ["--max-streams", str(a.max_streams)] if a.max_streams else []
+    flags += ["--fast-math"] if a.fast_math else []
     obj, err = run_json([a.dace_cli, "run", sdfg, "--case", os.path.join(cdir, "case.json"), "--repeat",
-                         str(a.reps), "--json"], a.timeout)
+                         str(a.reps), "--json"] + flags, a.timeout)
     if obj is None or "median_ms" not in obj:
         return {"error": err or "no timing"}
     bad = [n for n, o in obj.get("outputs", {}).items() if not o.get("ok")]
@@ -179,7 +181,7 @@ def libdace_dev_peer(a, sdfg_path, cdir):
     host = pr.load_inputs(cdir, case)
     symbols = {k: int(v) for k, v in case.get("symbols", {}).items()}
     expected = {n: np.load(os.path.join(cdir, f)) for n, f in case["expected_outputs"].items()}
-    prog = libdace.SDFG.from_file(sdfg_path).compile()
+    prog = libdace.SDFG.from_file(sdfg_path).compile(max_concurrent_streams=a.max_streams, fast_math=a.fast_math)
     names = {arg.name for arg in prog.arguments}
 
     def fresh():
@@ -214,7 +216,9 @@ def child(a, kernel, cdir, what):
     """A contender in a child process: a crash there must not end the bench."""
     obj, err = run_json([sys.executable, os.path.abspath(__file__), "--dace-cli", a.dace_cli, "--worker", kernel,
                          "--worker-kind", what, "--case-dir", cdir, "--dace-gpu", a.dace_gpu or "", "--reps",
-                         str(a.reps), "--npbench", a.npbench, "--corpus", a.corpus], a.timeout)
+                         str(a.reps), "--npbench", a.npbench, "--corpus", a.corpus, "--max-streams", str(a.max_streams)]
+                        + (["--fast-math"] if a.fast_math else []),
+                        a.timeout)
     return obj if obj is not None and err is None else {"error": err or "no output"}
 
 
@@ -236,6 +240,11 @@ def main(argv):
     p.add_argument("--timeout", type=int, default=300)
     p.add_argument("--dace-gpu", help="folder with manifest.json and DaCe's GPU builds (dace_gpu_build.py)")
     p.add_argument("--json")
+    p.add_argument("--fast-math", action="store_true",
+                   help="compile libdace's programs with fast math (contraction into fma, as nvcc's default "
+                        "and DaCe's --use_fast_math build)")
+    p.add_argument("--max-streams", type=int, default=0,
+                   help="CUDA streams per state for libdace (0: the plugin's default; 1: everything on one stream)")
     p.add_argument("--peers", default="libdace,libdace_dev,cupy,dace", help="contenders to run (default: all)")
     p.add_argument("--worker-kind", help=argparse.SUPPRESS)
     p.add_argument("--worker", help=argparse.SUPPRESS)
