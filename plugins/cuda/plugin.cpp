@@ -154,6 +154,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_is_page_locked", address_of(&dace_cuda_is_page_locked)},
       {"dace_cuda_argument_in", address_of(&dace_cuda_argument_in)},
       {"dace_cuda_argument_out", address_of(&dace_cuda_argument_out)},
+      {"dace_cuda_argument_discard", address_of(&dace_cuda_argument_discard)},
       {"dace_cuda_copy", address_of(&dace_cuda_copy)},
       {"dace_cuda_copy_2d", address_of(&dace_cuda_copy_2d)},
       {"dace_cuda_memset", address_of(&dace_cuda_memset)},
@@ -188,6 +189,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_host_allocations", address_of(&dace_cuda_emu_host_allocations)},
       {"dace_cuda_emu_argument_in", address_of(&dace_cuda_emu_argument_in)},
       {"dace_cuda_emu_argument_out", address_of(&dace_cuda_emu_argument_out)},
+      {"dace_cuda_emu_argument_discard", address_of(&dace_cuda_emu_argument_discard)},
       {"dace_cuda_emu_arguments_copied", address_of(&dace_cuda_emu_arguments_copied)},
       {"dace_cuda_emu_copy", address_of(&dace_cuda_emu_copy)},
       {"dace_cuda_emu_copy_2d", address_of(&dace_cuda_emu_copy_2d)},
@@ -219,6 +221,7 @@ int32_t register_cuda(dace_plugin_registry_t* handle) {
       {"dace_cuda_emu_live_streams", address_of(&dace_cuda_emu_live_streams)},
       {"dace_cuda_emu_live_events", address_of(&dace_cuda_emu_live_events)},
       {"dace_cuda_emu_inject_failure", address_of(&dace_cuda_emu_inject_failure)},
+      {"dace_cuda_emu_inject_recoverable_failure", address_of(&dace_cuda_emu_inject_recoverable_failure)},
   };
   for (const Symbol& s : symbols)
     if (!registry->add_runtime_symbol(s.name, s.address).ok()) return 1;

@@ -13,6 +13,7 @@
 
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
+#include "cuda/driver/cuda_driver.h"
 #include "codegen_test_support.h"
 #include "cuda_emulation_support.h"
 
@@ -32,6 +33,10 @@ void inject(const char* entry, int64_t skip = 0) {
   runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_failure")(entry, skip);
 }
 void clear_injection() { inject(nullptr, 0); }
+// The same for a failure that leaves the runtime usable (out of memory, a launch too large).
+void inject_recoverable(const char* entry, int64_t skip = 0) {
+  runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_recoverable_failure")(entry, skip);
+}
 
 // s1: A -> G (host to device), s2: H[i] = 2 * G[i] + 1 (a kernel), s3: H -> B (device to host);
 // G and H are GPU_Global transients, A and B host arrays of N float64.
@@ -142,6 +147,121 @@ TEST_F(CudaRuntimeFailure, FreeFailureOnTheWayOutIsReported) {
   inject("free");
   expect_runtime_error(c.run_on(*program_), {"freeing", "dace_cuda_free: injected failure"});
   EXPECT_EQ(c.b_wrong(), 0u) << "the output was computed before the frees";
+}
+
+// Which driver errors leave the context usable, against CUDA's documentation of cuda.h's codes:
+// one request's errors are recoverable, a kernel's fault and anything unknown are sticky.
+TEST(CudaRuntimeErrors, OnlyOneRequestsErrorsLeaveTheContextUsable) {
+  using dace::cuda::leaves_context_usable;
+  for (int code : {1, 2, 200, 209, 218, 222, 400, 500, 701, 720}) EXPECT_TRUE(leaves_context_usable(code)) << code;
+  // CUDA_ERROR_NOT_INITIALIZED, _DEINITIALIZED, _NO_DEVICE, _ECC_UNCORRECTABLE, _ILLEGAL_ADDRESS,
+  // _LAUNCH_TIMEOUT, _HARDWARE_STACK_ERROR, _ILLEGAL_INSTRUCTION, _MISALIGNED_ADDRESS,
+  // _INVALID_PC, _LAUNCH_FAILED, _UNKNOWN, and a code CUDA does not define.
+  for (int code : {3, 4, 100, 214, 700, 702, 714, 715, 716, 718, 719, 999, 12345})
+    EXPECT_FALSE(leaves_context_usable(code)) << code;
+}
+
+// X and Y GPU_Global arguments (the caller passes host arrays: mirrored), T a zero-initialized
+// GPU_Global transient; two kernels in two states:
+//   double: X[i] = 2 * X[i]
+//   sum:    Y[i] = X[i] + T[i] + 1
+std::unique_ptr<ir::SDFG> mirrored_arguments_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_recoverable";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "X", T::Float64, {"N"});
+  add_array(*g, "Y", T::Float64, {"N"});
+  add_array(*g, "T", T::Float64, {"N"}, true);
+  for (const char* n : {"X", "Y", "T"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  int s1 = 0, s2 = 0;
+  ir::State& d = add_state(*g, *g, "double", &s1);
+  {
+    auto [entry, exit] = map(d, {"i"}, "0:N", S::GPU_Device);
+    int t = tasklet(d, "y = 2 * x", {"x"}, {"y"});
+    edge_in(d, access(d, "X"), entry, t, "x", "X[0:N]", "X[i]");
+    edge_out(d, t, "y", exit, access(d, "X"), "X[i]", "X[0:N]");
+  }
+  ir::State& sum = add_state(*g, *g, "sum", &s2);
+  {
+    auto [entry, exit] = map(sum, {"i"}, "0:N", S::GPU_Device);
+    int t = tasklet(sum, "y = x + z + 1", {"x", "z"}, {"y"});
+    const int z = access(sum, "T");
+    static_cast<ir::AccessNode*>(sum.node(z))->setzero = true;
+    edge_in(sum, access(sum, "X"), entry, t, "x", "X[0:N]", "X[i]");
+    edge_in(sum, z, entry, t, "z", "T[0:N]", "T[i]");
+    edge_out(sum, t, "y", exit, access(sum, "Y"), "Y[i]", "Y[0:N]");
+  }
+  add_interstate(*g, s1, s2);
+  return g;
+}
+
+struct MirroredCase {
+  std::vector<double> x = std::vector<double>(257), y = std::vector<double>(257, -5.0);
+  std::vector<double> x0;
+  MirroredCase() {
+    std::iota(x.begin(), x.end(), -100.25);
+    x0 = x;
+  }
+  Status run_on(const CompiledProgram& p) {
+    return run(p, {{"X", ArgValue::pointer(x.data())}, {"Y", ArgValue::pointer(y.data())},
+                   {"N", ArgValue::scalar<int64_t>(static_cast<int64_t>(x.size()))}});
+  }
+  bool untouched() const {
+    return x == x0 && std::all_of(y.begin(), y.end(), [](double v) { return v == -5.0; });
+  }
+  size_t wrong() const {  // X doubled, Y = 2 * X0 + 0 + 1
+    size_t bad = 0;
+    for (size_t i = 0; i < x.size(); ++i) bad += (x[i] != 2 * x0[i]) + (y[i] != 2 * x0[i] + 1);
+    return bad;
+  }
+};
+
+// A recoverable failure (the driver's out-of-memory or launch-too-large errors are not
+// sticky) is the call's status, the caller's arrays keep what they held — also the mirrored
+// ones, which the exit path would otherwise copy back with what the kernels before the
+// failure wrote — and the next call, with nothing cleared, runs and computes its outputs.
+TEST_F(CudaRuntimeFailure, RecoverableFailuresKeepTheCallersArraysAndTheRuntimeUsable) {
+  Result<CompiledProgram> p = compile_emulated(*mirrored_arguments_sdfg());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  {
+    MirroredCase fine;
+    Status st = fine.run_on(*p);
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    ASSERT_EQ(fine.wrong(), 0u);
+  }
+  struct Injection {
+    const char* entry;
+    int64_t skip;
+    std::string names;
+  };
+  const std::vector<Injection> cases = {
+      {"argument_in", 0, "copy of the argument \"X\" to the device"},
+      {"argument_in", 1, "copy of the argument \"Y\" to the device"},
+      {"malloc", 2, "device allocation of \"T\""},  // X's and Y's mirrors come first
+      {"memset", 0, "zeroing \"T\" on the device"},
+      {"launch", 1, "launch of kernel"},  // the second kernel, after the first doubled X's mirror
+  };
+  for (const Injection& c : cases) {
+    MirroredCase mc;
+    inject_recoverable(c.entry, c.skip);
+    Status st = mc.run_on(*p);
+    expect_runtime_error(st, {c.names, std::string("dace_cuda_") + c.entry + ": injected recoverable failure"});
+    EXPECT_TRUE(mc.untouched()) << c.entry << " " << c.skip;
+    // Nothing to clear: the next call runs.
+    MirroredCase next;
+    Status again = next.run_on(*p);
+    ASSERT_TRUE(again.ok()) << c.entry << ": " << again.error().message;
+    EXPECT_EQ(next.wrong(), 0u) << c.entry;
+  }
+  // The program with a host-side copy in and out: a recoverable allocation failure of its
+  // transient G, then a normal call.
+  Case c;
+  inject_recoverable("malloc");
+  expect_runtime_error(c.run_on(*program_), {"device allocation of \"G\"", "injected recoverable failure"});
+  EXPECT_TRUE(c.b_untouched());
+  Case after;
+  ASSERT_TRUE(after.run_on(*program_).ok());
+  EXPECT_EQ(after.b_wrong(), 0u);
 }
 
 // C = A @ B on GPU_Global arguments (one cuBLAS product); a failed product leaves C as it was:

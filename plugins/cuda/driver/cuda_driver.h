@@ -25,6 +25,29 @@ using CUevent = CUevent_st*;
 
 constexpr CUresult kCudaSuccess = 0;
 constexpr CUresult kErrorOutOfMemory = 2;  // CUDA_ERROR_OUT_OF_MEMORY
+
+// Whether the context stays usable after `e`: CUDA's errors about one request — a bad
+// argument or handle, too little memory, a kernel or module the driver cannot find or load,
+// a launch too large for the device — as against the sticky ones after which every later
+// call fails (a kernel's illegal address or instruction, a failed launch, a lost device, an
+// unknown error: anything not listed here).
+constexpr bool leaves_context_usable(CUresult e) {
+  switch (e) {
+    case 1:    // CUDA_ERROR_INVALID_VALUE
+    case 2:    // CUDA_ERROR_OUT_OF_MEMORY
+    case 200:  // CUDA_ERROR_INVALID_IMAGE
+    case 209:  // CUDA_ERROR_NO_BINARY_FOR_GPU
+    case 218:  // CUDA_ERROR_INVALID_PTX
+    case 222:  // CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+    case 400:  // CUDA_ERROR_INVALID_HANDLE
+    case 500:  // CUDA_ERROR_NOT_FOUND
+    case 701:  // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+    case 720:  // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+      return true;
+    default:
+      return false;
+  }
+}
 constexpr int kMemoryTypeHost = 1;    // CU_MEMORYTYPE_HOST
 constexpr int kMemoryTypeDevice = 2;  // CU_MEMORYTYPE_DEVICE
 constexpr int kPointerAttributeMemoryType = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE

@@ -182,7 +182,7 @@ std::string libdevice_path() {
 std::string emulated_entry(const std::string& runtime_entry) {
   static const std::set<std::string> emulated = {"init",   "error",       "error_at",     "status", "malloc",
                                                  "free",   "copy",        "copy_2d",      "memset", "launch",
-                                                 "synchronize", "gemm",  "argument_in",  "argument_out",
+                                                 "synchronize", "gemm",  "argument_in",  "argument_out", "argument_discard",
                                                  "reserve_stack", "persistent_blocks", "malloc_host", "free_host",
                                                  // streams and events (runtime/dace_cuda_runtime.h)
                                                  "stream_create", "stream_destroy", "event_create", "streams_create", "streams_destroy",

@@ -38,6 +38,20 @@ llvm::FunctionCallee runtime_argument_in(llvm::Module& m) {
   return m.getOrInsertFunction("dace_cuda_argument_in", llvm::FunctionType::get(ptr, {ptr, llvm::Type::getInt64Ty(ctx)}, false));
 }
 
+llvm::FunctionCallee runtime_argument_discard(llvm::Module& m) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  return m.getOrInsertFunction("dace_cuda_argument_discard",
+                               llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false));
+}
+
+// The call's status record holds a failure (read on the way out).
+llvm::Value* call_failed(codegen::Frame& f, llvm::IRBuilder<>& b) {
+  llvm::GlobalVariable* rec = f.mc.status_record();
+  llvm::Value* code = b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(rec->getValueType(), rec, 0), "status");
+  return b.CreateICmpNE(code, b.getInt32(0));
+}
+
 llvm::FunctionCallee runtime_argument_out(llvm::Module& m) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
@@ -62,19 +76,25 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   codegen::Frame* frame = &f;
   const std::string where = ir::path_of_data(f.sc.sdfg, context.name);
   // A failure here is recorded without leaving: the allocations of a batch are all made before
-  // the exit path that frees them is valid. The runtime's errors are sticky, so the next runtime
-  // call (a copy, launch or product: host code never touches device memory itself) fails too
-  // and leaves, and nothing uses the null pointer; the status keeps this first failure.
+  // the exit path that frees them is valid. The block, or null when it failed, joins the
+  // batch's pending allocations, so the core leaves once the batch is requested, before any
+  // state runs (not every runtime error is sticky: after running out of device memory the
+  // runtime stays usable, and nothing may run on a null block); the status keeps this first
+  // failure.
   if (!context.host) {  // a transient: device memory for the whole call
     llvm::Value* device = b.CreateCall(runtime_malloc(m), {bytes}, context.name + ".device");
     record_runtime_failure(f, b.CreateIsNull(device), /*leave=*/false,
                            where + ": device allocation of \"" + context.name + "\"");
+    llvm::Value* usable = device;
     if (context.zero) {
-      // Nothing to zero when the allocation failed.
+      // Nothing to zero when the allocation failed; a block left unzeroed is unusable too.
       llvm::Value* zero_bytes = b.CreateSelect(b.CreateIsNull(device), b.getInt64(0), bytes);
-      record_runtime_failure(f, b.CreateCall(runtime_memset(m), {device, b.getInt32(0), zero_bytes}), /*leave=*/false,
-                             where + ": zeroing \"" + context.name + "\" on the device");
+      llvm::Value* zeroed = b.CreateCall(runtime_memset(m), {device, b.getInt32(0), zero_bytes});
+      record_runtime_failure(f, zeroed, /*leave=*/false, where + ": zeroing \"" + context.name + "\" on the device");
+      usable = b.CreateSelect(b.CreateICmpNE(zeroed, b.getInt32(0)),
+                              llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(m.getContext())), device);
     }
+    f.pending_allocations.push_back(usable);
     const std::string free_what = where + ": freeing \"" + context.name + "\" on the device";
     f.exit_actions.push_back([frame, device, free_what](llvm::IRBuilder<>& eb) {
       record_runtime_failure(*frame, eb.CreateCall(runtime_free(frame->mc.module), {device}), /*leave=*/false, free_what);
@@ -87,14 +107,32 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   llvm::Value* device = b.CreateCall(runtime_argument_in(m), {context.host, bytes}, context.name + ".device");
   record_runtime_failure(f, b.CreateIsNull(device), /*leave=*/false,
                          where + ": copy of the argument \"" + context.name + "\" to the device");
+  f.pending_allocations.push_back(device);  // the core leaves before the body when it is null
   llvm::Value* host = context.host;
   llvm::Value* size = bytes;
-  // Read-only arguments need no copy back; the lowering does not know which are, so all go back.
+  // Read-only arguments need no copy back; the lowering does not know which are, so all go back
+  // — when the call succeeded. After a failure the mirror is freed without copying, so that the
+  // caller's array keeps what it held even where the runtime stayed usable (a recoverable
+  // error: what earlier kernels wrote into the mirror stays there).
   const std::string out_what = where + ": copy of the argument \"" + context.name + "\" back from the device";
-  f.exit_actions.push_back([frame, host, device, size, out_what](llvm::IRBuilder<>& eb) {
+  const std::string discard_what = where + ": freeing the device copy of the argument \"" + context.name + "\"";
+  f.exit_actions.push_back([frame, host, device, size, out_what, discard_what](llvm::IRBuilder<>& eb) {
+    llvm::Function* fn = eb.GetInsertBlock()->getParent();
+    llvm::LLVMContext& ctx = eb.getContext();
+    llvm::BasicBlock* back = llvm::BasicBlock::Create(ctx, "argument.back", fn);
+    llvm::BasicBlock* discard = llvm::BasicBlock::Create(ctx, "argument.discard", fn);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "argument.done", fn);
+    eb.CreateCondBr(call_failed(*frame, eb), discard, back);
+    eb.SetInsertPoint(back);
     // A kernel that faulted surfaces here, at the first copy after it (eb is the frame's builder).
     record_runtime_failure(*frame, eb.CreateCall(runtime_argument_out(frame->mc.module), {host, device, size}),
                            /*leave=*/false, out_what);
+    eb.CreateBr(done);
+    eb.SetInsertPoint(discard);
+    record_runtime_failure(*frame, eb.CreateCall(runtime_argument_discard(frame->mc.module), {host, device}),
+                           /*leave=*/false, discard_what);
+    eb.CreateBr(done);
+    eb.SetInsertPoint(done);
   });
   context.bound = device;
   return Status::success();

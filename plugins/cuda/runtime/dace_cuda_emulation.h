@@ -26,6 +26,7 @@ int64_t dace_cuda_emu_host_allocations(void);
  * inside such a block is used in place, any other is copied (dace_cuda_argument_in/out). */
 void* dace_cuda_emu_argument_in(void* caller, int64_t bytes);
 int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes);
+int32_t dace_cuda_emu_argument_discard(void* caller, void* device);
 /* How many arguments the emulated runtime has copied in so far (tests tell copy from none). */
 int64_t dace_cuda_emu_arguments_copied(void);
 int32_t dace_cuda_emu_copy(void* dst, const void* src, int64_t bytes, int32_t kind);
@@ -105,6 +106,11 @@ int64_t dace_cuda_emu_stack_limit(void);
  * real runtime's errors are sticky), until `entry` NULL cancels the injection and clears the
  * failure and the recorded error. */
 void dace_cuda_emu_inject_failure(const char* entry, int64_t skip);
+/* The same for a failure that leaves the device usable, as the driver's out-of-memory or
+ * launch-too-large errors do (not sticky): that one call fails and records
+ * "dace_cuda_<entry>: injected recoverable failure (emulated device)" as the status text of
+ * the call (dace_cuda_emu_error_at); every other call goes on. */
+void dace_cuda_emu_inject_recoverable_failure(const char* entry, int64_t skip);
 
 #ifdef __cplusplus
 }

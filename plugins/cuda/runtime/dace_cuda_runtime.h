@@ -50,6 +50,9 @@ int32_t dace_cuda_is_page_locked(const void* host);
 void* dace_cuda_argument_in(void* caller, int64_t bytes);
 /* On exit: when `device` is a copy, copies it back to `caller` and frees it; else nothing. */
 int32_t dace_cuda_argument_out(void* caller, void* device, int64_t bytes);
+/* On exit from a call that failed: frees `device` when it is a mirror of `caller`, copying
+ * nothing back, so the caller's array keeps what it held; nothing when it is the caller's own. */
+int32_t dace_cuda_argument_discard(void* caller, void* device);
 
 enum { DACE_CUDA_HOST_TO_DEVICE = 1, DACE_CUDA_DEVICE_TO_HOST = 2, DACE_CUDA_DEVICE_TO_DEVICE = 3 };
 int32_t dace_cuda_copy(void* dst, const void* src, int64_t bytes, int32_t kind);

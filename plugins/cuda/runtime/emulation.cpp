@@ -87,6 +87,7 @@ struct Errors {
   std::string injected_entry;      // dace_cuda_emu_inject_failure: the entry that fails ...
   int64_t injected_skip = 0;       // ... after this many more calls of it
   bool poisoned = false;           // an injected failure happened: every later call fails
+  bool recoverable = false;        // the injected failure leaves the device usable (one call fails)
   std::string refusal;             // the last refused request that left the device usable
 };
 
@@ -115,6 +116,11 @@ bool injected(const char* entry) {
   if (e.injected_entry != entry) return false;
   if (e.injected_skip-- > 0) return false;
   e.injected_entry.clear();
+  if (e.recoverable) {  // this call only, as the driver's non-sticky errors
+    e.refusal = std::string("dace_cuda_") + entry + ": injected recoverable failure (emulated device)";
+    std::fprintf(stderr, "libdace cuda (emulated): %s\n", e.refusal.c_str());
+    return true;
+  }
   e.poisoned = true;
   e.first = std::string("dace_cuda_") + entry + ": injected failure (emulated device)";
   std::fprintf(stderr, "libdace cuda (emulated): %s\n", e.first.c_str());
@@ -285,6 +291,11 @@ void* dace_cuda_emu_argument_in(void* caller, int64_t bytes) {
   std::lock_guard<std::mutex> lock(b.mutex);
   ++b.copied_arguments;
   return device;
+}
+
+int32_t dace_cuda_emu_argument_discard(void* caller, void* device) {
+  if (device == caller || !device) return 0;
+  return dace_cuda_emu_free(device);
 }
 
 int32_t dace_cuda_emu_argument_out(void* caller, void* device, int64_t bytes) {
@@ -705,11 +716,19 @@ int64_t dace_cuda_emu_stack_limit(void) {
   return stack_limit;
 }
 
+void dace_cuda_emu_inject_recoverable_failure(const char* entry, int64_t skip) {
+  dace_cuda_emu_inject_failure(entry, skip);
+  Errors& e = errors();
+  std::lock_guard<std::mutex> lock(e.mutex);
+  e.recoverable = entry != nullptr;
+}
+
 void dace_cuda_emu_inject_failure(const char* entry, int64_t skip) {
   Errors& e = errors();
   std::lock_guard<std::mutex> lock(e.mutex);
   e.injected_entry = entry ? entry : "";
   e.injected_skip = skip;
+  e.recoverable = false;
   if (!entry) {
     e.poisoned = false;
     e.first.clear();

@@ -113,9 +113,21 @@ const Driver* ready(Runtime& r) {
   return d;
 }
 
+// Refuses one request and leaves the runtime usable: the status of the call names it
+// (dace_cuda_error_at), later calls go on. Returns 1.
+int32_t refuse(Runtime& r, const std::string& what) {
+  r.refusal = what;
+  std::fprintf(stderr, "libdace cuda: %s\n", what.c_str());
+  return 1;
+}
+
+// 0 on success; else the error is the process's sticky one, or, when the context stays
+// usable (leaves_context_usable: out of memory, a launch too large...), a refusal of this
+// request only.
 int32_t check(Runtime& r, const Driver& d, CUresult e, const char* what) {
   if (e == dace::cuda::kCudaSuccess) return 0;
-  return fail(r, std::string(what) + ": " + dace::cuda::describe(d, e));
+  const std::string text = std::string(what) + ": " + dace::cuda::describe(d, e);
+  return dace::cuda::leaves_context_usable(e) ? refuse(r, text) : fail(r, text);
 }
 
 // Releases every kept device block (cuMemFree); returns their bytes.
@@ -304,13 +316,18 @@ int32_t dace_cuda_argument_out(void* caller, void* device, int64_t bytes) {
   return dace_cuda_free(device) | e;
 }
 
+int32_t dace_cuda_argument_discard(void* caller, void* device) {
+  if (device == caller || !device) return 0;
+  return dace_cuda_free(device);
+}
+
 void* dace_cuda_malloc(int64_t bytes) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.mutex);
   const Driver* d = ready(r);
   if (!d) return nullptr;
   if (bytes < 0) {
-    fail(r, "cuMemAlloc: negative size " + std::to_string(bytes));
+    refuse(r, "cuMemAlloc: negative size " + std::to_string(bytes));
     return nullptr;
   }
   // cuMemAlloc refuses 0 bytes; an empty array still gets a distinct block.
@@ -496,7 +513,7 @@ int32_t dace_cuda_launch_on(void* stream, const char* ptx, const char* kernel, i
   if (misuse(r, "dace_cuda_launch_on", r.streams.use_stream(stream))) return 1;
   if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0) return 0;
   if (grid_x > 0x7fffffff || grid_y > 65535 || grid_z > 65535)
-    return fail(r, std::string("kernel ") + kernel + ": grid " + std::to_string(grid_x) + "x" + std::to_string(grid_y) +
+    return refuse(r, std::string("kernel ") + kernel + ": grid " + std::to_string(grid_x) + "x" + std::to_string(grid_y) +
                        "x" + std::to_string(grid_z) + " exceeds the device's limits");
   CUfunction fn = function_of(r, *d, ptx, kernel);
   if (!fn) return 1;
@@ -520,7 +537,7 @@ int32_t dace_cuda_launch_cooperative(void* stream, const char* ptx, const char* 
   const std::string name = std::string("cooperative launch of kernel ") + kernel;
   // The grid barrier counts the blocks along x (%nctaid.x): a 2-D or 3-D grid would never fill it.
   if (grid_y != 1 || grid_z != 1)
-    return fail(r, name + ": a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " x " +
+    return refuse(r, name + ": a " + std::to_string(grid_x) + " x " + std::to_string(grid_y) + " x " +
                        std::to_string(grid_z) + " grid; cooperative kernels are launched on 1-D grids");
   int supported = 0, sms = 0;
   if (check(r, *d, d->cuDeviceGetAttribute(&supported, dace::cuda::kAttrCooperativeLaunch, 0),
@@ -528,7 +545,7 @@ int32_t dace_cuda_launch_cooperative(void* stream, const char* ptx, const char* 
       check(r, *d, d->cuDeviceGetAttribute(&sms, dace::cuda::kAttrMultiprocessorCount, 0),
             "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)"))
     return 1;
-  if (!supported) return fail(r, name + ": the device does not support cooperative launches");
+  if (!supported) return refuse(r, name + ": the device does not support cooperative launches");
   CUfunction fn = function_of(r, *d, ptx, kernel);
   if (!fn) return 1;
   const int64_t threads = block_x * block_y * block_z;
@@ -540,11 +557,11 @@ int32_t dace_cuda_launch_cooperative(void* stream, const char* ptx, const char* 
     return 1;
   const int64_t resident = static_cast<int64_t>(per_sm) * sms;
   if (resident <= 0)
-    return fail(r, name + ": not one block of " + std::to_string(threads) +
+    return refuse(r, name + ": not one block of " + std::to_string(threads) +
                        " threads fits a multiprocessor (registers or shared memory)");
   if (grid_x * grid_y * grid_z > resident) {
     if (grid_y != 1 || grid_z != 1)
-      return fail(r, name + ": " + std::to_string(grid_x * grid_y * grid_z) + " blocks, but only " +
+      return refuse(r, name + ": " + std::to_string(grid_x * grid_y * grid_z) + " blocks, but only " +
                          std::to_string(resident) + " can be resident at once");
     grid_x = resident;  // the kernel strides over the grid it runs with
   }
@@ -705,7 +722,7 @@ int32_t dace_cuda_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int6
   if (misuse(r, "dace_cuda_gemm_on", r.streams.use_stream(stream))) return 1;
   if (m <= 0 || n <= 0) return 0;
   Cublas& blas = cublas();
-  if (!blas.ok) return fail(r, blas.status);
+  if (!blas.ok) return refuse(r, blas.status);
   if (!blas.handle && blas.create(&blas.handle) != 0) {
     blas.handle = nullptr;
     return fail(r, "cublasCreate_v2 failed");
@@ -715,9 +732,9 @@ int32_t dace_cuda_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int6
     return fail(r, "cublasSetStream_v2 failed with status " + std::to_string(e));
   dace::cuda::GemmPlan p;
   if (!dace::cuda::plan_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c_rs, c_cs, p))
-    return fail(r, "gemm: an operand has no unit stride (cuBLAS needs column- or row-major operands)");
+    return refuse(r, "gemm: an operand has no unit stride (cuBLAS needs column- or row-major operands)");
   for (int64_t v : {p.m, p.n, p.k, p.lda, p.ldb, p.ldc})
-    if (v > INT_MAX) return fail(r, "gemm: a dimension exceeds cuBLAS's 32-bit sizes");
+    if (v > INT_MAX) return refuse(r, "gemm: a dimension exceeds cuBLAS's 32-bit sizes");
   const int ta = p.trans_a ? 1 : 0, tb = p.trans_b ? 1 : 0;  // CUBLAS_OP_N = 0, CUBLAS_OP_T = 1
   int rc;
   if (type == DACE_CUDA_FLOAT32) {
@@ -730,7 +747,7 @@ int32_t dace_cuda_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int6
                     static_cast<const double*>(p.a), static_cast<int>(p.lda), static_cast<const double*>(p.b),
                     static_cast<int>(p.ldb), &beta, static_cast<double*>(c), static_cast<int>(p.ldc));
   } else {
-    return fail(r, "gemm of an unknown element type " + std::to_string(type));
+    return refuse(r, "gemm of an unknown element type " + std::to_string(type));
   }
   return rc == 0 ? 0 : fail(r, "cuBLAS gemm failed with status " + std::to_string(rc));
 }
