@@ -23,8 +23,8 @@ struct AllocationPlan {
   std::map<std::string, AllocKind> kind;
   std::map<std::string, int> state_block;  // StateHeap: block id of the one state using it
   std::set<std::string> setzero;           // some access node asks for zero-initialization
-  // Host-storage transients a plugin allocates for the whole call (CPU_Pinned where the CUDA
-  // plugin registers it: page-locked memory); host code addresses them like heap blocks.
+  // Host-storage transients a plugin allocates for the whole call (the CUDA plugin registers
+  // CPU_Pinned: page-locked memory); host code addresses them like heap blocks.
   std::set<std::string> plugin_allocated;
 };
 

@@ -132,12 +132,12 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
       if (!is_host_storage(d.storage) && !owner)
         return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": storage " + ir::to_string(d.storage) +
                                                  " needs a plugin that is not part of the CPU lowering");
-      // Pinned host memory is the core's to address and a plugin's to allocate (page-locked
-      // through its driver) when one registers CPU_Pinned, for an array that lives through
-      // the call: one used only inside scopes (thread-private in a parallel map, allocated per
-      // iteration), one kept across calls or sized by symbols set inside the SDFG, and every
-      // one without such a plugin, is ordinary heap memory.
-      if (d.storage == ir::StorageType::CPU_Pinned && registry && top_level && u.top_level_access &&
+      // A host storage a plugin registers (the CUDA plugin's CPU_Pinned: page-locked through
+      // its driver) is the core's to address and the plugin's to allocate, for an array that
+      // lives through the call: one used only inside scopes (thread-private in a parallel map,
+      // allocated per iteration), one kept across calls or sized by symbols set inside the
+      // SDFG, and every one without such a plugin, is ordinary heap memory.
+      if (is_host_storage(d.storage) && registry && top_level && u.top_level_access &&
           !depends_on_assigned && d.kind == ir::DataKind::Array && d.lifetime != ir::Lifetime::Persistent &&
           d.lifetime != ir::Lifetime::Global && d.lifetime != ir::Lifetime::External) {
         owner = registry->find_storage(ir::to_string(d.storage));
