@@ -60,19 +60,14 @@ TEST(CudaDevicePool, CapacityZeroKeepsNothing) {
   EXPECT_EQ(pool.kept_bytes(), 0u);
 }
 
-template <class Fn>
-Fn runtime_entry(const char* name) {
-  return reinterpret_cast<Fn>(cuda_registry()->find_runtime_symbol(name));
-}
-
 // The real runtime: with a GPU, a freed block comes back for the same size (after the pool's
 // trim, the driver's own), and the pool holds what was freed; without one, nothing is pooled.
 TEST(CudaDevicePoolRuntime, FreedBlocksComeBackForTheSameSize) {
   REQUIRE_CUDA_PLUGIN();
-  auto malloc_device = runtime_entry<void* (*)(int64_t)>("dace_cuda_malloc");
-  auto free_device = runtime_entry<int32_t (*)(void*)>("dace_cuda_free");
-  auto trim = runtime_entry<int64_t (*)()>("dace_cuda_pool_trim");
-  auto pooled = runtime_entry<int64_t (*)()>("dace_cuda_pool_bytes");
+  auto malloc_device = cuda_runtime_entry<void* (*)(int64_t)>("dace_cuda_malloc");
+  auto free_device = cuda_runtime_entry<int32_t (*)(void*)>("dace_cuda_free");
+  auto trim = cuda_runtime_entry<int64_t (*)()>("dace_cuda_pool_trim");
+  auto pooled = cuda_runtime_entry<int64_t (*)()>("dace_cuda_pool_bytes");
   ASSERT_TRUE(malloc_device && free_device && trim && pooled);
   const std::string absent = cuda_device_absence();
   if (!absent.empty()) {

@@ -26,11 +26,6 @@ namespace {
 using T = ir::ScalarType;
 using S = ir::ScheduleType;
 
-template <class Fn>
-Fn runtime_entry(const char* name) {
-  return reinterpret_cast<Fn>(cuda_registry()->find_runtime_symbol(name));
-}
-
 // s1 (host map):    P[i] = 3 * A[i] - 1          P: CPU_Pinned transient
 // s2:               P -> G                       pinned -> device
 // s3 (GPU_Device):  H[i] = 2 * G[i]              G, H: GPU_Global transients
@@ -178,7 +173,7 @@ TEST_P(CudaPinned, HostCodeAndCopiesUsePinnedTransients) {
   ASSERT_TRUE(analysis::validate(*g).ok());
   Result<CompiledProgram> p = compile_on(*g, GetParam());
   ASSERT_TRUE(p.ok()) << p.error().message;
-  auto emulated_blocks = runtime_entry<int64_t (*)()>("dace_cuda_emu_host_allocations");
+  auto emulated_blocks = cuda_runtime_entry<int64_t (*)()>("dace_cuda_emu_host_allocations");
   ASSERT_NE(emulated_blocks, nullptr);
   for (size_t n : {size_t{1}, size_t{7}, size_t{1000}, size_t{100000}}) {
     const int64_t before = emulated_blocks();
@@ -229,7 +224,7 @@ TEST(CudaPinnedFailure, FailedPinnedAllocationIsTheCallsStatus) {
   REQUIRE_CUDA_PLUGIN();
   Result<CompiledProgram> p = compile_emulated(*pinned_sdfg());
   ASSERT_TRUE(p.ok()) << p.error().message;
-  auto inject = runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_failure");
+  auto inject = cuda_runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_failure");
   for (int64_t skip : {0, 1, 2}) {  // P's, Q's, then Z's block
     PinnedCase c(64);
     inject("malloc_host", skip);
@@ -251,9 +246,9 @@ TEST(CudaPinnedFailure, FailedPinnedAllocationIsTheCallsStatus) {
 // it where a GPU is present, ordinary memory (not page-locked) where there is none.
 TEST(CudaPinnedRuntime, MallocHostIsPageLockedWhereADeviceIsUsable) {
   REQUIRE_CUDA_PLUGIN();
-  auto malloc_host = runtime_entry<void* (*)(int64_t)>("dace_cuda_malloc_host");
-  auto free_host = runtime_entry<int32_t (*)(void*)>("dace_cuda_free_host");
-  auto page_locked = runtime_entry<int32_t (*)(const void*)>("dace_cuda_is_page_locked");
+  auto malloc_host = cuda_runtime_entry<void* (*)(int64_t)>("dace_cuda_malloc_host");
+  auto free_host = cuda_runtime_entry<int32_t (*)(void*)>("dace_cuda_free_host");
+  auto page_locked = cuda_runtime_entry<int32_t (*)(const void*)>("dace_cuda_is_page_locked");
   ASSERT_TRUE(malloc_host && free_host && page_locked);
   const bool device = cuda_device_absence().empty();
   for (int64_t bytes : {int64_t{0}, int64_t{1}, int64_t{4096}, int64_t{3} << 20}) {

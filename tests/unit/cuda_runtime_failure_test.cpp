@@ -23,19 +23,14 @@ namespace {
 using T = ir::ScalarType;
 using S = ir::ScheduleType;
 
-template <class Fn>
-Fn runtime_entry(const char* name) {
-  return reinterpret_cast<Fn>(cuda_registry()->find_runtime_symbol(name));
-}
-
 // Makes the call `skip` + 1 from now of the emulated runtime's `entry` fail.
 void inject(const char* entry, int64_t skip = 0) {
-  runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_failure")(entry, skip);
+  cuda_runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_failure")(entry, skip);
 }
 void clear_injection() { inject(nullptr, 0); }
 // The same for a failure that leaves the runtime usable (out of memory, a launch too large).
 void inject_recoverable(const char* entry, int64_t skip = 0) {
-  runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_recoverable_failure")(entry, skip);
+  cuda_runtime_entry<void (*)(const char*, int64_t)>("dace_cuda_emu_inject_recoverable_failure")(entry, skip);
 }
 
 // s1: A -> G (host to device), s2: H[i] = 2 * G[i] + 1 (a kernel), s3: H -> B (device to host);
@@ -328,8 +323,8 @@ TEST(CudaKernelFault, SynchronizeFailureIsTheCallsStatusWithDeviceArguments) {
   ASSERT_TRUE(analysis::validate(*g).ok());
   Result<CompiledProgram> p = compile_emulated(*g);
   ASSERT_TRUE(p.ok()) << p.error().message;
-  auto malloc_fn = runtime_entry<void* (*)(int64_t)>("dace_cuda_emu_malloc");
-  auto free_fn = runtime_entry<int32_t (*)(void*)>("dace_cuda_emu_free");
+  auto malloc_fn = cuda_runtime_entry<void* (*)(int64_t)>("dace_cuda_emu_malloc");
+  auto free_fn = cuda_runtime_entry<int32_t (*)(void*)>("dace_cuda_emu_free");
   const int64_t n = 100;
   auto* a = static_cast<double*>(malloc_fn(n * 8));
   auto* b = static_cast<double*>(malloc_fn(n * 8));
@@ -405,7 +400,7 @@ TEST(CudaStackLimit, KernelWithPerThreadArraysRaisesTheStackToTheirBytes) {
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < k; ++j) wrong += b[i * k + j] != a[i * k + k - 1 - j];
   EXPECT_EQ(wrong, 0u);
-  const int64_t limit = runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")();
+  const int64_t limit = cuda_runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")();
   EXPECT_GE(limit, k * 8) << "the per-thread stack was not raised to R's bytes";
   EXPECT_TRUE(reserves_stack(*g));
 
@@ -433,13 +428,13 @@ TEST(CudaStackLimit, RequestAboveCudasPerThreadMaximumIsRefusedNotSticky) {
   };
   const int64_t big = 70000;
   std::vector<double> a(2 * big, 1.5), b(a.size(), -1.0);
-  const int64_t before = runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")();
+  const int64_t before = cuda_runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")();
   Status st = call(2, big, a, b);
   expect_runtime_error(st, {"per-thread stack", "bytes per thread exceed CUDA's 524288"});
   // R's 560000 bytes (rounded to 16, + 16) + the 1024-byte frame, computed by hand.
   EXPECT_NE(st.error().message.find(std::to_string(560000 + 16 + 1024)), std::string::npos) << st.error().message;
   EXPECT_TRUE(std::all_of(b.begin(), b.end(), [](double v) { return v == -1.0; }));
-  EXPECT_EQ(runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")(), before);
+  EXPECT_EQ(cuda_runtime_entry<int64_t (*)()>("dace_cuda_emu_stack_limit")(), before);
   std::vector<double> a2(3 * 4), b2(a2.size(), -1.0);
   std::iota(a2.begin(), a2.end(), 1.0);
   st = call(3, 4, a2, b2);

@@ -34,6 +34,13 @@ inline plugin::Registry* cuda_registry() {
   return loaded ? &registry : nullptr;
 }
 
+// The entry point `name` of the CUDA plugin's runtime symbol table as a function pointer of
+// type Fn (null when the plugin lacks it); the registry must be loaded (REQUIRE_CUDA_PLUGIN).
+template <class Fn>
+Fn cuda_runtime_entry(const char* name) {
+  return reinterpret_cast<Fn>(cuda_registry()->find_runtime_symbol(name));
+}
+
 #define REQUIRE_CUDA_PLUGIN()                                                                           \
   do {                                                                                                  \
     if (!::dace::codegen::testing::cuda_registry())                                                     \
