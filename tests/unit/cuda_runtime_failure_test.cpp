@@ -260,8 +260,9 @@ TEST_F(CudaRuntimeFailure, RecoverableFailuresKeepTheCallersArraysAndTheRuntimeU
 }
 
 // C = A @ B on GPU_Global arguments (one cuBLAS product); a failed product leaves C as it was:
-// the runtime's errors are sticky, so the copy back of C's device mirror fails too (recorded
-// after the product's failure, which stays the status) and nothing is written to C.
+// the call failed, so the exit path frees C's device mirror without copying it back (and the
+// injected failure is sticky: the free fails too, recorded after the product's failure, which
+// stays the status).
 TEST_F(CudaRuntimeFailure, CublasFailureLeavesTheProductsOutput) {
   auto g = std::make_unique<ir::SDFG>();
   g->name = "emu_gemm_failure";
