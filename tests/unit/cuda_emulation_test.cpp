@@ -156,6 +156,66 @@ TEST_P(CudaKernels, ThreadBlockScopesWithBarrierAndSharedMemory) {
   EXPECT_GE(count_of(ptx, "bar.sync"), 1u) << "no barrier between the block-level scopes";
 }
 
+// A zero-initialized GPU_Shared array S of 160 float64 per block, more than the block's 80
+// threads clear in one pass: the first block-level scope (32 threads) adds A[32 b + t] into
+// S[2 t + 1], the second (80 threads) copies S[t] to B and S[t + 80] to C. Without the
+// zeroing every block would see what the block before left in S (or the GPU's garbage).
+std::unique_ptr<ir::SDFG> zeroed_shared_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_zeroed_shared";
+  g->symbols["NB"] = ir::DType::of(T::Int64);
+  add_array(*g, "A", T::Float64, {"32 * NB"});
+  add_array(*g, "B", T::Float64, {"80 * NB"});
+  add_array(*g, "C", T::Float64, {"80 * NB"});
+  add_array(*g, "S", T::Float64, {"160"}, true);
+  for (const char* n : {"A", "B", "C"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  g->arrays.at("S").storage = ir::StorageType::GPU_Shared;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [dev, dev_exit] = map(s, {"b"}, "0:NB", S::GPU_Device);
+  auto [tb1, tb1_exit] = map(s, {"t"}, "0:32", S::GPU_ThreadBlock);
+  auto [tb2, tb2_exit] = map(s, {"t"}, "0:80", S::GPU_ThreadBlock);
+  const int s_in = access(s, "S");
+  static_cast<ir::AccessNode*>(s.node(s_in))->setzero = true;
+  edge(s, dev, "", s_in, "", "");  // S belongs to the kernel's scope
+  int add = tasklet(s, "o = old + a", {"old", "a"}, {"o"});
+  int copy = tasklet(s, "lo = x\nhi = y", {"x", "y"}, {"lo", "hi"});
+  int s_mid = access(s, "S");
+  chain_in(s, access(s, "A"), {dev, tb1}, add, "a", "A", {"A[0:32 * NB]", "A[32 * b:32 * b + 32]", "A[32 * b + t]"});
+  chain_in(s, s_in, {tb1}, add, "old", "S", {"S[0:160]", "S[2 * t + 1]"});
+  chain_out(s, add, "o", {tb1_exit}, s_mid, "S", {"S[2 * t + 1]", "S[0:160]"});
+  chain_in(s, s_mid, {tb2}, copy, "x", "S", {"S[0:160]", "S[t]"});
+  edge(s, tb2, "OUT_S", copy, "y", "S[t + 80]");
+  chain_out(s, copy, "lo", {tb2_exit, dev_exit}, access(s, "B"), "B",
+            {"B[80 * b + t]", "B[80 * b:80 * b + 80]", "B[0:80 * NB]"});
+  chain_out(s, copy, "hi", {tb2_exit, dev_exit}, access(s, "C"), "C",
+            {"C[80 * b + t]", "C[80 * b:80 * b + 80]", "C[0:80 * NB]"});
+  return g;
+}
+
+TEST_P(CudaKernels, ZeroInitializedSharedMemoryStartsAtZeroInEveryBlock) {
+  REQUIRE_CUDA_TARGET();
+  std::unique_ptr<ir::SDFG> g = zeroed_shared_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t nb = 4;
+  std::vector<double> a(32 * nb), b(80 * nb, -1.0), c(80 * nb, -1.0);
+  std::iota(a.begin(), a.end(), 1.5);
+  Status st = run(*p, {{"A", ArgValue::pointer(a.data())}, {"B", ArgValue::pointer(b.data())},
+                       {"C", ArgValue::pointer(c.data())}, {"NB", ArgValue::scalar<int64_t>(nb)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (int64_t blk = 0; blk < nb; ++blk)
+    for (int64_t k = 0; k < 80; ++k) {
+      // S[k] after the first scope: A[32 blk + (k - 1) / 2] at odd k < 64, else 0.
+      const double want = k % 2 == 1 && k < 64 ? a[32 * blk + k / 2] : 0.0;
+      EXPECT_EQ(b[80 * blk + k], want) << blk << " " << k;
+      EXPECT_EQ(c[80 * blk + k], 0.0) << blk << " " << k + 80;
+    }
+  std::string ptx = checked_ptx(*g);
+  EXPECT_GE(count_of(ptx, "bar.sync"), 3u) << "the zeroing's barrier and the two scopes' barriers";
+}
+
 // Per block: S[0] = 0 (one thread), S[0] += A[32 b + t] (32 threads, atomics on shared
 // memory), B[b] = S[0] (one thread): a block reduction through three block-level scopes.
 std::unique_ptr<ir::SDFG> block_sum_sdfg(T type) {
@@ -297,6 +357,34 @@ TEST(CudaEmulation, SharedMemoryOfSymbolicSizeIsRefused) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.error().code, Code::Unsupported);
   EXPECT_NE(m.error().message.find("GPU_Shared container needs a constant size"), std::string::npos) << m.error().message;
+}
+
+// Zeroing shared memory needs the whole block at one point: a kernel of one thread per map
+// point has threads past the range that would miss the barrier.
+TEST(CudaEmulation, ZeroInitializedSharedMemoryWithoutBlockMapsIsRefused) {
+  REQUIRE_CUDA_PLUGIN();
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_zeroed_shared_thread_kernel";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  add_array(*g, "B", T::Float64, {"N"});
+  add_array(*g, "S", T::Float64, {"4"}, true);
+  g->arrays.at("B").storage = ir::StorageType::GPU_Global;
+  g->arrays.at("S").storage = ir::StorageType::GPU_Shared;
+  ir::State& s = add_state(*g, *g, "s");
+  auto [entry, exit] = map(s, {"i"}, "0:N", S::GPU_Device);
+  const int sh = access(s, "S");
+  static_cast<ir::AccessNode*>(s.node(sh))->setzero = true;
+  int t = tasklet(s, "o = x", {"x"}, {"o"});
+  edge(s, entry, "", sh, "", "");
+  edge(s, sh, "", t, "x", "S[0]");
+  edge_out(s, t, "o", exit, access(s, "B"), "B[i]", "B[0:N]");
+  ASSERT_TRUE(analysis::validate(*g).ok());
+  llvm::LLVMContext ctx;
+  Result<LoweredModule> m = lower(*g, ctx, emulated_options());
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Code::Unsupported);
+  EXPECT_NE(m.error().message.find("zero-initialized GPU_Shared container"), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find("\"S\""), std::string::npos) << m.error().message;
 }
 
 }  // namespace

@@ -2,11 +2,14 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
+#include "codegen/loops.h"
 #include "codegen/types.h"
 #include "ir/path.h"
 #include "lowering/device_module.h"
+#include "lowering/thread_index.h"
 
 namespace dace::cuda {
 
@@ -23,6 +26,38 @@ std::optional<int64_t> constant_elements(const ir::DataDescriptor& d) {
     n *= *v;
   }
   return n;
+}
+
+// Zeroes a block's shared `array` of `bytes` where it is allocated: in a kernel whose block
+// comes from GPU_ThreadBlock maps, code outside those maps runs in every thread of the block
+// on the device, so the threads clear it together (thread k the 8-byte words k, k + threads,
+// ...) and meet at a barrier before any reads it; emulated, that code runs once per block
+// (the thread loops are inside the block maps), so one memset.
+Status zero_shared_array(codegen::Frame& f, DeviceModule& dm, llvm::Value* array, int64_t bytes) {
+  llvm::IRBuilder<>& b = f.b;
+  if (dm.emulate) {
+    b.CreateMemSet(array, b.getInt8(0), b.getInt64(bytes), llvm::MaybeAlign(16));
+    return Status::success();
+  }
+  const KernelState& ks = *dm.kernel;
+  std::array<llvm::Value*, 3> tid{};
+  for (int axis = 0; axis < 3; ++axis) {
+    Result<llvm::Value*> t = special_index(f, dm, Special::ThreadIndex, axis);
+    if (!t) return t.take_error();
+    tid[static_cast<size_t>(axis)] = *t;
+  }
+  llvm::Value* linear = b.CreateAdd(
+      tid[0], b.CreateMul(b.getInt64(ks.block[0]), b.CreateAdd(tid[1], b.CreateMul(b.getInt64(ks.block[1]), tid[2]))));
+  const int64_t threads = ks.block[0] * ks.block[1] * ks.block[2];
+  // Whole words where the size allows (the array is 16-byte aligned), else bytes.
+  const bool words = bytes % 8 == 0;
+  llvm::Type* unit = words ? b.getInt64Ty() : b.getInt8Ty();
+  codegen::CountedLoop loop =
+      codegen::begin_loop(b, linear, b.getInt64(words ? bytes / 8 : bytes), "shared.zero", b.getInt64(threads));
+  b.CreateStore(llvm::ConstantInt::get(unit, 0), b.CreateGEP(unit, array, loop.iv));
+  codegen::end_loop(b, loop);
+  b.CreateCall(llvm::Intrinsic::getDeclaration(&f.mc.module, llvm::Intrinsic::nvvm_barrier0));
+  return Status::success();
 }
 
 }  // namespace
@@ -58,8 +93,12 @@ Status SharedStorage::lower_allocation(codegen::AllocationContext& context) cons
     return make_error(Code::Unsupported, where + ": a GPU_Shared container must be used inside a GPU_Device map only");
   if (f.fn != dm->kernel->fn)
     return make_error(Code::Unsupported, where + ": a GPU_Shared container of a nested SDFG inside a kernel cannot be compiled yet");
-  if (context.zero)
-    return make_error(Code::Unsupported, where + ": a zero-initialized GPU_Shared container cannot be compiled yet");
+  // Zeroing needs every thread of the block at one point, past which all may read: the kernel
+  // level of a kernel whose block comes from GPU_ThreadBlock maps. Elsewhere a thread past
+  // the map's range, or one inside a block-level scope, would miss the barrier.
+  if (context.zero && (!dm->kernel->thread_blocks || dm->kernel->in_thread_block))
+    return make_error(Code::Unsupported, where + ": a zero-initialized GPU_Shared container is compiled only at the "
+                                                 "top of a GPU_Device map that holds GPU_ThreadBlock maps");
   std::optional<int64_t> n = constant_elements(context.desc);
   const int64_t elem_bytes = std::max(1, ir::element_size(context.desc.dtype));
   if (!n) return make_error(Code::Unsupported, where + ": a GPU_Shared container needs a constant size");
@@ -74,6 +113,7 @@ Status SharedStorage::lower_allocation(codegen::AllocationContext& context) cons
   Result<llvm::Value*> bound =
       block_shared_array(f, *dm, array, std::max<int64_t>(1, *n) * elem_bytes, context.name, "the GPU_Shared container " + where);
   if (!bound) return bound.take_error();
+  if (context.zero) DACE_TRY(zero_shared_array(f, *dm, *bound, std::max<int64_t>(1, *n) * elem_bytes));
   context.bound = *bound;
   return Status::success();
 }
