@@ -156,6 +156,62 @@ TEST_P(CudaKernels, ThreadBlockScopesWithBarrierAndSharedMemory) {
   EXPECT_GE(count_of(ptx, "bar.sync"), 1u) << "no barrier between the block-level scopes";
 }
 
+// CUDA's gridDim read by Python tasklets: a 2-D map (j along x, i along y) in blocks of
+// 32 x 2 threads writes G[i, j] = 1000 gridDim.y + 100 gridDim.x + blockDim.y, so a grid of
+// ceil(M / 32) x ceil(N / 2) blocks; a map of NB blocks of GPU_ThreadBlock maps writes
+// gridDim.x = NB into H[b].
+std::unique_ptr<ir::SDFG> grid_dim_sdfg() {
+  auto g = std::make_unique<ir::SDFG>();
+  g->name = "emu_grid_dim";
+  g->symbols["N"] = ir::DType::of(T::Int64);
+  g->symbols["M"] = ir::DType::of(T::Int64);
+  g->symbols["NB"] = ir::DType::of(T::Int64);
+  add_array(*g, "G", T::Int64, {"N", "M"});
+  add_array(*g, "H", T::Int64, {"NB"});
+  for (const char* n : {"G", "H"}) g->arrays.at(n).storage = ir::StorageType::GPU_Global;
+  int s1 = 0, s2 = 0;
+  ir::State& a = add_state(*g, *g, "threads", &s1);
+  {
+    auto [entry, exit] = map(a, {"i", "j"}, "0:N, 0:M", S::GPU_Device);
+    static_cast<ir::MapEntry&>(*a.node(entry)).map.gpu_block_size = {E("32"), E("2"), E("1")};
+    int t = tasklet(a, "o = 1000 * gridDim.y + 100 * gridDim.x + blockDim.y", {}, {"o"});
+    edge(a, entry, "", t, "", "");
+    edge_out(a, t, "o", exit, access(a, "G"), "G[i, j]", "G[0:N, 0:M]");
+  }
+  ir::State& b = add_state(*g, *g, "blocks", &s2);
+  {
+    auto [dev, dev_exit] = map(b, {"k"}, "0:NB", S::GPU_Device);
+    auto [tb, tb_exit] = map(b, {"t"}, "0:1", S::GPU_ThreadBlock);
+    int t = tasklet(b, "o = gridDim.x", {}, {"o"});
+    edge(b, dev, "", tb, "", "");
+    edge(b, tb, "", t, "", "");
+    chain_out(b, t, "o", {tb_exit, dev_exit}, access(b, "H"), "H", {"H[k]", "H[k]", "H[0:NB]"});
+  }
+  add_interstate(*g, s1, s2);
+  return g;
+}
+
+TEST_P(CudaKernels, GridDimIsTheGridTheKernelRunsWith) {
+  REQUIRE_CUDA_TARGET();
+  std::unique_ptr<ir::SDFG> g = grid_dim_sdfg();
+  Status v = analysis::validate(*g);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  Result<CompiledProgram> p = compile_on(*g, GetParam());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const int64_t n = 5, m = 70, nb = 3;
+  std::vector<int64_t> gv(n * m, -1), hv(nb, -1);
+  Status st = run(*p, {{"G", ArgValue::pointer(gv.data())}, {"H", ArgValue::pointer(hv.data())},
+                       {"N", ArgValue::scalar<int64_t>(n)}, {"M", ArgValue::scalar<int64_t>(m)},
+                       {"NB", ArgValue::scalar<int64_t>(nb)}});
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  // ceil(70 / 32) = 3 blocks along x, ceil(5 / 2) = 3 along y, blocks of 2 rows.
+  for (int64_t k = 0; k < n * m; ++k) EXPECT_EQ(gv[k], 1000 * 3 + 100 * 3 + 2) << k;
+  for (int64_t k = 0; k < nb; ++k) EXPECT_EQ(hv[k], nb) << k;
+  std::string ptx = checked_ptx(*g);
+  EXPECT_NE(ptx.find("%nctaid.x"), std::string::npos);
+  EXPECT_NE(ptx.find("%nctaid.y"), std::string::npos);
+}
+
 // A zero-initialized GPU_Shared array S of 160 float64 per block, more than the block's 80
 // threads clear in one pass: the first block-level scope (32 threads) adds A[32 b + t] into
 // S[2 t + 1], the second (80 threads) copies S[t] to B and S[t + 80] to C. Without the

@@ -144,6 +144,7 @@ Status lower_grid_strided_map(codegen::ScopeContext& context, DeviceModule& dm) 
   std::array<llvm::Value*, 3> block_index{*bx, b.getInt64(0), b.getInt64(0)};
   std::array<llvm::Value*, 3> thread_index{*tid, b.getInt64(0), b.getInt64(0)};
   bind_builtins(f, ks, &block_index, &thread_index);
+  bind_grid_dim(f, dm);
   Status s = codegen::emit_map_body(se, context.entry);
   se.parallel_params = saved_params;
   se.scope_symbols = saved_symbols;

@@ -247,6 +247,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   f.push_scope();
   bind_point(se, f, device, *dims, own);
   bind_builtins(f, ks, &block, &thread_index);
+  bind_grid_dim(f, dm);
   se.parallel_params = device.params;  // one point per thread here
   Status s = Status::success();
   if (!beside->empty()) {
@@ -293,6 +294,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   f.push_scope();
   bind_point(se, f, device, *dims, owned_point(b, ks, block, thread_at(b, ks, owners.iv)));
   bind_builtins(f, ks, &block, &thread_index);
+  bind_grid_dim(f, dm);
   bind_crossing(f, *crossing, crossing_arrays, owners.iv, false);
   s = codegen::bind_dynamic_map_inputs(se, dynamic_entry);
   if (s.ok()) {

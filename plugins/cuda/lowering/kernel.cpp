@@ -430,6 +430,7 @@ Status lower_device_map(codegen::ScopeContext& context) {
       }
     }
     bind_builtins(body, ks, &block_index, &thread_index);
+    bind_grid_dim(body, dm);
     Status inner = codegen::emit_map_body(se, entry);
     body.pop_scope();
     if (!inner.ok()) return inner;

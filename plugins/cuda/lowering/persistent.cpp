@@ -144,6 +144,7 @@ Status lower_persistent_map(codegen::ScopeContext& context) {
     std::array<llvm::Value*, 3> block_index{*bx, b.getInt64(0), b.getInt64(0)};
     std::array<llvm::Value*, 3> thread_index{*tid, b.getInt64(0), b.getInt64(0)};
     bind_builtins(body, ks, &block_index, &thread_index);
+    bind_grid_dim(body, dm);
     Status s = codegen::emit_map_body(se, entry);
     body.pop_scope();
     if (!s.ok()) return s;

@@ -152,6 +152,27 @@ void bind_builtins(codegen::Frame& f, const KernelState& ks, const std::array<ll
   }
 }
 
+void bind_grid_dim(codegen::Frame& f, DeviceModule& dm) {
+  llvm::IRBuilder<>& b = f.b;
+  llvm::Module& m = f.mc.module;
+  static const char* names[3] = {"gridDim.x", "gridDim.y", "gridDim.z"};
+  static const llvm::Intrinsic::ID nctaid[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                                llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                                llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+  llvm::Value* emulated = nullptr;
+  if (dm.emulate) {
+    llvm::FunctionCallee get = m.getOrInsertFunction("dace_cuda_emu_grid_dim", llvm::FunctionType::get(b.getPtrTy(), false));
+    emulated = b.CreateCall(get, {}, "emu.grid");
+  }
+  for (size_t a = 0; a < 3; ++a) {
+    llvm::Value* v =
+        emulated ? b.CreateTrunc(b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), emulated, a)),
+                                 b.getInt32Ty(), names[a])
+                 : b.CreateCall(llvm::Intrinsic::getDeclaration(&m, nctaid[a]), {}, names[a]);
+    f.bind_symbol(names[a], codegen::SymbolBinding{v, ir::ScalarType::UInt32, false});
+  }
+}
+
 ThreadLoop begin_thread_loop(codegen::Frame& f, DeviceModule& dm) {
   ThreadLoop loop;
   KernelState& ks = *dm.kernel;

@@ -50,6 +50,11 @@ enum class Special { BlockIndex, ThreadIndex };
 void bind_builtins(codegen::Frame& f, const KernelState& ks, const std::array<llvm::Value*, 3>* block,
                    const std::array<llvm::Value*, 3>* thread);
 
+// Binds "gridDim.x/y/z" as uint32 symbols in the current scope of `f`: the grid the kernel
+// runs with (%nctaid on the device, the emulated launch's grid), which for a cooperative
+// kernel is the capped grid of resident blocks, not the map's extent.
+void bind_grid_dim(codegen::Frame& f, DeviceModule& dm);
+
 // The block or thread index along `axis` (0 = x) as i64. Block sizes are compile-time
 // constants (KernelState::block), so the block dimension is never read.
 Result<llvm::Value*> special_index(codegen::Frame& f, DeviceModule& dm, Special which, int axis);
