@@ -6,6 +6,8 @@
 // GPU are present, on the GPU, against plain C++ loops; its PTX must hold the shuffles and
 // pass ptxas for sm_80 and sm_90. Refusals name the tasklet or the map.
 #include <gtest/gtest.h>
+
+#include <type_traits>
 #include <llvm/IR/LLVMContext.h>
 
 #include <algorithm>
@@ -61,6 +63,24 @@ std::unique_ptr<ir::SDFG> every_lane_sdfg(T type, const std::string& op, const s
 class CudaWarp : public CudaTargetTest {};
 INSTANTIATE_ON_EMULATED_AND_DEVICE(CudaWarp);
 
+// DaCe's ReductionType `op` on two values, as C++ computes it (the reference).
+template <class V>
+V combine(const std::string& op, V a, V x) {
+  if (op == "Sum") return a + x;
+  if (op == "Max") return std::max(a, x);
+  if (op == "Min") return std::min(a, x);
+  if constexpr (std::is_integral_v<V>) {
+    if (op == "Bitwise_And") return a & x;
+    if (op == "Bitwise_Or") return a | x;
+    if (op == "Bitwise_Xor") return a ^ x;
+    if (op == "Logical_And") return (a != 0) && (x != 0);
+    if (op == "Logical_Or") return (a != 0) || (x != 0);
+    if (op == "Logical_Xor") return (a != 0) != (x != 0);
+  }
+  ADD_FAILURE() << "no reference for " << op;
+  return a;
+}
+
 template <class V>
 void check_every_lane(Where where, T type, const std::string& op, const std::string& cpp_type) {
   const int threads = 64;  // two warps per block: each combines only its own lanes
@@ -79,7 +99,7 @@ void check_every_lane(Where where, T type, const std::string& op, const std::str
     V want = a[warp * 32];
     for (size_t l = 1; l < 32; ++l) {
       const V x = a[warp * 32 + l];
-      want = op == "Sum" ? want + x : op == "Max" ? std::max(want, x) : std::min(want, x);
+      want = combine(op, want, x);
     }
     for (size_t l = 0; l < 32; ++l) EXPECT_EQ(b[warp * 32 + l], want) << "warp " << warp << " lane " << l;  // exact: quarters
   }
@@ -100,6 +120,17 @@ TEST_P(CudaWarp, MaxOfFloatsReachesEveryLaneOfItsWarp) {
 TEST_P(CudaWarp, MinOfInt32ReachesEveryLaneOfItsWarp) {
   REQUIRE_CUDA_TARGET();
   check_every_lane<int32_t>(GetParam(), T::Int32, "Min", "int");
+}
+
+// Bitwise and logical reductions of integers (inputs -12..12, a few zeros per warp).
+TEST_P(CudaWarp, BitwiseAndLogicalReductionsOfIntegersReachEveryLane) {
+  REQUIRE_CUDA_TARGET();
+  check_every_lane<int32_t>(GetParam(), T::Int32, "Bitwise_Xor", "int");
+  check_every_lane<int64_t>(GetParam(), T::Int64, "Bitwise_Or", "long long");
+  check_every_lane<int32_t>(GetParam(), T::Int32, "Bitwise_And", "int32_t");
+  check_every_lane<int32_t>(GetParam(), T::Int32, "Logical_And", "int");
+  check_every_lane<int64_t>(GetParam(), T::Int64, "Logical_Or", "int64_t");
+  check_every_lane<int32_t>(GetParam(), T::Int32, "Logical_Xor", "int");
 }
 
 // DaCe's block reduction expansion: in a GPU_ThreadBlock map of 32 threads each thread
@@ -179,13 +210,16 @@ TEST(CudaWarpRefusal, PartialWarpIsRefused) {
 
 TEST(CudaWarpRefusal, UnknownReductionTypeIsRefusedNamingTheTasklet) {
   REQUIRE_CUDA_PLUGIN();
-  std::unique_ptr<ir::SDFG> g = every_lane_sdfg(T::Float64, "Bitwise_Xor", "double", 32);
-  llvm::LLVMContext ctx;
-  Result<LoweredModule> m = lower(*g, ctx, emulated_options());
-  ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.error().code, Code::Unsupported);
-  EXPECT_NE(m.error().message.find("Tasklet"), std::string::npos) << m.error().message;
-  EXPECT_NE(m.error().message.find("ReductionType::Bitwise_Xor"), std::string::npos) << m.error().message;
+  // An unknown type, and a bitwise reduction of floating-point values.
+  for (const char* op : {"Min_Location", "Bitwise_Xor"}) {
+    std::unique_ptr<ir::SDFG> g = every_lane_sdfg(T::Float64, op, "double", 32);
+    llvm::LLVMContext ctx;
+    Result<LoweredModule> m = lower(*g, ctx, emulated_options());
+    ASSERT_FALSE(m.ok()) << op;
+    EXPECT_EQ(m.error().code, Code::Unsupported);
+    EXPECT_NE(m.error().message.find("Tasklet"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find(std::string("ReductionType::") + op), std::string::npos) << m.error().message;
+  }
 }
 
 TEST(CudaWarpRefusal, ThreadIndexInHostCodeIsRefused) {

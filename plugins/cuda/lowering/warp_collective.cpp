@@ -27,6 +27,12 @@ std::optional<WarpOp> reduction_type(const std::string& op) {
   if (op == "Product") return WarpOp::Product;
   if (op == "Min") return WarpOp::Min;
   if (op == "Max") return WarpOp::Max;
+  if (op == "Bitwise_And") return WarpOp::BitwiseAnd;
+  if (op == "Bitwise_Or") return WarpOp::BitwiseOr;
+  if (op == "Bitwise_Xor") return WarpOp::BitwiseXor;
+  if (op == "Logical_And") return WarpOp::LogicalAnd;
+  if (op == "Logical_Or") return WarpOp::LogicalOr;
+  if (op == "Logical_Xor") return WarpOp::LogicalXor;
   return std::nullopt;
 }
 
@@ -61,9 +67,15 @@ Result<std::optional<WarpReduce>> match_warp_reduce(const codegen::StateEmitter&
                                                  "dace::ReductionType::OP, TYPE>::reduce(in);`");
   WarpReduce w;
   std::optional<WarpOp> op = reduction_type(mt[2].str());
-  if (!op) return make_error(Code::Unsupported, where + ": warpReduce with ReductionType::" + mt[2].str() + " (Sum, Product, Min and Max are supported)");
+  if (!op)
+    return make_error(Code::Unsupported, where + ": warpReduce with ReductionType::" + mt[2].str() +
+                                             " (Sum, Product, Min, Max, and for integers Bitwise_And/Or/Xor and "
+                                             "Logical_And/Or/Xor are supported)");
   std::optional<ir::ScalarType> type = cpp_type(mt[3].str());
   if (!type) return make_error(Code::Unsupported, where + ": warpReduce of type '" + mt[3].str() + "'");
+  if (*op >= WarpOp::BitwiseAnd && tasklet::is_float(*type))
+    return make_error(Code::Unsupported, where + ": warpReduce with ReductionType::" + mt[2].str() + " of the floating-point type '" +
+                                             mt[3].str() + "' (bitwise and logical reductions take integers)");
   w.op = *op;
   w.type = *type;
   for (int e : se.state.in_edges(node))
@@ -105,6 +117,18 @@ llvm::Value* warp_combine(llvm::IRBuilder<>& b, const WarpReduce& w, llvm::Value
     case WarpOp::Product: return fp ? b.CreateFMul(a, x) : b.CreateMul(a, x);
     case WarpOp::Min: return b.CreateSelect(fp ? b.CreateFCmpOLT(x, a) : sign ? b.CreateICmpSLT(x, a) : b.CreateICmpULT(x, a), x, a);
     case WarpOp::Max: return b.CreateSelect(fp ? b.CreateFCmpOGT(x, a) : sign ? b.CreateICmpSGT(x, a) : b.CreateICmpUGT(x, a), x, a);
+    case WarpOp::BitwiseAnd: return b.CreateAnd(a, x);
+    case WarpOp::BitwiseOr: return b.CreateOr(a, x);
+    case WarpOp::BitwiseXor: return b.CreateXor(a, x);
+    case WarpOp::LogicalAnd:
+    case WarpOp::LogicalOr:
+    case WarpOp::LogicalXor: {
+      llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+      llvm::Value* l = b.CreateICmpNE(a, zero);
+      llvm::Value* r = b.CreateICmpNE(x, zero);
+      llvm::Value* v = w.op == WarpOp::LogicalAnd ? b.CreateAnd(l, r) : w.op == WarpOp::LogicalOr ? b.CreateOr(l, r) : b.CreateXor(l, r);
+      return b.CreateZExt(v, a->getType());
+    }
   }
   return a;
 }

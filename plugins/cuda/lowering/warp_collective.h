@@ -18,7 +18,9 @@
 
 namespace dace::cuda {
 
-enum class WarpOp { Sum, Product, Min, Max };
+// DaCe's ReductionType values a warp reduction lowers; the bitwise and logical ones take
+// integer types only (logical: the result is 0 or 1).
+enum class WarpOp { Sum, Product, Min, Max, BitwiseAnd, BitwiseOr, BitwiseXor, LogicalAnd, LogicalOr, LogicalXor };
 
 struct WarpReduce {
   WarpOp op = WarpOp::Sum;
