@@ -1,6 +1,8 @@
 // Recursive-descent parser for DaCe's symbolic strings (Python precedence), both dialects:
 // plain `N - 1` and the typed `$N` / `symbol($N, dtype=dace.int64)` of DaCe >= 2.0a4.
+#include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 #include "ir/symbolic/internal.h"
 
@@ -28,6 +30,20 @@ class Parser {
     Expr e = parse_or();
     if (failed_) return take_error();
     if (tok_.kind != Tok::End) return fail_at(tok_.pos, "unexpected '" + std::string(tok_.text) + "'");
+    // Canonical construction may nest deeper than the text did (a chain a*b/c*d/e*... becomes
+    // quotients inside products inside quotients, each printed in parentheses). An expression
+    // whose printed form the parser would refuse is refused now, so that everything parse
+    // accepts prints to text that parses back. Two levels spare: a printed leaf is an atom of
+    // its own, and a negative one sits in parentheses. A text of fewer than a sixth as many
+    // characters cannot build that deep (an operator character adds at most two levels: a - b
+    // is a + (-1)*b), so the common short expression skips the walk.
+    std::unordered_map<Expr, int> heights;
+    if (text_.size() * 6 > static_cast<size_t>(kMaxDepth - 2) && height(e, heights) > kMaxDepth - 2) {
+      error_ = make_error(Code::ParseError,
+                          "symbolic expression '" + std::string(text_) + "': expression nested too deeply once built (" +
+                              "its canonical form nests more than " + std::to_string(kMaxDepth - 2) + " levels)");
+      return error_;
+    }
     return e;
   }
 
@@ -294,6 +310,16 @@ class Parser {
     Expr e = symbol(tok_.text);
     if (!next()) return nullptr;
     return e;
+  }
+
+  // Levels of the expression tree under `e` (a leaf is 1), memoized: interned nodes are shared.
+  static int height(Expr e, std::unordered_map<Expr, int>& memo) {
+    if (e->args.empty()) return 1;
+    if (auto it = memo.find(e); it != memo.end()) return it->second;
+    int h = 0;
+    for (Expr a : e->args) h = std::max(h, height(a, memo));
+    memo.emplace(e, h + 1);
+    return h + 1;
   }
 
   Expr parse_atom() {
