@@ -149,10 +149,7 @@ CUevent as_event(void* e) { return static_cast<CUevent>(e); }
 // (runtime/stream_book.h): the status names `entry`, but the runtime stays usable (nothing
 // reached the driver, so this is not the process's sticky error); 0 when there is none.
 int32_t misuse(Runtime& r, const char* entry, const std::string& bad) {
-  if (bad.empty()) return 0;
-  r.refusal = std::string(entry) + ": " + bad;
-  std::fprintf(stderr, "libdace cuda: %s\n", r.refusal.c_str());
-  return 1;
+  return bad.empty() ? 0 : refuse(r, std::string(entry) + ": " + bad);
 }
 
 // The function `kernel` of the PTX module `ptx` (loaded once per text, cached by name); null
