@@ -190,11 +190,15 @@ void Frame::leave() {
   b.CreateBr(fail_target());
 }
 
+llvm::Value* Frame::status_failed(llvm::IRBuilder<>& at) {
+  llvm::GlobalVariable* rec = mc.status_record();
+  llvm::Value* code = at.CreateLoad(at.getInt32Ty(), at.CreateStructGEP(rec->getValueType(), rec, 0), "status");
+  return at.CreateICmpNE(code, at.getInt32(0));
+}
+
 void Frame::leave_if_status_failed() {
   may_fail = true;
-  llvm::GlobalVariable* rec = mc.status_record();
-  llvm::Value* code = b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(rec->getValueType(), rec, 0), "status");
-  leave_if(b.CreateICmpNE(code, b.getInt32(0)));
+  leave_if(status_failed(b));
 }
 
 llvm::AllocaInst* Frame::entry_alloca(llvm::Type* type, const std::string& name) {

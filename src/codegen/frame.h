@@ -181,7 +181,10 @@ class Frame {
   // The body of such a branch: frees failure_frees and jumps to fail_target() (terminates
   // the current block).
   void leave();
-  // leave_if(the status record holds a failure): after calls into code that may fail.
+  // Whether the status record holds a failure, read with `at` (the frame's builder or one
+  // placed on the exit path, where the argument copies back depend on it).
+  llvm::Value* status_failed(llvm::IRBuilder<>& at);
+  // leave_if(status_failed(b)): after calls into code that may fail.
   void leave_if_status_failed();
 
   llvm::BasicBlock* entry_block() const { return entry_; }

@@ -39,25 +39,12 @@ std::array<llvm::Value*, 3> owned_point(llvm::IRBuilder<>& b, const KernelState&
   return point;
 }
 
-// A thread's place in the block's linear order (x fastest), and back.
-llvm::Value* linear_thread(llvm::IRBuilder<>& b, const KernelState& ks, const std::array<llvm::Value*, 3>& t) {
-  return b.CreateAdd(t[0], b.CreateMul(b.getInt64(ks.block[0]), b.CreateAdd(t[1], b.CreateMul(b.getInt64(ks.block[1]), t[2]))));
-}
-
+// A thread at its place in the block's linear order (x fastest; thread_position gives the
+// place of the running thread).
 std::array<llvm::Value*, 3> thread_at(llvm::IRBuilder<>& b, const KernelState& ks, llvm::Value* linear) {
   llvm::Value* bx = b.getInt64(ks.block[0]);
   llvm::Value* by = b.getInt64(ks.block[1]);
   return {b.CreateURem(linear, bx), b.CreateURem(b.CreateUDiv(linear, bx), by), b.CreateUDiv(linear, b.CreateMul(bx, by))};
-}
-
-Result<std::array<llvm::Value*, 3>> thread_index3(Frame& f, DeviceModule& dm) {
-  std::array<llvm::Value*, 3> t{};
-  for (int axis = 0; axis < 3; ++axis) {
-    Result<llvm::Value*> v = special_index(f, dm, Special::ThreadIndex, axis);
-    if (!v) return v.take_error();
-    t[static_cast<size_t>(axis)] = *v;
-  }
-  return t;
 }
 
 // The nodes of the kernel's scope beside the dynamic map: every thread runs them for its own
@@ -232,10 +219,10 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   // reaches the barrier.
   ThreadLoop loop;
   if (dm.emulate) loop = begin_thread_loop(f, dm);
-  Result<std::array<llvm::Value*, 3>> t3 = thread_index3(f, dm);
+  Result<ThreadPosition> t3 = thread_position(f, dm);
   if (!t3) return t3.take_error();
-  llvm::Value* tid = linear_thread(b, ks, *t3);
-  std::array<llvm::Value*, 3> own = owned_point(b, ks, block, *t3);
+  llvm::Value* tid = t3->linear;
+  std::array<llvm::Value*, 3> own = owned_point(b, ks, block, t3->index);
   b.CreateStore(b.getInt64(0), slot(starts, tid));
   b.CreateStore(b.getInt64(1), slot(steps, tid));
   b.CreateStore(b.getInt64(0), slot(counts, tid));
@@ -243,7 +230,7 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   llvm::BasicBlock* ranged = llvm::BasicBlock::Create(f.mc.ctx, "dynmap.ranged", f.fn);
   b.CreateCondBr(within(b, own, extent), work, ranged);
   b.SetInsertPoint(work);
-  std::array<llvm::Value*, 3> thread_index = *t3;
+  std::array<llvm::Value*, 3> thread_index = t3->index;
   f.push_scope();
   bind_point(se, f, device, *dims, own);
   bind_builtins(f, ks, &block, &thread_index);
@@ -277,10 +264,10 @@ Status emit_dynamic_kernel(StateEmitter& se, DeviceModule& dm, int device_entry,
   se.parallel_params = device.params;
   se.parallel_params.insert(se.parallel_params.end(), dynamic.params.begin(), dynamic.params.end());
   if (dm.emulate) loop = begin_thread_loop(f, dm);
-  t3 = thread_index3(f, dm);
+  t3 = thread_position(f, dm);
   if (!t3) return t3.take_error();
-  tid = linear_thread(b, ks, *t3);
-  thread_index = *t3;
+  tid = t3->linear;
+  thread_index = t3->index;
   // The kernel scope's containers: written beside the map in phase 1, only the crossing ones
   // are read here, from the owner's slots.
   Result<std::vector<llvm::Value*>> locals =

@@ -45,13 +45,6 @@ llvm::FunctionCallee runtime_argument_discard(llvm::Module& m) {
                                llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), {ptr, ptr}, false));
 }
 
-// The call's status record holds a failure (read on the way out).
-llvm::Value* call_failed(codegen::Frame& f, llvm::IRBuilder<>& b) {
-  llvm::GlobalVariable* rec = f.mc.status_record();
-  llvm::Value* code = b.CreateLoad(b.getInt32Ty(), b.CreateStructGEP(rec->getValueType(), rec, 0), "status");
-  return b.CreateICmpNE(code, b.getInt32(0));
-}
-
 llvm::FunctionCallee runtime_argument_out(llvm::Module& m) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
@@ -122,7 +115,7 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
     llvm::BasicBlock* back = llvm::BasicBlock::Create(ctx, "argument.back", fn);
     llvm::BasicBlock* discard = llvm::BasicBlock::Create(ctx, "argument.discard", fn);
     llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "argument.done", fn);
-    eb.CreateCondBr(call_failed(*frame, eb), discard, back);
+    eb.CreateCondBr(frame->status_failed(eb), discard, back);
     eb.SetInsertPoint(back);
     // A kernel that faulted surfaces here, at the first copy after it (eb is the frame's builder).
     record_runtime_failure(*frame, eb.CreateCall(runtime_argument_out(frame->mc.module), {host, device, size}),

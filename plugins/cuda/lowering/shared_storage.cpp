@@ -40,14 +40,9 @@ Status zero_shared_array(codegen::Frame& f, DeviceModule& dm, llvm::Value* array
     return Status::success();
   }
   const KernelState& ks = *dm.kernel;
-  std::array<llvm::Value*, 3> tid{};
-  for (int axis = 0; axis < 3; ++axis) {
-    Result<llvm::Value*> t = special_index(f, dm, Special::ThreadIndex, axis);
-    if (!t) return t.take_error();
-    tid[static_cast<size_t>(axis)] = *t;
-  }
-  llvm::Value* linear = b.CreateAdd(
-      tid[0], b.CreateMul(b.getInt64(ks.block[0]), b.CreateAdd(tid[1], b.CreateMul(b.getInt64(ks.block[1]), tid[2]))));
+  Result<ThreadPosition> thread = thread_position(f, dm);
+  if (!thread) return thread.take_error();
+  llvm::Value* linear = thread->linear;
   const int64_t threads = ks.block[0] * ks.block[1] * ks.block[2];
   // Whole words where the size allows (the array is 16-byte aligned), else bytes.
   const bool words = bytes % 8 == 0;

@@ -253,14 +253,10 @@ Status for_each_thread(codegen::StateEmitter& se, const codegen::ScopeContext& c
   KernelState& ks = *dm.kernel;
   ThreadLoop threads;
   if (dm.emulate) threads = begin_thread_loop(f, dm);
-  std::array<llvm::Value*, 3> t{};
-  for (int axis = 0; axis < 3; ++axis) {
-    Result<llvm::Value*> v = special_index(f, dm, Special::ThreadIndex, axis);
-    if (!v) return v.take_error();
-    t[static_cast<size_t>(axis)] = *v;
-  }
-  llvm::Value* linear =
-      b.CreateAdd(t[0], b.CreateMul(b.getInt64(ks.block[0]), b.CreateAdd(t[1], b.CreateMul(b.getInt64(ks.block[1]), t[2]))));
+  Result<ThreadPosition> thread = thread_position(f, dm);
+  if (!thread) return thread.take_error();
+  const std::array<llvm::Value*, 3>& t = thread->index;
+  llvm::Value* const linear = thread->linear;
   llvm::BasicBlock* work = llvm::BasicBlock::Create(f.mc.ctx, "block.work", f.fn);
   llvm::BasicBlock* skip = llvm::BasicBlock::Create(f.mc.ctx, "block.skip", f.fn);
   const std::array<llvm::Value*, 3> extent = grid_extent(b, dims);

@@ -138,6 +138,20 @@ Result<llvm::Value*> special_index(codegen::Frame& f, DeviceModule& dm, Special 
                       axis == 0 ? "ctaid.x" : axis == 1 ? "ctaid.y" : "ctaid.z");
 }
 
+Result<ThreadPosition> thread_position(codegen::Frame& f, DeviceModule& dm) {
+  llvm::IRBuilder<>& b = f.b;
+  ThreadPosition p;
+  for (int axis = 0; axis < 3; ++axis) {
+    Result<llvm::Value*> t = special_index(f, dm, Special::ThreadIndex, axis);
+    if (!t) return t.take_error();
+    p.index[static_cast<size_t>(axis)] = *t;
+  }
+  const std::array<int64_t, 3>& block = dm.kernel->block;
+  p.linear = b.CreateAdd(p.index[0], b.CreateMul(b.getInt64(block[0]),
+                                                 b.CreateAdd(p.index[1], b.CreateMul(b.getInt64(block[1]), p.index[2]))));
+  return p;
+}
+
 void bind_builtins(codegen::Frame& f, const KernelState& ks, const std::array<llvm::Value*, 3>* block,
                    const std::array<llvm::Value*, 3>* thread) {
   llvm::IRBuilder<>& b = f.b;

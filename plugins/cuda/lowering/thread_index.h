@@ -59,6 +59,15 @@ void bind_grid_dim(codegen::Frame& f, DeviceModule& dm);
 // constants (KernelState::block), so the block dimension is never read.
 Result<llvm::Value*> special_index(codegen::Frame& f, DeviceModule& dm, Special which, int axis);
 
+// The thread's index along x, y, z and its linear index in the block, x + Bx * (y + By * z)
+// (the order in which CUDA numbers a block's threads, so consecutive threads of a warp get
+// consecutive linear indices).
+struct ThreadPosition {
+  std::array<llvm::Value*, 3> index{};
+  llvm::Value* linear = nullptr;
+};
+Result<ThreadPosition> thread_position(codegen::Frame& f, DeviceModule& dm);
+
 // Emulation: loops z, y, x over the threads of the block; KernelState::tid holds their
 // induction variables until end_thread_loop, which is where a block barrier would be.
 struct ThreadLoop {
