@@ -153,11 +153,13 @@ Result<AllocationPlan> plan_allocations(const ir::SDFG& sdfg, const std::set<std
       if (call_wide) {
         // One allocation for the whole call, whatever scope uses it (even none: its storage
         // still needs the plugin that owns it).
-        if (depends_on_assigned)
+        // Sized by symbols set inside the SDFG: held for the call, renewed by the states using
+        // it, when the plugin renews blocks.
+        if (depends_on_assigned && !owner->renews_blocks())
           return make_error(Code::Unsupported, ir::path_of_data(sdfg, name) + ": a " + ir::to_string(d.storage) +
                                                    " container whose size depends on symbols set inside "
                                                    "the SDFG cannot be allocated yet");
-        k = AllocKind::FunctionHeap;
+        k = depends_on_assigned ? AllocKind::LazyHeap : AllocKind::FunctionHeap;
       } else if (!u.any_access) {
         k = AllocKind::Unused;
       } else if (top_level && d.lifetime == ir::Lifetime::Persistent && !depends_on_assigned) k = AllocKind::Persistent;
@@ -362,8 +364,20 @@ struct HeldBlockRenewal {
   llvm::BasicBlock* otherwise = nullptr;   // taken when the held block is kept
 };
 
+// How a held block is released and a new one allocated (null after a recorded failure).
+struct BlockCalls {
+  std::function<void(llvm::Value* held)> release;
+  std::function<llvm::Value*(const CheckedSize& size)> allocate;
+};
+
+BlockCalls host_block_calls(Frame& f, bool zero) {
+  return {[&f](llvm::Value* held) { heap_free(f.b, f.mc, held); },
+          [&f, zero](const CheckedSize& size) { return checked_heap_allocate(f, size, zero); }};
+}
+
 HeldBlockRenewal renew_held_block(Frame& f, const std::string& name, const CheckedSize& size, llvm::Value* ptr_slot,
-                                  llvm::Value* cap_slot, bool zero, const char* grow_name, const char* otherwise_name) {
+                                  llvm::Value* cap_slot, const BlockCalls& calls, const char* grow_name,
+                                  const char* otherwise_name) {
   llvm::IRBuilder<>& b = f.b;
   HeldBlockRenewal r;
   r.held = b.CreateLoad(b.getPtrTy(), ptr_slot, name + ".held");
@@ -375,14 +389,21 @@ HeldBlockRenewal renew_held_block(Frame& f, const std::string& name, const Check
   r.held_from = b.GetInsertBlock();
   b.CreateCondBr(renew, grow, r.otherwise);
   b.SetInsertPoint(grow);
-  heap_free(b, f.mc, r.held);
-  r.fresh = checked_heap_allocate(f, size, zero);
+  calls.release(r.held);
+  r.fresh = calls.allocate(size);
   b.CreateStore(r.fresh, ptr_slot);
   // A failed allocation leaves capacity 0, so the slot (null) is consistent for the free
   // that releases it.
   b.CreateStore(b.CreateSelect(b.CreateIsNull(r.fresh), b.getInt64(0), size.bytes), cap_slot);
   r.fresh_end = b.GetInsertBlock();
   return r;
+}
+
+// The plugin lowering the storage of a container (device memory, or host memory a plugin
+// allocates); null when none is registered.
+std::shared_ptr<const plugin::StorageLowering> storage_plugin(Frame& f, const std::string&, const ir::DataDescriptor& d) {
+  const plugin::Registry* registry = f.mc.options.registry;
+  return registry ? registry->find_storage(ir::to_string(d.storage)) : nullptr;
 }
 
 }  // namespace
@@ -397,8 +418,36 @@ Status bind_lazy_container(Frame& f, const std::string& name) {
   // more than the states before it (contents do not survive a shape change).
   Result<CheckedSize> size = checked_allocation_size(f, name, it->second);
   if (!size) return size.take_error();
-  HeldBlockRenewal r = renew_held_block(f, name, *size, slot->second.first, slot->second.second,
-                                        f.sc.plan.setzero.count(name) > 0, "lazy.alloc", "lazy.done");
+  const bool zero = f.sc.plan.setzero.count(name) > 0;
+  BlockCalls calls = host_block_calls(f, zero);
+  Status lowered = Status::success();
+  if (!is_host_storage(it->second.storage)) {
+    // Device memory: the plugin that owns the storage allocates and releases the blocks.
+    std::shared_ptr<const plugin::StorageLowering> storage = storage_plugin(f, name, it->second);
+    if (!storage) return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": no plugin holds its storage");
+    const ir::DataDescriptor* desc = &it->second;
+    calls.release = [&f, storage, &name, desc](llvm::Value* held) {
+      AllocationContext ctx(f, name, *desc, nullptr);
+      ctx.held = held;
+      storage->lower_block_release(ctx);
+    };
+    calls.allocate = [&f, storage, &name, desc, zero, &lowered](const CheckedSize& checked) {
+      return checked_allocate_with(f, checked, false, [&](llvm::Value* bytes) -> llvm::Value* {
+        AllocationContext ctx(f, name, *desc, nullptr);
+        ctx.bytes = bytes;
+        ctx.zero = zero;
+        Status s = storage->lower_block_allocate(ctx);
+        if (!s.ok() || !ctx.bound) {
+          if (lowered.ok()) lowered = s.ok() ? make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": the storage allocated nothing") : s;
+          return llvm::ConstantPointerNull::get(f.b.getPtrTy());
+        }
+        return ctx.bound;
+      });
+    };
+  }
+  HeldBlockRenewal r = renew_held_block(f, name, *size, slot->second.first, slot->second.second, calls, "lazy.alloc",
+                                        "lazy.done");
+  if (!lowered.ok()) return lowered;
   b.CreateBr(r.otherwise);
   b.SetInsertPoint(r.otherwise);
   llvm::PHINode* phi = b.CreatePHI(b.getPtrTy(), 2, name);
@@ -486,7 +535,8 @@ Result<std::vector<llvm::Value*>> reuse_scope_block(Frame& f, const std::string&
   llvm::IRBuilder<>& b = f.b;
   Result<CheckedSize> size = batch_checked_size(f, name, d);
   if (!size) return size.take_error();
-  HeldBlockRenewal r = renew_held_block(f, name, *size, slot.ptr, slot.bytes, zero, "reuse.grow", "reuse.keep");
+  HeldBlockRenewal r =
+      renew_held_block(f, name, *size, slot.ptr, slot.bytes, host_block_calls(f, zero), "reuse.grow", "reuse.keep");
   llvm::BasicBlock* done = llvm::BasicBlock::Create(f.mc.ctx, "reuse.done", f.fn);
   b.CreateBr(done);
   b.SetInsertPoint(r.otherwise);
@@ -558,6 +608,29 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     slot->setAlignment(llvm::Align(std::min<uint64_t>(64, llvm::PowerOf2Ceil(static_cast<uint64_t>(std::max<int64_t>(8, elem_bytes))))));
     if (zero) f.b.CreateMemSet(slot, f.b.getInt8(0), f.b.getInt64(n * elem_bytes), slot->getAlign());
     f.bind_data(name, DataBinding{slot, &d, thread_local_storage});
+    return to_free;
+  }
+  if (kind == AllocKind::LazyHeap && !is_host_storage(d.storage)) {
+    // Device memory sized by symbols set inside the SDFG: a slot the states using it fill
+    // (bind_lazy_container), its block released on the way out by the plugin.
+    std::shared_ptr<const plugin::StorageLowering> storage = storage_plugin(f, name, d);
+    if (!storage || !storage->renews_blocks())
+      return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": its storage does not renew blocks");
+    llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
+    llvm::AllocaInst* slot = f.entry_alloca(ptr_ty, name + ".ptr");
+    llvm::AllocaInst* cap = f.entry_alloca(f.b.getInt64Ty(), name + ".bytes");
+    {
+      llvm::IRBuilder<> eb(f.entry_block()->getTerminator());
+      eb.CreateStore(llvm::ConstantPointerNull::get(ptr_ty), slot);
+      eb.CreateStore(eb.getInt64(0), cap);
+    }
+    Frame* frame = &f;
+    f.exit_actions.push_back([frame, storage, slot, ptr_ty, name, &d](llvm::IRBuilder<>& b) {
+      AllocationContext ctx(*frame, name, d, nullptr);
+      ctx.held = b.CreateLoad(ptr_ty, slot);
+      storage->lower_block_release(ctx);
+    });
+    f.lazy_slots[name] = {slot, cap};
     return to_free;
   }
   if (kind == AllocKind::LazyHeap && !plugin_storage) {

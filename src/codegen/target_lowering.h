@@ -58,6 +58,9 @@ class AllocationContext {
   llvm::Value* host;
   bool zero = false;
   llvm::Value* bound = nullptr;
+  // Block renewal (StorageLowering::renews_blocks): the size asked for, the block released.
+  llvm::Value* bytes = nullptr;
+  llvm::Value* held = nullptr;
 };
 
 // A C++ tasklet (node `node` of `se`'s state) that a plugin's CppTaskletLowering claimed. The

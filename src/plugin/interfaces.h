@@ -96,6 +96,18 @@ class StorageLowering {
   virtual bool shared_by_threads() const { return false; }
   virtual Status lower_allocation(codegen::AllocationContext& context) const = 0;
   virtual Status lower_deallocation(codegen::AllocationContext& context) const = 0;
+  // Transients of a Call storage whose size depends on symbols set inside the SDFG (known
+  // only once the states that set them ran): when the storage renews blocks, the core holds
+  // such a container's block for the call and each state that uses it asks for a block of
+  // the size it needs — allocated when none is held yet or the held one is too small, the
+  // held one released first (contents do not survive a renewal, as for host memory). Else
+  // such containers are refused.
+  virtual bool renews_blocks() const { return false; }
+  // A block of `context.bytes` bytes (checked, positive or zero), zeroed when `context.zero`:
+  // sets `context.bound`, null after recording the failure in the call's status.
+  virtual Status lower_block_allocate(codegen::AllocationContext& context) const;
+  // Releases `context.held` (null: nothing to release); a failure is recorded in the status.
+  virtual void lower_block_release(codegen::AllocationContext& context) const;
 };
 
 // How data moves from one storage type to another (registered per ordered pair).

@@ -11,6 +11,10 @@ Status ScheduleLowering::lower_parallel_loop(codegen::ParallelLoopContext&) cons
   return make_error(Code::Unsupported, "this schedule does not lower the core's parallel loops");
 }
 StorageLowering::~StorageLowering() = default;
+Status StorageLowering::lower_block_allocate(codegen::AllocationContext&) const {
+  return make_error(Code::Unsupported, "this storage does not renew blocks");
+}
+void StorageLowering::lower_block_release(codegen::AllocationContext&) const {}
 CopyLowering::~CopyLowering() = default;
 LibraryExpansion::~LibraryExpansion() = default;
 Status LibraryExpansion::lower_node(codegen::LibraryNodeContext&) const {

@@ -133,4 +133,33 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
 
 Status GlobalStorage::lower_deallocation(codegen::AllocationContext&) const { return Status::success(); }
 
+Status GlobalStorage::lower_block_allocate(codegen::AllocationContext& context) const {
+  codegen::Frame& f = context.f;
+  if (f.parallel_context)
+    return make_error(Code::Unsupported, f.sc.path + ": GPU_Global container \"" + context.name +
+                                             "\" would be allocated inside a kernel or parallel map");
+  llvm::Module& m = f.mc.module;
+  llvm::IRBuilder<>& b = f.b;
+  const std::string where = ir::path_of_data(f.sc.sdfg, context.name);
+  llvm::Value* device = b.CreateCall(runtime_malloc(m), {context.bytes}, context.name + ".device");
+  record_runtime_failure(f, b.CreateIsNull(device), /*leave=*/false, where + ": device allocation of \"" + context.name + "\"");
+  context.bound = device;
+  if (!context.zero) return Status::success();
+  // A block that could not be zeroed is released and unusable (null), as a failed allocation.
+  llvm::Value* zero_bytes = b.CreateSelect(b.CreateIsNull(device), b.getInt64(0), context.bytes);
+  llvm::Value* zeroed = b.CreateCall(runtime_memset(m), {device, b.getInt32(0), zero_bytes});
+  record_runtime_failure(f, zeroed, /*leave=*/false, where + ": zeroing \"" + context.name + "\" on the device");
+  llvm::Value* failed = b.CreateICmpNE(zeroed, b.getInt32(0));
+  llvm::Value* null = llvm::ConstantPointerNull::get(b.getPtrTy());
+  b.CreateCall(runtime_free(m), {b.CreateSelect(failed, device, null)});
+  context.bound = b.CreateSelect(failed, null, device);
+  return Status::success();
+}
+
+void GlobalStorage::lower_block_release(codegen::AllocationContext& context) const {
+  codegen::Frame& f = context.f;
+  const std::string what = ir::path_of_data(f.sc.sdfg, context.name) + ": freeing \"" + context.name + "\" on the device";
+  record_runtime_failure(f, f.b.CreateCall(runtime_free(f.mc.module), {context.held}), /*leave=*/false, what);
+}
+
 }  // namespace dace::cuda
