@@ -86,6 +86,8 @@ std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline() {
   // As on the CPU: a MatMul operand's scaling moves behind the product, where fusion joins it
   // to the update of C and the whole update folds into one Gemm (a cuBLAS call in place).
   add_step(*p, "MatMulScalingToOutput");
+  // Transposes as maps, which become kernels: their lowering's loops are host code.
+  add_step(*p, "ExpandTransposesToMaps");
   if (auto t = make_transformation("GPUTransformSDFG")) p->add(std::make_unique<ApplyOnce>(std::move(t)));
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   for (std::string_view step : {"MapFusion", "FoldScalingIntoGemm", "simplify"}) add_step(*p, step);

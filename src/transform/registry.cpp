@@ -20,6 +20,7 @@
 #include "transform/inline_multistate_sdfg.h"
 #include "transform/inline_sdfg.h"
 #include "transform/inline_sdfgs.h"
+#include "transform/expand_transposes_to_maps.h"
 #include "transform/library_expansion.h"
 #include "transform/loop_into_row_maps.h"
 #include "transform/loop_lifting.h"
@@ -112,6 +113,7 @@ const PassEntry kPasses[] = {
     {"DeadDataflowElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadDataflowElimination>()); }},
     {"DeadStateElimination", [] { return std::unique_ptr<Pass>(std::make_unique<DeadStateElimination>()); }},
     {"ExpandLibraryNodes", [] { return std::unique_ptr<Pass>(std::make_unique<ExpandLibraryNodes>()); }},
+    {"ExpandTransposesToMaps", [] { return std::unique_ptr<Pass>(std::make_unique<ExpandTransposesToMaps>()); }},
     {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
     {"MakeTransientsPersistent", [] { return std::unique_ptr<Pass>(std::make_unique<MakeTransientsPersistent>()); }},
     {"MoveLoopIntoOuterMapDimension",

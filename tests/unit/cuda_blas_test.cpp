@@ -10,6 +10,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cmath>
+#include <complex>
 
 #include "analysis/validate.h"
 #include "codegen_test_builder.h"
@@ -132,6 +133,55 @@ TEST_P(CudaBlasRuns, GemmWithTransposedAAlphaAndBetaMatchesLoops) {
   for (size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], want[i], 1e-5) << i;
 }
 
+// Complex products (cublasZgemm / cublasCgemm on a GPU; the same plan with std::complex in
+// emulation): C = A @ B in complex128, and C = 2 * A^T @ B + 0.5 * C in complex64, against
+// std::complex loops.
+TEST_P(CudaBlasRuns, ComplexProductsMatchLoops) {
+  REQUIRE_CUDA_TARGET();
+  REQUIRE_CUBLAS_ON_DEVICE(GetParam());
+  using Z = std::complex<double>;
+  using Cf = std::complex<float>;
+  const int64_t m = 4, k = 6, n = 3;
+  auto complex_ramp = [](size_t count, double scale) {
+    std::vector<Z> v(count);
+    for (size_t i = 0; i < count; ++i)
+      v[i] = Z(std::sin(scale * static_cast<double>(i + 1)), std::cos(0.7 * scale * static_cast<double>(i)));
+    return v;
+  };
+  {
+    std::unique_ptr<ir::SDFG> g = device_product("cuda_zmatmul", T::Complex128, Product{}, {"M", "K"}, {"K", "N"}, {"M", "N"});
+    ASSERT_TRUE(analysis::validate(*g).ok());
+    std::vector<Z> a = complex_ramp(m * k, 0.3), b = complex_ramp(k * n, 0.8), c(m * n, Z(std::nan(""), 0));
+    Status st = run_product(*g, a, b, c, m, n, k, GetParam());
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        Z want = 0;
+        for (int64_t l = 0; l < k; ++l) want += a[i * k + l] * b[l * n + j];
+        EXPECT_NEAR(std::abs(c[i * n + j] - want), 0.0, 1e-13) << i << "," << j;
+      }
+    checked_ptx(*g);
+  }
+  {
+    Product p;
+    p.cls = "dace.libraries.blas.nodes.gemm.Gemm";
+    p.properties = {{"transA", "true"}, {"alpha", "2.0"}, {"beta", "0.5"}};
+    std::unique_ptr<ir::SDFG> g = device_product("cuda_cgemm_t", T::Complex64, p, {"K", "M"}, {"K", "N"}, {"M", "N"});
+    ASSERT_TRUE(analysis::validate(*g).ok());
+    std::vector<Z> a64 = complex_ramp(k * m, 0.4), b64 = complex_ramp(k * n, 0.9), c64 = complex_ramp(m * n, 1.3);
+    std::vector<Cf> a(a64.begin(), a64.end()), b(b64.begin(), b64.end()), c(c64.begin(), c64.end()), want(c.size());
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        Z s = 0;
+        for (int64_t l = 0; l < k; ++l) s += Z(a[l * m + i]) * Z(b[l * n + j]);
+        want[i * n + j] = Cf(2.0 * s + 0.5 * Z(c[i * n + j]));
+      }
+    Status st = run_product(*g, a, b, c, m, n, k, GetParam());
+    ASSERT_TRUE(st.ok()) << st.error().message;
+    for (size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(std::abs(c[i] - want[i]), 0.0, 1e-5) << i;
+  }
+}
+
 TEST_P(CudaBlasRuns, MatrixVectorProductsBothWaysMatchLoops) {
   REQUIRE_CUDA_TARGET();
   REQUIRE_CUBLAS_ON_DEVICE(GetParam());
@@ -204,7 +254,7 @@ TEST(CudaBlas, IntegerProductOnDeviceIsRefused) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.error().code, Code::Unsupported);
   EXPECT_NE(m.error().message.find("LibraryNode \"product\""), std::string::npos) << m.error().message;
-  EXPECT_NE(m.error().message.find("float32 and float64"), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find("float32, float64, complex64 and complex128"), std::string::npos) << m.error().message;
 }
 
 // Gemm C = alpha * A @ B + beta * C whose alpha names container `alpha_data` and whose beta

@@ -61,9 +61,15 @@ Status lower_device_matmul(codegen::LibraryNodeContext& context) {
   Result<codegen::MatMulOperands> ops = codegen::matmul_operands(se, context.node_id);
   if (!ops) return ops.take_error();
   const ir::ScalarType t = ops->c.type;
-  if (t != ir::ScalarType::Float32 && t != ir::ScalarType::Float64)
+  if (!gemm_type_code(t))
     return make_error(Code::Unsupported, where + ": a matrix product on GPU memory of " + std::string(tasklet::type_name(t)) +
-                                             " elements cannot be compiled (float32 and float64 can, through cuBLAS)");
+                                             " elements cannot be compiled (float32, float64, complex64 and complex128 "
+                                             "can, through cuBLAS)");
+  const bool complex = t == ir::ScalarType::Complex64 || t == ir::ScalarType::Complex128;
+  // The runtime takes real factors (alpha + 0i); a factor read at run time would be complex.
+  if (complex && (ops->alpha.value || ops->beta.value))
+    return make_error(Code::Unsupported, where + ": a complex matrix product on GPU memory with alpha or beta read at run "
+                                             "time cannot be compiled (numbers can)");
   if (ops->a.type != t || ops->b.type != t)
     return make_error(Code::Unsupported, where + ": a matrix product on GPU memory needs operands of one element type");
   // cuBLAS updates C where it reads it: a C input (_cin, with beta != 0) must be C itself

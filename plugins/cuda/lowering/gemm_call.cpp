@@ -7,9 +7,19 @@
 
 namespace dace::cuda {
 
+std::optional<int32_t> gemm_type_code(ir::ScalarType t) {
+  switch (t) {
+    case ir::ScalarType::Float32: return 0;     // DACE_CUDA_FLOAT32 (runtime/dace_cuda_runtime.h)
+    case ir::ScalarType::Float64: return 1;     // DACE_CUDA_FLOAT64
+    case ir::ScalarType::Complex64: return 2;   // DACE_CUDA_COMPLEX64
+    case ir::ScalarType::Complex128: return 3;  // DACE_CUDA_COMPLEX128
+    default: return std::nullopt;
+  }
+}
+
 Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
-  if (call.type != ir::ScalarType::Float32 && call.type != ir::ScalarType::Float64)
-    return make_error(Code::Internal, "cuda: dace_cuda_gemm takes float32 or float64 operands");
+  std::optional<int32_t> type_code = gemm_type_code(call.type);
+  if (!type_code) return make_error(Code::Internal, "cuda: dace_cuda_gemm takes float32, float64, complex64 or complex128 operands");
   // The device module's finisher guards init (a device must exist) and, emulated, sends the
   // runtime calls to the emulation, also for programs without kernels.
   Result<DeviceModule*> dm = device_module(f);
@@ -26,7 +36,7 @@ Status emit_gemm_call(codegen::Frame& f, const GemmCall& call) {
     on = *item;
   }
   std::vector<llvm::Type*> params{i32, i64, i64, i64, f64, ptr, i64, i64, ptr, i64, i64, f64, ptr, i64, i64};
-  std::vector<llvm::Value*> args{b.getInt32(call.type == ir::ScalarType::Float32 ? 0 : 1), call.m, call.n, call.k,
+  std::vector<llvm::Value*> args{b.getInt32(*type_code), call.m, call.n, call.k,
                                  call.alpha_value ? call.alpha_value : llvm::ConstantFP::get(f64, call.alpha),
                                  call.a.base, call.a.rs, call.a.cs, call.b.base, call.b.rs, call.b.cs,
                                  call.beta_value ? call.beta_value : llvm::ConstantFP::get(f64, call.beta),

@@ -3,6 +3,7 @@
 // runtime/gemm_plan.h maps that onto one column-major cuBLAS call). Used by the MatMul/Gemm/
 // Gemv/Dot library nodes (blas.h) and by DaCe's cuBLAS C++ tasklets (cublas_tasklet.h).
 #pragma once
+#include <optional>
 #include <string>
 
 #include "codegen/frame.h"
@@ -17,7 +18,7 @@ struct GemmOperand {
 };
 
 struct GemmCall {
-  ir::ScalarType type = ir::ScalarType::Float64;  // Float32 or Float64
+  ir::ScalarType type = ir::ScalarType::Float64;  // Float32, Float64, Complex64 or Complex128
   llvm::Value *m = nullptr, *n = nullptr, *k = nullptr;  // i64: C is m x n, A m x k, B k x n
   double alpha = 1, beta = 0;
   // Run-time alpha/beta (double), replacing the numbers above: a Gemm whose property names a
@@ -31,6 +32,10 @@ struct GemmCall {
   codegen::StateEmitter* se = nullptr;
   int node = -1;
 };
+
+// The runtime's element type code of `t` (DACE_CUDA_FLOAT32 ...), or nothing for a type cuBLAS
+// products do not take here.
+std::optional<int32_t> gemm_type_code(ir::ScalarType t);
 
 // Emits the call into `f` at its insertion point; the program's device module is made first
 // (init checks for a device; emulated, the call goes to the emulation's gemm).

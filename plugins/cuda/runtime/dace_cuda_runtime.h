@@ -127,10 +127,13 @@ int32_t dace_cuda_copy_on(void* stream, void* dst, const void* src, int64_t byte
 int32_t dace_cuda_copy_2d_on(void* stream, void* dst, int64_t dst_pitch, const void* src, int64_t src_pitch,
                              int64_t width_bytes, int64_t height, int32_t kind);
 
-enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1 };
+enum { DACE_CUDA_FLOAT32 = 0, DACE_CUDA_FLOAT64 = 1, DACE_CUDA_COMPLEX64 = 2, DACE_CUDA_COMPLEX128 = 3 };
 /* C (m x n) = alpha * A (m x k) * B (k x n) + beta * C, all in device memory, element (i, j)
  * of X at X + i * x_rs + j * x_cs (elements), through cuBLAS (libcublas opened at the first
- * call; runtime/gemm_plan.h maps the strides onto one column-major gemm). */
+ * call; runtime/gemm_plan.h maps the strides onto one column-major gemm). Complex elements
+ * (interleaved real and imaginary parts, C99's and NumPy's layout) go to cublasCgemm /
+ * cublasZgemm with the real factors alpha + 0i and beta + 0i; transposes are plain, never
+ * conjugate. */
 int32_t dace_cuda_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double alpha, const void* a, int64_t a_rs,
                        int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs, double beta, void* c, int64_t c_rs,
                        int64_t c_cs);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <complex>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -507,6 +508,12 @@ static int32_t run_gemm(int32_t type, int64_t m, int64_t n, int64_t k, double al
     dace::cuda::run_gemm_plan(plan, static_cast<float>(alpha), static_cast<float>(beta), static_cast<float*>(c));
   } else if (type == 1) {
     dace::cuda::run_gemm_plan(plan, alpha, beta, static_cast<double*>(c));
+  } else if (type == DACE_CUDA_COMPLEX64) {
+    using C64 = std::complex<float>;
+    dace::cuda::run_gemm_plan(plan, C64(static_cast<float>(alpha)), C64(static_cast<float>(beta)), static_cast<C64*>(c));
+  } else if (type == DACE_CUDA_COMPLEX128) {
+    using C128 = std::complex<double>;
+    dace::cuda::run_gemm_plan(plan, C128(alpha), C128(beta), static_cast<C128*>(c));
   } else {
     return fail("gemm of an unknown element type " + std::to_string(type));
   }

@@ -187,6 +187,11 @@ struct Cublas {
                float*, int) = nullptr;
   int (*dgemm)(void*, int, int, int, int, int, const double*, const double*, int, const double*, int, const double*,
                double*, int) = nullptr;
+  // Complex products (cuComplex / cuDoubleComplex: two floats / doubles, passed by address).
+  int (*cgemm)(void*, int, int, int, int, int, const void*, const void*, int, const void*, int, const void*, void*,
+               int) = nullptr;
+  int (*zgemm)(void*, int, int, int, int, int, const void*, const void*, int, const void*, int, const void*, void*,
+               int) = nullptr;
   void* handle = nullptr;  // created on the first product, once there is a device
   std::string status;      // "cuBLAS X.Y.Z (library)" or why it is unavailable
   bool ok = false;
@@ -220,6 +225,8 @@ Cublas& cublas() {
     bind(c.library, "cublasGetProperty", c.get_property);
     bind(c.library, "cublasSgemm_v2", c.sgemm);
     bind(c.library, "cublasDgemm_v2", c.dgemm);
+    bind(c.library, "cublasCgemm_v2", c.cgemm);  // optional: complex products are refused without
+    bind(c.library, "cublasZgemm_v2", c.zgemm);
     if (!c.create || !c.set_stream || !c.sgemm || !c.dgemm) {
       c.status = "no cuBLAS: " + c.name + " lacks cublasCreate_v2 / cublasSetStream_v2 / cublasSgemm_v2 / cublasDgemm_v2";
       return c;
@@ -743,6 +750,15 @@ int32_t dace_cuda_gemm_on(void* stream, int32_t type, int64_t m, int64_t n, int6
     rc = blas.dgemm(blas.handle, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), &alpha,
                     static_cast<const double*>(p.a), static_cast<int>(p.lda), static_cast<const double*>(p.b),
                     static_cast<int>(p.ldb), &beta, static_cast<double*>(c), static_cast<int>(p.ldc));
+  } else if (type == DACE_CUDA_COMPLEX64 || type == DACE_CUDA_COMPLEX128) {
+    const bool single = type == DACE_CUDA_COMPLEX64;
+    auto fn = single ? blas.cgemm : blas.zgemm;
+    if (!fn) return refuse(r, blas.name + " lacks " + (single ? "cublasCgemm_v2" : "cublasZgemm_v2"));
+    const float fa[2] = {static_cast<float>(alpha), 0.0f}, fb[2] = {static_cast<float>(beta), 0.0f};
+    const double da[2] = {alpha, 0.0}, db[2] = {beta, 0.0};
+    rc = fn(blas.handle, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k),
+            single ? static_cast<const void*>(fa) : da, p.a, static_cast<int>(p.lda), p.b, static_cast<int>(p.ldb),
+            single ? static_cast<const void*>(fb) : db, c, static_cast<int>(p.ldc));
   } else {
     return refuse(r, "gemm of an unknown element type " + std::to_string(type));
   }
