@@ -89,6 +89,8 @@ std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline() {
   // Transposes as maps, which become kernels: their lowering's loops are host code.
   add_step(*p, "ExpandTransposesToMaps");
   if (auto t = make_transformation("GPUTransformSDFG")) p->add(std::make_unique<ApplyOnce>(std::move(t)));
+  // LAPACK's nodes run on the host, on host copies of their GPU data.
+  add_step(*p, "StageHostLibraryNodes");
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   for (std::string_view step : {"MapFusion", "FoldScalingIntoGemm", "simplify"}) add_step(*p, step);
   return p;

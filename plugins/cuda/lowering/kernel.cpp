@@ -1,6 +1,7 @@
 #include "lowering/kernel.h"
 
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <array>
 #include <functional>
@@ -118,6 +119,23 @@ struct Param {
   llvm::Type* host_type;  // what the host stores into the slot (differs for i1 -> i8)
 };
 
+// Two floats or two doubles: how the core stores complex64 and complex128 values.
+bool is_complex_pair(llvm::Type* t) {
+  auto two_of_one_float = [](llvm::Type* a, llvm::Type* b) { return a == b && a->isFloatingPointTy(); };
+  if (auto* st = llvm::dyn_cast<llvm::StructType>(t))
+    return st->getNumElements() == 2 && two_of_one_float(st->getElementType(0), st->getElementType(1));
+  if (auto* at = llvm::dyn_cast<llvm::ArrayType>(t))
+    return at->getNumElements() == 2 && at->getElementType()->isFloatingPointTy();
+  return false;
+}
+
+std::string type_text(llvm::Type* t) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  t->print(os);
+  return os.str();
+}
+
 Result<Param> param_for(const Frame& body, const Frame::Capture& c, const std::string& where) {
   llvm::Type* t = c.load->getType();
   if (!c.data.empty()) {
@@ -137,8 +155,10 @@ Result<Param> param_for(const Frame& body, const Frame::Capture& c, const std::s
     }
   }
   if (t->isIntegerTy(1)) return Param{Pass::Value, llvm::Type::getInt8Ty(t->getContext()), llvm::Type::getInt8Ty(t->getContext())};
-  if (t->isStructTy() || t->isArrayTy())
-    return make_error(Code::Unsupported, where + ": a complex value cannot be passed to a kernel yet");
+  // A complex value ({re, im} of two floats or doubles) goes by value as an aggregate
+  // parameter (PTX's .param space holds it; the host's closure gives it two slots).
+  if ((t->isStructTy() || t->isArrayTy()) && !is_complex_pair(t))
+    return make_error(Code::Unsupported, where + ": a value of type " + type_text(t) + " cannot be passed to a kernel");
   return Param{Pass::Value, t, t};
 }
 
@@ -280,17 +300,25 @@ Status launch_kernel(StateEmitter& se, int node, KernelState& ks, const std::str
   dm.kernels.push_back(name);
 
   // Host side: the parameter values in 8-byte slots (wider ones span several), a pointer to
-  // each, the grid, the launch.
+  // each, the grid, the launch. The slots follow what is stored, not the closure's layout: a
+  // host scalar passed by value (a complex one: 16 bytes) is wider than the pointer the
+  // closure captured for it.
   llvm::IRBuilder<>& b = outer.b;
   llvm::Type* i64 = b.getInt64Ty();
-  const size_t nslots = std::max<size_t>(1, body.closure_slots());
-  llvm::AllocaInst* slots = outer.entry_alloca(llvm::ArrayType::get(i64, nslots), "kernel.args");
+  const llvm::DataLayout& layout = outer.mc.module.getDataLayout();
+  std::vector<uint64_t> first_slot;
+  uint64_t nslots = 0;
+  for (const Param& p : params) {
+    first_slot.push_back(nslots);
+    nslots += std::max<uint64_t>(1, (layout.getTypeAllocSize(p.host_type) + 7) / 8);
+  }
+  llvm::AllocaInst* slots = outer.entry_alloca(llvm::ArrayType::get(i64, std::max<uint64_t>(1, nslots)), "kernel.args");
   slots->setAlignment(llvm::Align(16));
   llvm::AllocaInst* pointers =
       outer.entry_alloca(llvm::ArrayType::get(ptr, std::max<size_t>(1, params.size())), "kernel.params");
   for (size_t i = 0; i < params.size(); ++i) {
     const Frame::Capture& c = body.captures[i];
-    llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i64, slots, c.slot);
+    llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i64, slots, first_slot[i]);
     llvm::Value* v = c.outer;
     if (params[i].pass == Pass::ScalarByValue) v = b.CreateLoad(params[i].type, c.outer, c.data);
     else if (v->getType()->isIntegerTy(1)) v = b.CreateZExt(v, b.getInt8Ty());
