@@ -3,7 +3,8 @@
 # cases npbench.dace_written_cases generates from ../shared/npbench), run against NumPy's
 # outputs: `cpu` runs `dace run RAW --optimize auto_optimize`; `gpu` runs `dace optimize RAW
 # --auto gpu` and the result on the emulated device (`dace run --emulate-device`; skipped
-# without the CUDA plugin). Cases listed in tests/npbench/known_gaps_auto.txt as
+# without the CUDA plugin), then compiles it for the device (`dace compile --ptx-out`) and has
+# ptxas check every PTX module for sm_80 and sm_90 (when ptxas is found). Cases listed in tests/npbench/known_gaps_auto.txt as
 # `kernel.auto-MODE reason` are expected to fail; the test fails on any other failure and on a
 # listed case that passes (so the list only shrinks). Exit 77 (skip) when no cases exist.
 # usage: npbench_auto_cases.sh DACE_CLI CASES_DIR SOURCE_DIR cpu|gpu [CUDA_PLUGIN]
@@ -13,6 +14,9 @@ cli="$1"; work="$2"; src="$3"; mode="$4"; plugin="${5:-}"
 if [[ "$mode" == gpu && ( -z "$plugin" || ! -f "$plugin" ) ]]; then
   echo "SKIP: the CUDA plugin was not built (no CUDA toolkit)"; exit 77
 fi
+ptxas="$(command -v ptxas || true)"
+[[ -z "$ptxas" && -x /usr/local/cuda/bin/ptxas ]] && ptxas=/usr/local/cuda/bin/ptxas
+[[ "$mode" == gpu && -z "$ptxas" ]] && echo "note: no ptxas found; the PTX is compiled but not checked"
 declare -A expected_gap=()
 while IFS= read -r line; do
   [[ -z "$line" || "$line" == \#* ]] && continue
@@ -30,6 +34,19 @@ for casefile in "$work"/*/case.json; do
     optimized="$out_dir/$name.sdfg"
     if out="$("$cli" optimize "$raw" -o "$optimized" --auto gpu 2>&1)"; then
       out="$(timeout 300 "$cli" run "$optimized" --case "$casefile" --emulate-device 2>&1)"; rc=$?
+      if [[ $rc -eq 0 ]]; then
+        ptx_dir="$out_dir/$name.ptx"; mkdir -p "$ptx_dir"
+        if ! out="$(timeout 300 "$cli" compile "$optimized" --ptx-out "$ptx_dir" 2>&1)"; then
+          rc=1; out="device compile failed: $out"
+        elif [[ -n "$ptxas" ]]; then
+          for ptx in "$ptx_dir"/*.ptx; do
+            [[ -f "$ptx" ]] || continue
+            for arch in sm_80 sm_90; do
+              if ! err="$("$ptxas" -arch="$arch" "$ptx" -o /dev/null 2>&1)"; then rc=1; out="ptxas $arch refused $(basename "$ptx"): $err"; fi
+            done
+          done
+        fi
+      fi
     else
       rc=$?
     fi

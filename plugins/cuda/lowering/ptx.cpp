@@ -5,6 +5,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -14,7 +15,9 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/LowerAtomic.h>
 
 #include <map>
 #include <set>
@@ -147,6 +150,30 @@ bool calls_libdevice(const llvm::Module& m) {
   return false;
 }
 
+// Atomic updates of a thread's own stack memory (write-conflict resolution into a transient
+// private to the thread, which the lowering could not tell apart from shared memory) become
+// plain loads and stores: no other thread can see that memory, and NVPTX has no atomics on
+// local memory — its instruction selection stops the whole process on one.
+constexpr unsigned kLocalAddressSpace = 5;  // NVPTX's per-thread local memory
+
+void lower_private_atomics(llvm::Module& m) {
+  std::vector<llvm::Instruction*> private_atomics;
+  for (llvm::Function& f : m)
+    for (llvm::Instruction& i : llvm::instructions(f)) {
+      llvm::Value* address = nullptr;
+      if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) address = rmw->getPointerOperand();
+      else if (auto* cas = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) address = cas->getPointerOperand();
+      if (!address) continue;
+      const llvm::Value* object = llvm::getUnderlyingObject(address, /*MaxLookup=*/0);
+      if (llvm::isa<llvm::AllocaInst>(object) || address->getType()->getPointerAddressSpace() == kLocalAddressSpace)
+        private_atomics.push_back(&i);
+    }
+  for (llvm::Instruction* i : private_atomics) {
+    if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) llvm::lowerAtomicRMWInst(rmw);
+    else llvm::lowerAtomicCmpXchgInst(llvm::cast<llvm::AtomicCmpXchgInst>(i));
+  }
+}
+
 }  // namespace
 
 Result<std::string> compile_ptx(DeviceModule& dm) {
@@ -185,6 +212,7 @@ Result<std::string> compile_ptx(DeviceModule& dm) {
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     mpm.run(m, mam);
   }
+  lower_private_atomics(m);
   // After optimization (NVVMReflect has resolved libdevice's __nvvm_reflect queries), any
   // call left to a declaration has nothing to link against on the device.
   for (llvm::Function& f : m) {
