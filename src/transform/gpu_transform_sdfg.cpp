@@ -96,18 +96,46 @@ ir::State& new_state(ir::SDFG& sdfg, ir::ControlFlowRegion& region, const std::s
 
 // Whether a memlet into an access node of `name` writes all of it (DaCe: the destination
 // subset is the whole array and the write is not dynamic).
-bool fully_written(ir::SDFG& sdfg, const std::string& name) {
+// Whether an edge inside `sdfg` (its nested SDFGs included, through their connectors) writes
+// `name` with write-conflict resolution: such a write reads what the container held.
+bool written_with_wcr(const ir::SDFG& sdfg, const std::string& name) {
+  for (const ir::State* st : sdfg.all_states())
+    for (int e : st->edge_ids()) {
+      const ir::DataflowEdge* edge = st->edge(e);
+      if (edge->memlet.data != name) continue;
+      if (!edge->memlet.wcr.empty()) return true;
+      if (st->node(edge->src)->kind != ir::NodeKind::NestedSDFG) continue;
+      const auto& nested = static_cast<const ir::NestedSDFGNode&>(*st->node(edge->src));
+      if (nested.sdfg && nested.sdfg->arrays.count(edge->src_conn) && written_with_wcr(*nested.sdfg, edge->src_conn))
+        return true;
+    }
+  return false;
+}
+
+// Whether some write replaces the whole container: a memlet covering it, not dynamic, without
+// write-conflict resolution — and, from a nested SDFG, only when the nested SDFG itself writes
+// all of its connector's container that way (the outer memlet of a nested SDFG is what it may
+// write, not what it does: NumPy's `H[idx[i]] += 1` in a nested SDFG has the whole H outside).
+bool fully_written(const ir::SDFG& sdfg, const std::string& name) {
   const ir::DataDescriptor& d = sdfg.arrays.at(name);
   const sym::Subset all = whole(d);
-  for (ir::State* st : sdfg.all_states())
+  for (const ir::State* st : sdfg.all_states())
     for (int n : st->node_ids()) {
       const ir::AccessNode* a = access(*st, n);
       if (!a || a->data != name) continue;
       for (int e : st->in_edges(n)) {
-        const ir::Memlet& m = st->edge(e)->memlet;
-        if (m.dynamic || m.is_empty()) continue;
+        const ir::DataflowEdge* edge = st->edge(e);
+        const ir::Memlet& m = edge->memlet;
+        if (m.dynamic || m.is_empty() || !m.wcr.empty()) continue;
         const sym::Subset& dst = m.data == name ? m.subset : (m.other_subset ? *m.other_subset : m.subset);
-        if (dst == all) return true;
+        if (!(dst == all)) continue;
+        if (st->node(edge->src)->kind == ir::NodeKind::NestedSDFG) {
+          const auto& nested = static_cast<const ir::NestedSDFGNode&>(*st->node(edge->src));
+          if (!nested.sdfg || !nested.sdfg->arrays.count(edge->src_conn) || written_with_wcr(*nested.sdfg, edge->src_conn) ||
+              !fully_written(*nested.sdfg, edge->src_conn))
+            continue;
+        }
+        return true;
       }
     }
   return false;
@@ -303,9 +331,17 @@ Status move_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt, bool gp
       if (!st->in_edges(n).empty()) add_once(outputs, a->data);
     }
     for (int e : st->edge_ids()) {
-      const ir::Memlet& m = st->edge(e)->memlet;
+      const ir::DataflowEdge* edge = st->edge(e);
+      const ir::Memlet& m = edge->memlet;
       auto it = sdfg.arrays.find(m.data);
-      if (!m.wcr.empty() && it != sdfg.arrays.end() && !it->second.transient) add_once(inputs, m.data);
+      if (it == sdfg.arrays.end() || it->second.transient) continue;
+      // Written with write-conflict resolution, here or inside a nested SDFG: read too.
+      bool wcr = !m.wcr.empty();
+      if (!wcr && st->node(edge->src)->kind == ir::NodeKind::NestedSDFG) {
+        const auto& nested = static_cast<const ir::NestedSDFGNode&>(*st->node(edge->src));
+        wcr = nested.sdfg && nested.sdfg->arrays.count(edge->src_conn) && written_with_wcr(*nested.sdfg, edge->src_conn);
+      }
+      if (wcr) add_once(inputs, m.data);
     }
   }
   // Step 1: GPU clones.

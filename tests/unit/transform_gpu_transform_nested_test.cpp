@@ -80,5 +80,35 @@ TEST(TransformGPUTransformNested, Mandelbrot1StoragesAndSchedulesEqualDaCesAndMa
   codegen::testing::run_corpus_case(std::string(LIBDACE_CORPUS_DIR) + "/mandelbrot1", **g, *prog);
 }
 
+// A nested SDFG that writes its output with write-conflict resolution (NumPy's
+// `H[idx[i]] += 1` as DaCe's frontend writes it: the nested SDFG's outer memlet covers all of
+// H, its inner edge adds) reads the output too: H's values must reach the device before the
+// kernel adds to them. Before, H counted as fully written and started from the device's
+// uninitialized memory (all 5 bins wrong, emulated).
+TEST(TransformGPUTransformNested, OutputWrittenWithWcrInsideANestedSdfgIsCopiedIn) {
+  const fs::path dir = fs::path(LIBDACE_SOURCE_DIR) / "tests" / "data" / "frontend" / "histogram";
+  Result<std::unique_ptr<ir::SDFG>> g = ir::json::read_sdfg_file((dir / "histogram.raw.sdfgz").string());
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  ASSERT_TRUE(apply_once(**g, "GPUTransformSDFG"));
+  Status valid = analysis::validate(**g);
+  ASSERT_TRUE(valid.ok()) << valid.error().message;
+  // The copy-in state copies H to its device clone.
+  bool copied_in = false;
+  for (const ir::State* st : (*g)->all_states())
+    for (int e : st->edge_ids()) {
+      const ir::DataflowEdge* edge = st->edge(e);
+      const ir::Node* src = st->node(edge->src);
+      const ir::Node* dst = st->node(edge->dst);
+      if (src->kind == ir::NodeKind::Access && dst->kind == ir::NodeKind::Access &&
+          static_cast<const ir::AccessNode*>(src)->data == "H" && static_cast<const ir::AccessNode*>(dst)->data != "H")
+        copied_in = true;
+    }
+  EXPECT_TRUE(copied_in) << "no copy of H to the device";
+  REQUIRE_CUDA_PLUGIN();
+  Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile_emulated(**g);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  codegen::testing::run_corpus_case(dir.string(), **g, *prog);
+}
+
 }  // namespace
 }  // namespace dace::transform::testing

@@ -137,6 +137,9 @@ const char* const* host_storage_names() {
 
 Status DeviceCopy::lower_copy(codegen::CopyContext& c) const {
   codegen::Frame& f = c.f;
+  // The program's device module guards init and, emulated, sends the runtime calls to the
+  // emulation: also for a program whose GPU work is copies only (no kernel made it).
+  if (Result<DeviceModule*> dm = device_module(f); !dm) return dm.take_error();
   if (c.wcr)
     return make_error(Code::Unsupported, c.where + ": a copy between memories (\"" + c.src_name + "\" -> \"" +
                                              c.dst_name + "\") cannot resolve write conflicts");

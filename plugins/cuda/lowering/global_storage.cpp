@@ -59,6 +59,9 @@ Status GlobalStorage::lower_allocation(codegen::AllocationContext& context) cons
   if (f.parallel_context)
     return make_error(Code::Unsupported, f.sc.path + ": GPU_Global container \"" + context.name +
                                              "\" would be allocated inside a kernel or parallel map");
+  // The device module guards init and, emulated, redirects the runtime calls (a program
+  // without kernels has none otherwise).
+  if (Result<DeviceModule*> dm = device_module(f); !dm) return dm.take_error();
   Result<codegen::CheckedSize> checked = codegen::checked_allocation_size(f, context.name, context.desc);
   if (!checked) return checked.take_error();
   // An unusable size (negative extent, overflow) is recorded and returned by the call; the
@@ -138,6 +141,7 @@ Status GlobalStorage::lower_block_allocate(codegen::AllocationContext& context) 
   if (f.parallel_context)
     return make_error(Code::Unsupported, f.sc.path + ": GPU_Global container \"" + context.name +
                                              "\" would be allocated inside a kernel or parallel map");
+  if (Result<DeviceModule*> dm = device_module(f); !dm) return dm.take_error();
   llvm::Module& m = f.mc.module;
   llvm::IRBuilder<>& b = f.b;
   const std::string where = ir::path_of_data(f.sc.sdfg, context.name);
