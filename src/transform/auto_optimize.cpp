@@ -93,6 +93,9 @@ std::unique_ptr<Pipeline> make_auto_optimize_gpu_pipeline() {
   add_step(*p, "StageHostLibraryNodes");
   add_step(*p, "MapFusion", R"({"require_exclusive_intermediates": true})");
   for (std::string_view step : {"MapFusion", "FoldScalingIntoGemm", "simplify"}) add_step(*p, step);
+  // Last: simplify may fuse states into new host/device copies. The runtime copies bytes; an
+  // element conversion happens on the host, through a staging transient.
+  add_step(*p, "SplitConvertingCopies");
   return p;
 }
 

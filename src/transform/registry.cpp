@@ -46,6 +46,7 @@
 #include "transform/remove_unused_symbols.h"
 #include "transform/scalar_to_symbol.h"
 #include "transform/simplify.h"
+#include "transform/split_converting_copies.h"
 #include "transform/stage_host_library_nodes.h"
 #include "transform/state_fusion.h"
 #include "transform/strip_mining.h"
@@ -116,6 +117,7 @@ const PassEntry kPasses[] = {
     {"ExpandLibraryNodes", [] { return std::unique_ptr<Pass>(std::make_unique<ExpandLibraryNodes>()); }},
     {"ExpandTransposesToMaps", [] { return std::unique_ptr<Pass>(std::make_unique<ExpandTransposesToMaps>()); }},
     {"StageHostLibraryNodes", [] { return std::unique_ptr<Pass>(std::make_unique<StageHostLibraryNodes>()); }},
+    {"SplitConvertingCopies", [] { return std::unique_ptr<Pass>(std::make_unique<SplitConvertingCopies>()); }},
     {"InlineSDFGs", [] { return std::unique_ptr<Pass>(std::make_unique<InlineSDFGs>()); }},
     {"MakeTransientsPersistent", [] { return std::unique_ptr<Pass>(std::make_unique<MakeTransientsPersistent>()); }},
     {"MoveLoopIntoOuterMapDimension",
