@@ -351,6 +351,18 @@ Status move_to_gpu(ir::SDFG& sdfg, const GPUTransformSDFG::Options& opt, bool gp
     ir::DataDescriptor d = sdfg.arrays.at(n);
     d.storage = StorageType::GPU_Global;
     d.transient = true;
+    // A caller's array may run backwards (a negative stride: NumPy's A[::-1]); memory the
+    // program allocates cannot, so the clone is laid out in C order and the copies between
+    // them rearrange the elements (SplitConvertingCopies stages them on the host).
+    bool backwards = false;
+    for (const sym::Expr& st : d.strides)
+      if (std::optional<int64_t> v = st ? sym::as_integer(sym::simplify(st)) : std::nullopt; v && *v < 0) backwards = true;
+    if (backwards) {
+      d.strides = ir::default_strides(d.shape);
+      d.total_size = ir::product(d.shape);
+      d.start_offset = sym::integer(0);
+      for (sym::Expr& o : d.offset) o = sym::integer(0);
+    }
     std::string name = new_data_name(sdfg, "gpu_" + n);
     sdfg.arrays.emplace(name, std::move(d));
     cloned[n] = name;

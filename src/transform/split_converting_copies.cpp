@@ -16,6 +16,12 @@ std::string fresh_name(const ir::SDFG& sdfg, const std::string& base) {
   return name;
 }
 
+bool runs_backwards(const ir::DataDescriptor& d) {
+  for (const sym::Expr& st : d.strides)
+    if (std::optional<int64_t> v = st ? sym::as_integer(sym::simplify(st)) : std::nullopt; v && *v < 0) return true;
+  return false;
+}
+
 bool is_one(const sym::Expr& e) { return sym::as_integer(sym::simplify(e)) == std::optional<int64_t>(1); }
 
 // A converting copy between two device containers as a GPU_Device map whose tasklet converts
@@ -90,7 +96,11 @@ bool split(ir::SDFG& sdfg, ir::State& s, int e) {
   const std::string from = static_cast<const ir::AccessNode*>(src)->data, to = static_cast<const ir::AccessNode*>(dst)->data;
   const ir::DataDescriptor& a = sdfg.arrays.at(from);
   const ir::DataDescriptor& b = sdfg.arrays.at(to);
-  if (a.dtype == b.dtype || (!on_device(a.storage) && !on_device(b.storage))) return false;
+  if (!on_device(a.storage) && !on_device(b.storage)) return false;
+  // A host array running backwards (a negative stride) cannot be copied by the runtime, which
+  // copies rows of bytes forwards: the host rearranges it through the staging transient.
+  const bool backwards = runs_backwards(on_device(a.storage) ? b : a);
+  if (a.dtype == b.dtype && !(backwards && on_device(a.storage) != on_device(b.storage))) return false;
   if (a.kind == ir::DataKind::View || b.kind == ir::DataKind::View || a.kind == ir::DataKind::Reference ||
       b.kind == ir::DataKind::Reference)
     return false;

@@ -5,7 +5,9 @@
 // host to device, the conversion happens on the host first (into a transient of the device
 // container's type and shape), then a plain copy; device to host, a plain copy into a host
 // transient of the device container's type and shape, then the converting copy on the host.
-// A device runtime copies bytes; the host converts elements. Between two device containers the
+// A device runtime copies bytes; the host converts elements. A copy between host and device
+// memory whose host array runs backwards (a negative stride) is staged the same way, without
+// conversion: the host rearranges, the runtime copies forwards. Between two device containers the
 // copy becomes a GPU_Device map whose tasklet converts each element (DaCe's CopyToMap).
 #pragma once
 #include "transform/pass.h"
