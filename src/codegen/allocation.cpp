@@ -572,6 +572,21 @@ bool is_stack_mark(const llvm::Value* v) {
 
 void restore_stack(llvm::IRBuilder<>& b, llvm::Value* mark) { b.CreateStackRestore(mark); }
 
+namespace {
+
+// The slot of a LazyHeap container: its block (null) and capacity (0) from the function's entry.
+std::pair<llvm::AllocaInst*, llvm::AllocaInst*> lazy_slot(Frame& f, const std::string& name) {
+  llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
+  llvm::AllocaInst* slot = f.entry_alloca(ptr_ty, name + ".ptr");
+  llvm::AllocaInst* cap = f.entry_alloca(f.b.getInt64Ty(), name + ".bytes");
+  llvm::IRBuilder<> eb(f.entry_block()->getTerminator());
+  eb.CreateStore(llvm::ConstantPointerNull::get(ptr_ty), slot);
+  eb.CreateStore(eb.getInt64(0), cap);
+  return {slot, cap};
+}
+
+}  // namespace
+
 Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string& name, AllocKind kind,
                                                      bool thread_local_storage) {
   auto it = f.sc.sdfg.arrays.find(name);
@@ -617,13 +632,7 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
     if (!storage || !storage->renews_blocks())
       return make_error(Code::Internal, ir::path_of_data(f.sc.sdfg, name) + ": its storage does not renew blocks");
     llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
-    llvm::AllocaInst* slot = f.entry_alloca(ptr_ty, name + ".ptr");
-    llvm::AllocaInst* cap = f.entry_alloca(f.b.getInt64Ty(), name + ".bytes");
-    {
-      llvm::IRBuilder<> eb(f.entry_block()->getTerminator());
-      eb.CreateStore(llvm::ConstantPointerNull::get(ptr_ty), slot);
-      eb.CreateStore(eb.getInt64(0), cap);
-    }
+    auto [slot, cap] = lazy_slot(f, name);
     Frame* frame = &f;
     f.exit_actions.push_back([frame, storage, slot, ptr_ty, name, &d](llvm::IRBuilder<>& b) {
       AllocationContext ctx(*frame, name, d, nullptr);
@@ -635,13 +644,7 @@ Result<std::vector<llvm::Value*>> allocate_container(Frame& f, const std::string
   }
   if (kind == AllocKind::LazyHeap && !plugin_storage) {
     llvm::PointerType* ptr_ty = llvm::PointerType::getUnqual(f.mc.ctx);
-    llvm::AllocaInst* slot = f.entry_alloca(ptr_ty, name + ".ptr");
-    llvm::AllocaInst* cap = f.entry_alloca(f.b.getInt64Ty(), name + ".bytes");
-    {
-      llvm::IRBuilder<> eb(f.entry_block()->getTerminator());
-      eb.CreateStore(llvm::ConstantPointerNull::get(ptr_ty), slot);
-      eb.CreateStore(eb.getInt64(0), cap);
-    }
+    auto [slot, cap] = lazy_slot(f, name);
     ModuleContext& mc = f.mc;
     f.exit_actions.push_back([slot, ptr_ty, &mc](llvm::IRBuilder<>& b) { heap_free(b, mc, b.CreateLoad(ptr_ty, slot)); });
     // Allocation happens in the states using it (bind_lazy_container).

@@ -1,20 +1,12 @@
 #include "transform/split_converting_copies.h"
 
 #include "ir/edit.h"
+#include "transform/device_storage.h"
+#include "transform/map_fusion_util.h"
 #include "ir/symbolic/expr.h"
 
 namespace dace::transform {
 namespace {
-
-bool on_device(ir::StorageType s) {
-  return s == ir::StorageType::GPU_Global || s == ir::StorageType::GPU_Shared;
-}
-
-std::string fresh_name(const ir::SDFG& sdfg, const std::string& base) {
-  std::string name = base;
-  for (int k = 1; sdfg.arrays.count(name) || sdfg.symbols.count(name); ++k) name = base + "_" + std::to_string(k);
-  return name;
-}
 
 bool runs_backwards(const ir::DataDescriptor& d) {
   for (const sym::Expr& st : d.strides)
@@ -96,27 +88,27 @@ bool split(ir::SDFG& sdfg, ir::State& s, int e) {
   const std::string from = static_cast<const ir::AccessNode*>(src)->data, to = static_cast<const ir::AccessNode*>(dst)->data;
   const ir::DataDescriptor& a = sdfg.arrays.at(from);
   const ir::DataDescriptor& b = sdfg.arrays.at(to);
-  if (!on_device(a.storage) && !on_device(b.storage)) return false;
+  if (!in_device_memory(a.storage) && !in_device_memory(b.storage)) return false;
   // A host array running backwards (a negative stride) cannot be copied by the runtime, which
   // copies rows of bytes forwards: the host rearranges it through the staging transient.
-  const bool backwards = runs_backwards(on_device(a.storage) ? b : a);
-  if (a.dtype == b.dtype && !(backwards && on_device(a.storage) != on_device(b.storage))) return false;
+  const bool backwards = runs_backwards(in_device_memory(a.storage) ? b : a);
+  if (a.dtype == b.dtype && !(backwards && in_device_memory(a.storage) != in_device_memory(b.storage))) return false;
   if (a.kind == ir::DataKind::View || b.kind == ir::DataKind::View || a.kind == ir::DataKind::Reference ||
       b.kind == ir::DataKind::Reference)
     return false;
   const bool names_source = edge.memlet.data == from;
   const sym::Subset& own = edge.memlet.subset;
   const sym::Subset& other = edge.memlet.other_subset ? *edge.memlet.other_subset : edge.memlet.subset;
-  if (on_device(a.storage) && on_device(b.storage))
+  if (in_device_memory(a.storage) && in_device_memory(b.storage))
     return copy_as_kernel(s, e, names_source ? own : other, names_source ? other : own, from, to);
   // The host transient mirrors the device side: its type, shape and strides, host storage.
-  const bool to_device = on_device(b.storage);
+  const bool to_device = in_device_memory(b.storage);
   const std::string device = to_device ? to : from;
   ir::DataDescriptor staged = sdfg.arrays.at(device);
   staged.storage = ir::StorageType::Default;
   staged.transient = true;
   staged.lifetime = ir::Lifetime::Scope;
-  const std::string name = fresh_name(sdfg, device + "_staged");
+  const std::string name = map_fusion::fresh_data_name(sdfg, device + "_staged");
   sdfg.arrays.emplace(name, std::move(staged));
   auto node = std::make_unique<ir::AccessNode>();
   node->data = name;

@@ -3,19 +3,11 @@
 #include <map>
 
 #include "ir/edit.h"
+#include "transform/device_storage.h"
+#include "transform/map_fusion_util.h"
 
 namespace dace::transform {
 namespace {
-
-bool on_device(ir::StorageType s) {
-  return s == ir::StorageType::GPU_Global || s == ir::StorageType::GPU_Shared;
-}
-
-std::string fresh_name(const ir::SDFG& sdfg, const std::string& base) {
-  std::string name = base;
-  for (int k = 1; sdfg.arrays.count(name) || sdfg.symbols.count(name); ++k) name = base + "_" + std::to_string(k);
-  return name;
-}
 
 int add_access(ir::State& s, const std::string& data) {
   auto a = std::make_unique<ir::AccessNode>();
@@ -35,13 +27,13 @@ bool stage(ir::SDFG& sdfg, ir::State& s, int n) {
     const ir::DataflowEdge* edge = s.edge(e);
     if (edge->memlet.is_empty()) continue;
     if (s.node(edge->src)->kind != ir::NodeKind::Access) return false;
-    any = any || on_device(sdfg.arrays.at(edge->memlet.data).storage);
+    any = any || in_device_memory(sdfg.arrays.at(edge->memlet.data).storage);
   }
   for (int e : outs) {
     const ir::DataflowEdge* edge = s.edge(e);
     if (edge->memlet.is_empty()) continue;
     if (s.node(edge->dst)->kind != ir::NodeKind::Access || !edge->memlet.wcr.empty()) return false;
-    any = any || on_device(sdfg.arrays.at(edge->memlet.data).storage);
+    any = any || in_device_memory(sdfg.arrays.at(edge->memlet.data).storage);
   }
   if (!any) {
     if (node.schedule == ir::ScheduleType::GPU_Default) node.schedule = ir::ScheduleType::Default;
@@ -56,7 +48,7 @@ bool stage(ir::SDFG& sdfg, ir::State& s, int n) {
     d.storage = ir::StorageType::Default;
     d.transient = true;
     d.lifetime = ir::Lifetime::Scope;
-    const std::string name = fresh_name(sdfg, data + "_host");
+    const std::string name = map_fusion::fresh_data_name(sdfg, data + "_host");
     sdfg.arrays.emplace(name, std::move(d));
     host_of.emplace(data, name);
     return name;
@@ -68,7 +60,7 @@ bool stage(ir::SDFG& sdfg, ir::State& s, int n) {
   };
   for (int e : ins) {
     const ir::DataflowEdge edge = *s.edge(e);
-    if (edge.memlet.is_empty() || !on_device(sdfg.arrays.at(edge.memlet.data).storage)) continue;
+    if (edge.memlet.is_empty() || !in_device_memory(sdfg.arrays.at(edge.memlet.data).storage)) continue;
     const std::string host = host_copy(edge.memlet.data);
     const int h = add_access(s, host);
     // device -> host: the subset the node reads, copied to the same place of the host copy.
@@ -81,7 +73,7 @@ bool stage(ir::SDFG& sdfg, ir::State& s, int n) {
   }
   for (int e : outs) {
     const ir::DataflowEdge edge = *s.edge(e);
-    if (edge.memlet.is_empty() || !on_device(sdfg.arrays.at(edge.memlet.data).storage)) continue;
+    if (edge.memlet.is_empty() || !in_device_memory(sdfg.arrays.at(edge.memlet.data).storage)) continue;
     const std::string host = host_copy(edge.memlet.data);
     const int h = add_access(s, host);
     ir::redirect_edge(s, e, n, edge.src_conn, h, "");
