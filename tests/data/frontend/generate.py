@@ -483,6 +483,153 @@ def layouts(A: REVERSED, B: FORTRAN, W: BROADCAST_ROWS, C: dace.float64[N, M], D
         C[i, j] = B[i, j] * 2 + A[i] + W[i, j]
     D[:] = A * 3
 
+# Loops carrying a value, WCR of max/min and of sums into 1-D and 2-D targets, scatter through
+# an index array, an in-place shift (overlapping read and write of one array), a while loop on
+# a reduced value, branches in a map, a product in a loop, overlapping column slices.
+@case({'N': 13}, lambda r: dict(A=r.random(13)), lambda i: dict(__return=np.cumsum(i['A'])))
+@dace.program
+def cumulative(A: dace.float64[N]):
+    out = np.zeros_like(A)
+    out[0] = A[0]
+    for i in range(1, N):
+        out[i] = out[i - 1] + A[i]
+    return out
+
+
+@case({'N': 13}, lambda r: dict(A=r.random(13) - 0.5, mx=np.array([-1e9]), mn=np.array([1e9])),
+      lambda i: dict(mx=np.array([max(-1e9, i['A'].max())]), mn=np.array([min(1e9, i['A'].min())])))
+@dace.program
+def minmax_wcr(A: dace.float64[N], mx: dace.float64[1], mn: dace.float64[1]):
+    for i in dace.map[0:N]:
+        mx[0] = max(mx[0], A[i])
+        mn[0] = min(mn[0], A[i])
+
+
+def scatter_add_reference(i):
+    out = i['out'].copy()
+    np.add.at(out, i['idx'], i['vals'])
+    return dict(out=out)
+
+
+@case({'N': 13, 'M': 7}, lambda r: dict(idx=r.integers(0, 7, 13), vals=r.random(13), out=r.random(7)),
+      scatter_add_reference)
+@dace.program
+def scatter_add(idx: dace.int64[N], vals: dace.float64[N], out: dace.float64[M]):
+    for i in dace.map[0:N]:
+        out[idx[i]] += vals[i]
+
+
+@case({'N': 13}, lambda r: dict(A=r.random(13)), lambda i: dict(A=np.concatenate([i['A'][:1], i['A'][:-1] * 2.0])))
+@dace.program
+def shift_inplace(A: dace.float64[N]):
+    A[1:] = A[:-1] * 2.0
+
+
+def while_halving_reference(i):
+    s, k = i['A'].sum(), 0
+    while s > 1.0:
+        s, k = s / 2.0, k + 1
+    return dict(out=np.array([s + k]))
+
+
+@case({'N': 13}, lambda r: dict(A=r.random(13) * 10, out=np.zeros(1)), while_halving_reference)
+@dace.program
+def while_halving(A: dace.float64[N], out: dace.float64[1]):
+    s = np.sum(A)
+    k = 0
+    while s > 1.0:
+        s = s / 2.0
+        k = k + 1
+    out[0] = s + k
+
+
+@case({'N': 13, 'M': 7}, lambda r: dict(A=r.random((13, 7)), rows=np.ones(13), cols=np.zeros(7)),
+      lambda i: dict(rows=i['rows'] + i['A'].sum(1), cols=i['cols'] + 2 * i['A'].sum(0)))
+@dace.program
+def wcr_2d(A: dace.float64[N, M], rows: dace.float64[N], cols: dace.float64[M]):
+    for i, j in dace.map[0:N, 0:M]:
+        rows[i] += A[i, j]
+        cols[j] += A[i, j] * 2
+
+
+@case({'N': 13}, lambda r: dict(A=r.random(13), B=np.zeros(13)),
+      lambda i: dict(B=np.where(i['A'] > 0.5, i['A'] * i['A'], -i['A'])))
+@dace.program
+def cond_in_map(A: dace.float64[N], B: dace.float64[N]):
+    for i in dace.map[0:N]:
+        if A[i] > 0.5:
+            B[i] = A[i] * A[i]
+        else:
+            B[i] = -A[i]
+
+
+@case({'N': 13}, lambda r: dict(A=r.random((13, 13)) / 13, B=np.zeros((13, 13))),
+      lambda i: dict(B=np.linalg.matrix_power(i['A'], 4)), rtol=1e-10)
+@dace.program
+def matpow(A: dace.float64[N, N], B: dace.float64[N, N]):
+    B[:] = A
+    for k in range(3):
+        B[:] = B @ A
+
+
+@case({'N': 13, 'M': 7}, lambda r: dict(A=r.random((13, 7)), B=np.zeros((13, 7))),
+      lambda i: dict(B=np.concatenate([i['A'][:, :1], i['A'][:, :-1] + i['A'][:, 1:]], axis=1)))
+@dace.program
+def col_slices(A: dace.float64[N, M], B: dace.float64[N, M]):
+    B[:, 1:] = A[:, :-1] + A[:, 1:]
+    B[:, 0] = A[:, 0]
+
+
+# Complex and mixed-precision arithmetic, integer floor division and remainder (Python's),
+# np.where, reductions over several axes, broadcasting, a matrix inverse (LAPACK).
+@case({'N': 13}, lambda r: dict(A=r.random(13) + 1j * r.random(13), B=r.random(13) - 1j * r.random(13)),
+      lambda i: dict(__return=np.conj(i['A']) * i['B'] + np.abs(i['A'])))
+@dace.program
+def cplx_ops(A: dace.complex128[N], B: dace.complex128[N]):
+    return np.conj(A) * B + np.abs(A)
+
+
+@case({'N': 13}, lambda r: dict(A=r.random(13).astype(np.float32), B=r.random(13)),
+      lambda i: dict(__return=i['A'] * i['B'] + np.float32(1.5)), rtol=1e-6)
+@dace.program
+def float32_mix(A: dace.float32[N], B: dace.float64[N]):
+    return A * B + np.float32(1.5)
+
+
+@case({'N': 13}, lambda r: dict(A=r.integers(-50, 50, 13), B=r.integers(0, 9, 13)),
+      lambda i: dict(__return=i['A'] // (i['B'] + 3) + i['A'] % 5))
+@dace.program
+def int_div(A: dace.int64[N], B: dace.int64[N]):
+    return A // (B + 3) + A % 5
+
+
+@case({'N': 13, 'M': 7}, lambda r: dict(A=r.random((13, 7)), B=r.random((13, 7))),
+      lambda i: dict(__return=np.where(i['A'] > 0.5, i['A'] * 2, i['B'] - 1)))
+@dace.program
+def masked_where(A: dace.float64[N, M], B: dace.float64[N, M]):
+    return np.where(A > 0.5, A * 2, B - 1)
+
+
+@case({'N': 13, 'M': 7}, lambda r: dict(A=r.random((13, 7, 4))),
+      lambda i: dict(__return=np.sum(i['A'], axis=(0, 2)) + np.mean(i['A'])))
+@dace.program
+def reduce_axes(A: dace.float64[N, M, 4]):
+    return np.sum(A, axis=(0, 2)) + np.mean(A)
+
+
+@case({'N': 13, 'M': 7}, lambda r: dict(a=r.random(13), b=r.random(7)),
+      lambda i: dict(__return=i['a'][:, None] + i['b'][None, :]))
+@dace.program
+def outer_add(a: dace.float64[N], b: dace.float64[M]):
+    return a[:, np.newaxis] + b[np.newaxis, :]
+
+
+@case({'N': 9, 'M': 4}, lambda r: dict(A=r.random((9, 9)) + 9 * np.eye(9), B=r.random((9, 4))),
+      lambda i: dict(__return=np.linalg.inv(i['A']) @ i['B']), rtol=1e-10)
+@dace.program
+def inv_solve(A: dace.float64[N, N], B: dace.float64[N, M]):
+    return np.linalg.inv(A) @ B
+
 
 def write(entry, root):
     program = entry['program']
