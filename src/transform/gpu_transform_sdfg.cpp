@@ -112,8 +112,67 @@ bool written_with_wcr(const ir::SDFG& sdfg, const std::string& name) {
   return false;
 }
 
+// Whether the writes of map exit `exit` through connector `out_conn` cover `outer` exactly: each
+// edge into the exit at the matching connector comes straight from a tasklet and writes one
+// element indexed by distinct map parameters (`p` or `p + c`, other dimensions fixed), over a
+// rectangular range (no range bound names a parameter of the map) whose shifted extent is the
+// outer subset's. A propagated memlet over-approximates anything else (a triangular loop nest
+// inside the map propagates to the whole matrix).
+bool map_writes_exactly(const ir::State& st, int exit, const std::string& out_conn, const sym::Subset& outer) {
+  const auto& x = static_cast<const ir::MapExit&>(*st.node(exit));
+  const ir::Node* entry_node = x.entry >= 0 ? st.node(x.entry) : nullptr;
+  if (!entry_node || entry_node->kind != ir::NodeKind::MapEntry || out_conn.rfind("OUT_", 0) != 0) return false;
+  const ir::MapScope& map = static_cast<const ir::MapEntry&>(*entry_node).map;
+  const std::set<std::string> params(map.params.begin(), map.params.end());
+  for (const sym::Range& r : map.range.dims)
+    for (const sym::Expr& e : {r.start, r.end, r.step})
+      for (const std::string& n : sym::free_symbols(e))
+        if (params.count(n)) return false;
+  const std::string in_conn = "IN_" + out_conn.substr(4);
+  bool any = false;
+  for (int e : st.in_edges(exit)) {
+    const ir::DataflowEdge* edge = st.edge(e);
+    if (edge->dst_conn != in_conn) continue;
+    any = true;
+    if (st.node(edge->src)->kind != ir::NodeKind::Tasklet || edge->memlet.dynamic || !edge->memlet.wcr.empty()) return false;
+    const sym::Subset& inner = edge->memlet.subset;
+    if (inner.rank() != outer.rank()) return false;
+    std::set<std::string> used;
+    for (size_t d = 0; d < inner.rank(); ++d) {
+      const sym::Range& in = inner.dims[d];
+      const sym::Range& out = outer.dims[d];
+      if (sym::compare(sym::simplify(in.start), sym::simplify(in.end)) != 0) return false;  // one element
+      std::string param;
+      for (const std::string& n : sym::free_symbols(in.start))
+        if (params.count(n)) {
+          if (!param.empty()) return false;
+          param = n;
+        }
+      if (param.empty()) {  // a fixed index: the outer dimension is that one element
+        if (sym::compare(sym::simplify(out.start), sym::simplify(in.start)) != 0 ||
+            sym::compare(sym::simplify(out.end), sym::simplify(in.end)) != 0)
+          return false;
+        continue;
+      }
+      if (!used.insert(param).second) return false;
+      const size_t k = static_cast<size_t>(std::find(map.params.begin(), map.params.end(), param) - map.params.begin());
+      const sym::Range& r = map.range.dims[k];
+      if (sym::as_integer(sym::simplify(r.step)) != std::optional<int64_t>(1)) return false;
+      // The index is `param + c`, c free of parameters: its extent is the range shifted by c.
+      const sym::Expr shift = sym::simplify(sym::sub(in.start, sym::symbol(param)));
+      for (const std::string& n : sym::free_symbols(shift))
+        if (params.count(n)) return false;
+      if (sym::compare(sym::simplify(sym::add(r.start, shift)), sym::simplify(out.start)) != 0 ||
+          sym::compare(sym::simplify(sym::add(r.end, shift)), sym::simplify(out.end)) != 0)
+        return false;
+    }
+  }
+  return any;
+}
+
 // Whether some write replaces the whole container: a memlet covering it, not dynamic, without
-// write-conflict resolution — and, from a nested SDFG, only when the nested SDFG itself writes
+// write-conflict resolution — from a map exit, only when the map writes it exactly
+// (map_writes_exactly); from a nested SDFG, only when the nested SDFG itself writes
 // all of its connector's container that way (the outer memlet of a nested SDFG is what it may
 // write, not what it does: NumPy's `H[idx[i]] += 1` in a nested SDFG has the whole H outside).
 bool fully_written(const ir::SDFG& sdfg, const std::string& name) {
@@ -129,6 +188,8 @@ bool fully_written(const ir::SDFG& sdfg, const std::string& name) {
         if (m.dynamic || m.is_empty() || !m.wcr.empty()) continue;
         const sym::Subset& dst = m.data == name ? m.subset : (m.other_subset ? *m.other_subset : m.subset);
         if (!(dst == all)) continue;
+        if (st->node(edge->src)->kind == ir::NodeKind::MapExit && !map_writes_exactly(*st, edge->src, edge->src_conn, dst))
+          continue;
         if (st->node(edge->src)->kind == ir::NodeKind::NestedSDFG) {
           const auto& nested = static_cast<const ir::NestedSDFGNode&>(*st->node(edge->src));
           if (!nested.sdfg || !nested.sdfg->arrays.count(edge->src_conn) || written_with_wcr(*nested.sdfg, edge->src_conn) ||

@@ -13,6 +13,7 @@
 #include "corpus_case.h"
 #include "cuda_emulation_support.h"
 #include "ir/json/sdfg_json.h"
+#include "transform/auto_optimize.h"
 #include "transform_test_support.h"
 
 namespace dace::transform::testing {
@@ -104,6 +105,26 @@ TEST(TransformGPUTransformNested, OutputWrittenWithWcrInsideANestedSdfgIsCopiedI
         copied_in = true;
     }
   EXPECT_TRUE(copied_in) << "no copy of H to the device";
+  REQUIRE_CUDA_PLUGIN();
+  Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile_emulated(**g);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  codegen::testing::run_corpus_case(dir.string(), **g, *prog);
+}
+
+// A triangular loop nest (`for i: for j in range(i + 1): B[i, j] = ...`) becomes a map over i
+// whose propagated memlet covers all of B: the map does not write all of it, so B is copied
+// to the device first (before, its upper triangle came back as the device's uninitialized
+// memory: inf and garbage). Through the whole GPU pipeline, emulated, against NumPy.
+TEST(TransformGPUTransformNested, MapWritingPartOfItsPropagatedRangeCopiesTheOutputIn) {
+  const fs::path dir = fs::path(LIBDACE_SOURCE_DIR) / "tests" / "data" / "frontend" / "lower_tri";
+  Result<std::unique_ptr<ir::SDFG>> g = ir::json::read_sdfg_file((dir / "lower_tri.raw.sdfgz").string());
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  std::unique_ptr<Pipeline> pipeline = make_auto_optimize_gpu_pipeline();
+  AnalysisManager am;
+  Result<bool> r = pipeline->apply(**g, am);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  Status valid = analysis::validate(**g);
+  ASSERT_TRUE(valid.ok()) << valid.error().message;
   REQUIRE_CUDA_PLUGIN();
   Result<codegen::testing::CompiledProgram> prog = codegen::testing::compile_emulated(**g);
   ASSERT_TRUE(prog.ok()) << prog.error().message;

@@ -630,6 +630,100 @@ def outer_add(a: dace.float64[N], b: dace.float64[M]):
 def inv_solve(A: dace.float64[N, N], B: dace.float64[N, M]):
     return np.linalg.inv(A) @ B
 
+# Boolean-mask assignment, a vector product, a transposed matrix-vector product,
+# reductions with sqrt and along one axis, a time loop over two stencils, a loop over columns,
+# int32 wrap-around, clipping, a diagonal update reading its row, a triangular loop nest.
+@case({'N': 9, 'M': 6}, lambda r: dict(A=r.random((9, 6))), lambda i: dict(A=np.where(i['A'] > 0.5, 0.0, i['A'])))
+@dace.program
+def mask_assign(A: dace.float64[N, M]):
+    A[A > 0.5] = 0.0
+
+
+@case({'N': 11}, lambda r: dict(a=r.random(11), b=r.random(11), out=np.zeros(1)),
+      lambda i: dict(out=np.array([i['a'] @ i['b']])))
+@dace.program
+def vec_dot(a: dace.float64[N], b: dace.float64[N], out: dace.float64[1]):
+    out[0] = a @ b
+
+
+@case({'N': 9, 'M': 6}, lambda r: dict(A=r.random((9, 6)), x=r.random(9)), lambda i: dict(__return=i['A'].T @ i['x']))
+@dace.program
+def gemv_t(A: dace.float64[N, M], x: dace.float64[N]):
+    return A.T @ x
+
+
+@case({'N': 11}, lambda r: dict(A=r.random(11)), lambda i: dict(__return=np.array([np.sqrt(np.sum(i['A'] * i['A']))])))
+@dace.program
+def norm2(A: dace.float64[N]):
+    return np.sqrt(np.sum(A * A))
+
+
+@case({'N': 9, 'M': 6}, lambda r: dict(A=r.random((9, 6)) - 0.5),
+      lambda i: dict(__return=np.max(i['A'], axis=0) + np.min(i['A'])))
+@dace.program
+def max_red(A: dace.float64[N, M]):
+    return np.max(A, axis=0) + np.min(A)
+
+
+def stencil_loop_reference(i):
+    a, b = i['A'].copy(), i['B'].copy()
+    for _ in range(4):
+        b[1:-1] = 0.5 * (a[:-2] + a[2:])
+        a[1:-1] = 0.5 * (b[:-2] + b[2:])
+    return dict(A=a, B=b)
+
+
+@case({'N': 17}, lambda r: dict(A=r.random(17), B=r.random(17)), stencil_loop_reference)
+@dace.program
+def stencil_loop(A: dace.float64[N], B: dace.float64[N]):
+    for t in range(4):
+        B[1:-1] = 0.5 * (A[:-2] + A[2:])
+        A[1:-1] = 0.5 * (B[:-2] + B[2:])
+
+
+@case({'N': 9, 'M': 6}, lambda r: dict(A=r.random((9, 6)), B=np.zeros((9, 6))), lambda i: dict(B=i['A'] * 2 + 1))
+@dace.program
+def column_loop(A: dace.float64[N, M], B: dace.float64[N, M]):
+    for j in range(M):
+        B[:, j] = A[:, j] * 2 + 1
+
+
+@case({'N': 11}, lambda r: dict(A=r.integers(-30000, 30000, 11).astype(np.int32)),
+      lambda i: dict(__return=i['A'] * np.int32(100000)))
+@dace.program
+def int_overflow(A: dace.int32[N]):
+    return A * np.int32(100000)
+
+
+@case({'N': 11}, lambda r: dict(A=r.random(11) - 0.5),
+      lambda i: dict(__return=np.minimum(np.maximum(np.abs(i['A']), 0.2), 0.7)))
+@dace.program
+def clip_abs(A: dace.float64[N]):
+    return np.minimum(np.maximum(np.abs(A), 0.2), 0.7)
+
+
+def diag_update_reference(i):
+    a = i['A'].copy()
+    for k in range(a.shape[0]):
+        a[k, k] = a[k, k] + np.sum(a[k, :])
+    return dict(A=a)
+
+
+@case({'N': 7}, lambda r: dict(A=r.random((7, 7))), diag_update_reference)
+@dace.program
+def diag_update(A: dace.float64[N, N]):
+    for i in range(N):
+        A[i, i] = A[i, i] + np.sum(A[i, :])
+
+
+@case({'N': 7}, lambda r: dict(A=r.random((7, 7)), B=np.zeros((7, 7))),
+      lambda i: dict(B=np.tril(i['A']) * 2))
+@dace.program
+def lower_tri(A: dace.float64[N, N], B: dace.float64[N, N]):
+    for i in range(N):
+        for j in range(i + 1):
+            B[i, j] = A[i, j] * 2
+
 
 def write(entry, root):
     program = entry['program']
