@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "ir/edit.h"
+#include "transform/element_map.h"
 #include "ir/symbolic/expr.h"
 
 namespace dace::transform {
@@ -43,7 +43,6 @@ std::optional<std::vector<int64_t>> int_list(const ir::LibraryNode& n, const std
   return out;
 }
 
-bool is_one(const sym::Expr& e) { return sym::as_integer(sym::simplify(e)) == std::optional<int64_t>(1); }
 
 // The single edge at connector `conn` of node `n` (in or out), or -1.
 int only_edge(const ir::State& s, int n, const std::string& conn, bool in) {
@@ -57,19 +56,13 @@ int only_edge(const ir::State& s, int n, const std::string& conn, bool in) {
   return found;
 }
 
-sym::Subset element_at(const std::vector<sym::Expr>& index) {
-  sym::Subset s;
-  for (const sym::Expr& i : index) s.dims.push_back({i, i, sym::integer(1), sym::integer(1)});
-  return s;
-}
-
 // Transpose's permutation over a subset of any rank: its two dimensions that are not of size
 // one swap places (the lowering squeezes the others); nothing when there are not two.
 std::optional<std::vector<int64_t>> transpose_axes(const std::vector<sym::Expr>& sizes) {
   std::vector<int64_t> axes, wide;
   for (size_t d = 0; d < sizes.size(); ++d) {
     axes.push_back(static_cast<int64_t>(d));
-    if (!is_one(sizes[d])) wide.push_back(static_cast<int64_t>(d));
+    if (!has_unit_extent(sizes[d])) wide.push_back(static_cast<int64_t>(d));
   }
   if (wide.size() != 2) return std::nullopt;
   std::swap(axes[static_cast<size_t>(wide[0])], axes[static_cast<size_t>(wide[1])]);
@@ -99,7 +92,7 @@ bool expand(ir::State& s, int n) {
   std::vector<int> param_of(rank, -1);
   ir::MapScope map;
   for (size_t d = 0; d < rank; ++d) {
-    if (is_one(in_sizes[d])) continue;
+    if (has_unit_extent(in_sizes[d])) continue;
     param_of[d] = static_cast<int>(map.params.size());
     map.params.push_back("__tr" + std::to_string(n) + "_" + std::to_string(d));
     map.range.dims.push_back({sym::integer(0), sym::sub(in_sizes[d], sym::integer(1)), sym::integer(1), sym::integer(1)});
@@ -113,7 +106,7 @@ bool expand(ir::State& s, int n) {
   }
   std::vector<size_t> out_dims;  // the output's non-unit dimensions
   for (size_t d = 0; d < out_sizes.size(); ++d)
-    if (!is_one(out_sizes[d])) out_dims.push_back(d);
+    if (!has_unit_extent(out_sizes[d])) out_dims.push_back(d);
   if (out_dims.size() != source.size() || map.params.empty()) return false;
   for (size_t k = 0; k < source.size(); ++k)
     if (sym::compare(sym::simplify(out_sizes[out_dims[k]]), sym::simplify(in_sizes[source[k]])) != 0) return false;
@@ -129,32 +122,12 @@ bool expand(ir::State& s, int n) {
 
   const std::string label = node.label.empty() ? node.name : node.label;
   map.schedule = ir::ScheduleType::Default;
-  auto tasklet = std::make_unique<ir::Tasklet>();
-  tasklet->label = label + "_element";
   nlohmann::json scale = *alpha;
-  tasklet->code = ir::CodeBlock{*alpha == 1.0 ? "__out = __inp" : "__out = " + scale.dump() + " * __inp", ir::Language::Python};
-  tasklet->in_connectors["__inp"] = ir::DType{};
-  tasklet->out_connectors["__out"] = ir::DType{};
-  const int t = s.add_node(std::move(tasklet));
-  auto [entry, exit] = ir::add_map(s, label + "_map", map);
-  ir::ensure_connector(*s.node(entry), false, "IN___inp");
-  ir::ensure_connector(*s.node(entry), true, "OUT___inp");
-  ir::ensure_connector(*s.node(exit), false, "IN___out");
-  ir::ensure_connector(*s.node(exit), true, "OUT___out");
-  ir::Memlet inner_in;
-  inner_in.data = in.memlet.data;
-  inner_in.subset = element_at(in_index);
-  ir::Memlet inner_out;
-  inner_out.data = out.memlet.data;
-  inner_out.subset = element_at(out_index);
-  ir::Memlet outer_in = in.memlet, outer_out = out.memlet;
-  outer_in.guid.clear();
-  outer_out.guid.clear();
+  const std::string code = *alpha == 1.0 ? "__out = __inp" : "__out = " + scale.dump() + " * __inp";
   s.remove_node(n);  // and its two edges
-  s.add_edge(ir::DataflowEdge{in.src, entry, in.src_conn, "IN___inp", outer_in});
-  s.add_edge(ir::DataflowEdge{entry, t, "OUT___inp", "__inp", inner_in});
-  s.add_edge(ir::DataflowEdge{t, exit, "__out", "IN___out", inner_out});
-  s.add_edge(ir::DataflowEdge{exit, out.dst, "OUT___out", out.dst_conn, outer_out});
+  add_element_map(s, label, std::move(map), code,
+                  ElementMapEnd{in.src, in.src_conn, in.memlet, element_memlet(in.memlet.data, in_index)},
+                  ElementMapEnd{out.dst, out.dst_conn, out.memlet, element_memlet(out.memlet.data, out_index)});
   return true;
 }
 

@@ -1,8 +1,7 @@
 #include "transform/split_converting_copies.h"
 
-#include "ir/edit.h"
+#include "transform/element_map.h"
 #include "transform/device_storage.h"
-#include "transform/map_fusion_util.h"
 #include "ir/symbolic/expr.h"
 
 namespace dace::transform {
@@ -14,7 +13,6 @@ bool runs_backwards(const ir::DataDescriptor& d) {
   return false;
 }
 
-bool is_one(const sym::Expr& e) { return sym::as_integer(sym::simplify(e)) == std::optional<int64_t>(1); }
 
 // A converting copy between two device containers as a GPU_Device map whose tasklet converts
 // each element (the dimensions of size one on either side squeezed, the others paired in
@@ -25,9 +23,9 @@ bool copy_as_kernel(ir::State& s, int e, const sym::Subset& src_subset, const sy
   const std::vector<sym::Expr> src_sizes = sym::size(src_subset), dst_sizes = sym::size(dst_subset);
   std::vector<size_t> src_dims, dst_dims;
   for (size_t d = 0; d < src_sizes.size(); ++d)
-    if (!is_one(src_sizes[d])) src_dims.push_back(d);
+    if (!has_unit_extent(src_sizes[d])) src_dims.push_back(d);
   for (size_t d = 0; d < dst_sizes.size(); ++d)
-    if (!is_one(dst_sizes[d])) dst_dims.push_back(d);
+    if (!has_unit_extent(dst_sizes[d])) dst_dims.push_back(d);
   if (src_dims.size() != dst_dims.size()) return false;
   for (size_t k = 0; k < src_dims.size(); ++k)
     if (sym::compare(sym::simplify(src_sizes[src_dims[k]]), sym::simplify(dst_sizes[dst_dims[k]])) != 0) return false;
@@ -47,34 +45,16 @@ bool copy_as_kernel(ir::State& s, int e, const sym::Subset& src_subset, const sy
     map.params.push_back("__conv" + std::to_string(e));
     map.range.dims.push_back({sym::integer(0), sym::integer(0), sym::integer(1), sym::integer(1)});
   }
-  auto element = [](const std::string& data, const std::vector<sym::Expr>& index) {
-    ir::Memlet m;
-    m.data = data;
-    for (const sym::Expr& i : index) m.subset.dims.push_back({i, i, sym::integer(1), sym::integer(1)});
-    return m;
-  };
   auto whole = [](const std::string& data, const sym::Subset& subset) {
     ir::Memlet m;
     m.data = data;
     m.subset = subset;
     return m;
   };
-  auto t = std::make_unique<ir::Tasklet>();
-  t->label = "convert_" + from + "_to_" + to;
-  t->code = ir::CodeBlock{"__out = __inp", ir::Language::Python};
-  t->in_connectors["__inp"] = ir::DType{};
-  t->out_connectors["__out"] = ir::DType{};
-  const int tasklet = s.add_node(std::move(t));
-  auto [entry, exit] = ir::add_map(s, "convert_" + from + "_to_" + to + "_map", map);
-  ir::ensure_connector(*s.node(entry), false, "IN___inp");
-  ir::ensure_connector(*s.node(entry), true, "OUT___inp");
-  ir::ensure_connector(*s.node(exit), false, "IN___out");
-  ir::ensure_connector(*s.node(exit), true, "OUT___out");
   s.remove_edge(e);
-  s.add_edge(ir::DataflowEdge{edge.src, entry, edge.src_conn, "IN___inp", whole(from, src_subset)});
-  s.add_edge(ir::DataflowEdge{entry, tasklet, "OUT___inp", "__inp", element(from, src_index)});
-  s.add_edge(ir::DataflowEdge{tasklet, exit, "__out", "IN___out", element(to, dst_index)});
-  s.add_edge(ir::DataflowEdge{exit, edge.dst, "OUT___out", edge.dst_conn, whole(to, dst_subset)});
+  add_element_map(s, "convert_" + from + "_to_" + to, std::move(map), "__out = __inp",
+                  ElementMapEnd{edge.src, edge.src_conn, whole(from, src_subset), element_memlet(from, src_index)},
+                  ElementMapEnd{edge.dst, edge.dst_conn, whole(to, dst_subset), element_memlet(to, dst_index)});
   return true;
 }
 
@@ -96,31 +76,20 @@ bool split(ir::SDFG& sdfg, ir::State& s, int e) {
   if (a.kind == ir::DataKind::View || b.kind == ir::DataKind::View || a.kind == ir::DataKind::Reference ||
       b.kind == ir::DataKind::Reference)
     return false;
-  const bool names_source = edge.memlet.data == from;
+  // The subsets of each end: the memlet's own on the container it names, the other subset
+  // (or the same one) on the other end.
+  const bool names_src = edge.memlet.data == from;
   const sym::Subset& own = edge.memlet.subset;
   const sym::Subset& other = edge.memlet.other_subset ? *edge.memlet.other_subset : edge.memlet.subset;
-  if (in_device_memory(a.storage) && in_device_memory(b.storage))
-    return copy_as_kernel(s, e, names_source ? own : other, names_source ? other : own, from, to);
+  const sym::Subset src_subset = names_src ? own : other, dst_subset = names_src ? other : own;
+  if (in_device_memory(a.storage) && in_device_memory(b.storage)) return copy_as_kernel(s, e, src_subset, dst_subset, from, to);
   // The host transient mirrors the device side: its type, shape and strides, host storage.
   const bool to_device = in_device_memory(b.storage);
-  const std::string device = to_device ? to : from;
-  ir::DataDescriptor staged = sdfg.arrays.at(device);
-  staged.storage = ir::StorageType::Default;
-  staged.transient = true;
-  staged.lifetime = ir::Lifetime::Scope;
-  const std::string name = map_fusion::fresh_data_name(sdfg, device + "_staged");
-  sdfg.arrays.emplace(name, std::move(staged));
+  const std::string name = add_host_mirror(sdfg, to_device ? to : from, "_staged");
   auto node = std::make_unique<ir::AccessNode>();
   node->data = name;
   node->label = name;
   const int mid = s.add_node(std::move(node));
-  // The subsets of each end: the memlet's own on the container it names, the other subset
-  // (or the same one) on the other end.
-  const bool names_src = edge.memlet.data == from;
-  const sym::Subset src_subset = names_src ? edge.memlet.subset
-                                           : (edge.memlet.other_subset ? *edge.memlet.other_subset : edge.memlet.subset);
-  const sym::Subset dst_subset = names_src ? (edge.memlet.other_subset ? *edge.memlet.other_subset : edge.memlet.subset)
-                                           : edge.memlet.subset;
   auto copy = [](const std::string& data, const sym::Subset& subset, const sym::Subset& other) {
     ir::Memlet m;
     m.data = data;

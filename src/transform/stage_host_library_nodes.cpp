@@ -4,7 +4,6 @@
 
 #include "ir/edit.h"
 #include "transform/device_storage.h"
-#include "transform/map_fusion_util.h"
 
 namespace dace::transform {
 namespace {
@@ -44,12 +43,7 @@ bool stage(ir::SDFG& sdfg, ir::State& s, int n) {
   auto host_copy = [&](const std::string& data) {
     auto it = host_of.find(data);
     if (it != host_of.end()) return it->second;
-    ir::DataDescriptor d = sdfg.arrays.at(data);
-    d.storage = ir::StorageType::Default;
-    d.transient = true;
-    d.lifetime = ir::Lifetime::Scope;
-    const std::string name = map_fusion::fresh_data_name(sdfg, data + "_host");
-    sdfg.arrays.emplace(name, std::move(d));
+    const std::string name = add_host_mirror(sdfg, data, "_host");
     host_of.emplace(data, name);
     return name;
   };
