@@ -11,6 +11,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "codegen/codegen_passes.h"
+#include "codegen/llvm_fatal_errors.h"
 
 namespace dace::jit {
 namespace {
@@ -24,7 +25,8 @@ Result<std::string> run_codegen(llvm::Module& module, llvm::TargetMachine& tm,
   pm.add(new llvm::TargetLibraryInfoWrapperPass(tlii));
   if (!codegen::add_codegen_passes(pm, tm, os, type, codegen::host_lsr()))
     return make_error(Code::CompileError, "the host TargetMachine cannot emit this file type");
-  pm.run(module);
+  DACE_TRY(codegen::run_recovering_llvm_fatal_errors(
+      "generating host code for module \"" + module.getModuleIdentifier() + "\"", [&] { pm.run(module); }));
   return std::string(buffer.data(), buffer.size());
 }
 

@@ -1,5 +1,6 @@
 #include "jit/pipeline.h"
 
+#include "codegen/llvm_fatal_errors.h"
 #include "jit/widen_narrow_phis.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -144,8 +145,8 @@ Status optimize_module(llvm::Module& module, llvm::TargetMachine& tm,
   llvm::ModulePassManager mpm = level == 0
                                     ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                     : pb.buildPerModuleDefaultPipeline(*kLevels[level]);
-  mpm.run(module, mam);
-  return Status::success();
+  return codegen::run_recovering_llvm_fatal_errors(
+      "optimizing module \"" + module.getModuleIdentifier() + "\"", [&] { mpm.run(module, mam); });
 }
 
 }  // namespace dace::jit

@@ -191,6 +191,34 @@ TEST(JitSession, UnresolvedSymbolIsNamed) {
   ASSERT_TRUE(ok.ok()) << ok.error().message;
 }
 
+// Valid IR that the host's instruction selection cannot handle: LLVM reports it through
+// report_fatal_error, which used to end the process; now it is the compile's status, at
+// every optimization level and from compile_object, and the session goes on.
+TEST(JitSession, HostInstructionSelectionFailureIsACompileError) {
+  auto s = new_session();
+  ASSERT_TRUE(s);
+  for (int level : {0, 2, 3}) {
+    CompileOptions o;
+    o.opt.level = level;
+    auto m = compile(*s, test::make_gpu_intrinsic_call("thread_index"), o);
+    ASSERT_FALSE(m.ok()) << "level " << level;
+    EXPECT_EQ(m.error().code, Code::CompileError);
+    EXPECT_NE(m.error().message.find("Cannot select"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find("llvm.nvvm.read.ptx.sreg.tid.x"), std::string::npos) << m.error().message;
+    EXPECT_NE(m.error().message.find("\"thread_index\""), std::string::npos) << m.error().message;
+    EXPECT_EQ(s->live_modules(), 0u);
+  }
+  TestModule again = test::make_gpu_intrinsic_call("again");
+  auto object = s->compile_object(std::move(again.module), std::move(again.context), {});
+  ASSERT_FALSE(object.ok());
+  EXPECT_NE(object.error().message.find("Cannot select"), std::string::npos) << object.error().message;
+  auto ok = compile(*s, test::make_constant("forty_two", 42));
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  auto f = (*ok)->lookup_function<long()>("forty_two");
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ((*f)(), 42);
+}
+
 TEST(JitSession, ForeignTripleIsRejected) {
   auto s = new_session();
   ASSERT_TRUE(s);

@@ -1,6 +1,8 @@
 #include "jit_test_modules.h"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -125,6 +127,17 @@ TestModule make_constant(const std::string& name, long value) {
                                    llvm::Function::ExternalLinkage, name, *m.module);
   b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
   b.CreateRet(b.getInt64(value));
+  return m;
+}
+
+TestModule make_gpu_intrinsic_call(const std::string& name) {
+  TestModule m = fresh(name);
+  llvm::IRBuilder<> b(*m.context);
+  auto* f = llvm::Function::Create(llvm::FunctionType::get(b.getInt32Ty(), false),
+                                   llvm::Function::ExternalLinkage, name, *m.module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(*m.context, "entry", f));
+  llvm::Function* tid = llvm::Intrinsic::getDeclaration(m.module.get(), llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  b.CreateRet(b.CreateCall(tid));
   return m;
 }
 

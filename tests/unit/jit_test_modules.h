@@ -31,5 +31,8 @@ TestModule make_labs_call();
 TestModule make_invalid();
 // i64 answer(): returns `value`; function named `name`.
 TestModule make_constant(const std::string& name, long value);
+// i32 `name`(): returns @llvm.nvvm.read.ptx.sreg.tid.x(), a GPU intrinsic: valid IR that the
+// host's instruction selection cannot handle (LLVM reports it as a fatal error).
+TestModule make_gpu_intrinsic_call(const std::string& name);
 
 }  // namespace dace::jit::test

@@ -23,6 +23,7 @@
 #include <set>
 
 #include "codegen/codegen_passes.h"
+#include "codegen/llvm_fatal_errors.h"
 #include "lowering/device_module.h"
 
 namespace dace::cuda {
@@ -210,7 +211,8 @@ Result<std::string> compile_ptx(DeviceModule& dm) {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cam, mam);
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(m, mam);
+    DACE_TRY(codegen::run_recovering_llvm_fatal_errors("cuda: optimizing the device code of " + dm.sdfg_name,
+                                                       [&] { mpm.run(m, mam); }));
   }
   lower_private_atomics(m);
   // After optimization (NVVMReflect has resolved libdevice's __nvvm_reflect queries), any
@@ -229,7 +231,7 @@ Result<std::string> compile_ptx(DeviceModule& dm) {
   // access, and the PTX does not depend on which compile of the process came first.
   if (!codegen::add_codegen_passes(pm, *dm.target, os, llvm::CodeGenFileType::AssemblyFile, /*lsr=*/true))
     return make_error(Code::Internal, "cuda: the NVPTX backend cannot emit PTX");
-  pm.run(m);
+  DACE_TRY(codegen::run_recovering_llvm_fatal_errors("cuda: generating PTX for " + dm.sdfg_name, [&] { pm.run(m); }));
   return std::string(text.str());
 }
 
