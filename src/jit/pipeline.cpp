@@ -1,6 +1,7 @@
 #include "jit/pipeline.h"
 
 #include "codegen/llvm_fatal_errors.h"
+#include "jit/table_driven_bit_loops.h"
 #include "jit/widen_narrow_phis.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -137,6 +138,12 @@ Status optimize_module(llvm::Module& module, llvm::TargetMachine& tm,
   static const llvm::OptimizationLevel* const kLevels[] = {
       &llvm::OptimizationLevel::O0, &llvm::OptimizationLevel::O1, &llvm::OptimizationLevel::O2,
       &llvm::OptimizationLevel::O3};
+  // Before loop deletion and full unrolling (which would spread a bit loop's steps through
+  // its parent): see table_driven_bit_loops.h.
+  if (level >= 2)
+    pb.registerLateLoopOptimizationsEPCallback([](llvm::LoopPassManager& pm, llvm::OptimizationLevel) {
+      pm.addPass(TableDrivenBitLoopsPass());
+    });
   // Last, once instcombine has narrowed what it could: see widen_narrow_phis.h.
   if (level >= 2)
     pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& pm, llvm::OptimizationLevel) {
