@@ -35,35 +35,31 @@ Word bit_xor(const Word& a, const Word& b) {
   return w;
 }
 
-std::optional<Word> bit_and(const Word& a, const Word& b) {
-  Word w = a;
-  for (unsigned k = 0; k < w.width(); ++k) {
-    const Bit& x = a.bits[k];
-    const Bit& y = b.bits[k];
-    if (x.is_constant())
-      w.bits[k] = x.one ? y : Bit::constant(false);
-    else if (y.is_constant())
-      w.bits[k] = y.one ? x : Bit::constant(false);
-    else
-      return std::nullopt;  // the product of two input functions is not affine
-  }
-  return w;
-}
+namespace {
 
-std::optional<Word> bit_or(const Word& a, const Word& b) {
+// a AND b (identity 1) or a OR b (identity 0): where one side's bit is the constant identity
+// the result is the other side's bit, where it is the other constant the result is that
+// constant; two varying bits make a product, which is not affine.
+std::optional<Word> and_or(const Word& a, const Word& b, bool identity) {
   Word w = a;
   for (unsigned k = 0; k < w.width(); ++k) {
     const Bit& x = a.bits[k];
     const Bit& y = b.bits[k];
     if (x.is_constant())
-      w.bits[k] = x.one ? Bit::constant(true) : y;
+      w.bits[k] = x.one == identity ? y : Bit::constant(!identity);
     else if (y.is_constant())
-      w.bits[k] = y.one ? Bit::constant(true) : x;
+      w.bits[k] = y.one == identity ? x : Bit::constant(!identity);
     else
       return std::nullopt;
   }
   return w;
 }
+
+}  // namespace
+
+std::optional<Word> bit_and(const Word& a, const Word& b) { return and_or(a, b, true); }
+
+std::optional<Word> bit_or(const Word& a, const Word& b) { return and_or(a, b, false); }
 
 Word shift_right_logical(const Word& a, unsigned amount) {
   Word w = a;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "jit/session.h"
+#include "jit_test_modules.h"
 
 namespace dace::jit {
 namespace {
@@ -81,14 +82,7 @@ void step_ref(double* z, const double* c, int64_t* iter, double h, int64_t n, in
   }
 }
 
-JitSession& session() {
-  static std::unique_ptr<JitSession> s = [] {
-    auto created = JitSession::create();
-    EXPECT_TRUE(created.ok());
-    return std::move(*created);
-  }();
-  return *s;
-}
+JitSession& session() { return test::shared_session(); }
 
 void check_against_loop(int level) {
   auto context = std::make_unique<llvm::LLVMContext>();

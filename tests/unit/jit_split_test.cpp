@@ -20,6 +20,7 @@
 #include "jit/object_bundle.h"
 #include "jit/session.h"
 #include "jit/split.h"
+#include "jit_test_modules.h"
 
 namespace dace::jit {
 namespace {
@@ -66,32 +67,13 @@ define i64 @entry(i64 %n) {
 }
 )";
 
-struct Parsed {
-  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module;
-};
+test::TestModule parse() { return test::parse_assembly(kProgram, "split_program"); }
 
-Parsed parse() {
-  Parsed p;
-  llvm::SMDiagnostic diag;
-  p.module = llvm::parseAssemblyString(kProgram, diag, *p.context);
-  EXPECT_TRUE(p.module) << diag.getMessage().str();
-  if (p.module) p.module->setModuleIdentifier("split_program");
-  return p;
-}
-
-JitSession& session() {
-  static std::unique_ptr<JitSession> s = [] {
-    auto created = JitSession::create();
-    EXPECT_TRUE(created.ok());
-    return std::move(*created);
-  }();
-  return *s;
-}
+JitSession& session() { return test::shared_session(); }
 
 Result<std::unique_ptr<JitModule>> compile(int level, int threads, uint64_t piece_instructions,
                                            const std::string& cache_key = {}) {
-  Parsed p = parse();
+  test::TestModule p = parse();
   CompileOptions o;
   o.opt.level = level;
   o.threads = threads;
@@ -166,7 +148,7 @@ TEST(JitSplit, BundleLoadsElsewhereAndThroughTheCache) {
   auto cached_session = JitSession::create(so);
   ASSERT_TRUE(cached_session.ok());
   const std::string key(64, 'a');
-  Parsed p = parse();
+  test::TestModule p = parse();
   CompileOptions o;
   o.piece_instructions = 1;
   o.threads = 2;
@@ -191,7 +173,7 @@ TEST(JitSplit, CacheEntryIsTheSameForOneAndFourThreads) {
     so.cache_dir = dir.string();
     auto s = JitSession::create(so);
     ASSERT_TRUE(s.ok());
-    Parsed p = parse();
+    test::TestModule p = parse();
     CompileOptions o;
     o.piece_instructions = 1;
     o.threads = i == 0 ? 1 : 4;

@@ -4,12 +4,9 @@
 // plain C++ bit loops; loops that are not affine, too short, too long, have a side effect,
 // a run-time polynomial, a run-time trip count or shift left stay loops and stay correct.
 #include <gtest/gtest.h>
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Function.h>
-#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdint>
@@ -21,31 +18,43 @@
 
 #include "jit/session.h"
 #include "jit/table_driven_bit_loops.h"
+#include "jit_test_modules.h"
 
 namespace dace::jit {
 namespace {
 
-// The reflected CRC-32 step (poly 0xEDB88320 = i32 -306674912) over `steps` bits, the byte
-// xored into the state before the loop, the counter counting down.
-std::string reflected_crc32(const std::string& name, int steps) {
-  return "define i32 @" + name + R"((i32 %crc0, i32 %byte) {
+// A reflected CRC-32 bit loop `@name(i32 %crc0, <second>)`: the state starts at
+// %crc0 ^ <start_xor>, each step is `c = (c >> 1) ^ (<poly> if c & 1)`, the counter %k
+// counts from <from> by <step> while `icmp <more>` holds, and <extra> lines run in each step.
+std::string reflected_crc32(const std::string& name, const std::string& second, const std::string& start_xor,
+                            const std::string& poly, int from, int step, const std::string& more,
+                            const std::string& extra = "") {
+  return "define i32 @" + name + "(i32 %crc0, " + second + R"() {
 entry:
-  %x = xor i32 %crc0, %byte
+  %x = xor i32 %crc0, )" + start_xor + R"(
   br label %bits
 bits:
-  %k = phi i32 [ )" + std::to_string(steps) + R"(, %entry ], [ %k1, %bits ]
+  %k = phi i32 [ )" + std::to_string(from) + R"(, %entry ], [ %k1, %bits ]
   %c = phi i32 [ %x, %entry ], [ %cn, %bits ]
   %odd = trunc i32 %c to i1
   %sh = lshr i32 %c, 1
-  %xr = xor i32 %sh, -306674912
+  %xr = xor i32 %sh, )" + poly + R"(
   %cn = select i1 %odd, i32 %xr, i32 %sh
-  %k1 = add i32 %k, -1
-  %more = icmp ne i32 %k1, 0
+)" + extra + R"(  %k1 = add i32 %k, )" + std::to_string(step) + R"(
+  %more = icmp )" + more + R"(
   br i1 %more, label %bits, label %out
 out:
   ret i32 %cn
 }
 )";
+}
+
+// CRC-32's polynomial 0xEDB88320 as an i32.
+constexpr const char* kCrc32Poly = "-306674912";
+
+// The byte xored into the state, `steps` steps counted down to 0.
+std::string crc32_steps(const std::string& name, int steps) {
+  return reflected_crc32(name, "i32 %byte", "%byte", kCrc32Poly, steps, -1, "ne i32 %k1, 0");
 }
 
 // crc16_x25: NPBench's crc16 in the form libdace's lowering and LLVM's early passes give it
@@ -189,42 +198,6 @@ out:
   ret i32 %cn
 }
 
-define i32 @runtime_poly(i32 %crc0, i32 %poly) {
-entry:
-  br label %bits
-bits:
-  %k = phi i32 [ 0, %entry ], [ %k1, %bits ]
-  %c = phi i32 [ %crc0, %entry ], [ %cn, %bits ]
-  %odd = trunc i32 %c to i1
-  %sh = lshr i32 %c, 1
-  %xr = xor i32 %sh, %poly
-  %cn = select i1 %odd, i32 %xr, i32 %sh
-  %k1 = add i32 %k, 1
-  %more = icmp ult i32 %k1, 8
-  br i1 %more, label %bits, label %out
-out:
-  ret i32 %cn
-}
-
-define i32 @with_store(i32 %crc0, ptr %trace) {
-entry:
-  br label %bits
-bits:
-  %k = phi i32 [ 0, %entry ], [ %k1, %bits ]
-  %c = phi i32 [ %crc0, %entry ], [ %cn, %bits ]
-  %odd = trunc i32 %c to i1
-  %sh = lshr i32 %c, 1
-  %xr = xor i32 %sh, -306674912
-  %cn = select i1 %odd, i32 %xr, i32 %sh
-  %slot = getelementptr i32, ptr %trace, i32 %k
-  store i32 %cn, ptr %slot
-  %k1 = add i32 %k, 1
-  %more = icmp ult i32 %k1, 8
-  br i1 %more, label %bits, label %out
-out:
-  ret i32 %cn
-}
-
 define i16 @msb_first(i16 %crc0, i8 %byte) {
 entry:
   %bz = zext i8 %byte to i16
@@ -245,23 +218,11 @@ out:
   ret i16 %cn
 }
 
-define i32 @runtime_trip(i32 %crc0, i32 %n) {
-entry:
-  br label %bits
-bits:
-  %k = phi i32 [ 0, %entry ], [ %k1, %bits ]
-  %c = phi i32 [ %crc0, %entry ], [ %cn, %bits ]
-  %odd = trunc i32 %c to i1
-  %sh = lshr i32 %c, 1
-  %xr = xor i32 %sh, -306674912
-  %cn = select i1 %odd, i32 %xr, i32 %sh
-  %k1 = add i32 %k, 1
-  %more = icmp ult i32 %k1, %n
-  br i1 %more, label %bits, label %out
-out:
-  ret i32 %cn
-}
-)") + reflected_crc32("crc32_9", 9) + reflected_crc32("crc32_3", 3) + reflected_crc32("crc32_8", 8);
+)") + crc32_steps("crc32_9", 9) + crc32_steps("crc32_3", 3) + crc32_steps("crc32_8", 8) +
+      reflected_crc32("runtime_poly", "i32 %poly", "0", "%poly", 0, 1, "ult i32 %k1, 8") +
+      reflected_crc32("with_store", "ptr %trace", "0", kCrc32Poly, 0, 1, "ult i32 %k1, 8",
+                      "  %slot = getelementptr i32, ptr %trace, i32 %k\n  store i32 %cn, ptr %slot\n") +
+      reflected_crc32("runtime_trip", "i32 %n", "0", kCrc32Poly, 0, 1, "ult i32 %k1, %n");
   return text;
 }
 
@@ -328,25 +289,7 @@ uint32_t runtime_trip_ref(uint32_t c, uint32_t n) {
   return c;
 }
 
-struct Parsed {
-  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module;
-};
-
-Parsed parse() {
-  Parsed p;
-  llvm::SMDiagnostic diag;
-  p.module = llvm::parseAssemblyString(program(), diag, *p.context);
-  EXPECT_TRUE(p.module) << diag.getMessage().str() << " line " << diag.getLineNo();
-  return p;
-}
-
-std::string print(const llvm::Module& m) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  m.print(os, nullptr);
-  return s;
-}
+test::TestModule parse() { return test::parse_assembly(program(), "bit_loops"); }
 
 const std::map<std::string, int> kExpectedReplacements = {
     {"crc16_x25", 1},  {"crc32_bytes", 1}, {"crc_and_data", 1}, {"crc16_arc_bit_by_index", 1},
@@ -354,7 +297,7 @@ const std::map<std::string, int> kExpectedReplacements = {
     {"msb_first", 0},  {"runtime_trip", 0}, {"crc32_9", 0},     {"crc32_3", 0}};
 
 TEST(JitTableDrivenBitLoops, ReplacesExactlyTheAffineRightShiftingLoops) {
-  Parsed p = parse();
+  test::TestModule p = parse();
   ASSERT_TRUE(p.module);
   for (llvm::Function& f : *p.module)
     EXPECT_EQ(table_driven_bit_loops(f), kExpectedReplacements.at(f.getName().str())) << f.getName().str();
@@ -371,12 +314,12 @@ TEST(JitTableDrivenBitLoops, ReplacesExactlyTheAffineRightShiftingLoops) {
 }
 
 TEST(JitTableDrivenBitLoops, SameInputSameModule) {
-  Parsed a = parse();
-  Parsed b = parse();
+  test::TestModule a = parse();
+  test::TestModule b = parse();
   ASSERT_TRUE(a.module && b.module);
   for (llvm::Function& f : *a.module) table_driven_bit_loops(f);
   for (llvm::Function& f : *b.module) table_driven_bit_loops(f);
-  EXPECT_EQ(print(*a.module), print(*b.module));
+  EXPECT_EQ(test::print_module(*a.module), test::print_module(*b.module));
 }
 
 // The body of `name` in a printed module.
@@ -387,26 +330,17 @@ std::string function_text(const std::string& ir, const std::string& name) {
   return ir.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
-JitSession& session() {
-  static std::unique_ptr<JitSession> s = [] {
-    auto created = JitSession::create();
-    EXPECT_TRUE(created.ok());
-    return std::move(*created);
-  }();
-  return *s;
-}
-
 // replaced: the pass applied by hand, then compiled at O0 (no other pass); else the original
 // at `level` (O2 runs the pass among LLVM's loop passes).
 void check_against_references(bool replaced, int level) {
-  Parsed p = parse();
+  test::TestModule p = parse();
   ASSERT_TRUE(p.module);
   if (replaced)
     for (llvm::Function& f : *p.module) table_driven_bit_loops(f);
   CompileOptions o;
   o.opt.level = level;
   o.keep_ir = true;
-  auto m = session().compile(std::move(p.module), std::move(p.context), o);
+  auto m = test::shared_session().compile(std::move(p.module), std::move(p.context), o);
   ASSERT_TRUE(m.ok()) << m.error().message;
   if (!replaced && level >= 2) {
     for (const auto& [name, replacements] : kExpectedReplacements) {

@@ -1,10 +1,18 @@
 #include "jit_test_modules.h"
 
+#include <gtest/gtest.h>
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <stdexcept>
+
+#include "jit/session.h"
 
 namespace dace::jit::test {
 
@@ -139,6 +147,33 @@ TestModule make_gpu_intrinsic_call(const std::string& name) {
   llvm::Function* tid = llvm::Intrinsic::getDeclaration(m.module.get(), llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
   b.CreateRet(b.CreateCall(tid));
   return m;
+}
+
+TestModule parse_assembly(std::string_view text, const std::string& module_name) {
+  TestModule m;
+  m.context = std::make_unique<llvm::LLVMContext>();
+  llvm::SMDiagnostic diag;
+  m.module = llvm::parseAssemblyString(text, diag, *m.context);
+  EXPECT_TRUE(m.module) << diag.getMessage().str() << " at line " << diag.getLineNo();
+  if (m.module) m.module->setModuleIdentifier(module_name);
+  return m;
+}
+
+std::string print_module(const llvm::Module& module) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  module.print(os, nullptr);
+  return s;
+}
+
+JitSession& shared_session() {
+  static std::unique_ptr<JitSession> s = [] {
+    auto created = JitSession::create();
+    EXPECT_TRUE(created.ok()) << (created.ok() ? "" : created.error().message);
+    return created.ok() ? std::move(*created) : nullptr;
+  }();
+  if (!s) throw std::runtime_error("no JIT session on this machine");  // the test fails
+  return *s;
 }
 
 }  // namespace dace::jit::test

@@ -2,11 +2,16 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace llvm {
 class LLVMContext;
 class Module;
 }  // namespace llvm
+
+namespace dace::jit {
+class JitSession;
+}  // namespace dace::jit
 
 namespace dace::jit::test {
 
@@ -34,5 +39,13 @@ TestModule make_constant(const std::string& name, long value);
 // i32 `name`(): returns @llvm.nvvm.read.ptx.sreg.tid.x(), a GPU intrinsic: valid IR that the
 // host's instruction selection cannot handle (LLVM reports it as a fatal error).
 TestModule make_gpu_intrinsic_call(const std::string& name);
+
+// `text` (LLVM assembly) parsed into a module named `module_name`; a parse error fails the
+// calling test and leaves the module null.
+TestModule parse_assembly(std::string_view text, const std::string& module_name);
+// `module` printed as LLVM assembly.
+std::string print_module(const llvm::Module& module);
+// One JIT session shared by the tests of the binary (created on first use).
+JitSession& shared_session();
 
 }  // namespace dace::jit::test

@@ -18,6 +18,7 @@
 
 #include "jit/session.h"
 #include "jit/widen_narrow_phis.h"
+#include "jit_test_modules.h"
 
 namespace dace::jit {
 namespace {
@@ -155,18 +156,7 @@ uint16_t add16_ref(int64_t n) {
   return static_cast<uint16_t>(x >> 3);
 }
 
-struct Parsed {
-  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module;
-};
-
-Parsed parse() {
-  Parsed p;
-  llvm::SMDiagnostic diag;
-  p.module = llvm::parseAssemblyString(kProgram, diag, *p.context);
-  EXPECT_TRUE(p.module) << diag.getMessage().str();
-  return p;
-}
+test::TestModule parse() { return test::parse_assembly(kProgram, "widen_narrow_phis"); }
 
 // Bit widths of the loop phis of `f` that are not the i64 counters.
 std::vector<unsigned> state_phi_widths(llvm::Function& f) {
@@ -179,7 +169,7 @@ std::vector<unsigned> state_phi_widths(llvm::Function& f) {
 }
 
 TEST(JitWidenNarrowPhis, CommutingWebsWidenOthersStayNarrow) {
-  Parsed p = parse();
+  test::TestModule p = parse();
   ASSERT_TRUE(p.module);
   EXPECT_EQ(widen_narrow_phis(*p.module->getFunction("crc16")), 1);
   EXPECT_EQ(widen_narrow_phis(*p.module->getFunction("mix8")), 1);
@@ -194,19 +184,12 @@ TEST(JitWidenNarrowPhis, CommutingWebsWidenOthersStayNarrow) {
   EXPECT_EQ(state_phi_widths(*p.module->getFunction("add16")), (std::vector<unsigned>{16}));
 }
 
-JitSession& session() {
-  static std::unique_ptr<JitSession> s = [] {
-    auto created = JitSession::create();
-    EXPECT_TRUE(created.ok());
-    return std::move(*created);
-  }();
-  return *s;
-}
+JitSession& session() { return test::shared_session(); }
 
 // widened: the pass applied by hand, then compiled at O0 (no other pass); else the
 // original at `level` (O2 runs the pass at the end of its pipeline).
 void check_against_references(bool widened, int level) {
-  Parsed p = parse();
+  test::TestModule p = parse();
   ASSERT_TRUE(p.module);
   if (widened)
     for (llvm::Function& f : *p.module) widen_narrow_phis(f);
