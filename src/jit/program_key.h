@@ -3,9 +3,10 @@
 //   - the SDFG (content hash, which ignores guids; and its name, which names the entry points),
 //   - the SDFG optimizer run before lowering (its fingerprint; empty when none),
 //   - the target (triple, CPU name and features, LLVM version: TargetInfo::id()),
-//   - this libdace (version and build id: lowering and the internal ABI may change),
-//   - the plugins (name, version, build id, ABI of each; the runtime symbols and the vendor
-//     libraries they offer, since the lowering calls them),
+//   - this libdace (version and build id: lowering and the internal ABI may change; and the
+//     linker's build id of its binary, which changes with any change of its code: binary_id.h),
+//   - the plugins (name, version, build id, binary build id, ABI of each; the runtime symbols
+//     and the vendor libraries they offer, since the lowering calls them),
 //   - the options (codegen::options_fingerprint of the lowering; JIT optimization level,
 //     fast-math, vector math library).
 // Computed from the SDFG without lowering it, so a cache hit skips lowering entirely.
@@ -25,6 +26,7 @@ struct ProgramKeyInputs {
   std::string target_id;
   std::string libdace_version;
   std::string libdace_build_id;
+  std::string libdace_binary_id;  // jit::libdace_binary_id()
   std::string plugins;   // plugins_fingerprint()
   std::string lowering;  // codegen::options_fingerprint()
   int opt_level = 3;     // clamped to 0-3 like the pipeline does

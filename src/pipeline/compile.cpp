@@ -14,6 +14,7 @@
 #include "ir/log.h"
 #include "codegen/lower.h"
 #include "codegen/registry_query.h"
+#include "jit/binary_id.h"
 #include "jit/bitcode.h"
 #include "jit/program_abi.h"
 #include "jit/program_key.h"
@@ -138,6 +139,7 @@ Result<Compiled> compile(const CompileRequest& request, const Backend& backend) 
     in.target_id = session.target().id();
     in.libdace_version = LIBDACE_VERSION_STRING;  // defined for the library target (CMakeLists.txt)
     in.libdace_build_id = plugin::build_id();
+    in.libdace_binary_id = jit::libdace_binary_id();
     in.plugins = backend.plugins_fingerprint;
     std::set<std::string> classes;  // the program's library classes, nested SDFGs included
     for (const auto& [classpath, implementation] : needs->library_nodes) classes.insert(classpath);

@@ -31,6 +31,7 @@ ProgramKeyInputs base_inputs() {
   in.target_id = "x86_64-pc-linux-gnu|znver4|+avx2,+avx512f|llvm 19.1.7";
   in.libdace_version = "0.1.0";
   in.libdace_build_id = "0.1.0-0123456789abcdef";
+  in.libdace_binary_id = "9a08efb5495cb443527776bb0134c3a3feacb70d";
   in.plugins = "plugin cpu 0.1.0 0.1.0-0123456789abcdef abi 1\nsymbol dace_cpu_parallel_for cpu\n";
   in.lowering = "par=1;noalias=1;fast=0;threads=0;parallel_for=dace_cpu_parallel_for;blas=1111";
   in.opt_level = 3;
@@ -57,6 +58,7 @@ TEST(JitProgramKey, EveryInputChangesTheKey) {
       {"llvm", [](ProgramKeyInputs& in) { in.target_id = "x86_64-pc-linux-gnu|znver4|+avx2,+avx512f|llvm 19.1.6"; }},
       {"version", [](ProgramKeyInputs& in) { in.libdace_version = "0.1.1"; }},
       {"build id", [](ProgramKeyInputs& in) { in.libdace_build_id = "0.1.0-fedcba9876543210"; }},
+      {"binary id", [](ProgramKeyInputs& in) { in.libdace_binary_id = "9a08efb5495cb443527776bb0134c3a3feacb70e"; }},
       {"plugins", [](ProgramKeyInputs& in) { in.plugins += "symbol dace_cpu_barrier cpu\n"; }},
       {"lowering", [](ProgramKeyInputs& in) { in.lowering = "par=1;noalias=1;fast=0;threads=4;parallel_for=dace_cpu_parallel_for;blas=1111"; }},
       {"opt level", [](ProgramKeyInputs& in) { in.opt_level = 2; }},
