@@ -322,7 +322,9 @@ bool replace_bit_loop(llvm::Loop& loop, llvm::ScalarEvolution* evolution) {
 
 llvm::PreservedAnalyses TableDrivenBitLoopsPass::run(llvm::Loop& loop, llvm::LoopAnalysisManager&,
                                                      llvm::LoopStandardAnalysisResults& results, llvm::LPMUpdater&) {
-  if (!replace_bit_loop(loop, &results.SE)) return llvm::PreservedAnalyses::all();
+  // The new load is not entered into MemorySSA: in a loop pipeline that keeps MemorySSA (not
+  // the one at LateLoopOptimizations) the pass stays out of the way.
+  if (results.MSSA || !replace_bit_loop(loop, &results.SE)) return llvm::PreservedAnalyses::all();
   if (replaced) ++*replaced;
   return llvm::getLoopPassPreservedAnalyses();
 }
