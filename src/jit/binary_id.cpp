@@ -8,18 +8,10 @@
 #include <cstring>
 #include <functional>
 
+#include "jit/digest.h"
+
 namespace dace::jit {
 namespace {
-
-std::string to_hex(const unsigned char* bytes, size_t size) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < size; ++i) {
-    s += kDigits[bytes[i] >> 4];
-    s += kDigits[bytes[i] & 15];
-  }
-  return s;
-}
 
 size_t round_up(size_t n, size_t alignment) { return (n + alignment - 1) / alignment * alignment; }
 

@@ -6,11 +6,9 @@
 // model may keep this small loop scalar; tests/scripts/masked_interleave_exact.sh checks the
 // vectorized mandelbrot1 kernel itself.)
 #include <gtest/gtest.h>
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CommandLine.h>
-#include <llvm/Support/SourceMgr.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -85,13 +83,11 @@ void step_ref(double* z, const double* c, int64_t* iter, double h, int64_t n, in
 JitSession& session() { return test::shared_session(); }
 
 void check_against_loop(int level) {
-  auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::SMDiagnostic err;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(kProgram, err, *context);
-  ASSERT_TRUE(module) << err.getMessage().str();
+  test::TestModule p = test::parse_assembly(kProgram, "masked_interleave");
+  ASSERT_TRUE(p.module);
   CompileOptions o;
   o.opt.level = level;
-  auto m = session().compile(std::move(module), std::move(context), o);
+  auto m = session().compile(std::move(p.module), std::move(p.context), o);
   ASSERT_TRUE(m.ok()) << m.error().message;
   auto step = (*m)->lookup_function<void(double*, const double*, int64_t*, double, int64_t, int64_t)>("step");
   ASSERT_TRUE(step.ok());

@@ -4,10 +4,8 @@
 // what the hand-derived values say; the object bundle format rejects damaged input.
 #include <gtest/gtest.h>
 
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/SourceMgr.h>
 
 #include <cstdint>
 #include <filesystem>

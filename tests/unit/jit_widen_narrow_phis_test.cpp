@@ -3,13 +3,11 @@
 // ~, variable shifts, a non-commuting add feeding the web), and cycles through operations
 // that do not commute with zero extension stay narrow.
 #include <gtest/gtest.h>
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdint>
